@@ -1,0 +1,286 @@
+// models/kit/description.cpp -- the recording Builder and the checks that make
+// a declared model a valid FMI 3.0 / FMI-LS-DAE description.
+#include "kit/description.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace lsdae::kit {
+
+// ---- Builder convenience methods -------------------------------------------
+
+ValueRef Builder::parameter(const std::string& name, double value, const std::string& unit,
+                            const std::string& description) {
+  Variable v;
+  v.name = name;
+  v.description = description;
+  v.causality = Causality::parameter;
+  v.variability = Variability::fixed;
+  v.initial = Initial::exact;
+  v.start = value;
+  v.unit = unit;
+  return add(std::move(v));
+}
+
+ValueRef Builder::state(const std::string& name, double start, const std::string& unit,
+                        const std::string& description, bool fixed) {
+  Variable v;
+  v.name = name;
+  v.description = description;
+  v.initial = fixed ? Initial::exact : Initial::approx;
+  v.start = start;
+  v.unit = unit;
+  return add(std::move(v));
+}
+
+ValueRef Builder::algebraic(const std::string& name, double start, const std::string& unit,
+                            const std::string& description) {
+  Variable v;
+  v.name = name;
+  v.description = description;
+  v.initial = Initial::approx;
+  v.start = start;
+  v.unit = unit;
+  v.algebraic = true;
+  return add(std::move(v));
+}
+
+ValueRef Builder::residual_variable(const std::string& name, const std::string& description) {
+  Variable v;
+  v.name = name;
+  v.description = description;
+  v.initial = Initial::calculated;
+  return add(std::move(v));
+}
+
+ValueRef Builder::output(const std::string& name, const std::string& unit, const std::string& description) {
+  Variable v;
+  v.name = name;
+  v.description = description;
+  v.causality = Causality::output;
+  v.initial = Initial::calculated;
+  v.unit = unit;
+  return add(std::move(v));
+}
+
+ValueRef Builder::local(const std::string& name, const std::string& unit, const std::string& description) {
+  Variable v;
+  v.name = name;
+  v.description = description;
+  v.initial = Initial::calculated;
+  v.unit = unit;
+  return add(std::move(v));
+}
+
+namespace {
+
+class RecordingBuilder final : public Builder {
+ public:
+  RecordingBuilder(Description& d) : d_(d) {
+    Variable time;
+    time.name = "time";
+    time.description = "Simulation time";
+    time.causality = Causality::independent;
+    time.unit = "s";
+    time.value_reference = 0;
+    d_.variables.push_back(std::move(time));
+  }
+
+  void model_name(const std::string& name, const std::string& description) override {
+    d_.model_name = name;
+    d_.description = description;
+  }
+  void default_experiment(const DefaultExperiment& e) override { d_.experiment = e; }
+  void form(Form f) override { d_.form = f; }
+
+  ValueRef add(Variable v) override {
+    if (v.name.empty()) throw std::invalid_argument("declare: a variable has an empty name");
+    if (!names_.insert(v.name).second)
+      throw std::invalid_argument("declare: variable \"" + v.name + "\" is declared twice");
+    v.value_reference = static_cast<ValueRef>(d_.variables.size());
+    if (v.algebraic) d_.algebraic.push_back(v.value_reference);
+    if (v.causality == Causality::output) d_.outputs.push_back(v.value_reference);
+    d_.variables.push_back(std::move(v));
+    return d_.variables.back().value_reference;
+  }
+
+  ValueRef derivative(ValueRef state) override {
+    check_vr(state, "derivative");
+    const Variable& x = d_.variables[state];
+    if (x.causality != Causality::local || x.derivative_of != kNoValueRef || x.type != VarType::float64)
+      throw std::invalid_argument("declare: derivative(\"" + x.name + "\"): not a local Float64 state");
+    Variable v;
+    v.name = "der(" + x.name + ")";
+    v.initial = Initial::calculated;
+    v.derivative_of = state;
+    v.unit = x.unit.empty() ? "" : x.unit + "/s";
+    return add(std::move(v));
+  }
+
+  void residual_group(ResidualGroup g) override {
+    if (g.formulations.empty()) throw std::invalid_argument("declare: an empty residual group");
+    d_.residual_groups.push_back(std::move(g));
+  }
+  void dae_dependencies(ValueRef unknown, std::vector<Dependency> deps) override {
+    check_vr(unknown, "dae_dependencies");
+    d_.dae_dependencies[unknown] = std::move(deps);
+  }
+  void ode_dependencies(ValueRef unknown, std::vector<Dependency> deps) override {
+    check_vr(unknown, "ode_dependencies");
+    d_.ode_dependencies[unknown] = std::move(deps);
+  }
+  void event_indicator(ValueRef variable) override {
+    check_vr(variable, "event_indicator");
+    d_.event_indicators.push_back(variable);
+  }
+  void provides_partials() override { d_.provides_partials = true; }
+  void has_time_events() override { d_.has_time_events = true; }
+  const Config& config() const override { return d_.config; }
+
+ private:
+  void check_vr(ValueRef vr, const char* where) const {
+    if (vr >= d_.variables.size())
+      throw std::invalid_argument(std::string("declare: ") + where + ": value reference " +
+                                  std::to_string(vr) + " was not handed out by the builder");
+  }
+  Description& d_;
+  std::set<std::string> names_{"time"};
+};
+
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+void check_dependencies(const Description& d, const std::vector<Dependency>& deps, const std::string& owner) {
+  std::set<ValueRef> seen;
+  for (const Dependency& dep : deps) {
+    if (dep.known >= d.variables.size())
+      throw std::invalid_argument("declare: dependencies of \"" + owner + "\" name value reference " +
+                                  std::to_string(dep.known) + ", which does not exist");
+    if (!seen.insert(dep.known).second)
+      throw std::invalid_argument("declare: dependencies of \"" + owner + "\" list \"" +
+                                  d.variables[dep.known].name + "\" twice");
+  }
+}
+
+}  // namespace
+
+bool Description::settable_in_dae_mode(ValueRef vr) const {
+  if (vr >= variables.size()) return false;
+  const Variable& v = variables[vr];
+  if (v.algebraic) return true;
+  return form == Form::fully_implicit && v.derivative_of != kNoValueRef;
+}
+
+Description describe(Model& model, const Config& config) {
+  Description d;
+  d.config = config;
+  const std::string shape = config.get_string("manifest", "none");
+  if (shape == "none") d.manifest = ManifestShape::none;
+  else if (shape == "A") d.manifest = ManifestShape::A;
+  else if (shape == "B") d.manifest = ManifestShape::B;
+  else
+    throw std::invalid_argument("model configuration: key \"manifest\" is \"" + shape +
+                                "\"; allowed values: none, A, B");
+  RecordingBuilder builder(d);
+  model.declare(builder);
+
+  // Collect the state/derivative pairs in declaration order of the derivatives.
+  for (const Variable& v : d.variables) {
+    if (v.derivative_of == kNoValueRef) continue;
+    d.states.push_back(v.derivative_of);
+    d.derivatives.push_back(v.value_reference);
+  }
+  std::set<ValueRef> state_set(d.states.begin(), d.states.end());
+  if (state_set.size() != d.states.size()) throw std::invalid_argument("declare: a state has two derivatives");
+
+  // The DAE enable switch: required by shape B, optional for shape A.
+  const bool want_switch = d.manifest == ManifestShape::B ||
+                           (d.manifest == ManifestShape::A && config.get_string("enable_dae_switch", "false") == "true");
+  if (want_switch) {
+    Variable sw;
+    sw.type = VarType::boolean;
+    sw.name = "enableDAEMode";
+    sw.description = "FMI-LS-DAE: true switches the FMU from ODE mode to DAE mode (set in Configuration Mode)";
+    sw.causality = Causality::structural_parameter;
+    sw.variability = Variability::fixed;
+    sw.initial = Initial::exact;
+    sw.start = 0.0;
+    d.dae_switch = builder.add(std::move(sw));
+  }
+
+  // Consistency checks.
+  if (d.model_name.empty()) throw std::invalid_argument("declare: model_name() was not called");
+  if (d.manifest == ManifestShape::none && d.form != Form::ode)
+    throw std::invalid_argument("model configuration: form is a DAE form but manifest=none; choose manifest=A or B");
+  if (d.manifest != ManifestShape::none && d.form == Form::ode)
+    throw std::invalid_argument("model configuration: an ODE-form model cannot carry an LS-DAE manifest");
+  if (d.manifest == ManifestShape::none && (!d.residual_groups.empty() || !d.algebraic.empty()))
+    throw std::invalid_argument("declare: residuals or algebraic variables declared for an FMU without manifest");
+  for (const ResidualGroup& g : d.residual_groups) {
+    int previous = 1 << 30;
+    for (const Formulation& f : g.formulations) {
+      if (f.residual >= d.variables.size())
+        throw std::invalid_argument("declare: residual group names value reference " + std::to_string(f.residual));
+      const std::string& name = d.variables[f.residual].name;
+      if (f.index != 0) {
+        if (f.index >= previous)
+          throw std::invalid_argument("declare: residual group of \"" + name +
+                                      "\": formulation indices must decrease, got " + std::to_string(f.index) +
+                                      " after " + std::to_string(previous));
+        previous = f.index;
+      }
+      check_dependencies(d, f.dependencies, name);
+    }
+  }
+  for (const auto& [vr, deps] : d.dae_dependencies) check_dependencies(d, deps, d.variables[vr].name);
+  for (const auto& [vr, deps] : d.ode_dependencies) check_dependencies(d, deps, d.variables[vr].name);
+  for (ValueRef e : d.event_indicators)
+    if (d.variables[e].type != VarType::float64)
+      throw std::invalid_argument("declare: event indicator \"" + d.variables[e].name + "\" is not a Float64");
+
+  // Instantiation token: a digest of everything that fixes the variable layout.
+  std::ostringstream digest;
+  digest << format_config(config) << '|' << d.model_name;
+  for (const Variable& v : d.variables)
+    digest << '|' << v.name << ':' << static_cast<int>(v.type) << ':' << static_cast<int>(v.causality) << ':'
+           << static_cast<int>(v.variability) << ':' << v.derivative_of;
+  char token[64];
+  std::snprintf(token, sizeof token, "{lsdae-%016llx}", static_cast<unsigned long long>(fnv1a(digest.str())));
+  d.instantiation_token = token;
+  return d;
+}
+
+std::string format_config(const Config& config) {
+  std::string out;
+  for (const auto& [key, value] : config.values()) out += key + "=" + value + "\n";
+  return out;
+}
+
+Config parse_config(const std::string& text, const std::string& where) {
+  std::map<std::string, std::string> values;
+  std::istringstream in(text);
+  std::string line;
+  int line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.empty() || line[0] == '#') continue;
+    const auto eq = line.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument(where + ":" + std::to_string(line_number) + ": expected key=value, got \"" + line +
+                                  "\"");
+    values[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  return Config(std::move(values));
+}
+
+}  // namespace lsdae::kit

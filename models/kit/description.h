@@ -1,0 +1,60 @@
+// models/kit/description.h -- the complete, resolved description of one FMU
+// variant: what modelDescription.xml and the LS-DAE manifest say, and what an
+// instance needs to serve the fmi3 calls.
+//
+// describe() runs the model's declare() against a recording Builder, then adds
+// the kit's own variables (time at value reference 0, the DAE enable switch
+// for manifests that need one) and checks the declarations for consistency.
+// It throws std::invalid_argument naming the variable and the rule broken.
+#ifndef LSDAE_MODELS_KIT_DESCRIPTION_H
+#define LSDAE_MODELS_KIT_DESCRIPTION_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kit/model.h"
+
+namespace lsdae::kit {
+
+enum class ManifestShape { none, A, B };
+
+struct Description {
+  std::string model_name;
+  std::string description;
+  DefaultExperiment experiment;
+  Form form = Form::ode;
+  ManifestShape manifest = ManifestShape::none;
+  ValueRef dae_switch = kNoValueRef;  // Boolean structural parameter, if any
+  std::vector<Variable> variables;    // variables[vr].value_reference == vr
+  std::vector<ValueRef> states;       // in ContinuousStateDerivative order
+  std::vector<ValueRef> derivatives;  // derivatives[i] = der(states[i])
+  std::vector<ValueRef> algebraic;    // manifest AlgebraicVariables
+  std::vector<ValueRef> outputs;
+  std::vector<ValueRef> event_indicators;
+  std::vector<ResidualGroup> residual_groups;
+  std::map<ValueRef, std::vector<Dependency>> dae_dependencies;
+  std::map<ValueRef, std::vector<Dependency>> ode_dependencies;
+  bool provides_partials = false;
+  bool has_time_events = false;
+  Config config;
+  std::string instantiation_token;
+
+  // DAE mode is on from the start (shape A without a switch).
+  bool always_dae() const { return manifest != ManifestShape::none && dae_switch == kNoValueRef; }
+  // Variables the importer may write in DAE mode.
+  bool settable_in_dae_mode(ValueRef vr) const;
+};
+
+// Builds the description of `model` for `config`. The model must be freshly
+// constructed from the same config.
+Description describe(Model& model, const Config& config);
+
+// "key=value" lines, one per key, sorted; parse_config reverses it and throws
+// std::invalid_argument naming the line for anything else.
+std::string format_config(const Config& config);
+Config parse_config(const std::string& text, const std::string& where);
+
+}  // namespace lsdae::kit
+
+#endif  // LSDAE_MODELS_KIT_DESCRIPTION_H

@@ -1,0 +1,114 @@
+// models/kit/instance.h -- one FMU instance: the FMI 3.0 Model Exchange state
+// machine, the value store, lazy evaluation and the directional-derivative
+// cache. The extern "C" functions in fmi3_functions.cpp are thin wrappers.
+//
+// State machine (FMI 3.0 section 3.2, with the FMI-LS-DAE switch):
+//   Instantiated --EnterConfigurationMode--> Configuration --Exit--> Instantiated
+//   Instantiated --EnterInitializationMode--> Initialization
+//   Initialization --ExitInitializationMode--> Event
+//   Event <--EnterEventMode / EnterContinuousTimeMode--> ContinuousTime
+//   Event, ContinuousTime --Terminate--> Terminated;  any --Reset--> Instantiated
+// A call that the current state does not allow returns fmi3Error and logs
+// "<function>: not allowed in <state> (allowed in ...)". An error inside the
+// model (an exception) returns fmi3Error with its message.
+//
+// Evaluation is lazy: every setter marks the instance dirty; the first getter
+// of a calculated value runs Model::compute once. Partial derivatives are
+// collected once per point into a CSR table keyed by unknown value reference,
+// so each fmi3GetDirectionalDerivative call costs the nonzeros of the rows it
+// asks for plus the number of knowns.
+#ifndef LSDAE_MODELS_KIT_INSTANCE_H
+#define LSDAE_MODELS_KIT_INSTANCE_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fmi3_abi.h"
+#include "kit/description.h"
+
+namespace lsdae::kit {
+
+enum class Mode { instantiated, configuration, initialization, event, continuous_time, terminated };
+const char* mode_name(Mode mode);
+
+class Instance {
+ public:
+  // Throws std::runtime_error / std::invalid_argument with a complete message.
+  Instance(std::string name, const std::string& token, const std::string& resource_path, bool logging_on,
+           fmi3InstanceEnvironment environment, fmi3LogMessageCallback log_callback);
+
+  // Reports to the importer's logger. Errors and warnings are always reported,
+  // other categories only when logging is on.
+  void log(fmi3Status status, const char* category, const std::string& message) const;
+  // Logs and returns fmi3Error unless `mode_` is one of `allowed`.
+  bool check_mode(const char* function, std::initializer_list<Mode> allowed) const;
+
+  fmi3Status set_debug_logging(bool on) { logging_on_ = on; return fmi3OK; }
+  fmi3Status enter_configuration_mode();
+  fmi3Status exit_configuration_mode();
+  fmi3Status enter_initialization_mode(double start_time);
+  fmi3Status exit_initialization_mode();
+  fmi3Status enter_event_mode();
+  fmi3Status enter_continuous_time_mode();
+  fmi3Status terminate();
+  fmi3Status reset();
+
+  fmi3Status get_float64(const fmi3ValueReference vrs[], size_t n, double values[], size_t n_values);
+  fmi3Status set_float64(const fmi3ValueReference vrs[], size_t n, const double values[], size_t n_values);
+  fmi3Status get_boolean(const fmi3ValueReference vrs[], size_t n, bool values[], size_t n_values);
+  fmi3Status set_boolean(const fmi3ValueReference vrs[], size_t n, const bool values[], size_t n_values);
+  // Any other type: no variable of that type exists in kit FMUs.
+  fmi3Status no_such_type(const char* function, const fmi3ValueReference vrs[], size_t n) const;
+
+  fmi3Status set_time(double time);
+  fmi3Status set_continuous_states(const double x[], size_t n);
+  fmi3Status get_continuous_states(double x[], size_t n);
+  fmi3Status get_derivatives(double dx[], size_t n);
+  fmi3Status get_nominals(double nominals[], size_t n);
+  fmi3Status get_event_indicators(double indicators[], size_t n);
+  fmi3Status get_number_of_states(size_t* n) const;
+  fmi3Status get_number_of_event_indicators(size_t* n) const;
+  fmi3Status update_discrete_states(bool* need_update, bool* terminate, bool* nominals_changed,
+                                    bool* values_changed, bool* next_defined, double* next_time);
+  fmi3Status completed_integrator_step(bool* enter_event_mode, bool* terminate);
+  fmi3Status get_directional_derivative(const fmi3ValueReference unknowns[], size_t n_unknowns,
+                                        const fmi3ValueReference knowns[], size_t n_knowns, const double seed[],
+                                        size_t n_seed, double sensitivity[], size_t n_sensitivity);
+
+  const std::string& name() const { return name_; }
+
+ private:
+  bool dae_mode() const;
+  bool check_vr(const char* function, fmi3ValueReference vr, VarType type) const;
+  // Why `vr` may not be set now, or empty when it may.
+  std::string set_refusal(fmi3ValueReference vr) const;
+  Context context();
+  void ensure_computed();
+  void ensure_partials();
+  void touch() { computed_ = false; partials_ready_ = false; }
+  void load_start_values();
+
+  std::string name_;
+  std::string resource_path_;
+  bool logging_on_;
+  fmi3InstanceEnvironment environment_;
+  fmi3LogMessageCallback log_;
+  std::unique_ptr<Model> model_;
+  Description desc_;
+  Mode mode_ = Mode::instantiated;
+  double time_ = 0.0;
+  std::vector<double> f64_;
+  std::vector<std::uint8_t> bool_;
+  bool computed_ = false;
+  bool partials_ready_ = false;
+  // Partial derivatives, CSR by unknown value reference.
+  std::vector<std::size_t> partial_row_start_;
+  std::vector<ValueRef> partial_known_;
+  std::vector<double> partial_value_;
+  std::vector<double> seed_by_vr_;  // scratch, all zero between calls
+};
+
+}  // namespace lsdae::kit
+
+#endif  // LSDAE_MODELS_KIT_INSTANCE_H

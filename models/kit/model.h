@@ -1,0 +1,213 @@
+// models/kit/model.h -- what a model author writes against.
+//
+// The FMU authoring kit turns one C++ class into an FMI 3.0 Model Exchange FMU
+// with an optional FMI-LS-DAE manifest. The class does two things:
+//
+//   declare(Builder&)  lists the variables, the residual groups and the exact
+//                      dependencies. It runs in the build-time describer (which
+//                      writes modelDescription.xml and the manifest from it) and
+//                      again inside every FMU instance, so both always agree.
+//   compute(Context&)  evaluates every calculated quantity (state derivatives,
+//                      residuals, outputs, event indicators) from the knowns.
+//
+// Optional: partials() for fmi3GetDirectionalDerivative, next_time_event() and
+// update_discrete() for events. The kit supplies every fmi3 entry point, the
+// FMI state machine, the DAE enable switch, value storage and error reporting.
+//
+// Contract of compute(): all Float64 values live in ctx.v[], indexed by value
+// reference. compute() reads the knowns of the current mode and writes the
+// unknowns. Knowns are: time, parameters, continuous states, and -- in DAE mode
+// only -- the manifest's algebraic variables and, for a fully implicit model,
+// the state derivatives. compute() must not write a known. In ODE mode (no
+// manifest, or the manifest's enable switch off) compute() must produce the
+// state derivatives from the states alone, solving any algebraic relation
+// itself.
+#ifndef LSDAE_MODELS_KIT_MODEL_H
+#define LSDAE_MODELS_KIT_MODEL_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lsdae::kit {
+
+using ValueRef = std::uint32_t;
+inline constexpr ValueRef kNoValueRef = 0xffffffffu;
+
+enum class Causality { structural_parameter, parameter, calculated_parameter, input, output, local, independent };
+enum class Variability { constant, fixed, tunable, discrete, continuous };
+enum class Initial { none, exact, approx, calculated };
+enum class DepKind { constant, fixed, tunable, discrete, dependent };
+enum class VarType { float64, boolean };
+
+// How the DAE-mode residuals relate to the state derivatives.
+//   semi_explicit:  x' = f(x, z, t) from fmi3GetContinuousStateDerivatives plus
+//                   residuals g(x, z, t) = 0.
+//   fully_implicit: the importer writes x' into the derivative variables and the
+//                   residuals are the whole system F(x', x, z, t) = 0.
+//   ode:            no DAE mode at all (plain FMI 3.0 ME FMU).
+enum class Form { ode, semi_explicit, fully_implicit };
+
+struct Dependency {
+  ValueRef known;
+  DepKind kind;
+};
+
+// One element of ModelVariables. The kit fills value_reference.
+struct Variable {
+  ValueRef value_reference = kNoValueRef;
+  VarType type = VarType::float64;
+  std::string name;
+  std::string description;
+  Causality causality = Causality::local;
+  Variability variability = Variability::continuous;
+  Initial initial = Initial::none;
+  std::optional<double> start;          // Float64 start, or 0/1 for Boolean
+  ValueRef derivative_of = kNoValueRef;  // for der(x): the state x
+  std::string unit;
+  std::optional<double> nominal;
+  bool algebraic = false;               // listed in the manifest's AlgebraicVariables
+};
+
+// One <Formulation>: a residual variable, its optional DAE index (0 = not
+// written) and its dependencies in DAE mode.
+struct Formulation {
+  ValueRef residual;
+  int index = 0;
+  std::vector<Dependency> dependencies;
+};
+
+// One <Residual>: the same constraint differentiated to successive orders,
+// highest index (the original constraint) first.
+struct ResidualGroup {
+  std::vector<Formulation> formulations;
+};
+
+struct DefaultExperiment {
+  double start_time = 0.0;
+  double stop_time = 1.0;
+  double tolerance = 1e-6;
+  double step_size = 1e-2;  // output interval
+};
+
+// Key=value settings of one FMU variant (N, form, manifest shape, ...). The
+// describer writes them to resources/lsdae_model.cfg and every instance reads
+// them back, so one binary serves every size of a parametric model.
+class Config {
+ public:
+  Config() = default;
+  explicit Config(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+  // Throws std::invalid_argument naming the key and the value when the value
+  // is not an integer / not one of `allowed`.
+  long get_int(const std::string& key, long fallback) const;
+  double get_double(const std::string& key, double fallback) const;
+  std::string get_string(const std::string& key, const std::string& fallback) const;
+  std::string get_choice(const std::string& key, const std::vector<std::string>& allowed) const;
+  const std::map<std::string, std::string>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+// Collects the declarations of a model. Value references are handed out in
+// declaration order starting at 1 (0 is the independent variable `time`).
+class Builder {
+ public:
+  virtual ~Builder() = default;
+
+  // --- model attributes
+  virtual void model_name(const std::string& name, const std::string& description) = 0;
+  virtual void default_experiment(const DefaultExperiment& experiment) = 0;
+  virtual void form(Form form) = 0;
+
+  // --- variables (each returns the value reference it was given)
+  virtual ValueRef add(Variable variable) = 0;
+  ValueRef parameter(const std::string& name, double value, const std::string& unit = "",
+                     const std::string& description = "");
+  // A continuous state with initial="exact" (fixed start) or "approx" (guess).
+  ValueRef state(const std::string& name, double start, const std::string& unit = "",
+                 const std::string& description = "", bool fixed = true);
+  // der(<state name>), local, calculated. Registers it as that state's derivative.
+  virtual ValueRef derivative(ValueRef state) = 0;
+  // A manifest algebraic variable: local continuous, initial="approx".
+  ValueRef algebraic(const std::string& name, double start, const std::string& unit = "",
+                     const std::string& description = "");
+  // A residual variable: local continuous calculated.
+  ValueRef residual_variable(const std::string& name, const std::string& description = "");
+  // An output (continuous, calculated).
+  ValueRef output(const std::string& name, const std::string& unit = "",
+                  const std::string& description = "");
+  // A local continuous calculated helper (not in any list).
+  ValueRef local(const std::string& name, const std::string& unit = "",
+                 const std::string& description = "");
+
+  // --- structure
+  // A residual group, highest index first. Shape A writes it as one <Residual>
+  // with one <Formulation> each; shape B writes the last formulation as a flat
+  // <Residual> and the others as <Invariant>s.
+  virtual void residual_group(ResidualGroup group) = 0;
+  // Dependencies of a derivative / output / event indicator in DAE mode
+  // (manifest) and in ODE mode (modelDescription.xml).
+  virtual void dae_dependencies(ValueRef unknown, std::vector<Dependency> deps) = 0;
+  virtual void ode_dependencies(ValueRef unknown, std::vector<Dependency> deps) = 0;
+  // A Float64 local that the kit reports through fmi3GetEventIndicators.
+  virtual void event_indicator(ValueRef variable) = 0;
+  // The model provides partial derivatives (providesDirectionalDerivatives).
+  virtual void provides_partials() = 0;
+  // The model signals time events through next_time_event().
+  virtual void has_time_events() = 0;
+
+  virtual const Config& config() const = 0;
+};
+
+// What compute() and the event functions see.
+struct Context {
+  double time = 0.0;
+  double* v = nullptr;            // Float64 values by value reference
+  std::uint8_t* b = nullptr;      // Boolean values by value reference
+  bool dae_mode = false;          // the DAE enable switch is on (or the FMU is DAE-only)
+  bool initialization = false;    // inside Initialization Mode
+};
+
+// Receives d(unknown)/d(known) at the current point.
+class PartialSink {
+ public:
+  virtual ~PartialSink() = default;
+  virtual void add(ValueRef unknown, ValueRef known, double value) = 0;
+};
+
+struct DiscreteUpdate {
+  bool values_of_states_changed = false;
+  bool terminate = false;
+  std::optional<double> next_event_time;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual void declare(Builder& builder) = 0;
+  virtual void compute(Context& ctx) = 0;
+  // d(unknown)/d(known) of everything compute() calculates, in the current
+  // mode. Only called when declare() said provides_partials().
+  virtual void partials(const Context& /*ctx*/, PartialSink& /*sink*/) {}
+  // Called in fmi3UpdateDiscreteStates (Event Mode, and once after
+  // initialization). Sets discrete variables, re-initializes states.
+  virtual DiscreteUpdate update_discrete(Context& ctx);
+};
+
+}  // namespace lsdae::kit
+
+// Every model source ends with LSDAE_KIT_MODEL(ClassName): it defines the
+// factory the kit calls with the variant's configuration.
+namespace lsdae::kit {
+std::unique_ptr<Model> make_model(const Config& config);
+}
+#define LSDAE_KIT_MODEL(ClassName)                                               \
+  std::unique_ptr<::lsdae::kit::Model> lsdae::kit::make_model(const Config& config) { \
+    return std::make_unique<ClassName>(config);                                  \
+  }
+
+#endif  // LSDAE_MODELS_KIT_MODEL_H

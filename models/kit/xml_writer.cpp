@@ -1,0 +1,232 @@
+// models/kit/xml_writer.cpp
+#include "kit/xml_writer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+#include <sstream>
+
+namespace lsdae::kit {
+
+namespace {
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double value) {
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  (void)ec;
+  return std::string(buffer, end);
+}
+
+const char* causality_name(Causality c) {
+  switch (c) {
+    case Causality::structural_parameter: return "structuralParameter";
+    case Causality::parameter: return "parameter";
+    case Causality::calculated_parameter: return "calculatedParameter";
+    case Causality::input: return "input";
+    case Causality::output: return "output";
+    case Causality::local: return "local";
+    case Causality::independent: return "independent";
+  }
+  return "local";
+}
+
+const char* variability_name(Variability v) {
+  switch (v) {
+    case Variability::constant: return "constant";
+    case Variability::fixed: return "fixed";
+    case Variability::tunable: return "tunable";
+    case Variability::discrete: return "discrete";
+    case Variability::continuous: return "continuous";
+  }
+  return "continuous";
+}
+
+const char* initial_name(Initial i) {
+  switch (i) {
+    case Initial::exact: return "exact";
+    case Initial::approx: return "approx";
+    case Initial::calculated: return "calculated";
+    case Initial::none: return "";
+  }
+  return "";
+}
+
+const char* kind_name(DepKind k) {
+  switch (k) {
+    case DepKind::constant: return "constant";
+    case DepKind::fixed: return "fixed";
+    case DepKind::tunable: return "tunable";
+    case DepKind::discrete: return "discrete";
+    case DepKind::dependent: return "dependent";
+  }
+  return "dependent";
+}
+
+// ` dependencies="..." dependenciesKind="..."`, or nothing when `deps` is null
+// (meaning: depends on all knowns).
+std::string dependency_attributes(const std::vector<Dependency>* deps) {
+  if (deps == nullptr) return "";
+  std::string vrs, kinds;
+  for (const Dependency& d : *deps) {
+    vrs += (vrs.empty() ? "" : " ") + std::to_string(d.known);
+    kinds += (kinds.empty() ? "" : " ") + std::string(kind_name(d.kind));
+  }
+  return " dependencies=\"" + vrs + "\" dependenciesKind=\"" + kinds + "\"";
+}
+
+const std::vector<Dependency>* lookup(const std::map<ValueRef, std::vector<Dependency>>& map, ValueRef vr) {
+  auto it = map.find(vr);
+  return it == map.end() ? nullptr : &it->second;
+}
+
+void unknown_element(std::ostringstream& out, const char* tag, ValueRef vr, const std::vector<Dependency>* deps,
+                     const std::string& indent) {
+  out << indent << '<' << tag << " valueReference=\"" << vr << '"' << dependency_attributes(deps) << "/>\n";
+}
+
+}  // namespace
+
+std::string model_description_xml(const Description& d, const std::string& model_identifier) {
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<fmiModelDescription\n  fmiVersion=\"3.0\"\n  modelName=\"" << escape(d.model_name) << "\"\n"
+      << "  description=\"" << escape(d.description) << "\"\n"
+      << "  instantiationToken=\"" << d.instantiation_token << "\"\n"
+      << "  generationTool=\"lsdae FMU kit\"\n  variableNamingConvention=\"structured\">\n";
+  out << "  <ModelExchange modelIdentifier=\"" << escape(model_identifier) << "\""
+      << " canBeInstantiatedOnlyOncePerProcess=\"false\" canGetAndSetFMUState=\"false\""
+      << " providesDirectionalDerivatives=\"" << (d.provides_partials ? "true" : "false") << "\""
+      << " needsCompletedIntegratorStep=\"false\"/>\n";
+
+  std::set<std::string> units;
+  for (const Variable& v : d.variables)
+    if (!v.unit.empty()) units.insert(v.unit);
+  if (!units.empty()) {
+    out << "  <UnitDefinitions>\n";
+    for (const std::string& u : units) out << "    <Unit name=\"" << escape(u) << "\"/>\n";
+    out << "  </UnitDefinitions>\n";
+  }
+  out << "  <LogCategories>\n"
+      << "    <Category name=\"logEvents\" description=\"Event handling and mode changes\"/>\n"
+      << "    <Category name=\"logStatusWarning\" description=\"Calls that return fmi3Warning\"/>\n"
+      << "    <Category name=\"logStatusError\" description=\"Calls that return fmi3Error\"/>\n"
+      << "  </LogCategories>\n";
+  out << "  <DefaultExperiment startTime=\"" << number(d.experiment.start_time) << "\" stopTime=\""
+      << number(d.experiment.stop_time) << "\" tolerance=\"" << number(d.experiment.tolerance) << "\" stepSize=\""
+      << number(d.experiment.step_size) << "\"/>\n";
+
+  out << "  <ModelVariables>\n";
+  for (const Variable& v : d.variables) {
+    const char* tag = v.type == VarType::boolean ? "Boolean" : "Float64";
+    out << "    <" << tag << " name=\"" << escape(v.name) << "\" valueReference=\"" << v.value_reference << '"';
+    if (!v.description.empty()) out << " description=\"" << escape(v.description) << '"';
+    out << " causality=\"" << causality_name(v.causality) << "\" variability=\""
+        << variability_name(v.type == VarType::boolean && v.variability == Variability::continuous
+                                ? Variability::discrete
+                                : v.variability)
+        << '"';
+    if (v.initial != Initial::none) out << " initial=\"" << initial_name(v.initial) << '"';
+    if (v.type == VarType::float64 && !v.unit.empty()) out << " unit=\"" << escape(v.unit) << '"';
+    if (v.type == VarType::float64 && v.nominal) out << " nominal=\"" << number(*v.nominal) << '"';
+    if (v.derivative_of != kNoValueRef) out << " derivative=\"" << v.derivative_of << '"';
+    if (v.start && v.initial != Initial::calculated) {
+      if (v.type == VarType::boolean) out << " start=\"" << (*v.start != 0.0 ? "true" : "false") << '"';
+      else out << " start=\"" << number(*v.start) << '"';
+    }
+    out << "/>\n";
+  }
+  out << "  </ModelVariables>\n";
+
+  // Core ModelStructure: the ODE-mode view. An FMU that is DAE-only gives no
+  // dependencies here (they could not name algebraic variables).
+  const bool ode_view = !d.always_dae();
+  out << "  <ModelStructure>\n";
+  for (ValueRef vr : d.outputs)
+    unknown_element(out, "Output", vr, ode_view ? lookup(d.ode_dependencies, vr) : nullptr, "    ");
+  for (ValueRef vr : d.derivatives)
+    unknown_element(out, "ContinuousStateDerivative", vr, ode_view ? lookup(d.ode_dependencies, vr) : nullptr,
+                    "    ");
+  for (const Variable& v : d.variables) {
+    const bool is_state = v.causality == Causality::local && v.derivative_of == kNoValueRef &&
+                          std::find(d.states.begin(), d.states.end(), v.value_reference) != d.states.end();
+    const bool initial_unknown =
+        (v.causality == Causality::output && v.initial != Initial::exact) ||
+        v.causality == Causality::calculated_parameter || v.derivative_of != kNoValueRef ||
+        (is_state && (v.initial == Initial::approx || v.initial == Initial::calculated));
+    if (initial_unknown) unknown_element(out, "InitialUnknown", v.value_reference, nullptr, "    ");
+  }
+  for (ValueRef vr : d.event_indicators)
+    unknown_element(out, "EventIndicator", vr, ode_view ? lookup(d.ode_dependencies, vr) : nullptr, "    ");
+  out << "  </ModelStructure>\n</fmiModelDescription>\n";
+  return out.str();
+}
+
+std::string manifest_xml(const Description& d) {
+  if (d.manifest == ManifestShape::none) return {};
+  std::ostringstream out;
+  const bool shape_a = d.manifest == ManifestShape::A;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << '<' << (shape_a ? "fmiLayeredStandardManifest" : "fmiDAEManifest")
+      << "\n  xmlns:fmi-ls=\"http://fmi-standard.org/fmi-ls-manifest\""
+      << "\n  fmi-ls:fmi-ls-name=\"org.fmi-standard.fmi-ls-dae\""
+      << "\n  fmi-ls:fmi-ls-version=\"" << (shape_a ? "0.1.0" : "1.0.0-alpha.1") << '"'
+      << "\n  fmi-ls:fmi-ls-description=\"Layered standard for DAE support in FMI\">\n";
+  if (d.dae_switch != kNoValueRef)
+    out << "  <" << (shape_a ? "EnableDAE" : "EnableDAEParameter") << " valueReference=\"" << d.dae_switch
+        << "\"/>\n";
+  out << "  <AlgebraicVariables>\n";
+  for (ValueRef vr : d.algebraic)
+    out << "    <AlgebraicVariable valueReference=\"" << vr << "\"/> <!-- " << escape(d.variables[vr].name)
+        << " -->\n";
+  out << "  </AlgebraicVariables>\n  <ModelStructure>\n";
+  for (ValueRef vr : d.outputs) unknown_element(out, "Output", vr, lookup(d.dae_dependencies, vr), "    ");
+  // In the fully implicit form the derivatives are knowns written by the
+  // importer; listing them as unknowns would contradict the residuals, so only
+  // the semi-explicit form lists ContinuousStateDerivative with dependencies.
+  for (ValueRef vr : d.derivatives)
+    unknown_element(out, "ContinuousStateDerivative", vr,
+                    d.form == Form::semi_explicit ? lookup(d.dae_dependencies, vr) : nullptr, "    ");
+  if (!shape_a)
+    for (ValueRef vr : d.event_indicators)
+      unknown_element(out, "EventIndicator", vr, lookup(d.dae_dependencies, vr), "    ");
+  for (const ResidualGroup& g : d.residual_groups) {
+    if (shape_a) {
+      out << "    <Residual> <!-- " << escape(d.variables[g.formulations.front().residual].name) << " -->\n";
+      for (const Formulation& f : g.formulations) {
+        out << "      <Formulation valueReference=\"" << f.residual << '"';
+        if (f.index != 0) out << " index=\"" << f.index << '"';
+        out << dependency_attributes(&f.dependencies) << "/>\n";
+      }
+      out << "    </Residual>\n";
+    } else {
+      const Formulation& f = g.formulations.back();
+      out << "    <Residual valueReference=\"" << f.residual << '"' << dependency_attributes(&f.dependencies)
+          << "/> <!-- " << escape(d.variables[f.residual].name) << " -->\n";
+    }
+  }
+  if (!shape_a)
+    for (const ResidualGroup& g : d.residual_groups)
+      for (std::size_t i = 0; i + 1 < g.formulations.size(); ++i) {
+        const Formulation& f = g.formulations[i];
+        out << "    <Invariant valueReference=\"" << f.residual << '"' << dependency_attributes(&f.dependencies)
+            << "/> <!-- " << escape(d.variables[f.residual].name) << " -->\n";
+      }
+  out << "  </ModelStructure>\n</" << (shape_a ? "fmiLayeredStandardManifest" : "fmiDAEManifest") << ">\n";
+  return out.str();
+}
+
+}  // namespace lsdae::kit

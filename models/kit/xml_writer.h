@@ -1,0 +1,24 @@
+// models/kit/xml_writer.h -- modelDescription.xml and the FMI-LS-DAE manifest
+// (shape A: draft 0.1 with grouped <Formulation>s; shape B: 1.0.0-alpha.1
+// with <EnableDAEParameter>, flat <Residual>s and <Invariant>s) from a
+// Description. Output is deterministic (no timestamps) so that rebuilding an
+// unchanged model gives byte-identical FMUs.
+#ifndef LSDAE_MODELS_KIT_XML_WRITER_H
+#define LSDAE_MODELS_KIT_XML_WRITER_H
+
+#include <string>
+
+#include "kit/description.h"
+
+namespace lsdae::kit {
+
+std::string model_description_xml(const Description& d, const std::string& model_identifier);
+// Empty when d.manifest == ManifestShape::none.
+std::string manifest_xml(const Description& d);
+
+inline constexpr const char* kManifestPath = "extra/org.fmi-standard.fmi-ls-dae/fmi-ls-manifest.xml";
+inline constexpr const char* kConfigFile = "lsdae_model.cfg";
+
+}  // namespace lsdae::kit
+
+#endif  // LSDAE_MODELS_KIT_XML_WRITER_H

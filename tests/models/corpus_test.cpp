@@ -1,0 +1,401 @@
+// tests/models/corpus_test.cpp -- every model FMU in build/fmus/catalog.tsv:
+//   * its XML is consistent (value references, derivatives, dependencies,
+//     Formulation order, algebraic variables),
+//   * the reference solution makes every residual vanish to rounding (and the
+//     state derivatives match it in ODE / semi-explicit form),
+//   * the declared dependencies are complete: perturbing a known that an
+//     unknown does not declare leaves that unknown bit-identical,
+//   * fmi3GetDirectionalDerivative matches central finite differences.
+// The binary is driven through the fmi3 functions directly (fmu_fixture.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "fmu_fixture.h"
+
+namespace lsdae::test {
+namespace {
+
+// One instance, driven to Continuous-Time Mode in DAE or ODE mode.
+class Session {
+ public:
+  Session(const CatalogEntry& entry, const ParsedFmu& fmu, bool dae_mode) : fmu_(fmu) {
+    fns_ = load_binary(entry.stage_dir, fmu.model_identifier);
+    const std::string resources = entry.stage_dir + "/resources/";
+    inst_ = fns_.instantiate(entry.name.c_str(), fmu.token.c_str(), resources.c_str(), false, false, &log_,
+                             &LogSink::callback);
+    if (inst_ == nullptr) throw std::runtime_error("instantiate failed: " + joined_log());
+    if (fmu.dae_switch) {
+      expect_ok(fns_.enter_configuration(inst_), "EnterConfigurationMode");
+      const fmi3ValueReference vr = *fmu.dae_switch;
+      const bool on = dae_mode;
+      expect_ok(fns_.set_boolean(inst_, &vr, 1, &on, 1), "SetBoolean(enable)");
+      expect_ok(fns_.exit_configuration(inst_), "ExitConfigurationMode");
+    }
+    expect_ok(fns_.enter_initialization(inst_, false, 0.0, 0.0, false, 0.0), "EnterInitializationMode");
+    expect_ok(fns_.exit_initialization(inst_), "ExitInitializationMode");
+    bool need = false, term = false, nom = false, val = false, next = false;
+    double next_time = 0;
+    expect_ok(fns_.update_discrete_states(inst_, &need, &term, &nom, &val, &next, &next_time), "UpdateDiscreteStates");
+    if (next) next_time_event_ = next_time;
+    expect_ok(fns_.enter_continuous_time(inst_), "EnterContinuousTimeMode");
+  }
+
+  // One event iteration at the current time (Event Mode and back).
+  void handle_event() {
+    expect_ok(fns_.enter_event(inst_), "EnterEventMode");
+    bool need = false, term = false, nom = false, val = false, next = false;
+    double next_time = 0;
+    expect_ok(fns_.update_discrete_states(inst_, &need, &term, &nom, &val, &next, &next_time), "UpdateDiscreteStates");
+    next_time_event_ = next ? std::optional<double>(next_time) : std::nullopt;
+    expect_ok(fns_.enter_continuous_time(inst_), "EnterContinuousTimeMode");
+  }
+  std::optional<double> next_time_event_;
+  ~Session() {
+    if (inst_ != nullptr) fns_.free_instance(inst_);
+    unload_binary(fns_);
+  }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  void expect_ok(fmi3Status s, const char* what) {
+    if (s != fmi3OK) throw std::runtime_error(std::string(what) + " returned " + std::to_string(s) + ": " + joined_log());
+  }
+  std::string joined_log() const {
+    std::string all;
+    for (const auto& m : log_.messages) all += m + "\n";
+    return all;
+  }
+
+  void set(fmi3ValueReference vr, double value) {
+    if (fmu_.var(vr).causality == "independent") {
+      set_time(value);
+    } else if (fmu_.is_state(vr)) {
+      auto states = fmu_.states();
+      std::vector<double> x(states.size());
+      expect_ok(fns_.get_states(inst_, x.data(), x.size()), "GetContinuousStates");
+      const auto at = static_cast<std::size_t>(std::find(states.begin(), states.end(), vr) - states.begin());
+      x[at] = value;
+      expect_ok(fns_.set_states(inst_, x.data(), x.size()), "SetContinuousStates");
+    } else {
+      expect_ok(fns_.set_float64(inst_, &vr, 1, &value, 1), "SetFloat64");
+    }
+  }
+  double get(fmi3ValueReference vr) {
+    double v = 0;
+    expect_ok(fns_.get_float64(inst_, &vr, 1, &v, 1), "GetFloat64");
+    return v;
+  }
+  std::vector<double> get(const std::vector<fmi3ValueReference>& vrs) {
+    std::vector<double> v(vrs.size());
+    if (!vrs.empty()) expect_ok(fns_.get_float64(inst_, vrs.data(), vrs.size(), v.data(), v.size()), "GetFloat64");
+    return v;
+  }
+  std::vector<double> directional(const std::vector<fmi3ValueReference>& unknowns, fmi3ValueReference known) {
+    std::vector<double> out(unknowns.size());
+    const double seed = 1.0;
+    expect_ok(fns_.get_directional_derivative(inst_, unknowns.data(), unknowns.size(), &known, 1, &seed, 1, out.data(),
+                                              out.size()),
+              "GetDirectionalDerivative");
+    return out;
+  }
+  void set_time(double t) { expect_ok(fns_.set_time(inst_, t), "SetTime"); }
+
+  Fmi3Functions fns_;
+  fmi3Instance inst_ = nullptr;
+  LogSink log_;
+  const ParsedFmu& fmu_;
+};
+
+// The unknowns that the FMU computes in a mode, each with its declared dependencies.
+struct Unknown {
+  fmi3ValueReference vr;
+  std::set<fmi3ValueReference> deps;
+  bool dense;  // no dependencies attribute
+  std::string role;
+};
+
+std::vector<Unknown> unknowns_of(const ParsedFmu& fmu, bool dae_mode) {
+  std::vector<Unknown> out;
+  auto add = [&](const XmlUnknown& u, const std::string& role) {
+    out.push_back({u.vr, {u.dependencies.begin(), u.dependencies.end()}, !u.has_dependencies, role});
+  };
+  if (!dae_mode) {
+    for (const auto& u : fmu.core_derivatives) add(u, "derivative");
+    for (const auto& u : fmu.core_outputs) add(u, "output");
+    for (const auto& u : fmu.core_event_indicators) add(u, "event indicator");
+    return out;
+  }
+  for (const auto& g : fmu.residual_groups)
+    for (const auto& f : g) add(f, "residual");
+  for (const auto& u : fmu.invariants) add(u, "invariant");
+  if (!fmu.fully_implicit)
+    for (const auto& u : fmu.dae_derivatives) add(u, "derivative");
+  for (const auto& u : fmu.dae_outputs) add(u, "output");
+  for (const auto& u : fmu.dae_event_indicators) add(u, "event indicator");
+  return out;
+}
+
+std::vector<fmi3ValueReference> knowns_of(const ParsedFmu& fmu, bool dae_mode) {
+  // FMI 3.0: the knowns in Continuous-Time Mode are the independent variable,
+  // continuous inputs and continuous states; FMI-LS-DAE adds the algebraic
+  // variables and, in the fully implicit form, the state derivatives.
+  std::vector<fmi3ValueReference> out;
+  for (const auto& v : fmu.variables)
+    if (v.causality == "independent" || (v.causality == "input" && v.variability == "continuous")) out.push_back(v.vr);
+  const auto states = fmu.states();
+  out.insert(out.end(), states.begin(), states.end());
+  if (dae_mode) {
+    out.insert(out.end(), fmu.algebraic.begin(), fmu.algebraic.end());
+    if (fmu.fully_implicit) {
+      auto d = fmu.derivatives();
+      out.insert(out.end(), d.begin(), d.end());
+    }
+  }
+  return out;
+}
+
+std::vector<bool> modes_of(const ParsedFmu& fmu) {
+  if (fmu.shape.empty()) return {false};
+  if (!fmu.dae_switch) return {true};
+  return {true, false};
+}
+
+std::string label(const ParsedFmu& fmu, fmi3ValueReference vr) { return "\"" + fmu.var(vr).name + "\""; }
+
+class Corpus : public ::testing::TestWithParam<CatalogEntry> {
+ protected:
+  void SetUp() override { fmu_ = parse_fmu(GetParam().stage_dir); }
+  ParsedFmu fmu_;
+};
+
+TEST_P(Corpus, ArchiveExists) {
+  const auto& e = GetParam();
+  EXPECT_TRUE(std::filesystem::is_regular_file(e.fmu_path)) << e.fmu_path;
+  EXPECT_GT(std::filesystem::file_size(e.fmu_path), 1000u);
+  EXPECT_TRUE(std::filesystem::is_regular_file(e.stage_dir + "/binaries/x86_64-linux/" + fmu_.model_identifier + ".so"));
+}
+
+TEST_P(Corpus, XmlIsConsistent) {
+  std::set<std::string> names;
+  for (const auto& v : fmu_.variables) {
+    EXPECT_TRUE(names.insert(v.name).second) << "duplicate name " << v.name << " at line " << v.line;
+    if (v.derivative) {
+      ASSERT_TRUE(fmu_.by_vr.count(*v.derivative)) << v.name << " line " << v.line << ": derivative=\""
+                                                   << *v.derivative << "\" names no variable";
+      const auto& state = fmu_.var(*v.derivative);
+      EXPECT_EQ(state.type, "Float64") << v.name;
+      EXPECT_EQ(state.variability, "continuous") << v.name;
+      EXPECT_TRUE(state.initial == "exact" || state.initial == "approx") << state.name << " initial=" << state.initial;
+    }
+  }
+  EXPECT_EQ(fmu_.by_vr.size(), fmu_.variables.size()) << "duplicate value references";
+  EXPECT_EQ(fmu_.core_derivatives.size(), static_cast<std::size_t>(std::count_if(
+      fmu_.variables.begin(), fmu_.variables.end(), [](const XmlVariable& v) { return v.derivative.has_value(); })));
+  auto check_unknown = [&](const XmlUnknown& u, const std::string& file) {
+    EXPECT_TRUE(fmu_.by_vr.count(u.vr)) << file << ":" << u.line << ": valueReference " << u.vr << " does not exist";
+    for (auto d : u.dependencies)
+      EXPECT_TRUE(fmu_.by_vr.count(d)) << file << ":" << u.line << ": dependency " << d << " does not exist";
+    if (!u.kinds.empty()) {
+      EXPECT_EQ(u.kinds.size(), u.dependencies.size()) << file << ":" << u.line << ": dependenciesKind length";
+    }
+    for (const auto& k : u.kinds)
+      EXPECT_TRUE(k == "constant" || k == "fixed" || k == "tunable" || k == "discrete" || k == "dependent")
+          << file << ":" << u.line << ": dependenciesKind " << k;
+  };
+  for (const auto* list : {&fmu_.core_outputs, &fmu_.core_derivatives, &fmu_.core_event_indicators,
+                           &fmu_.core_initial_unknowns})
+    for (const auto& u : *list) check_unknown(u, "modelDescription.xml");
+  // Core dependencies may only name knowns of ODE mode.
+  const auto ode_knowns = knowns_of(fmu_, false);
+  for (const auto* list : {&fmu_.core_outputs, &fmu_.core_derivatives, &fmu_.core_event_indicators})
+    for (const auto& u : *list)
+      for (auto d : u.dependencies)
+        EXPECT_TRUE(std::count(ode_knowns.begin(), ode_knowns.end(), d))
+            << "modelDescription.xml:" << u.line << ": dependency " << label(fmu_, d) << " is not a known";
+  if (fmu_.shape.empty()) return;
+  const auto dae_knowns = knowns_of(fmu_, true);
+  for (auto a : fmu_.algebraic) {
+    ASSERT_TRUE(fmu_.by_vr.count(a)) << "AlgebraicVariable " << a << " does not exist";
+    const auto& v = fmu_.var(a);
+    EXPECT_EQ(v.type, "Float64") << v.name;
+    EXPECT_TRUE(v.causality == "local" || v.causality == "output") << v.name;
+    EXPECT_EQ(v.variability, "continuous") << v.name;
+  }
+  std::size_t residual_rows = 0;
+  for (const auto& g : fmu_.residual_groups) {
+    ASSERT_FALSE(g.empty());
+    ++residual_rows;
+    std::optional<int> previous;
+    for (const auto& f : g) {
+      check_unknown(f, "fmi-ls-manifest.xml");
+      const auto& v = fmu_.var(f.vr);
+      EXPECT_EQ(v.type, "Float64") << v.name;
+      EXPECT_EQ(v.causality, "local") << v.name;
+      EXPECT_EQ(v.variability, "continuous") << v.name;
+      EXPECT_TRUE(f.has_dependencies) << v.name << ": our FMUs declare exact dependencies";
+      for (auto d : f.dependencies)
+        EXPECT_TRUE(std::count(dae_knowns.begin(), dae_knowns.end(), d))
+            << "fmi-ls-manifest.xml:" << f.line << ": " << v.name << " depends on " << label(fmu_, d)
+            << ", which is not a known in DAE mode";
+      if (f.index) {
+        if (previous) {
+          EXPECT_LT(*f.index, *previous) << v.name << ": Formulation indices must decrease";
+        }
+        previous = f.index;
+      }
+    }
+  }
+  // Balanced: one row per residual group plus (semi-explicit) one per state,
+  // against derivatives and algebraic variables.
+  const std::size_t n_states = fmu_.states().size();
+  const std::size_t rows = residual_rows + (fmu_.fully_implicit ? 0 : n_states);
+  EXPECT_EQ(rows, n_states + fmu_.algebraic.size()) << "system is not square";
+}
+
+// Evaluates the unknowns at the point set in `s`, perturbs each known once and
+// returns, per unknown, the scale sum_j |d u / d v_j| |v_j| (finite differences);
+// records undeclared dependencies in `violations`.
+std::vector<double> probe(Session& s, const ParsedFmu& fmu, const std::vector<Unknown>& unknowns,
+                          const std::vector<fmi3ValueReference>& knowns, std::vector<std::string>* violations) {
+  std::vector<fmi3ValueReference> uvrs;
+  for (const auto& u : unknowns) uvrs.push_back(u.vr);
+  const auto base = s.get(uvrs);
+  std::vector<double> scale(unknowns.size(), 0.0);
+  for (auto k : knowns) {
+    const double v = s.get(k);
+    const double h = 1e-6 * std::max(std::abs(v), 1.0);
+    s.set(k, v + h);
+    const auto moved = s.get(uvrs);
+    s.set(k, v);
+    for (std::size_t i = 0; i < unknowns.size(); ++i) {
+      if (moved[i] == base[i]) continue;
+      scale[i] += std::abs((moved[i] - base[i]) / h) * std::max(std::abs(v), h);
+      if (violations && !unknowns[i].dense && !unknowns[i].deps.count(k))
+        violations->push_back(unknowns[i].role + " " + label(fmu, unknowns[i].vr) + " changes with " + label(fmu, k) +
+                              ", which its dependencies do not list");
+    }
+  }
+  return scale;
+}
+
+// Sets reference row `r` into the session; returns false when the table lacks a needed column.
+void set_reference_row(Session& s, const ParsedFmu& fmu, const ReferenceTable& ref, std::size_t r,
+                       const std::vector<fmi3ValueReference>& knowns) {
+  std::map<std::string, std::size_t> column;
+  for (std::size_t c = 0; c < ref.columns.size(); ++c) column[ref.columns[c]] = c;
+  s.set_time(ref.rows[r][0]);
+  for (auto k : knowns) {
+    auto it = column.find(fmu.var(k).name);
+    if (it == column.end()) throw std::runtime_error("reference has no column " + fmu.var(k).name);
+    s.set(k, ref.rows[r][it->second]);
+  }
+}
+
+std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count) {
+  std::vector<std::size_t> rows;
+  if (n == 0) return rows;
+  for (std::size_t i = 0; i < count; ++i) rows.push_back(std::min(n - 1, i * (n - 1) / std::max<std::size_t>(count - 1, 1)));
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  return rows;
+}
+
+TEST_P(Corpus, ReferenceSolutionSatisfiesTheModel) {
+  if (GetParam().reference_csv.empty()) GTEST_SKIP() << "no reference declared";
+  const ReferenceTable ref = read_reference(GetParam().reference_csv);
+  ASSERT_EQ(ref.columns.front(), "time");
+  std::map<std::string, std::size_t> column;
+  for (std::size_t c = 0; c < ref.columns.size(); ++c) column[ref.columns[c]] = c;
+  for (bool dae : modes_of(fmu_)) {
+    SCOPED_TRACE(dae ? "DAE mode" : "ODE mode");
+    Session s(GetParam(), fmu_, dae);
+    const auto knowns = knowns_of(fmu_, dae);
+    const auto unknowns = unknowns_of(fmu_, dae);
+    for (std::size_t r : sample_rows(ref.rows.size(), 6)) {
+      set_reference_row(s, fmu_, ref, r, knowns);
+      // Discrete variables follow the events between rows: a passed time
+      // event triggers one event iteration at the row's time.
+      if (s.next_time_event_ && ref.rows[r][0] >= *s.next_time_event_) s.handle_event();
+      const auto scale = probe(s, fmu_, unknowns, knowns, nullptr);
+      for (std::size_t i = 0; i < unknowns.size(); ++i) {
+        const auto& u = unknowns[i];
+        const double value = s.get(u.vr);
+        if (u.role == "residual" || u.role == "invariant") {
+          EXPECT_LE(std::abs(value), 1e-9 * scale[i] + 1e-13)
+              << u.role << " " << label(fmu_, u.vr) << " = " << value << " at t = " << ref.rows[r][0]
+              << " (scale " << scale[i] << ")";
+        } else if (u.role == "derivative") {
+          auto it = column.find(fmu_.var(u.vr).name);
+          ASSERT_NE(it, column.end()) << "reference lacks " << fmu_.var(u.vr).name;
+          const double expected = ref.rows[r][it->second];
+          EXPECT_LE(std::abs(value - expected), 1e-9 * (scale[i] + std::abs(expected)) + 1e-13)
+              << label(fmu_, u.vr) << " at t = " << ref.rows[r][0];
+        }
+      }
+    }
+  }
+}
+
+TEST_P(Corpus, DeclaredDependenciesAreComplete) {
+  for (bool dae : modes_of(fmu_)) {
+    SCOPED_TRACE(dae ? "DAE mode" : "ODE mode");
+    Session s(GetParam(), fmu_, dae);
+    const auto knowns = knowns_of(fmu_, dae);
+    // Move away from the (often symmetric or zero) start point.
+    for (std::size_t i = 0; i < knowns.size(); ++i) s.set(knowns[i], 0.3 + 0.1 * static_cast<double>(i % 7));
+    std::vector<std::string> violations;
+    probe(s, fmu_, unknowns_of(fmu_, dae), knowns, &violations);
+    for (std::size_t i = 0; i < std::min<std::size_t>(violations.size(), 20); ++i) ADD_FAILURE() << violations[i];
+  }
+}
+
+TEST_P(Corpus, DirectionalDerivativesMatchFiniteDifferences) {
+  if (!fmu_.provides_directional) GTEST_SKIP() << "FMU does not provide directional derivatives";
+  for (bool dae : modes_of(fmu_)) {
+    SCOPED_TRACE(dae ? "DAE mode" : "ODE mode");
+    Session s(GetParam(), fmu_, dae);
+    auto knowns = knowns_of(fmu_, dae);
+    for (std::size_t i = 0; i < knowns.size(); ++i) s.set(knowns[i], 0.3 + 0.1 * static_cast<double>(i % 7));
+    // Directional derivatives are taken with respect to states, inputs and
+    // (LS-DAE) algebraic variables and derivatives, not time.
+    std::erase_if(knowns, [&](fmi3ValueReference k) { return fmu_.var(k).causality == "independent"; });
+    const auto unknowns = unknowns_of(fmu_, dae);
+    std::vector<fmi3ValueReference> uvrs;
+    for (const auto& u : unknowns) uvrs.push_back(u.vr);
+    std::vector<std::vector<double>> dd(knowns.size()), fd(knowns.size());
+    std::vector<double> row_max(unknowns.size(), 0.0);
+    for (std::size_t j = 0; j < knowns.size(); ++j) {
+      dd[j] = s.directional(uvrs, knowns[j]);
+      const double v = s.get(knowns[j]);
+      const double h = 1e-6 * std::max(std::abs(v), 1.0);
+      s.set(knowns[j], v + h);
+      const auto plus = s.get(uvrs);
+      s.set(knowns[j], v - h);
+      const auto minus = s.get(uvrs);
+      s.set(knowns[j], v);
+      fd[j].resize(unknowns.size());
+      for (std::size_t i = 0; i < unknowns.size(); ++i) {
+        fd[j][i] = (plus[i] - minus[i]) / (2 * h);
+        row_max[i] = std::max(row_max[i], std::abs(fd[j][i]));
+      }
+    }
+    int failures = 0;
+    for (std::size_t j = 0; j < knowns.size() && failures < 20; ++j)
+      for (std::size_t i = 0; i < unknowns.size() && failures < 20; ++i)
+        if (std::abs(dd[j][i] - fd[j][i]) > 1e-6 * (row_max[i] + std::abs(fd[j][i])) + 1e-12) {
+          ++failures;
+          ADD_FAILURE() << "d " << label(fmu_, uvrs[i]) << " / d " << label(fmu_, knowns[j]) << ": directional "
+                        << dd[j][i] << ", finite difference " << fd[j][i];
+        }
+  }
+}
+
+std::string test_name(const ::testing::TestParamInfo<CatalogEntry>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Fmus, Corpus, ::testing::ValuesIn(read_catalog()), test_name);
+
+}  // namespace
+}  // namespace lsdae::test
