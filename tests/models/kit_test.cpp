@@ -1,0 +1,192 @@
+// tests/models/kit_test.cpp -- the FMU authoring kit's fmi3 behaviour, on the
+// Hello World FMUs: several instances per process, the DAE enable switch, and
+// fmi3Error with a message naming the function, the variable and the state
+// for every invalid call.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fmu_fixture.h"
+
+namespace lsdae::test {
+namespace {
+
+const CatalogEntry& entry(const std::string& name) {
+  static const std::vector<CatalogEntry> catalog = read_catalog();
+  for (const auto& e : catalog)
+    if (e.name == name) return e;
+  throw std::runtime_error("no FMU " + name + " in the catalog");
+}
+
+class Kit : public ::testing::Test {
+ protected:
+  void open(const std::string& name) {
+    entry_ = entry(name);
+    fmu_ = parse_fmu(entry_.stage_dir);
+    fns_ = load_binary(entry_.stage_dir, fmu_.model_identifier);
+  }
+  void TearDown() override {
+    for (auto* i : instances_) fns_.free_instance(i);
+    unload_binary(fns_);
+  }
+  fmi3Instance instantiate(const std::string& instance_name, const char* token = nullptr,
+                           const char* resources = "") {
+    const std::string res =
+        resources == nullptr || std::string(resources).empty() ? entry_.stage_dir + "/resources/" : resources;
+    fmi3Instance i = fns_.instantiate(instance_name.c_str(), token ? token : fmu_.token.c_str(),
+                                      resources == nullptr ? nullptr : res.c_str(), false, false, &log_,
+                                      &LogSink::callback);
+    if (i) instances_.push_back(i);
+    return i;
+  }
+  void to_continuous_time(fmi3Instance i) {
+    ASSERT_EQ(fns_.enter_initialization(i, false, 0, 0, false, 0), fmi3OK);
+    ASSERT_EQ(fns_.exit_initialization(i), fmi3OK);
+    ASSERT_EQ(fns_.enter_continuous_time(i), fmi3OK);
+  }
+  std::string last_message() const { return log_.messages.empty() ? "" : log_.messages.back(); }
+  fmi3ValueReference vr(const std::string& name) const { return fmu_.by_name.at(name); }
+
+  CatalogEntry entry_;
+  ParsedFmu fmu_;
+  Fmi3Functions fns_;
+  LogSink log_;
+  std::vector<fmi3Instance> instances_;
+};
+
+TEST_F(Kit, SeveralInstancesOfOneFmuAreIndependent) {
+  open("HelloWorld_ode");
+  fmi3Instance a = instantiate("a"), b = instantiate("b");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  to_continuous_time(a);
+  to_continuous_time(b);
+  const double xa = 2.0, xb = -3.0;
+  ASSERT_EQ(fns_.set_states(a, &xa, 1), fmi3OK);
+  ASSERT_EQ(fns_.set_states(b, &xb, 1), fmi3OK);
+  double da = 0, db = 0;
+  ASSERT_EQ(fns_.get_derivatives(a, &da, 1), fmi3OK);
+  ASSERT_EQ(fns_.get_derivatives(b, &db, 1), fmi3OK);
+  EXPECT_DOUBLE_EQ(da, 1.4 * xa);
+  EXPECT_DOUBLE_EQ(db, 1.4 * xb);
+}
+
+TEST_F(Kit, WrongInstantiationTokenIsRefused) {
+  open("HelloWorld_ode");
+  EXPECT_EQ(instantiate("x", "{not-the-token}"), nullptr);
+  EXPECT_NE(last_message().find("instantiationToken \"{not-the-token}\" does not match"), std::string::npos)
+      << last_message();
+}
+
+TEST_F(Kit, MissingResourcePathIsRefused) {
+  open("HelloWorld_ode");
+  EXPECT_EQ(instantiate("x", nullptr, nullptr), nullptr);
+  EXPECT_NE(last_message().find("resourcePath is NULL"), std::string::npos) << last_message();
+}
+
+TEST_F(Kit, EmptyInstanceNameIsRefused) {
+  open("HelloWorld_ode");
+  EXPECT_EQ(instantiate(" "), nullptr);
+  EXPECT_NE(last_message().find("instanceName must be a non-empty string"), std::string::npos) << last_message();
+}
+
+TEST_F(Kit, CallsInTheWrongStateReturnErrorAndSayWhy) {
+  open("HelloWorld_ode");
+  fmi3Instance i = instantiate("x");
+  ASSERT_NE(i, nullptr);
+  EXPECT_EQ(fns_.set_time(i, 1.0), fmi3Error);
+  EXPECT_NE(last_message().find("fmi3SetTime: not allowed in Instantiated"), std::string::npos) << last_message();
+  EXPECT_EQ(fns_.enter_continuous_time(i), fmi3Error);
+  EXPECT_NE(last_message().find("fmi3EnterContinuousTimeMode: not allowed in Instantiated (allowed in Event Mode)"),
+            std::string::npos)
+      << last_message();
+}
+
+TEST_F(Kit, SettingACalculatedVariableIsAnError) {
+  open("HelloWorld_ode");
+  fmi3Instance i = instantiate("x");
+  to_continuous_time(i);
+  const fmi3ValueReference y = vr("y");
+  const double value = 1.0;
+  EXPECT_EQ(fns_.set_float64(i, &y, 1, &value, 1), fmi3Error);
+  EXPECT_NE(last_message().find("variable \"y\" (value reference " + std::to_string(y) +
+                                ") is calculated by the FMU and cannot be set"),
+            std::string::npos)
+      << last_message();
+}
+
+TEST_F(Kit, UnknownValueReferenceIsAnError) {
+  open("HelloWorld_ode");
+  fmi3Instance i = instantiate("x");
+  to_continuous_time(i);
+  const fmi3ValueReference bad = 9999;
+  double value = 0;
+  EXPECT_EQ(fns_.get_float64(i, &bad, 1, &value, 1), fmi3Error);
+  EXPECT_NE(last_message().find("value reference 9999 does not exist"), std::string::npos) << last_message();
+}
+
+TEST_F(Kit, DaeSwitchIsAStructuralParameter) {
+  open("HelloWorld_semi_explicit_shapeB");
+  ASSERT_TRUE(fmu_.dae_switch.has_value());
+  fmi3Instance i = instantiate("x");
+  const fmi3ValueReference sw = *fmu_.dae_switch;
+  const bool on = true;
+  EXPECT_EQ(fns_.set_boolean(i, &sw, 1, &on, 1), fmi3Error);
+  EXPECT_NE(last_message().find("structural parameter: set it in Configuration Mode"), std::string::npos)
+      << last_message();
+}
+
+TEST_F(Kit, OdeModeAndDaeModeComputeDifferentThings) {
+  open("HelloWorld_semi_explicit_shapeB");
+  const fmi3ValueReference sw = *fmu_.dae_switch, y = vr("y");
+  // ODE mode (the default): der(x) = 7x/5 whatever y holds; y cannot be set.
+  fmi3Instance ode = instantiate("ode");
+  to_continuous_time(ode);
+  const double x = 2.0, y_value = 5.0;
+  ASSERT_EQ(fns_.set_states(ode, &x, 1), fmi3OK);
+  EXPECT_EQ(fns_.set_float64(ode, &y, 1, &y_value, 1), fmi3Error);
+  double dx = 0;
+  ASSERT_EQ(fns_.get_derivatives(ode, &dx, 1), fmi3OK);
+  EXPECT_DOUBLE_EQ(dx, 1.4 * x);
+  // DAE mode: der(x) = y as written by the importer.
+  fmi3Instance dae = instantiate("dae");
+  ASSERT_EQ(fns_.enter_configuration(dae), fmi3OK);
+  const bool on = true;
+  ASSERT_EQ(fns_.set_boolean(dae, &sw, 1, &on, 1), fmi3OK);
+  ASSERT_EQ(fns_.exit_configuration(dae), fmi3OK);
+  to_continuous_time(dae);
+  ASSERT_EQ(fns_.set_states(dae, &x, 1), fmi3OK);
+  ASSERT_EQ(fns_.set_float64(dae, &y, 1, &y_value, 1), fmi3OK);
+  ASSERT_EQ(fns_.get_derivatives(dae, &dx, 1), fmi3OK);
+  EXPECT_DOUBLE_EQ(dx, y_value);
+}
+
+TEST_F(Kit, DerivativesAreKnownsOnlyInTheFullyImplicitForm) {
+  open("HelloWorld_fully_implicit_shapeA");
+  fmi3Instance i = instantiate("x");
+  to_continuous_time(i);
+  const fmi3ValueReference der_x = vr("der(x)"), r1 = vr("r[1]"), y = vr("y");
+  const double values[] = {3.0, 1.0};
+  const fmi3ValueReference vrs[] = {der_x, y};
+  ASSERT_EQ(fns_.set_float64(i, vrs, 2, values, 2), fmi3OK);
+  double r = 0;
+  ASSERT_EQ(fns_.get_float64(i, &r1, 1, &r, 1), fmi3OK);
+  EXPECT_DOUBLE_EQ(r, 3.0 - 1.0);
+}
+
+TEST_F(Kit, DirectionalDerivativeWithMismatchedSizesIsAnError) {
+  open("HelloWorld_fully_implicit_shapeA");
+  fmi3Instance i = instantiate("x");
+  to_continuous_time(i);
+  const fmi3ValueReference r1 = vr("r[1]"), y = vr("y");
+  const double seed[] = {1.0, 1.0};
+  double out = 0;
+  const fmi3ValueReference knowns[] = {y, y};
+  EXPECT_EQ(fns_.get_directional_derivative(i, &r1, 1, knowns, 2, seed, 1, &out, 1), fmi3Error);
+  EXPECT_NE(last_message().find("nSeed must equal nKnowns"), std::string::npos) << last_message();
+  ASSERT_EQ(fns_.get_directional_derivative(i, &r1, 1, knowns, 1, seed, 1, &out, 1), fmi3OK);
+  EXPECT_DOUBLE_EQ(out, -1.0);
+}
+
+}  // namespace
+}  // namespace lsdae::test
