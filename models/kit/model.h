@@ -10,8 +10,8 @@
 //   compute(Context&)  evaluates every calculated quantity (state derivatives,
 //                      residuals, outputs, event indicators) from the knowns.
 //
-// Optional: partials() for fmi3GetDirectionalDerivative, next_time_event() and
-// update_discrete() for events. The kit supplies every fmi3 entry point, the
+// Optional: partials() for fmi3GetDirectionalDerivative, and update_discrete()
+// for events (it re-initializes states and announces the next time event). The kit supplies every fmi3 entry point, the
 // FMI state machine, the DAE enable switch, value storage and error reporting.
 //
 // Contract of compute(): all Float64 values live in ctx.v[], indexed by value
@@ -157,7 +157,7 @@ class Builder {
   virtual void event_indicator(ValueRef variable) = 0;
   // The model provides partial derivatives (providesDirectionalDerivatives).
   virtual void provides_partials() = 0;
-  // The model signals time events through next_time_event().
+  // The model announces time events through DiscreteUpdate::next_event_time.
   virtual void has_time_events() = 0;
 
   virtual const Config& config() const = 0;
