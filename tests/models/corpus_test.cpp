@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "fmu_fixture.h"
@@ -22,7 +23,8 @@ namespace {
 // One instance, driven to Continuous-Time Mode in DAE or ODE mode.
 class Session {
  public:
-  Session(const CatalogEntry& entry, const ParsedFmu& fmu, bool dae_mode) : fmu_(fmu) {
+  Session(const CatalogEntry& entry, const ParsedFmu& fmu, bool dae_mode) : fmu_(fmu), states_(fmu.states()) {
+    for (std::size_t i = 0; i < states_.size(); ++i) state_index_[states_[i]] = i;
     fns_ = load_binary(entry.stage_dir, fmu.model_identifier);
     const std::string resources = entry.stage_dir + "/resources/";
     inst_ = fns_.instantiate(entry.name.c_str(), fmu.token.c_str(), resources.c_str(), false, false, &log_,
@@ -73,12 +75,10 @@ class Session {
   void set(fmi3ValueReference vr, double value) {
     if (fmu_.var(vr).causality == "independent") {
       set_time(value);
-    } else if (fmu_.is_state(vr)) {
-      auto states = fmu_.states();
-      std::vector<double> x(states.size());
+    } else if (auto it = state_index_.find(vr); it != state_index_.end()) {
+      std::vector<double> x(states_.size());
       expect_ok(fns_.get_states(inst_, x.data(), x.size()), "GetContinuousStates");
-      const auto at = static_cast<std::size_t>(std::find(states.begin(), states.end(), vr) - states.begin());
-      x[at] = value;
+      x[it->second] = value;
       expect_ok(fns_.set_states(inst_, x.data(), x.size()), "SetContinuousStates");
     } else {
       expect_ok(fns_.set_float64(inst_, &vr, 1, &value, 1), "SetFloat64");
@@ -108,6 +108,8 @@ class Session {
   fmi3Instance inst_ = nullptr;
   LogSink log_;
   const ParsedFmu& fmu_;
+  const std::vector<fmi3ValueReference> states_;
+  std::map<fmi3ValueReference, std::size_t> state_index_;
 };
 
 // The unknowns that the FMU computes in a mode, each with its declared dependencies.

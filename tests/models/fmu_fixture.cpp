@@ -31,10 +31,22 @@ std::vector<CatalogEntry> read_catalog() {
 
 namespace {
 
-int line_of(const pugi::xml_node& node, const std::string& text) {
-  const auto offset = static_cast<std::size_t>(node.offset_debug());
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size())), '\n'));
-}
+// Line numbers of element offsets: a sorted table of newline positions per
+// document, so that a 10 MB manifest does not cost a scan per element.
+class LineTable {
+ public:
+  explicit LineTable(const std::string& text) {
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') newlines_.push_back(i);
+  }
+  int line_of(const pugi::xml_node& node) const {
+    const auto offset = static_cast<std::size_t>(node.offset_debug());
+    return 1 + static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(), offset) - newlines_.begin());
+  }
+
+ private:
+  std::vector<std::size_t> newlines_;
+};
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -65,9 +77,9 @@ std::vector<std::string> parse_words(const char* text) {
   return out;
 }
 
-XmlUnknown parse_unknown(const pugi::xml_node& node, const std::string& text, const std::string& file) {
+XmlUnknown parse_unknown(const pugi::xml_node& node, const LineTable& lines, const std::string& file) {
   XmlUnknown u;
-  u.line = line_of(node, text);
+  u.line = lines.line_of(node);
   const std::string where = file + ":" + std::to_string(u.line);
   if (!node.attribute("valueReference")) throw std::runtime_error(where + ": <" + std::string(node.name()) + "> has no valueReference");
   u.vr = node.attribute("valueReference").as_uint();
@@ -108,6 +120,7 @@ ParsedFmu parse_fmu(const std::string& stage_dir) {
   pugi::xml_document doc;
   auto result = doc.load_buffer(md_text.data(), md_text.size());
   if (!result) throw std::runtime_error(md_path + ": " + result.description());
+  const LineTable md_lines(md_text);
   auto root = doc.child("fmiModelDescription");
   if (!root) throw std::runtime_error(md_path + ": no <fmiModelDescription>");
   p.token = root.attribute("instantiationToken").value();
@@ -123,7 +136,7 @@ ParsedFmu parse_fmu(const std::string& stage_dir) {
     v.variability = node.attribute("variability").as_string("continuous");
     v.initial = node.attribute("initial").value();
     if (node.attribute("derivative")) v.derivative = node.attribute("derivative").as_uint();
-    v.line = line_of(node, md_text);
+    v.line = md_lines.line_of(node);
     p.by_vr[v.vr] = p.variables.size();
     p.by_name[v.name] = v.vr;
     p.variables.push_back(v);
@@ -131,7 +144,7 @@ ParsedFmu parse_fmu(const std::string& stage_dir) {
   auto ms = root.child("ModelStructure");
   for (auto node : ms.children()) {
     const std::string tag = node.name();
-    XmlUnknown u = parse_unknown(node, md_text, md_path);
+    XmlUnknown u = parse_unknown(node, md_lines, md_path);
     if (tag == "Output") p.core_outputs.push_back(u);
     else if (tag == "ContinuousStateDerivative") p.core_derivatives.push_back(u);
     else if (tag == "EventIndicator") p.core_event_indicators.push_back(u);
@@ -145,6 +158,7 @@ ParsedFmu parse_fmu(const std::string& stage_dir) {
   pugi::xml_document mdoc;
   result = mdoc.load_buffer(mf_text.data(), mf_text.size());
   if (!result) throw std::runtime_error(mf_path + ": " + result.description());
+  const LineTable mf_lines(mf_text);
   auto mroot = mdoc.document_element();
   const std::string root_name = mroot.name();
   p.shape = root_name == "fmiDAEManifest" ? "B" : "A";
@@ -156,15 +170,15 @@ ParsedFmu parse_fmu(const std::string& stage_dir) {
     else if (tag == "ModelStructure")
       for (auto u : node.children()) {
         const std::string utag = u.name();
-        if (utag == "Output") p.dae_outputs.push_back(parse_unknown(u, mf_text, mf_path));
-        else if (utag == "ContinuousStateDerivative") p.dae_derivatives.push_back(parse_unknown(u, mf_text, mf_path));
-        else if (utag == "EventIndicator") p.dae_event_indicators.push_back(parse_unknown(u, mf_text, mf_path));
-        else if (utag == "Invariant") p.invariants.push_back(parse_unknown(u, mf_text, mf_path));
+        if (utag == "Output") p.dae_outputs.push_back(parse_unknown(u, mf_lines, mf_path));
+        else if (utag == "ContinuousStateDerivative") p.dae_derivatives.push_back(parse_unknown(u, mf_lines, mf_path));
+        else if (utag == "EventIndicator") p.dae_event_indicators.push_back(parse_unknown(u, mf_lines, mf_path));
+        else if (utag == "Invariant") p.invariants.push_back(parse_unknown(u, mf_lines, mf_path));
         else if (utag == "Residual") {
           std::vector<XmlUnknown> group;
-          if (p.shape == "B") group.push_back(parse_unknown(u, mf_text, mf_path));
+          if (p.shape == "B") group.push_back(parse_unknown(u, mf_lines, mf_path));
           else
-            for (auto f : u.children("Formulation")) group.push_back(parse_unknown(f, mf_text, mf_path));
+            for (auto f : u.children("Formulation")) group.push_back(parse_unknown(f, mf_lines, mf_path));
           p.residual_groups.push_back(group);
         }
       }
