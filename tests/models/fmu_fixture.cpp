@@ -94,12 +94,6 @@ XmlUnknown parse_unknown(const pugi::xml_node& node, const LineTable& lines, con
 
 }  // namespace
 
-bool ParsedFmu::is_state(fmi3ValueReference vr) const {
-  for (const auto& v : variables)
-    if (v.derivative && *v.derivative == vr) return true;
-  return false;
-}
-
 std::vector<fmi3ValueReference> ParsedFmu::derivatives() const {
   std::vector<fmi3ValueReference> out;
   const auto& list = shape.empty() ? core_derivatives : (dae_derivatives.empty() ? core_derivatives : dae_derivatives);

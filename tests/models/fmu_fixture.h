@@ -56,7 +56,6 @@ struct ParsedFmu {
   bool fully_implicit = false;  // some residual depends on a derivative
 
   const XmlVariable& var(fmi3ValueReference vr) const { return variables.at(by_vr.at(vr)); }
-  bool is_state(fmi3ValueReference vr) const;
   std::vector<fmi3ValueReference> states() const;       // in ContinuousStateDerivative order
   std::vector<fmi3ValueReference> derivatives() const;  // same order
 };
