@@ -1,0 +1,24 @@
+// runtime/cli/commands.h -- the subcommands of the `lsdae` program. Each
+// registers its options on the CLI11 app and runs when selected; a run
+// returns the process exit code (see lsdae/error.h) or throws lsdae::Error.
+#ifndef LSDAE_RUNTIME_CLI_COMMANDS_H
+#define LSDAE_RUNTIME_CLI_COMMANDS_H
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace lsdae::cli {
+
+using Runner = std::function<int()>;
+
+// `lsdae info model.fmu [--json]`
+Runner add_info_command(CLI::App& app);
+// `lsdae validate model.fmu [--json] [--no-load] [--quiet]`
+Runner add_validate_command(CLI::App& app);
+
+}  // namespace lsdae::cli
+
+#endif  // LSDAE_RUNTIME_CLI_COMMANDS_H

@@ -1,0 +1,52 @@
+// runtime/cli/main.cpp -- the `lsdae` command: subcommand dispatch, global
+// options, and the mapping from lsdae::Error to exit codes (README.md).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <map>
+
+#include "cli/commands.h"
+#include "lsdae/error.h"
+#include "lsdae/log.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"lsdae -- simulate large sparse DAE models delivered as FMI 3.0 Model Exchange FMUs "
+               "(FMI-LS-DAE)",
+               "lsdae"};
+  app.set_version_flag("--version", std::string("lsdae 0.1.0"));
+  app.require_subcommand(1);
+  bool verbose = false, debug = false;
+  app.add_flag("-v,--verbose", verbose, "Show informational messages (and the FMU's log)");
+  app.add_flag("--debug", debug, "Show debug messages");
+  app.footer("Exit codes: 0 ok, 1 invalid FMU, 2 usage, 3 archive, 4 XML, 5 binary, 6 FMU call failed, "
+             "7 solver, 70 internal, 130 interrupted.\nRun `lsdae <command> --help` for a command's options.");
+
+  std::map<CLI::App*, lsdae::cli::Runner> runners;
+  auto add = [&](lsdae::cli::Runner (*adder)(CLI::App&), const char* name, const char* description) {
+    CLI::App* sub = app.add_subcommand(name, description);
+    runners[sub] = adder(*sub);
+  };
+  add(lsdae::cli::add_info_command, "info", "Summarise an FMU: model, manifest shape, counts, capabilities");
+  add(lsdae::cli::add_validate_command, "validate", "Check an FMU against FMI 3.0 and FMI-LS-DAE; load its binary");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : lsdae::exit_code(lsdae::ErrorKind::usage);
+  }
+  if (debug) lsdae::Logger::instance().set_threshold(lsdae::LogLevel::debug);
+  else if (verbose) lsdae::Logger::instance().set_threshold(lsdae::LogLevel::info);
+
+  try {
+    for (auto& [sub, runner] : runners)
+      if (sub->parsed()) return runner();
+    return lsdae::exit_code(lsdae::ErrorKind::usage);
+  } catch (const lsdae::Error& e) {
+    std::cerr << "lsdae: error: " << e.what() << '\n';
+    return lsdae::exit_code(e.kind());
+  } catch (const std::exception& e) {
+    std::cerr << "lsdae: internal error: " << e.what() << " → please report this with the FMU\n";
+    return lsdae::exit_code(lsdae::ErrorKind::internal);
+  }
+}

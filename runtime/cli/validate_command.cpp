@@ -1,0 +1,86 @@
+// runtime/cli/validate_command.cpp -- `lsdae validate model.fmu`: every
+// problem with file:line, then (unless --no-load) load the binary and create
+// and free one instance (in DAE mode when the FMU has a manifest) to check
+// symbols, fmi3GetVersion and the instantiation token.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/json_writer.h"
+#include "lsdae/error.h"
+#include "lsdae/fmu.h"
+
+namespace lsdae::cli {
+
+namespace {
+
+struct ValidateOptions {
+  std::string path;
+  bool json = false;
+  bool no_load = false;
+  bool quiet = false;
+};
+
+}  // namespace
+
+Runner add_validate_command(CLI::App& app) {
+  auto options = std::make_shared<ValidateOptions>();
+  app.add_option("fmu", options->path, "The .fmu file (or an unpacked FMU folder)")->required();
+  app.add_flag("--json", options->json, "Print the findings as JSON");
+  app.add_flag("--no-load", options->no_load, "Do not load the binary (XML checks only)");
+  app.add_flag("-q,--quiet", options->quiet, "Print errors only");
+  return [options]() {
+    OpenOptions open;
+    open.reject_invalid = false;
+    auto fmu = Fmu::open(options->path, open);
+    Diagnostics findings = fmu->diagnostics();
+    std::string load_result = "skipped";
+    if (!options->no_load && !findings.has_errors()) {
+      try {
+        auto instance = fmu->instantiate("lsdae-validate");
+        if (fmu->manifest().present()) instance->enable_dae_mode();
+        load_result = "ok";
+      } catch (const Error& e) {
+        findings.error("binaries/", 0, e.what());
+        load_result = "failed";
+      }
+    }
+    std::size_t errors = findings.count(Severity::error), warnings = findings.count(Severity::warning);
+    if (options->json) {
+      JsonWriter j(std::cout);
+      j.begin_object();
+      j.field("file", fmu->display_name());
+      j.field("valid", errors == 0);
+      j.field("manifest_shape", to_string(fmu->manifest().shape));
+      j.field("binary", load_result);
+      j.field("errors", static_cast<std::uint64_t>(errors));
+      j.field("warnings", static_cast<std::uint64_t>(warnings));
+      j.key("diagnostics").begin_array();
+      for (const auto& d : findings.items()) {
+        if (options->quiet && d.severity != Severity::error) continue;
+        j.begin_object();
+        j.field("severity", to_string(d.severity));
+        j.field("file", d.file);
+        j.field("line", d.line);
+        j.field("message", d.message);
+        j.field("hint", d.hint);
+        j.end_object();
+      }
+      j.end_array();
+      j.end_object();
+    } else {
+      for (const auto& d : findings.items()) {
+        if (options->quiet && d.severity != Severity::error) continue;
+        (d.severity == Severity::error ? std::cerr : std::cout) << fmu->display_name() << ": " << d.format() << '\n';
+      }
+      std::cout << fmu->display_name() << ": " << (errors == 0 ? "valid" : "INVALID") << " (" << errors
+                << " errors, " << warnings << " warnings; manifest " << to_string(fmu->manifest().shape)
+                << "; binary " << load_result << ")\n";
+    }
+    return errors == 0 ? 0 : exit_code(ErrorKind::invalid);
+  };
+}
+
+}  // namespace lsdae::cli

@@ -1,0 +1,347 @@
+// runtime/fmi3/instance.cpp -- see lsdae/instance.h.
+#include "lsdae/instance.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "fmi3/library.h"
+#include "lsdae/error.h"
+#include "lsdae/fmu.h"
+#include "lsdae/log.h"
+
+namespace lsdae {
+
+const char* to_string(InstanceState state) noexcept {
+  switch (state) {
+    case InstanceState::instantiated: return "Instantiated";
+    case InstanceState::configuration: return "Configuration Mode";
+    case InstanceState::initialization: return "Initialization Mode";
+    case InstanceState::event: return "Event Mode";
+    case InstanceState::continuous_time: return "Continuous-Time Mode";
+    case InstanceState::terminated: return "Terminated";
+    case InstanceState::failed: return "Failed (after fmi3Fatal)";
+  }
+  return "?";
+}
+
+struct InstanceAccess {
+  static void log(fmi3InstanceEnvironment env, fmi3Status status, fmi3String category, fmi3String message) {
+    if (env == nullptr) return;
+    static_cast<Instance*>(env)->receive_log(static_cast<int>(status), category, message);
+  }
+};
+
+namespace {
+const char* status_name(int status) {
+  switch (status) {
+    case fmi3OK: return "fmi3OK";
+    case fmi3Warning: return "fmi3Warning";
+    case fmi3Discard: return "fmi3Discard";
+    case fmi3Error: return "fmi3Error";
+    case fmi3Fatal: return "fmi3Fatal";
+  }
+  return "an invalid fmi3Status";
+}
+}  // namespace
+
+Instance::Instance(std::shared_ptr<const Fmu> fmu, std::string name) : fmu_(std::move(fmu)), name_(std::move(name)) {
+  fn_ = &fmu_->functions();
+  const ModelDescription& md = fmu_->model_description();
+  std::string resources = (fmu_->unpacked_dir() / "resources").string() + "/";
+  handle_ = fn_->InstantiateModelExchange(name_.c_str(), md.instantiation_token.c_str(), resources.c_str(),
+                                          /*visible=*/false, /*loggingOn=*/true, this, &InstanceAccess::log);
+  if (handle_ == nullptr)
+    throw Error(ErrorKind::fmu_call,
+                fmu_->display_name() + ": fmi3InstantiateModelExchange(\"" + name_ + "\") returned NULL" +
+                    (last_error_.empty() ? "" : " (the FMU said: " + last_error_ + ")") +
+                    " → the FMU refused to instantiate; check that modelDescription.xml and the binary belong "
+                    "together (instantiation token \"" + md.instantiation_token + "\")");
+  ++fmu_->live_instances_;
+}
+
+Instance::~Instance() {
+  if (handle_ != nullptr && state_ != InstanceState::failed) fn_->FreeInstance(handle_);
+  --fmu_->live_instances_;
+}
+
+void Instance::receive_log(int status, const char* category, const char* message) {
+  std::string text = "[" + name_ + "] " + (category ? category : "") + ": " + (message ? message : "");
+  LogLevel level = LogLevel::info;
+  if (status == fmi3Warning || status == fmi3Discard) level = LogLevel::warning;
+  if (status == fmi3Error || status == fmi3Fatal) {
+    level = LogLevel::error;
+    last_error_ = message ? message : "";
+  }
+  Logger::instance().log(level, text);
+}
+
+void Instance::require(const char* function, std::initializer_list<InstanceState> allowed) const {
+  for (InstanceState s : allowed)
+    if (s == state_) return;
+  std::string list;
+  for (InstanceState s : allowed) list += (list.empty() ? "" : ", ") + std::string(to_string(s));
+  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + function + " is not allowed in " +
+                                    to_string(state_) + " → FMI 3.0 allows it in: " + list);
+}
+
+CallStatus Instance::check(int status, const char* function, bool discard_is_error) {
+  if (status == fmi3OK || status == fmi3Warning) return CallStatus::ok;
+  if (status == fmi3Discard && !discard_is_error) return CallStatus::discard;
+  if (status == fmi3Fatal) state_ = InstanceState::failed;
+  std::string said = last_error_.empty() ? "" : " (the FMU said: " + last_error_ + ")";
+  std::string todo = status == fmi3Fatal ? "the instance is unusable; see the FMU's log messages above"
+                                         : "see the FMU's log messages above";
+  throw Error(ErrorKind::fmu_call, "instance \"" + name_ + "\": " + function + " returned " + status_name(status) +
+                                       said + " → " + todo);
+}
+
+namespace {
+void require_same_size(const std::string& name, const char* function, std::size_t a, std::size_t b) {
+  if (a != b)
+    throw Error(ErrorKind::usage, "instance \"" + name + "\": " + function + ": " + std::to_string(a) +
+                                      " value references but " + std::to_string(b) + " values → pass equal sizes");
+}
+}  // namespace
+
+constexpr std::initializer_list<InstanceState> kAnyLive = {
+    InstanceState::instantiated, InstanceState::configuration, InstanceState::initialization,
+    InstanceState::event,        InstanceState::continuous_time, InstanceState::terminated};
+
+void Instance::enter_configuration_mode() {
+  require("fmi3EnterConfigurationMode", {InstanceState::instantiated});
+  if (fn_->EnterConfigurationMode == nullptr)
+    throw Error(ErrorKind::binary, "instance \"" + name_ +
+                                       "\": the binary does not export fmi3EnterConfigurationMode → the FMU's "
+                                       "structural parameters (and its DAE switch) cannot be set");
+  check(fn_->EnterConfigurationMode(handle_), "fmi3EnterConfigurationMode", true);
+  state_ = InstanceState::configuration;
+}
+
+void Instance::exit_configuration_mode() {
+  require("fmi3ExitConfigurationMode", {InstanceState::configuration});
+  check(fn_->ExitConfigurationMode(handle_), "fmi3ExitConfigurationMode", true);
+  state_ = InstanceState::instantiated;
+}
+
+void Instance::enable_dae_mode() {
+  const Manifest& manifest = fmu_->manifest();
+  if (!manifest.present())
+    throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + fmu_->display_name() +
+                                      " has no FMI-LS-DAE manifest, so it has no DAE mode → simulate it as an ODE");
+  if (!manifest.enable_dae) {
+    dae_mode_ = true;  // DAE-only FMU
+    return;
+  }
+  require("enable_dae_mode", {InstanceState::instantiated});
+  if (fn_->SetBoolean == nullptr)
+    throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3SetBoolean → "
+                                                           "the DAE switch cannot be set");
+  enter_configuration_mode();
+  ValueReference vr = *manifest.enable_dae;
+  bool on = true;
+  check(fn_->SetBoolean(handle_, &vr, 1, &on, 1), "fmi3SetBoolean (DAE enable switch)", true);
+  exit_configuration_mode();
+  dae_mode_ = true;
+}
+
+#define LSDAE_GETSET(TYPE_NAME, CPP_T, FMI_T, GETTER, SETTER)                                              \
+  CallStatus Instance::get_##TYPE_NAME(std::span<const ValueReference> vrs, std::span<CPP_T> values) {    \
+    require("fmi3Get" #FMI_T, kAnyLive);                                                                  \
+    require_same_size(name_, "fmi3Get" #FMI_T, vrs.size(), values.size());                               \
+    if (fn_->GETTER == nullptr)                                                                           \
+      throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3Get" #FMI_T); \
+    return check(fn_->GETTER(handle_, vrs.data(), vrs.size(), values.data(), values.size()),             \
+                 "fmi3Get" #FMI_T);                                                                       \
+  }                                                                                                       \
+  CallStatus Instance::set_##TYPE_NAME(std::span<const ValueReference> vrs, std::span<const CPP_T> values) { \
+    require("fmi3Set" #FMI_T, {InstanceState::instantiated, InstanceState::configuration,               \
+                                InstanceState::initialization, InstanceState::event,                      \
+                                InstanceState::continuous_time});                                         \
+    require_same_size(name_, "fmi3Set" #FMI_T, vrs.size(), values.size());                               \
+    if (fn_->SETTER == nullptr)                                                                           \
+      throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3Set" #FMI_T); \
+    return check(fn_->SETTER(handle_, vrs.data(), vrs.size(), values.data(), values.size()),             \
+                 "fmi3Set" #FMI_T);                                                                       \
+  }
+LSDAE_GETSET(float64, double, Float64, GetFloat64, SetFloat64)
+LSDAE_GETSET(boolean, bool, Boolean, GetBoolean, SetBoolean)
+LSDAE_GETSET(int32, std::int32_t, Int32, GetInt32, SetInt32)
+LSDAE_GETSET(int64, std::int64_t, Int64, GetInt64, SetInt64)
+#undef LSDAE_GETSET
+
+void Instance::set_scalar(const Variable& variable, double value) {
+  ValueReference vr = variable.value_reference;
+  auto bad = [&](const std::string& why) {
+    throw Error(ErrorKind::usage, "instance \"" + name_ + "\": cannot set \"" + variable.name + "\" to " +
+                                      std::to_string(value) + ": " + why);
+  };
+  if (variable.is_array()) bad("it is an array variable → lsdae sets scalar variables only");
+  switch (variable.type) {
+    case VariableType::float64:
+    case VariableType::float32: {
+      if (variable.type == VariableType::float32) bad("Float32 variables are not supported yet → use a Float64 variable");
+      set_float64({&vr, 1}, {&value, 1});
+      return;
+    }
+    case VariableType::boolean: {
+      if (value != 0.0 && value != 1.0) bad("it is Boolean → use 0/1 or true/false");
+      bool b = value != 0.0;
+      set_boolean({&vr, 1}, {&b, 1});
+      return;
+    }
+    case VariableType::int32:
+    case VariableType::int8:
+    case VariableType::int16:
+    case VariableType::enumeration: {
+      if (variable.type != VariableType::int32 && variable.type != VariableType::enumeration)
+        bad(std::string(to_string(variable.type)) + " variables are not supported yet");
+      if (std::trunc(value) != value || value < std::numeric_limits<std::int32_t>::min() ||
+          value > std::numeric_limits<std::int32_t>::max())
+        bad("it is an integer of 32 bits → give a whole number in range");
+      if (variable.type == VariableType::enumeration) {
+        auto i = static_cast<std::int64_t>(value);
+        set_int64({&vr, 1}, {&i, 1});
+      } else {
+        auto i = static_cast<std::int32_t>(value);
+        set_int32({&vr, 1}, {&i, 1});
+      }
+      return;
+    }
+    case VariableType::int64: {
+      if (std::trunc(value) != value || std::fabs(value) > 9.0e15) bad("it is Int64 → give a whole number");
+      auto i = static_cast<std::int64_t>(value);
+      set_int64({&vr, 1}, {&i, 1});
+      return;
+    }
+    default:
+      bad(std::string("variables of type ") + to_string(variable.type) + " cannot be set from a number");
+  }
+}
+
+void Instance::enter_initialization_mode(std::optional<double> tolerance, double start_time,
+                                         std::optional<double> stop_time) {
+  require("fmi3EnterInitializationMode", {InstanceState::instantiated});
+  check(fn_->EnterInitializationMode(handle_, tolerance.has_value(), tolerance.value_or(0.0), start_time,
+                                     stop_time.has_value(), stop_time.value_or(0.0)),
+        "fmi3EnterInitializationMode", true);
+  state_ = InstanceState::initialization;
+}
+
+void Instance::exit_initialization_mode() {
+  require("fmi3ExitInitializationMode", {InstanceState::initialization});
+  check(fn_->ExitInitializationMode(handle_), "fmi3ExitInitializationMode", true);
+  state_ = InstanceState::event;
+}
+
+void Instance::enter_event_mode() {
+  require("fmi3EnterEventMode", {InstanceState::continuous_time});
+  check(fn_->EnterEventMode(handle_), "fmi3EnterEventMode", true);
+  state_ = InstanceState::event;
+}
+
+DiscreteStatesUpdate Instance::update_discrete_states() {
+  require("fmi3UpdateDiscreteStates", {InstanceState::event});
+  fmi3Boolean need = false, terminate_sim = false, nominals = false, values = false, next_defined = false;
+  fmi3Float64 next = 0;
+  check(fn_->UpdateDiscreteStates(handle_, &need, &terminate_sim, &nominals, &values, &next_defined, &next),
+        "fmi3UpdateDiscreteStates", true);
+  DiscreteStatesUpdate u;
+  u.discrete_states_need_update = need;
+  u.terminate_simulation = terminate_sim;
+  u.nominals_of_continuous_states_changed = nominals;
+  u.values_of_continuous_states_changed = values;
+  if (next_defined) u.next_event_time = next;
+  return u;
+}
+
+void Instance::enter_continuous_time_mode() {
+  require("fmi3EnterContinuousTimeMode", {InstanceState::event});
+  check(fn_->EnterContinuousTimeMode(handle_), "fmi3EnterContinuousTimeMode", true);
+  state_ = InstanceState::continuous_time;
+}
+
+CallStatus Instance::set_time(double time) {
+  require("fmi3SetTime", {InstanceState::event, InstanceState::continuous_time});
+  return check(fn_->SetTime(handle_, time), "fmi3SetTime");
+}
+
+CallStatus Instance::set_continuous_states(std::span<const double> x) {
+  require("fmi3SetContinuousStates", {InstanceState::initialization, InstanceState::event, InstanceState::continuous_time});
+  return check(fn_->SetContinuousStates(handle_, x.data(), x.size()), "fmi3SetContinuousStates");
+}
+
+CallStatus Instance::get_continuous_states(std::span<double> x) {
+  require("fmi3GetContinuousStates", kAnyLive);
+  return check(fn_->GetContinuousStates(handle_, x.data(), x.size()), "fmi3GetContinuousStates");
+}
+
+CallStatus Instance::get_continuous_state_derivatives(std::span<double> dx) {
+  require("fmi3GetContinuousStateDerivatives", kAnyLive);
+  return check(fn_->GetContinuousStateDerivatives(handle_, dx.data(), dx.size()), "fmi3GetContinuousStateDerivatives");
+}
+
+CallStatus Instance::get_event_indicators(std::span<double> indicators) {
+  require("fmi3GetEventIndicators", kAnyLive);
+  return check(fn_->GetEventIndicators(handle_, indicators.data(), indicators.size()), "fmi3GetEventIndicators");
+}
+
+CallStatus Instance::get_nominals_of_continuous_states(std::span<double> nominals) {
+  require("fmi3GetNominalsOfContinuousStates", kAnyLive);
+  return check(fn_->GetNominalsOfContinuousStates(handle_, nominals.data(), nominals.size()),
+               "fmi3GetNominalsOfContinuousStates");
+}
+
+IntegratorStepResult Instance::completed_integrator_step(bool no_set_fmu_state_prior_to_current_point) {
+  require("fmi3CompletedIntegratorStep", {InstanceState::continuous_time});
+  fmi3Boolean enter = false, terminate_sim = false;
+  check(fn_->CompletedIntegratorStep(handle_, no_set_fmu_state_prior_to_current_point, &enter, &terminate_sim),
+        "fmi3CompletedIntegratorStep", true);
+  return {enter, terminate_sim};
+}
+
+std::size_t Instance::number_of_continuous_states() {
+  require("fmi3GetNumberOfContinuousStates", kAnyLive);
+  std::size_t n = 0;
+  check(fn_->GetNumberOfContinuousStates(handle_, &n), "fmi3GetNumberOfContinuousStates", true);
+  return n;
+}
+
+std::size_t Instance::number_of_event_indicators() {
+  require("fmi3GetNumberOfEventIndicators", kAnyLive);
+  std::size_t n = 0;
+  check(fn_->GetNumberOfEventIndicators(handle_, &n), "fmi3GetNumberOfEventIndicators", true);
+  return n;
+}
+
+bool Instance::provides_directional_derivatives() const { return fmu_->directional_derivatives_available(); }
+
+CallStatus Instance::get_directional_derivative(std::span<const ValueReference> unknowns,
+                                                std::span<const ValueReference> knowns, std::span<const double> seed,
+                                                std::span<double> sensitivity) {
+  require("fmi3GetDirectionalDerivative",
+          {InstanceState::initialization, InstanceState::event, InstanceState::continuous_time});
+  if (!provides_directional_derivatives())
+    throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + fmu_->display_name() +
+                                      " does not provide directional derivatives → use finite differences");
+  require_same_size(name_, "fmi3GetDirectionalDerivative (knowns/seed)", knowns.size(), seed.size());
+  require_same_size(name_, "fmi3GetDirectionalDerivative (unknowns/sensitivity)", unknowns.size(), sensitivity.size());
+  return check(fn_->GetDirectionalDerivative(handle_, unknowns.data(), unknowns.size(), knowns.data(), knowns.size(),
+                                             seed.data(), seed.size(), sensitivity.data(), sensitivity.size()),
+               "fmi3GetDirectionalDerivative");
+}
+
+void Instance::terminate() {
+  require("fmi3Terminate", {InstanceState::event, InstanceState::continuous_time, InstanceState::initialization});
+  check(fn_->Terminate(handle_), "fmi3Terminate", true);
+  state_ = InstanceState::terminated;
+}
+
+void Instance::reset() {
+  require("fmi3Reset", kAnyLive);
+  check(fn_->Reset(handle_), "fmi3Reset", true);
+  state_ = InstanceState::instantiated;
+  dae_mode_ = false;
+}
+
+}  // namespace lsdae

@@ -1,0 +1,95 @@
+// runtime/fmi3/library.h -- an FMU's shared library, loaded with dlopen, and
+// its table of fmi3 Model Exchange functions.
+//
+// Required functions (a missing one is Error(binary) naming the symbol):
+// those every Model Exchange run calls -- GetVersion, SetDebugLogging,
+// InstantiateModelExchange, FreeInstance, Enter/ExitInitializationMode,
+// EnterEventMode, Terminate, Reset, Get/SetFloat64, UpdateDiscreteStates,
+// EnterContinuousTimeMode, CompletedIntegratorStep, SetTime,
+// Set/GetContinuousStates, GetContinuousStateDerivatives,
+// GetEventIndicators, GetNominalsOfContinuousStates,
+// GetNumberOfEventIndicators, GetNumberOfContinuousStates.
+// Optional functions (null when missing; the feature that needs them is off
+// and a warning is logged once): the other typed getters/setters,
+// Enter/ExitConfigurationMode (needed for the DAE switch),
+// GetDirectionalDerivative, GetAdjointDerivative, FMU state functions,
+// EvaluateDiscreteStates, variable-dependency queries.
+// The library is opened with RTLD_NOW | RTLD_LOCAL so unresolved symbols
+// fail at load time and two FMUs never see each other's symbols.
+#ifndef LSDAE_RUNTIME_FMI3_LIBRARY_H
+#define LSDAE_RUNTIME_FMI3_LIBRARY_H
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "fmi3_abi.h"
+
+namespace lsdae {
+
+struct Fmi3Functions {
+  // required
+  fmi3GetVersionTYPE* GetVersion = nullptr;
+  fmi3SetDebugLoggingTYPE* SetDebugLogging = nullptr;
+  fmi3InstantiateModelExchangeTYPE* InstantiateModelExchange = nullptr;
+  fmi3FreeInstanceTYPE* FreeInstance = nullptr;
+  fmi3EnterInitializationModeTYPE* EnterInitializationMode = nullptr;
+  fmi3ExitInitializationModeTYPE* ExitInitializationMode = nullptr;
+  fmi3EnterEventModeTYPE* EnterEventMode = nullptr;
+  fmi3TerminateTYPE* Terminate = nullptr;
+  fmi3ResetTYPE* Reset = nullptr;
+  fmi3GetFloat64TYPE* GetFloat64 = nullptr;
+  fmi3SetFloat64TYPE* SetFloat64 = nullptr;
+  fmi3UpdateDiscreteStatesTYPE* UpdateDiscreteStates = nullptr;
+  fmi3EnterContinuousTimeModeTYPE* EnterContinuousTimeMode = nullptr;
+  fmi3CompletedIntegratorStepTYPE* CompletedIntegratorStep = nullptr;
+  fmi3SetTimeTYPE* SetTime = nullptr;
+  fmi3SetContinuousStatesTYPE* SetContinuousStates = nullptr;
+  fmi3GetContinuousStatesTYPE* GetContinuousStates = nullptr;
+  fmi3GetContinuousStateDerivativesTYPE* GetContinuousStateDerivatives = nullptr;
+  fmi3GetEventIndicatorsTYPE* GetEventIndicators = nullptr;
+  fmi3GetNominalsOfContinuousStatesTYPE* GetNominalsOfContinuousStates = nullptr;
+  fmi3GetNumberOfEventIndicatorsTYPE* GetNumberOfEventIndicators = nullptr;
+  fmi3GetNumberOfContinuousStatesTYPE* GetNumberOfContinuousStates = nullptr;
+  // optional
+  fmi3GetBooleanTYPE* GetBoolean = nullptr;
+  fmi3SetBooleanTYPE* SetBoolean = nullptr;
+  fmi3GetInt32TYPE* GetInt32 = nullptr;
+  fmi3SetInt32TYPE* SetInt32 = nullptr;
+  fmi3GetInt64TYPE* GetInt64 = nullptr;
+  fmi3SetInt64TYPE* SetInt64 = nullptr;
+  fmi3EnterConfigurationModeTYPE* EnterConfigurationMode = nullptr;
+  fmi3ExitConfigurationModeTYPE* ExitConfigurationMode = nullptr;
+  fmi3GetDirectionalDerivativeTYPE* GetDirectionalDerivative = nullptr;
+  fmi3GetAdjointDerivativeTYPE* GetAdjointDerivative = nullptr;
+  fmi3GetFMUStateTYPE* GetFMUState = nullptr;
+  fmi3SetFMUStateTYPE* SetFMUState = nullptr;
+  fmi3FreeFMUStateTYPE* FreeFMUState = nullptr;
+  fmi3EvaluateDiscreteStatesTYPE* EvaluateDiscreteStates = nullptr;
+  fmi3GetNumberOfVariableDependenciesTYPE* GetNumberOfVariableDependencies = nullptr;
+  fmi3GetVariableDependenciesTYPE* GetVariableDependencies = nullptr;
+};
+
+struct Fmi3Library {
+  // Loads `path`, resolves the functions, checks fmi3GetVersion() is "3.x".
+  // `fmu_name` prefixes the messages. Throws lsdae::Error(binary).
+  Fmi3Library(const std::filesystem::path& path, const std::string& fmu_name);
+  ~Fmi3Library();
+  Fmi3Library(const Fmi3Library&) = delete;
+  Fmi3Library& operator=(const Fmi3Library&) = delete;
+
+  Fmi3Functions fn;
+  std::string version;                     // what fmi3GetVersion returned
+  std::vector<std::string> missing_optional;  // names of optional functions not exported
+  std::filesystem::path path;
+
+ private:
+  void* handle_ = nullptr;
+};
+
+// binaries/<platform>/ folder name of this build, e.g. "x86_64-linux".
+const char* platform_tuple() noexcept;
+
+}  // namespace lsdae
+
+#endif  // LSDAE_RUNTIME_FMI3_LIBRARY_H

@@ -1,0 +1,210 @@
+// runtime/fmu.cpp -- lsdae::Fmu: open (unpack, parse, validate), summarise,
+// load the binary, instantiate. See lsdae/fmu.h.
+#include "lsdae/fmu.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "fmi3/library.h"
+#include "import/archive.h"
+#include "import/manifest_parser.h"
+#include "import/model_description_parser.h"
+#include "import/temp_dir.h"
+#include "import/validate.h"
+#include "lsdae/error.h"
+#include "lsdae/log.h"
+
+namespace lsdae {
+
+const char* to_string(DaeForm form) noexcept {
+  switch (form) {
+    case DaeForm::ode: return "ODE";
+    case DaeForm::semi_explicit: return "semi-explicit DAE";
+    case DaeForm::fully_implicit: return "fully implicit DAE";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string read_member(const std::filesystem::path& dir, const std::string& member, const std::string& fmu_name,
+                        std::uint64_t max_bytes, bool& exists) {
+  std::filesystem::path file = dir / member;
+  std::error_code ec;
+  exists = std::filesystem::is_regular_file(file, ec);
+  if (!exists) return {};
+  auto size = std::filesystem::file_size(file, ec);
+  if (ec) throw Error(ErrorKind::archive, fmu_name + ": " + member + ": cannot read its size (" + ec.message() + ")");
+  if (size > max_bytes)
+    throw Error(ErrorKind::archive, fmu_name + ": " + member + " is " + std::to_string(size) +
+                                        " bytes, more than the limit of " + std::to_string(max_bytes) +
+                                        " → if genuine, raise ArchiveLimits::max_xml_bytes");
+  std::ifstream in(file, std::ios::binary);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (!in) throw Error(ErrorKind::archive, fmu_name + ": " + member + ": read failed");
+  return text;
+}
+
+// Finds "<dir>/*/modelDescription.xml" to explain the common "zipped the folder" mistake.
+std::string nested_hint(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_directory(ec) && std::filesystem::exists(entry.path() / "modelDescription.xml", ec))
+      return "it is inside the folder \"" + entry.path().filename().string() +
+             "/\": zip the folder's contents, not the folder";
+  return "an FMU must contain modelDescription.xml at the top level";
+}
+
+}  // namespace
+
+std::string Fmu::display_name() const { return path_.filename().empty() ? path_.string() : path_.filename().string(); }
+
+std::shared_ptr<Fmu> Fmu::open(const std::filesystem::path& path, const OpenOptions& options) {
+  std::shared_ptr<Fmu> fmu(new Fmu());
+  fmu->path_ = path;
+  const std::string name = fmu->display_name();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    fmu->unpacked_dir_ = path;
+  } else if (std::filesystem::exists(path, ec)) {
+    auto temp = std::make_shared<import::TempDir>(import::TempDir::create(options.temp_root));
+    fmu->temp_dir_ = temp;
+    fmu->unpacked_dir_ = temp->path();
+    import::extract_archive(path, temp->path(), options.limits);
+  } else {
+    throw Error(ErrorKind::usage, path.string() + ": no such file → check the path");
+  }
+
+  bool exists = false;
+  std::string md_text =
+      read_member(fmu->unpacked_dir_, import::kModelDescriptionFile, name, options.limits.max_xml_bytes, exists);
+  if (!exists)
+    throw Error(ErrorKind::archive,
+                name + ": modelDescription.xml is missing → " + nested_hint(fmu->unpacked_dir_));
+  try {
+    fmu->md_ = import::parse_model_description(md_text, fmu->diagnostics_);
+    std::string manifest_text =
+        read_member(fmu->unpacked_dir_, import::kManifestFile, name, options.limits.max_xml_bytes, exists);
+    if (exists) fmu->manifest_ = import::parse_manifest(manifest_text, &fmu->md_, fmu->diagnostics_);
+  } catch (const Error& e) {
+    throw Error(e.kind(), name + ": " + e.what());
+  }
+  fmu->analyse();
+  if (options.reject_invalid && fmu->diagnostics_.has_errors()) {
+    std::string message = name + ": the FMU is invalid (" +
+                          std::to_string(fmu->diagnostics_.count(Severity::error)) + " errors):";
+    for (const auto& d : fmu->diagnostics_.items())
+      if (d.severity == Severity::error) message += "\n  " + d.format();
+    throw Error(ErrorKind::invalid, message);
+  }
+  return fmu;
+}
+
+Fmu::~Fmu() = default;
+
+void Fmu::analyse() {
+  import::ValidationResult result = import::validate(md_, manifest_, diagnostics_);
+  form_ = manifest_.present() ? result.form : DaeForm::ode;
+  states_ = std::move(result.states);
+  derivatives_ = std::move(result.derivatives);
+  std::error_code ec;
+  if (md_.model_exchange) {
+    auto binary = unpacked_dir_ / "binaries" / platform_tuple() / (md_.model_exchange->model_identifier + ".so");
+    if (!std::filesystem::exists(binary, ec))
+      diagnostics_.warning("binaries/" + std::string(platform_tuple()) + "/" +
+                               md_.model_exchange->model_identifier + ".so",
+                           0, "the FMU has no binary for this platform", "it can be inspected but not simulated here");
+  }
+}
+
+FmuSummary Fmu::summary() const {
+  FmuSummary s;
+  s.model_name = md_.model_name;
+  s.fmi_version = md_.fmi_version;
+  s.generation_tool = md_.generation_tool;
+  s.shape = manifest_.shape;
+  s.form = form_;
+  s.has_dae_switch = manifest_.enable_dae.has_value();
+  s.variables = md_.variables.size();
+  for (const auto& v : md_.variables) {
+    if (v.causality == Causality::parameter || v.causality == Causality::structural_parameter) ++s.parameters;
+    if (v.causality == Causality::input) ++s.inputs;
+    if (v.causality == Causality::output) ++s.outputs;
+  }
+  s.states = states_.size();
+  s.derivatives = derivatives_.size();
+  s.algebraic = manifest_.algebraic_variables.size();
+  s.residual_groups = manifest_.residuals.size();
+  s.formulations = manifest_.formulation_count();
+  s.invariants = manifest_.invariants.size();
+  for (const auto& g : manifest_.residuals)
+    for (const auto& f : g.formulations) ++s.formulations_per_index[f.index.value_or(0)];
+  s.event_indicators = md_.structure.event_indicators.size();
+  for (const auto& u : md_.structure.continuous_state_derivatives) {
+    if (u.dependencies) s.ode_dependency_nonzeros += u.dependencies->size();
+    else if (!manifest_.present()) ++s.dense_rows;
+  }
+  if (manifest_.present()) {
+    auto count = [&](const Unknown& u) {
+      if (u.dependencies) s.dae_dependency_nonzeros += u.dependencies->size();
+      else ++s.dense_rows;
+    };
+    for (const auto& g : manifest_.residuals)
+      for (const auto& f : g.formulations) count(f.residual);
+    if (form_ == DaeForm::semi_explicit)
+      for (const auto& u : manifest_.structure.continuous_state_derivatives) count(u);
+  }
+  if (md_.model_exchange) {
+    const ModelExchange& me = *md_.model_exchange;
+    auto flag = [&](bool on, const char* name) { if (on) s.capabilities.emplace_back(name); };
+    flag(me.provides_directional_derivatives, "providesDirectionalDerivatives");
+    flag(me.provides_adjoint_derivatives, "providesAdjointDerivatives");
+    flag(me.can_get_and_set_fmu_state, "canGetAndSetFMUState");
+    flag(me.can_serialize_fmu_state, "canSerializeFMUState");
+    flag(me.provides_per_element_dependencies, "providesPerElementDependencies");
+    flag(me.needs_completed_integrator_step, "needsCompletedIntegratorStep");
+    flag(me.provides_evaluate_discrete_states, "providesEvaluateDiscreteStates");
+    flag(me.can_be_instantiated_only_once_per_process, "canBeInstantiatedOnlyOncePerProcess");
+    flag(me.needs_execution_tool, "needsExecutionTool");
+  }
+  return s;
+}
+
+void Fmu::load_binary() const {
+  if (library_) return;
+  if (!md_.model_exchange)
+    throw Error(ErrorKind::usage, display_name() + ": no <ModelExchange> element, so there is no binary to load");
+  auto path = unpacked_dir_ / "binaries" / platform_tuple() / (md_.model_exchange->model_identifier + ".so");
+  library_ = std::make_shared<Fmi3Library>(path, display_name());
+  for (const auto& missing : library_->missing_optional)
+    log_debug(display_name() + ": the binary does not export the optional function " + missing);
+  if (md_.model_exchange->provides_directional_derivatives && library_->fn.GetDirectionalDerivative == nullptr)
+    log_warning(display_name() + ": providesDirectionalDerivatives=\"true\" but the binary does not export "
+                "fmi3GetDirectionalDerivative → lsdae uses finite differences");
+  if (manifest_.enable_dae && (library_->fn.EnterConfigurationMode == nullptr || library_->fn.SetBoolean == nullptr))
+    log_warning(display_name() + ": the binary lacks fmi3EnterConfigurationMode or fmi3SetBoolean, so its DAE "
+                "switch cannot be set → only ODE mode is usable");
+}
+
+bool Fmu::directional_derivatives_available() const {
+  return md_.model_exchange && md_.model_exchange->provides_directional_derivatives && library_ &&
+         library_->fn.GetDirectionalDerivative != nullptr;
+}
+
+const Fmi3Functions& Fmu::functions() const {
+  if (!library_) load_binary();
+  return library_->fn;
+}
+
+std::unique_ptr<Instance> Fmu::instantiate(const std::string& instance_name) const {
+  load_binary();
+  if (md_.model_exchange->can_be_instantiated_only_once_per_process && live_instances_.load() > 0)
+    throw Error(ErrorKind::usage, display_name() + ": canBeInstantiatedOnlyOncePerProcess=\"true\" and an instance "
+                                                   "is alive → free it first, or use one thread");
+  return std::unique_ptr<Instance>(new Instance(shared_from_this(), instance_name));
+}
+
+std::size_t Fmu::live_instances() const { return live_instances_.load(); }
+
+}  // namespace lsdae

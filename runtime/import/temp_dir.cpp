@@ -1,0 +1,165 @@
+// runtime/import/temp_dir.cpp -- see temp_dir.h.
+#include "import/temp_dir.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "lsdae/error.h"
+
+namespace lsdae::import {
+
+namespace {
+
+constexpr int kSlots = 64;
+constexpr std::size_t kPathMax = 4096;
+
+// Registry of live directories: a slot is claimed by CAS on `used`, then its
+// path is written, then `ready` is set. The handler reads only ready slots.
+struct Slot {
+  std::atomic<bool> used{false};
+  std::atomic<bool> ready{false};
+  char path[kPathMax];
+};
+Slot g_slots[kSlots];
+std::atomic<bool> g_signal_cleanup{true};
+std::atomic<bool> g_handlers_installed{false};
+struct sigaction g_previous[3];
+constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+// The kernel's struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), then the name.
+constexpr std::size_t kDirentReclenOffset = 16;
+constexpr std::size_t kDirentNameOffset = 19;
+
+bool remove_children(int dir_fd, int depth) noexcept {
+  if (depth > 64) return false;
+  bool ok = true;
+  alignas(8) char buffer[8192];
+  for (;;) {
+    long n = syscall(SYS_getdents64, dir_fd, buffer, sizeof buffer);
+    if (n <= 0) break;
+    bool removed_any = false;
+    for (long offset = 0; offset < n;) {
+      const char* entry = buffer + offset;
+      unsigned short reclen = 0;
+      std::memcpy(&reclen, entry + kDirentReclenOffset, sizeof reclen);
+      offset += reclen;
+      const char* name = entry + kDirentNameOffset;
+      if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) continue;
+      if (unlinkat(dir_fd, name, 0) == 0) {
+        removed_any = true;
+        continue;
+      }
+      if (errno == EISDIR || errno == EPERM) {
+        int child = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (child >= 0) {
+          ok = remove_children(child, depth + 1) && ok;
+          close(child);
+        }
+        if (unlinkat(dir_fd, name, AT_REMOVEDIR) == 0) removed_any = true; else ok = false;
+      } else {
+        ok = false;
+      }
+    }
+    // Entries were removed while reading: restart from the beginning so none is skipped.
+    if (removed_any) lseek(dir_fd, 0, SEEK_SET);
+    else break;
+  }
+  return ok;
+}
+
+void cleanup_all() noexcept {
+  for (auto& slot : g_slots)
+    if (slot.ready.load(std::memory_order_acquire)) remove_tree_signal_safe(slot.path);
+}
+
+void on_signal(int signo) {
+  if (g_signal_cleanup.load()) cleanup_all();
+  // Restore the previous disposition and re-raise so the exit status says "killed by signo".
+  for (int i = 0; i < 3; ++i)
+    if (kSignals[i] == signo) sigaction(signo, &g_previous[i], nullptr);
+  raise(signo);
+}
+
+void install_handlers() {
+  bool expected = false;
+  if (!g_handlers_installed.compare_exchange_strong(expected, true)) return;
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;
+  for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &action, &g_previous[i]);
+}
+
+void uninstall_handlers() {
+  bool expected = true;
+  if (!g_handlers_installed.compare_exchange_strong(expected, false)) return;
+  for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &g_previous[i], nullptr);
+}
+
+}  // namespace
+
+bool remove_tree_signal_safe(const char* path) noexcept {
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT;
+  bool ok = remove_children(fd, 0);
+  close(fd);
+  return rmdir(path) == 0 && ok;
+}
+
+TempDir TempDir::create(const std::filesystem::path& root_in) {
+  std::filesystem::path root = root_in;
+  if (root.empty()) {
+    const char* env = std::getenv("TMPDIR");
+    root = (env != nullptr && *env != '\0') ? env : "/tmp";
+  }
+  std::string templ = (root / "lsdae-XXXXXX").string();
+  if (templ.size() >= kPathMax)
+    throw Error(ErrorKind::archive, "temporary directory: root \"" + root.string() + "\" is too long → set TMPDIR to a shorter path");
+  if (mkdtemp(templ.data()) == nullptr)
+    throw Error(ErrorKind::archive, "temporary directory: cannot create one in \"" + root.string() + "\": " +
+                                        std::strerror(errno) + " → set TMPDIR to a writable directory");
+  int slot_index = -1;
+  for (int i = 0; i < kSlots; ++i) {
+    bool expected = false;
+    if (g_slots[i].used.compare_exchange_strong(expected, true)) {
+      std::memcpy(g_slots[i].path, templ.c_str(), templ.size() + 1);
+      g_slots[i].ready.store(true, std::memory_order_release);
+      slot_index = i;
+      break;
+    }
+  }
+  if (g_signal_cleanup.load()) install_handlers();
+  return TempDir(templ, slot_index);
+}
+
+TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)), slot_(other.slot_) {
+  other.path_.clear();
+  other.slot_ = -1;
+}
+
+TempDir::~TempDir() {
+  if (path_.empty()) return;
+  if (slot_ >= 0) {
+    g_slots[slot_].ready.store(false, std::memory_order_release);
+    g_slots[slot_].used.store(false, std::memory_order_release);
+  }
+  remove_tree_signal_safe(path_.c_str());
+}
+
+void TempDir::set_signal_cleanup(bool enabled) {
+  g_signal_cleanup.store(enabled);
+  if (enabled) install_handlers(); else uninstall_handlers();
+}
+
+}  // namespace lsdae::import

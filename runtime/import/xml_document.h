@@ -1,0 +1,89 @@
+// runtime/import/xml_document.h -- pugixml documents with line numbers and
+// namespace-blind, diagnosing attribute access.
+//
+// FMI XML is matched by local name: `fmi-ls:fmi-ls-name` and `fmi-ls-name`
+// are the same attribute, `<dae:Residual>` and `<Residual>` the same element.
+// Syntax errors throw lsdae::Error(xml) with file, line and column; the
+// attribute readers below add a Diagnostic (file:line, element, attribute,
+// value seen) for every malformed value and keep going, so one run of
+// `lsdae validate` reports every problem. pugixml does not expand DTD entities
+// (no "billion laughs"); the caller caps the document size.
+#ifndef LSDAE_RUNTIME_IMPORT_XML_DOCUMENT_H
+#define LSDAE_RUNTIME_IMPORT_XML_DOCUMENT_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <pugixml.hpp>
+
+#include "lsdae/diagnostics.h"
+
+namespace lsdae::import {
+
+class XmlDocument {
+ public:
+  // `file` is the path inside the FMU used in messages ("modelDescription.xml").
+  // Throws lsdae::Error(xml): "<file>:<line>:<column>: <reason> → <what to do>".
+  XmlDocument(std::string_view text, std::string file);
+
+  pugi::xml_node root() const { return doc_.document_element(); }
+  int line_of(const pugi::xml_node& node) const;
+  const std::string& file() const { return file_; }
+
+ private:
+  pugi::xml_document doc_;
+  std::string file_;
+  std::vector<std::size_t> line_starts_;
+};
+
+std::string_view local_name(const char* qualified_name);
+// The attribute whose local name is `name` (the first one), or an empty attribute.
+pugi::xml_attribute find_attribute(const pugi::xml_node& node, std::string_view name);
+// Element children in document order, comments and text skipped.
+std::vector<pugi::xml_node> element_children(const pugi::xml_node& node);
+
+// Reads typed attributes of one element and reports malformed values.
+class AttributeReader {
+ public:
+  AttributeReader(const XmlDocument& doc, const pugi::xml_node& node, Diagnostics& diagnostics)
+      : doc_(doc), node_(node), diagnostics_(diagnostics), line_(doc.line_of(node)) {}
+
+  int line() const { return line_; }
+  bool has(std::string_view name) const { return !find_attribute(node_, name).empty(); }
+  std::optional<std::string> text(std::string_view name) const;
+  // Reports a missing required attribute.
+  std::string required_text(std::string_view name) const;
+  std::optional<std::uint32_t> uint32(std::string_view name, bool required = false) const;
+  std::optional<std::uint64_t> uint64(std::string_view name) const;
+  std::optional<std::int64_t> int64(std::string_view name) const;
+  std::optional<double> real(std::string_view name) const;
+  std::optional<int> integer(std::string_view name) const;
+  bool boolean(std::string_view name, bool fallback) const;
+  // A space-separated list of value references; nullopt when absent.
+  std::optional<std::vector<std::uint32_t>> uint32_list(std::string_view name) const;
+  std::optional<std::vector<std::string>> token_list(std::string_view name) const;
+
+  void error(const std::string& message, const std::string& hint = {}) const;
+  void warning(const std::string& message, const std::string& hint = {}) const;
+  void note(const std::string& message, const std::string& hint = {}) const;
+  std::string element() const { return std::string(local_name(node_.name())); }
+
+ private:
+  void bad_value(std::string_view name, const std::string& value, const char* expected) const;
+  const XmlDocument& doc_;
+  pugi::xml_node node_;
+  Diagnostics& diagnostics_;
+  int line_;
+};
+
+// Number parsing shared with the CLI (`--set`): the whole string must be consumed.
+std::optional<double> parse_double(std::string_view text);
+std::optional<std::int64_t> parse_int64(std::string_view text);
+std::optional<std::uint64_t> parse_uint64(std::string_view text);
+
+}  // namespace lsdae::import
+
+#endif  // LSDAE_RUNTIME_IMPORT_XML_DOCUMENT_H

@@ -1,0 +1,142 @@
+// lsdae/fmu.h -- open an FMU, inspect it, create instances.
+//
+//   #include "lsdae/fmu.h"
+//   auto fmu = lsdae::Fmu::open("TransmissionLine.fmu");   // unpack, parse, validate
+//   const auto& md = fmu->model_description();             // variables, structure
+//   const auto& manifest = fmu->manifest();                // LS-DAE manifest (or none)
+//   for (const auto& d : fmu->diagnostics().items()) std::cerr << d.format() << '\n';
+//   auto inst = fmu->instantiate("tl");                    // loads the binary on first use
+//   inst->enable_dae_mode();                               // through the manifest's switch
+//   inst->enter_initialization_mode(1e-8, 0.0, 4e-6);
+//
+// Fmu::open extracts the archive into a private temporary directory (mode
+// 0700) with the protections of runtime/import/archive.h: no absolute paths,
+// no `..`, no symlinks, capped member count and size. The directory is
+// removed when the last reference to the Fmu (including its instances) goes
+// away, and on SIGINT/SIGTERM/SIGHUP. A directory (an unpacked FMU) can be
+// opened in place; nothing is then extracted or removed.
+//
+// Errors throw lsdae::Error (lsdae/error.h) with the stage as its kind.
+// Validation problems are collected in diagnostics(); with
+// OpenOptions::reject_invalid (the default) an FMU with validation errors is
+// refused with all of them in the message.
+#ifndef LSDAE_FMU_H
+#define LSDAE_FMU_H
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lsdae/diagnostics.h"
+#include "lsdae/instance.h"
+#include "lsdae/manifest.h"
+#include "lsdae/model_description.h"
+
+namespace lsdae {
+
+struct ArchiveLimits {
+  std::uint64_t max_entries = 100000;                    // zip members
+  std::uint64_t max_total_bytes = 8ull << 30;            // uncompressed, all members
+  std::uint64_t max_entry_bytes = 4ull << 30;            // uncompressed, one member
+  std::uint64_t max_xml_bytes = 512ull << 20;            // modelDescription.xml / manifest
+};
+
+struct OpenOptions {
+  ArchiveLimits limits;
+  bool reject_invalid = true;          // throw when validation finds errors
+  std::filesystem::path temp_root;     // default: $TMPDIR, else /tmp
+};
+
+// How the DAE-mode residuals relate to the state derivatives (docs/fmi-ls-dae.md).
+enum class DaeForm {
+  ode,             // no manifest: plain ME FMU, F = x' - f(x)
+  semi_explicit,   // x' = f(x, z, t) from GetContinuousStateDerivatives, plus g(x, z, t) = 0
+  fully_implicit,  // residuals F(x', x, z, t) = 0 take the derivatives as knowns
+};
+const char* to_string(DaeForm form) noexcept;
+
+// The numbers `lsdae info` prints.
+struct FmuSummary {
+  std::string model_name, fmi_version, generation_tool;
+  ManifestShape shape = ManifestShape::none;
+  DaeForm form = DaeForm::ode;
+  bool has_dae_switch = false;
+  std::size_t variables = 0, parameters = 0, inputs = 0, outputs = 0;
+  std::size_t states = 0, derivatives = 0, algebraic = 0;
+  std::size_t residual_groups = 0, formulations = 0, invariants = 0;
+  std::map<int, std::size_t> formulations_per_index;  // declared index -> count (0: none)
+  std::size_t event_indicators = 0;
+  std::size_t ode_dependency_nonzeros = 0;   // core ModelStructure derivatives
+  std::size_t dae_dependency_nonzeros = 0;   // manifest residuals (+ derivatives when semi-explicit)
+  std::size_t dense_rows = 0;                // unknowns without a dependencies attribute
+  std::vector<std::string> capabilities;     // ModelExchange flags that are true
+};
+
+class Instance;
+struct Fmi3Library;
+
+class Fmu : public std::enable_shared_from_this<Fmu> {
+ public:
+  // Opens a .fmu archive or an unpacked FMU directory. Throws lsdae::Error.
+  static std::shared_ptr<Fmu> open(const std::filesystem::path& path, const OpenOptions& options = {});
+  ~Fmu();
+  Fmu(const Fmu&) = delete;
+  Fmu& operator=(const Fmu&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::string display_name() const;  // file name, for messages
+  const std::filesystem::path& unpacked_dir() const { return unpacked_dir_; }
+  const ModelDescription& model_description() const { return md_; }
+  const Manifest& manifest() const { return manifest_; }
+  const Diagnostics& diagnostics() const { return diagnostics_; }
+  DaeForm form() const { return form_; }
+  FmuSummary summary() const;
+
+  // Continuous states and their derivatives, in ContinuousStateDerivative order
+  // (the order of fmi3GetContinuousStates).
+  const std::vector<ValueReference>& states() const { return states_; }
+  const std::vector<ValueReference>& derivatives() const { return derivatives_; }
+
+  // Loads binaries/x86_64-linux/<modelIdentifier>.so (RTLD_NOW | RTLD_LOCAL),
+  // resolves the fmi3 functions and checks fmi3GetVersion. Called by
+  // instantiate() on first use. Throws Error(binary) naming the missing
+  // symbol or the dlopen message. Missing optional functions disable features
+  // (a warning is logged).
+  void load_binary() const;
+  bool binary_loaded() const { return library_ != nullptr; }
+  // Whether fmi3GetDirectionalDerivative is both declared and exported.
+  bool directional_derivatives_available() const;
+
+  // A new instance (fmi3InstantiateModelExchange with the instantiation token
+  // and the resources directory). Throws Error(fmu_call) when the FMU refuses
+  // (e.g. a token mismatch) and Error(usage) for a second live instance of an
+  // FMU with canBeInstantiatedOnlyOncePerProcess.
+  std::unique_ptr<Instance> instantiate(const std::string& instance_name) const;
+  std::size_t live_instances() const;
+
+  const Fmi3Functions& functions() const;  // after load_binary()
+
+ private:
+  friend class Instance;
+  Fmu() = default;
+  void analyse();
+
+  std::filesystem::path path_;
+  std::filesystem::path unpacked_dir_;
+  std::shared_ptr<void> temp_dir_;  // removes the extraction directory when released
+  ModelDescription md_;
+  Manifest manifest_;
+  Diagnostics diagnostics_;
+  DaeForm form_ = DaeForm::ode;
+  std::vector<ValueReference> states_, derivatives_;
+  mutable std::shared_ptr<Fmi3Library> library_;
+  mutable std::atomic<std::size_t> live_instances_{0};
+};
+
+}  // namespace lsdae
+
+#endif  // LSDAE_FMU_H

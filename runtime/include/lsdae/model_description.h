@@ -1,0 +1,168 @@
+// lsdae/model_description.h -- what lsdae reads from an FMU's
+// modelDescription.xml (FMI 3.0, section 2.4).
+//
+// Plain data, filled by the parser (runtime/import/model_description_parser.h)
+// and checked by the validator (runtime/import/validate.h). Every element keeps
+// the 1-based line it was read from so diagnostics can point at it. Value
+// references are FMI's; `ModelDescription::index_of` maps them to positions in
+// `variables`.
+//
+// What is read: the fmiModelDescription attributes, ModelExchange and its
+// capability flags, DefaultExperiment, UnitDefinitions (name, base-unit factor
+// and offset), TypeDefinitions (unit, nominal, min, max, enumeration items;
+// applied to variables through declaredType), ModelVariables of every FMI 3.0
+// type, and ModelStructure. Array variables (<Dimension>) are parsed and
+// reported; the simulator rejects them with a message (scalar variables only).
+// CoSimulation and ScheduledExecution elements are recognised and ignored.
+#ifndef LSDAE_MODEL_DESCRIPTION_H
+#define LSDAE_MODEL_DESCRIPTION_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace lsdae {
+
+using ValueReference = std::uint32_t;
+
+enum class VariableType {
+  float32, float64, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
+  boolean, string, binary, enumeration, clock
+};
+enum class Causality { parameter, calculated_parameter, input, output, local, independent, structural_parameter };
+enum class Variability { constant, fixed, tunable, discrete, continuous };
+enum class Initial { exact, approx, calculated };
+// FMI 3.0 dependenciesKind values.
+enum class DependencyKind { independent, constant, fixed, tunable, discrete, dependent };
+
+// Element name / attribute value as written in FMI 3.0 ("Float64", "calculatedParameter", ...).
+const char* to_string(VariableType type) noexcept;
+const char* to_string(Causality causality) noexcept;
+const char* to_string(Variability variability) noexcept;
+const char* to_string(Initial initial) noexcept;
+const char* to_string(DependencyKind kind) noexcept;
+bool is_float(VariableType type) noexcept;    // Float32 or Float64
+bool is_integer(VariableType type) noexcept;  // Int8 ... UInt64 (not Enumeration)
+
+// One <Dimension> of an array variable: a fixed size `start`, or the value
+// reference of a structural parameter that holds the size.
+struct Dimension {
+  std::optional<std::uint64_t> start;
+  std::optional<ValueReference> value_reference;
+  int line = 0;
+};
+
+struct Variable {
+  std::string name;
+  ValueReference value_reference = 0;
+  VariableType type = VariableType::float64;
+  Causality causality = Causality::local;
+  Variability variability = Variability::continuous;
+  std::optional<Initial> initial;  // as written; FMI defaults are derived by the validator
+  std::string description;
+  std::string declared_type;
+  // The start attribute as written (space-separated for arrays), and its
+  // numeric value for scalar numeric and Boolean variables (Boolean: 0/1).
+  std::optional<std::string> start_text;
+  std::optional<double> start;
+  std::optional<ValueReference> derivative;  // Float: this is der(variable with that VR)
+  std::optional<ValueReference> reinit_of;   // unused by FMI 3.0 ME; kept for completeness
+  bool reinit = false;
+  bool can_handle_multiple_set_per_time_instant = true;
+  bool intermediate_update = false;
+  std::optional<ValueReference> previous;
+  std::optional<double> nominal, min, max;  // after applying declaredType
+  std::string unit;                         // after applying declaredType
+  std::vector<Dimension> dimensions;         // empty: scalar
+  std::vector<ValueReference> clocks;       // clocked variables
+  int line = 0;
+
+  bool is_array() const { return !dimensions.empty(); }
+};
+
+// One entry of a ModelStructure list: the unknown and what it depends on.
+// `dependencies` absent means "depends on all knowns" (dense); present and
+// empty means "depends on nothing".
+struct Unknown {
+  ValueReference value_reference = 0;
+  std::optional<std::vector<ValueReference>> dependencies;
+  std::optional<std::vector<DependencyKind>> dependencies_kind;
+  int line = 0;
+};
+
+struct ModelStructure {
+  std::vector<Unknown> outputs;
+  std::vector<Unknown> continuous_state_derivatives;
+  std::vector<Unknown> clocked_states;
+  std::vector<Unknown> initial_unknowns;
+  std::vector<Unknown> event_indicators;
+};
+
+struct ModelExchange {
+  std::string model_identifier;
+  bool needs_execution_tool = false;
+  bool can_be_instantiated_only_once_per_process = false;
+  bool can_get_and_set_fmu_state = false;
+  bool can_serialize_fmu_state = false;
+  bool provides_directional_derivatives = false;
+  bool provides_adjoint_derivatives = false;
+  bool provides_per_element_dependencies = false;
+  bool needs_completed_integrator_step = false;
+  bool provides_evaluate_discrete_states = false;
+  int line = 0;
+};
+
+struct DefaultExperiment {
+  std::optional<double> start_time, stop_time, tolerance, step_size;
+};
+
+struct UnitDefinition {
+  std::string name;
+  double factor = 1.0, offset = 0.0;  // of its BaseUnit (SI conversion)
+  int line = 0;
+};
+
+struct TypeDefinition {
+  std::string name;
+  VariableType type = VariableType::float64;
+  std::string unit;
+  std::optional<double> nominal, min, max;
+  std::vector<std::pair<std::string, std::int64_t>> items;  // EnumerationType
+  int line = 0;
+};
+
+struct ModelDescription {
+  std::string fmi_version;
+  std::string model_name;
+  std::string instantiation_token;
+  std::string description, author, version, generation_tool, generation_date_and_time;
+  std::string variable_naming_convention = "flat";
+  std::optional<ModelExchange> model_exchange;
+  bool has_co_simulation = false;
+  bool has_scheduled_execution = false;
+  DefaultExperiment default_experiment;
+  std::vector<UnitDefinition> units;
+  std::vector<TypeDefinition> types;
+  std::vector<Variable> variables;  // in document order
+  ModelStructure structure;
+
+  // Position in `variables` of the variable with this value reference / name
+  // (the first one if duplicated; the validator reports duplicates).
+  std::optional<std::size_t> index_of(ValueReference vr) const;
+  std::optional<std::size_t> index_of(const std::string& name) const;
+  const Variable* find(ValueReference vr) const;
+  const Variable* find(const std::string& name) const;
+  // Rebuilds the lookup tables (the parser calls it; call it after editing `variables`).
+  void rebuild_index();
+
+ private:
+  std::unordered_map<ValueReference, std::size_t> by_vr_;
+  std::unordered_map<std::string, std::size_t> by_name_;
+};
+
+}  // namespace lsdae
+
+#endif  // LSDAE_MODEL_DESCRIPTION_H
