@@ -186,10 +186,11 @@ void parse_variable(const XmlDocument& doc, const pugi::xml_node& node, Variable
     if (auto x = a.int64("min")) v.min = static_cast<double>(*x);
     if (auto x = a.int64("max")) v.max = static_cast<double>(*x);
     if (v.start_text && v.start_text->find_first_of(" \t\n") == std::string::npos) {
-      if (auto x = a.int64("start")) v.start = static_cast<double>(*x);
-    }
-    if (v.type == VariableType::uint64 && v.start_text) {
-      if (auto x = parse_uint64(*v.start_text)) v.start = static_cast<double>(*x);
+      if (v.type == VariableType::uint64) {
+        if (auto x = a.uint64("start")) v.start = static_cast<double>(*x);
+      } else if (auto x = a.int64("start")) {
+        v.start = static_cast<double>(*x);
+      }
     }
   } else if (type == VariableType::boolean) {
     if (v.start_text && v.start_text->find_first_of(" \t\n") == std::string::npos)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -19,6 +20,12 @@ const std::string kMf = kManifestFile;
 
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 std::string vr_text(ValueReference vr) { return std::to_string(vr); }
+// Shortest text that reads back as the same double ("0.1", "1e-08", "-1").
+std::string num(double value) {
+  char text[32];
+  auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  return ec == std::errc() ? std::string(text, end) : std::to_string(value);
+}
 
 class Validator {
  public:
@@ -62,13 +69,13 @@ class Validator {
     const auto& e = md_.default_experiment;
     if (e.start_time && e.stop_time && *e.stop_time < *e.start_time)
       d_.error(kMd, 1,
-               "DefaultExperiment stopTime=" + std::to_string(*e.stop_time) + " is before startTime=" +
-                   std::to_string(*e.start_time),
+               "DefaultExperiment stopTime=" + num(*e.stop_time) + " is before startTime=" +
+                   num(*e.start_time),
                "fix the experiment or pass --start/--stop");
     if (e.tolerance && !(*e.tolerance > 0))
-      d_.error(kMd, 1, "DefaultExperiment tolerance=" + std::to_string(*e.tolerance) + " is not positive");
+      d_.error(kMd, 1, "DefaultExperiment tolerance=" + num(*e.tolerance) + " is not positive");
     if (e.step_size && !(*e.step_size > 0))
-      d_.error(kMd, 1, "DefaultExperiment stepSize=" + std::to_string(*e.step_size) + " is not positive");
+      d_.error(kMd, 1, "DefaultExperiment stepSize=" + num(*e.step_size) + " is not positive");
   }
 
   void check_variables() {
@@ -160,13 +167,13 @@ class Validator {
         d_.error(kMd, v.line, what + " has initial=\"calculated\" and a start value", "remove start or change initial");
     }
     if (v.min && v.max && *v.min > *v.max)
-      d_.error(kMd, v.line, what + " has min=" + std::to_string(*v.min) + " > max=" + std::to_string(*v.max));
+      d_.error(kMd, v.line, what + " has min=" + num(*v.min) + " > max=" + num(*v.max));
     if (v.start && v.min && *v.start < *v.min)
-      d_.warning(kMd, v.line, what + " has start=" + *v.start_text + " below min=" + std::to_string(*v.min));
+      d_.warning(kMd, v.line, what + " has start=" + *v.start_text + " below min=" + num(*v.min));
     if (v.start && v.max && *v.start > *v.max)
-      d_.warning(kMd, v.line, what + " has start=" + *v.start_text + " above max=" + std::to_string(*v.max));
+      d_.warning(kMd, v.line, what + " has start=" + *v.start_text + " above max=" + num(*v.max));
     if (v.nominal && !(*v.nominal > 0))
-      d_.warning(kMd, v.line, what + " has nominal=" + std::to_string(*v.nominal) + ", which is not positive",
+      d_.warning(kMd, v.line, what + " has nominal=" + num(*v.nominal) + ", which is not positive",
                  "FMI requires a positive nominal; lsdae uses 1 instead");
     if (v.derivative) {
       const Variable* state = var(*v.derivative);
