@@ -1,6 +1,7 @@
 // runtime/cli/info_command.cpp -- `lsdae info model.fmu [--json]`.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_writer.h"
+#include "cli/limits_option.h"
 #include "lsdae/fmu.h"
 
 namespace lsdae::cli {
@@ -17,6 +19,7 @@ namespace {
 struct InfoOptions {
   std::string path;
   bool json = false;
+  std::uint64_t max_unpacked_size = 0;  // 0: ArchiveLimits' defaults
 };
 
 void print_text(const Fmu& fmu, const FmuSummary& s) {
@@ -123,9 +126,11 @@ Runner add_info_command(CLI::App& app) {
   auto options = std::make_shared<InfoOptions>();
   app.add_option("fmu", options->path, "The .fmu file (or an unpacked FMU folder)")->required();
   app.add_flag("--json", options->json, "Print machine-readable JSON instead of text");
+  add_max_unpacked_size_option(app, options->max_unpacked_size);
   return [options]() {
     OpenOptions open;
     open.reject_invalid = false;  // info shows what it can; validate explains
+    apply_max_unpacked_size(options->max_unpacked_size, open);
     auto fmu = Fmu::open(options->path, open);
     FmuSummary summary = fmu->summary();
     if (options->json) print_json(*fmu, summary);

@@ -4,11 +4,13 @@
 // symbols, fmi3GetVersion and the instantiation token.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <iostream>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/json_writer.h"
+#include "cli/limits_option.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
 
@@ -21,6 +23,7 @@ struct ValidateOptions {
   bool json = false;
   bool no_load = false;
   bool quiet = false;
+  std::uint64_t max_unpacked_size = 0;  // 0: ArchiveLimits' defaults
 };
 
 }  // namespace
@@ -31,9 +34,11 @@ Runner add_validate_command(CLI::App& app) {
   app.add_flag("--json", options->json, "Print the findings as JSON");
   app.add_flag("--no-load", options->no_load, "Do not load the binary (XML checks only)");
   app.add_flag("-q,--quiet", options->quiet, "Print errors only");
+  add_max_unpacked_size_option(app, options->max_unpacked_size);
   return [options]() {
     OpenOptions open;
     open.reject_invalid = false;
+    apply_max_unpacked_size(options->max_unpacked_size, open);
     auto fmu = Fmu::open(options->path, open);
     Diagnostics findings = fmu->diagnostics();
     std::string load_result = "skipped";
