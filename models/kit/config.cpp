@@ -53,6 +53,11 @@ std::string Config::get_choice(const std::string& key, const std::vector<std::st
   return *text;
 }
 
+void Config::set_resource_dir(std::string dir) {
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  resource_dir_ = std::move(dir);
+}
+
 DiscreteUpdate Model::update_discrete(Context& /*ctx*/) { return {}; }
 
 }  // namespace lsdae::kit

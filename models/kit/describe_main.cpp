@@ -1,6 +1,8 @@
 // models/kit/describe_main.cpp -- the build-time describer linked into every
 // model family: writes modelDescription.xml, the LS-DAE manifest and
-// resources/lsdae_model.cfg of one FMU variant.
+// resources/lsdae_model.cfg of one FMU variant. Extra resource files
+// (lsdae_add_fmu RESOURCES) are already in <DIR>/resources/ when it runs, and
+// the model finds them through Config::resource_dir().
 //
 //   <family>_describe --identifier ID --out DIR [key=value ...]
 #include <cstdio>
@@ -44,10 +46,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const Config config(values);
+    const fs::path out(out_dir);
+    Config config(values);
+    config.set_resource_dir((out / "resources").string());  // pack_fmu.cmake copied RESOURCES there
     auto model = make_model(config);
     const Description d = describe(*model, config);
-    const fs::path out(out_dir);
     write_file(out / "modelDescription.xml", model_description_xml(d, identifier));
     if (d.manifest != ManifestShape::none) write_file(out / kManifestPath, manifest_xml(d));
     write_file(out / "resources" / kConfigFile, format_config(config));

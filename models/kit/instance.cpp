@@ -24,10 +24,16 @@ const char* mode_name(Mode mode) {
 
 namespace {
 
-std::string read_config_file(const std::string& resource_path) {
+// The resources/ folder from fmi3InstantiateModelExchange's resourcePath
+// (a path; a file:// URI from FMI 2 habits is accepted too), ending in '/'.
+std::string resource_folder(const std::string& resource_path) {
   std::string dir = resource_path;
   if (dir.rfind("file://", 0) == 0) dir = dir.substr(7);
   if (!dir.empty() && dir.back() != '/') dir += '/';
+  return dir;
+}
+
+std::string read_config_file(const std::string& dir) {
   const std::string path = dir + kConfigFile;
   std::ifstream in(path);
   if (!in)
@@ -63,7 +69,9 @@ Instance::Instance(std::string name, const std::string& token, const std::string
                    fmi3InstanceEnvironment environment, fmi3LogMessageCallback log_callback)
     : name_(std::move(name)), resource_path_(resource_path), logging_on_(logging_on), environment_(environment),
       log_(log_callback) {
-  const Config config = parse_config(read_config_file(resource_path), kConfigFile);
+  const std::string resources = resource_folder(resource_path);
+  Config config = parse_config(read_config_file(resources), kConfigFile);
+  config.set_resource_dir(resources);
   model_ = make_model(config);
   desc_ = describe(*model_, config);
   if (token != desc_.instantiation_token)

@@ -108,8 +108,18 @@ class Config {
   std::string get_choice(const std::string& key, const std::vector<std::string>& allowed) const;
   const std::map<std::string, std::string>& values() const { return values_; }
 
+  // The FMU's resources/ folder, ending in '/', where a model finds data files
+  // shipped with lsdae_add_fmu(... RESOURCES <files>). The kit sets it before
+  // the model is constructed: the describer to the folder it writes (the
+  // files are already copied there), an instance to its resourcePath. Empty
+  // when a Config is built by hand. Not one of values(): it does not enter
+  // resources/lsdae_model.cfg nor the instantiation token.
+  const std::string& resource_dir() const { return resource_dir_; }
+  void set_resource_dir(std::string dir);
+
  private:
   std::map<std::string, std::string> values_;
+  std::string resource_dir_;
 };
 
 // Collects the declarations of a model. Value references are handed out in

@@ -1,7 +1,12 @@
 # pack_fmu.cmake -- run with cmake -P: describe one FMU variant and zip it.
-# Inputs: DESCRIBER, BINARY, IDENTIFIER, STAGE, FMU, CONFIG (;-list of key=value).
+# Inputs: DESCRIBER, BINARY, IDENTIFIER, STAGE, FMU, CONFIG (;-list of key=value),
+# RESOURCES (;-list of files copied into resources/ before the describer runs).
 file(REMOVE_RECURSE ${STAGE})
-file(MAKE_DIRECTORY ${STAGE})
+file(MAKE_DIRECTORY ${STAGE}/resources)
+foreach(resource IN LISTS RESOURCES)
+  get_filename_component(resource_name ${resource} NAME)
+  file(COPY_FILE ${resource} ${STAGE}/resources/${resource_name})
+endforeach()
 execute_process(COMMAND ${DESCRIBER} --identifier ${IDENTIFIER} --out ${STAGE} ${CONFIG}
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
