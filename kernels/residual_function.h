@@ -1,0 +1,58 @@
+// kernels/residual_function.h -- the residual G(t, y, y') = 0 that IDA
+// integrates, as the numeric kernels see it: no FMI, no SUNDIALS types.
+//
+// The runtime implements it over an FMU instance (runtime/simulation/
+// fmu_residual.h); tests implement it with formulas. One object is used by one
+// thread at a time; parallel kernels take one object per thread (a pool) and
+// rely on every call being a pure function of its arguments: an
+// implementation writes all of (t, y, y') into its model before evaluating.
+//
+// Status follows the SUNDIALS sign rule: ok (0), recoverable (> 0: IDA retries
+// with a smaller step, e.g. an FMU returned fmi3Discard), fatal (< 0).
+// Implementations must not allocate in residual() or jacobian_columns(): they
+// run thousands of times per simulated second.
+#ifndef LSDAE_KERNELS_RESIDUAL_FUNCTION_H
+#define LSDAE_KERNELS_RESIDUAL_FUNCTION_H
+
+#include <cstddef>
+#include <span>
+
+namespace lsdae::kernels {
+
+enum class EvalStatus : int { ok = 0, recoverable = 1, fatal = -1 };
+
+// The worse of two statuses (fatal > recoverable > ok).
+inline EvalStatus worse(EvalStatus a, EvalStatus b) {
+  if (a == EvalStatus::fatal || b == EvalStatus::fatal) return EvalStatus::fatal;
+  if (a == EvalStatus::recoverable || b == EvalStatus::recoverable) return EvalStatus::recoverable;
+  return EvalStatus::ok;
+}
+
+class ResidualFunction {
+ public:
+  virtual ~ResidualFunction() = default;
+
+  // Number of unknowns = number of residual rows.
+  virtual std::size_t size() const = 0;
+
+  // r = G(t, y, y'). All spans have size().
+  virtual EvalStatus residual(double t, std::span<const double> y, std::span<const double> yp,
+                              std::span<double> r) = 0;
+
+  // Whether jacobian_columns is available (the model provides exact
+  // directional derivatives).
+  virtual bool has_jacobian_columns() const { return false; }
+
+  // jv = (∂G/∂y + cj·∂G/∂y') · v where v is 1 on `columns` and 0 elsewhere:
+  // the sum of those Jacobian columns (one colour of a colouring). `columns`
+  // is ascending. Default: fatal (not available).
+  virtual EvalStatus jacobian_columns(double /*t*/, std::span<const double> /*y*/, std::span<const double> /*yp*/,
+                                      double /*cj*/, std::span<const std::size_t> /*columns*/,
+                                      std::span<double> /*jv*/) {
+    return EvalStatus::fatal;
+  }
+};
+
+}  // namespace lsdae::kernels
+
+#endif  // LSDAE_KERNELS_RESIDUAL_FUNCTION_H
