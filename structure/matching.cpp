@@ -123,7 +123,7 @@ void AugmentingPathSearch::reserve(std::size_t rows, std::size_t cols) {
 
 std::string describe_unmatched(const Matching& m, const std::function<std::string(std::size_t)>& row_name,
                                const std::function<std::string(std::size_t)>& column_name,
-                               std::size_t max_names) {
+                               std::size_t max_names, std::string_view hint) {
   if (m.perfect()) return {};
   std::vector<std::string> rows, cols;
   for (const std::size_t r : m.unmatched_rows()) {
@@ -136,7 +136,7 @@ std::string describe_unmatched(const Matching& m, const std::function<std::strin
   }
   // Names beyond max_names are counted, not listed.
   return messages::structurally_singular(m.row_to_column.size(), m.column_to_row.size(), m.size, rows, cols,
-                                         m.row_to_column.size() - m.size, m.column_to_row.size() - m.size);
+                                         m.row_to_column.size() - m.size, m.column_to_row.size() - m.size, hint);
 }
 
 }  // namespace lsdae::structure

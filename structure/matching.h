@@ -28,6 +28,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "structure/pattern.h"
@@ -126,10 +127,10 @@ class AugmentingPathSearch {
 
 // The diagnostic for a matching that is not perfect (messages::structurally_singular):
 // counts, structural rank, and the names of the unmatched rows and columns.
-// Returns "" when m is perfect.
+// Returns "" when m is perfect. `hint` replaces the default "what to do".
 std::string describe_unmatched(const Matching& m, const std::function<std::string(std::size_t)>& row_name,
                                const std::function<std::string(std::size_t)>& column_name,
-                               std::size_t max_names = 10);
+                               std::size_t max_names = 10, std::string_view hint = {});
 
 // ---- template implementation ----------------------------------------------
 

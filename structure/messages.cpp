@@ -97,7 +97,7 @@ std::string derivative_substituted_note(std::string_view row, std::string_view d
 std::string structurally_singular(std::size_t rows, std::size_t unknowns, std::size_t rank,
                                   const std::vector<std::string>& row_names,
                                   const std::vector<std::string>& column_names, std::size_t free_rows,
-                                  std::size_t free_columns) {
+                                  std::size_t free_columns, std::string_view hint) {
   std::string out = "structure: system is ";
   out += rows == unknowns ? "structurally singular: " : "unbalanced: ";
   out += count(rows, "residual", "residuals") + ", " + count(unknowns, "unknown", "unknowns") +
@@ -107,7 +107,9 @@ std::string structurally_singular(std::size_t rows, std::size_t unknowns, std::s
   if (free_columns > 0)
     out += "; unmatched variables: " +
            quoted_list(column_names, free_columns - std::min(free_columns, column_names.size()));
-  if (rows == unknowns)
+  if (!hint.empty())
+    out += " → " + std::string(hint);
+  else if (rows == unknowns)
     out += " → no differentiation can make these residuals determine these variables: check that each "
            "unmatched variable appears in some residual and that no residual repeats another";
   else if (rows > unknowns)
@@ -117,6 +119,11 @@ std::string structurally_singular(std::size_t rows, std::size_t unknowns, std::s
     out += " → there are more unknowns than residuals: a residual is missing or a variable listed as "
            "algebraic is not";
   return out;
+}
+
+std::string index1_singular_hint() {
+  return "the chosen dummy states leave the index-1 system structurally singular: choose them with "
+         "select_dummy_derivatives, which only returns regular selections";
 }
 
 std::string matching_not_perfect(std::string_view algorithm, std::size_t rows, std::size_t cols,

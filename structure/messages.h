@@ -40,10 +40,12 @@ std::string derivative_substituted_note(std::string_view row, std::string_view d
 // 6 unknowns, structural rank 5; unmatched residuals: "r[3]"; unmatched
 // variables: "der(v2)" → …"; otherwise "system is unbalanced: …".
 // The name lists hold at most the names to print; free_* are the totals.
+// `hint` replaces the default "what to do" when given.
 std::string structurally_singular(std::size_t rows, std::size_t unknowns, std::size_t rank,
                                   const std::vector<std::string>& row_names,
                                   const std::vector<std::string>& column_names, std::size_t free_rows,
-                                  std::size_t free_columns);
+                                  std::size_t free_columns, std::string_view hint = {});
+std::string index1_singular_hint();
 std::string matching_not_perfect(std::string_view algorithm, std::size_t rows, std::size_t cols,
                                  std::size_t matched);
 

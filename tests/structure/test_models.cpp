@@ -1,6 +1,7 @@
 // tests/structure/test_models.cpp -- see test_models.h.
 #include "test_models.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace lsdae::structure::test {
@@ -58,6 +59,17 @@ DaeInput ModelBuilder::build() const {
   }
   for (const auto& inv : invariants_) out.invariants.push_back({inv.name, refs(inv.deps), inv.group, inv.level});
   return out;
+}
+
+JacobianCallback callback_from(const DaeSystem& system, NamedValues values) {
+  return [&system, values = std::move(values)](std::span<const JacobianEntry> entries, std::span<double> out) {
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const auto key = std::make_pair(system.name(entries[k].row),
+                                      system.column_names[system.layout.column(entries[k].column)]);
+      const auto it = values.find(key);
+      out[k] = it == values.end() ? 0.0 : it->second;
+    }
+  };
 }
 
 using F = ModelBuilder::F;
@@ -245,6 +257,30 @@ DaeInput chain(std::size_t length) {
     in.residuals.push_back({{{"", std::nullopt, std::move(deps)}}});
   }
   return in;
+}
+
+NamedValues pendulum_values(double theta, double omega) {
+  const double x = std::sin(theta), y = -std::cos(theta);
+  const double vx = std::cos(theta) * omega, vy = std::sin(theta) * omega;
+  NamedValues v;
+  // c0 = x² + y² − 1, c1 = x vx + y vy
+  v[{"c0", "x"}] = 2 * x;
+  v[{"c0", "y"}] = 2 * y;
+  v[{"c1", "x"}] = vx;
+  v[{"c1", "y"}] = vy;
+  v[{"c1", "vx"}] = x;
+  v[{"c1", "vy"}] = y;
+  // unsubstituted c1' = x der(x) + y der(y), with der(x) = vx, der(y) = vy
+  v[{"c1'", "x"}] = vx;
+  v[{"c1'", "y"}] = vy;
+  v[{"c1'", "der(x)"}] = x;
+  v[{"c1'", "der(y)"}] = y;
+  // r[1] = der(x) − vx, r[2] = der(y) − vy
+  v[{"r[1]", "der(x)"}] = 1;
+  v[{"r[1]", "vx"}] = -1;
+  v[{"r[2]", "der(y)"}] = 1;
+  v[{"r[2]", "vy"}] = -1;
+  return v;
 }
 
 }  // namespace lsdae::structure::test

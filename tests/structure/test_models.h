@@ -14,6 +14,7 @@
 
 #include "structure/dae_input.h"
 #include "structure/dae_system.h"
+#include "structure/dummy_derivatives.h"
 
 namespace lsdae::structure::test {
 
@@ -50,6 +51,10 @@ class ModelBuilder {
   std::vector<Inv> invariants_;
 };
 
+// Values by name: d(row)/d(column) → value; entries not listed are 0.
+using NamedValues = std::map<std::pair<std::string, std::string>, double>;
+JacobianCallback callback_from(const DaeSystem& system, NamedValues values);
+
 DaeInput hello_world_fully_implicit();
 DaeInput hello_world_semi_explicit();
 DaeInput robertson_semi_explicit();
@@ -63,6 +68,11 @@ DaeInput cauer_low_pass();
 DaeInput index2_example(int manifest_case);  // 1, 2 or 3
 DaeInput transmission_line(std::size_t segments);  // the DAE form, fully implicit
 DaeInput chain(std::size_t length);  // ẋ_k = z_k, z_k = x_k + z_{k-1}: index 1, tridiagonal-ish
+
+// Pendulum Jacobian values of c0, c1 (and of r[1], r[2], c1', c2' for the
+// unsubstituted variant) at angle theta from the downward vertical, angular
+// velocity omega, L = 1.
+NamedValues pendulum_values(double theta, double omega);
 
 }  // namespace lsdae::structure::test
 

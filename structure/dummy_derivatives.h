@@ -1,0 +1,131 @@
+// structure/dummy_derivatives.h -- which states become DUMMY states (their
+// derivative variable a dummy derivative, an algebraic unknown) so that the
+// active formulations plus the lower-order formulations they were
+// differentiated from form one index-1 system.
+//
+// Reference: S. E. Mattsson, G. Söderlind, "Index reduction in differential-
+// algebraic equations using dummy derivatives", SIAM J. Sci. Comput. 14(3),
+// 1993. In the FMU setting the method reads:
+//   After Pantelides (structure/pantelides.h) group g is active at level c_g.
+//   Its lower formulations F_g^0 … F_g^{c_g−1} are CONSTRAINTS C(ẋ, x, z) = 0
+//   that hold on the solution but that the active system alone lets drift.
+//   Add all of them as rows (d rows in total) and make d states dummies:
+//   x_s and ẋ_s both become algebraic unknowns, so rows and unknowns stay
+//   balanced. The result is index 1 iff, with u = (ẋ, z) and F the active
+//   system, the matrix [[F_u, F_{x_s}], [C_u, C_{x_s}]] is nonsingular, i.e.
+//   iff the Schur complement S_s of  S = C_x − C_u F_u^{-1} F_x  (d × n)
+//   restricted to the chosen columns s is nonsingular.
+// This is Mattsson–Söderlind's selection written on the constraint Jacobian:
+// for formulations that are plain time derivatives, ∂F_g^{k+1}/∂ẋ = ∂F_g^k/∂x,
+// so their matrices G_i are exactly these rows; unlike G_i it stays valid when
+// the exporter substituted derivatives (pendulum c1 = x·vx + y·vy). MS's
+// hierarchy (highest derivatives first) becomes the row HEIGHT h = c_g − k
+// (how many differentiations below the active formulation): rows of greater
+// height are pivoted first, and a state that appears in a row of greater
+// height is not taken for a lower one unless nothing else is nonsingular
+// (column_selection.h). For the pendulum that yields the natural pairs
+// {x, vx} or {y, vy}: position picked by c0, velocity by c1.
+//
+// Plan (structural, once): constraints = lower formulations of every
+// differentiated group (+ the invariants when asked), split into independent
+// COMPONENTS (constraints sharing a state or an unknown of their closure); the
+// CLOSURE of a constraint is every unknown u it contains plus, transitively,
+// the unknowns of the active rows matched to them (what F_u^{-1} couples it
+// to). Candidates are the states of the constraints and of their closure rows.
+// The plan lists the Jacobian entries the numeric step needs, sorted by
+// column then row: one directional derivative per column serves them.
+//
+// Selection (numeric, at every re-selection): ask the callback for those
+// values, form S per component (a dense LU of the closure block when a
+// constraint contains unknowns; nothing when it does not -- the usual case),
+// choose columns with select_columns (column_selection.h). Re-selecting at a
+// new point costs one callback plus O(Σ_K (d_K² k_K + p_K³)); the plan is
+// reused as is.
+//
+// Cost of the plan: O(nnz of the constraints and closures + E log E) for the
+// E entries. Memory O(E + n + m).
+#ifndef LSDAE_STRUCTURE_DUMMY_DERIVATIVES_H
+#define LSDAE_STRUCTURE_DUMMY_DERIVATIVES_H
+
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "structure/column_selection.h"
+#include "structure/dae_system.h"
+#include "structure/pantelides.h"
+
+namespace lsdae::structure {
+
+struct JacobianEntry {
+  EquationRef row;
+  VarRef column;
+};
+
+// Fills values[k] = ∂(entries[k].row)/∂(entries[k].column) at the current
+// point. Entries arrive sorted by column (ẋ block, x block, z block, index
+// ascending), then by row. For a semi-explicit state equation ẋ_i − f_i the
+// value is 1 for column ẋ_i and −∂f_i/∂column otherwise. The callback may
+// throw; the exception propagates.
+using JacobianCallback = std::function<void(std::span<const JacobianEntry> entries, std::span<double> values)>;
+
+struct DummyConstraint {
+  EquationRef equation;
+  std::size_t height = 1;  // differentiations between it and the active formulation
+};
+
+struct DummyComponent {
+  std::vector<DummyConstraint> constraints;     // d rows, in plan order
+  std::vector<std::size_t> candidates;          // k states, ascending
+  std::vector<std::size_t> candidate_height;    // per candidate: greatest height of a row containing it
+  std::vector<std::size_t> closure_groups;      // p groups, ascending
+  std::vector<std::size_t> closure_unknowns;    // p unknowns; closure_unknowns[i] is matched to closure_groups[i]
+  std::vector<std::size_t> closure_formulations;  // p active formulations of closure_groups
+  Pattern structure;                            // d × k: which constraint reaches which candidate
+};
+
+struct DummyDerivativePlan {
+  std::vector<DummyComponent> components;
+  std::vector<JacobianEntry> entries;           // sorted by column, then row
+  std::vector<std::size_t> entry_component;     // per entry
+  std::vector<std::size_t> entry_row;           // local row: constraint t, or d + closure index
+  std::vector<std::size_t> entry_column;        // local column: candidate j, or k + closure index
+  std::size_t constraints = 0;                  // d in total
+  std::vector<std::string> notes;               // constraints that contain unknowns (Schur complement used)
+  std::string error;                            // non-empty: no selection can exist (structural reason)
+
+  bool needed() const { return constraints > 0; }
+};
+
+DummyDerivativePlan plan_dummy_derivatives(const DaeSystem& system, const PantelidesResult& pantelides,
+                                           bool invariants_as_constraints);
+
+struct SelectionOptions {
+  ColumnSelectionOptions columns;
+};
+
+struct DummySelection {
+  bool success = false;
+  bool numeric = true;                      // false: chosen from the structure alone
+  std::vector<std::size_t> dummy_states;    // ascending state indices
+  std::vector<double> component_rcond;      // per component (NaN when not numeric)
+  double rcond = 1.0;                       // smallest over the components; NaN when not numeric
+  std::string error;
+};
+
+// Numeric selection at the point where `values` evaluates. Call again with new
+// values to re-select (the plan is not modified).
+DummySelection select_dummy_derivatives(const DaeSystem& system, const DummyDerivativePlan& plan,
+                                        const JacobianCallback& values, const SelectionOptions& options = {});
+
+// Without values (e.g. `lsdae info --structure` without instantiating the
+// FMU): a structurally nonsingular choice by the same hierarchy and state
+// preferences, via an augmenting-path matching. It can be numerically
+// singular at a given point; the simulator re-selects numerically.
+DummySelection select_dummy_derivatives_structurally(const DaeSystem& system, const DummyDerivativePlan& plan);
+
+}  // namespace lsdae::structure
+
+#endif  // LSDAE_STRUCTURE_DUMMY_DERIVATIVES_H
