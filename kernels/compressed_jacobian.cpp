@@ -47,7 +47,8 @@ EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFun
     auto group = coloring_.group(static_cast<std::size_t>(c));
     for (std::size_t j : group) {
       double scale = std::max({std::fabs(point.y[j]), std::fabs(point.h * point.yp[j]),
-                               point.weights.empty() ? 1.0 : 1.0 / point.weights[j]});
+                               point.weights.empty() ? 1.0 : 1.0 / point.weights[j],
+                               point.nominal.empty() ? 1.0 : point.nominal[j]});
       double inc = srur * scale;
       if (point.h * point.yp[j] < 0.0) inc = -inc;
       inc = (point.y[j] + inc) - point.y[j];  // the increment actually representable

@@ -7,11 +7,13 @@
 // sparse Jacobian matrices", J. Inst. Math. Appl. 13 (1974) 117–119; the
 // increment follows IDA's own difference-quotient Jacobian (Hindmarsh et al.,
 // "SUNDIALS", ACM TOMS 31(3), 2005; idaLsDenseDQJac):
-//     inc_j = sqrt(unit roundoff) · max(|y_j|, |h·y'_j|, 1/w_j),
+//     inc_j = sqrt(unit roundoff) · max(|y_j|, |h·y'_j|, 1/w_j, nominal_j),
 //     sign of h·y'_j, and  y_j + inc_j, y'_j + cj·inc_j,
-// where h is IDA's current step and w_j its error weight (1/w_j is the
-// absolute accuracy asked for y_j, which carries the variable's nominal
-// value through the per-component tolerances).
+// where h is IDA's current step, w_j its error weight (1/w_j is the
+// absolute accuracy asked for y_j) and nominal_j the variable's nominal value
+// (FMI `nominal`, default 1): the nominal floor keeps the increment far above
+// the rounding error of residuals that are large where y_j is still zero
+// (e.g. a filter whose derivative is 1e13 at t = 0).
 //
 // Two ways to get a colour's columns:
 //   finite differences    one residual() per colour at the perturbed point,
@@ -48,7 +50,8 @@ struct JacobianPoint {
   std::span<const double> residual;  // G(t, y, y') (finite differences only)
   double cj = 1.0;                   // IDA's coefficient
   double h = 0.0;                    // IDA's current step size (sign matters)
-  std::span<const double> weights;   // IDA's error weights w_j (finite differences only)
+  std::span<const double> weights;   // IDA's error weights w_j (finite differences only; empty: 1)
+  std::span<const double> nominal;   // nominal magnitude of y_j (finite differences only; empty: 1)
 };
 
 struct JacobianCounters {

@@ -83,7 +83,7 @@ TEST(CompressedJacobian, FiniteDifferencesMatchTheAnalyticJacobian) {
   EXPECT_EQ(jac.colors(), 3u) << "a tridiagonal pattern needs exactly three colours";
   std::vector<double> values(s.pattern.nnz());
   ResidualFunction* pool[] = {&f};
-  JacobianPoint point{0.5, s.y, s.yp, s.r, 1e3, 1e-3, s.weights};
+  JacobianPoint point{0.5, s.y, s.yp, s.r, 1e3, 1e-3, s.weights, {}};
   f.calls = 0;
   ASSERT_EQ(jac.evaluate_finite_differences(pool, point, values), EvalStatus::ok);
   EXPECT_EQ(f.calls, 3u) << "one residual call per colour";
@@ -99,7 +99,7 @@ TEST(CompressedJacobian, DirectionalIsExact) {
   CompressedJacobian jac(s.pattern, s.coloring, 1);
   std::vector<double> values(s.pattern.nnz());
   ResidualFunction* pool[] = {&f};
-  JacobianPoint point{0.0, s.y, s.yp, {}, 20.0, 0.05, {}};
+  JacobianPoint point{0.0, s.y, s.yp, {}, 20.0, 0.05, {}, {}};
   ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
   EXPECT_EQ(jac.counters().directional_calls, 3u);
   for (std::size_t c = 0; c < s.pattern.cols(); ++c)
@@ -112,7 +112,7 @@ TEST(CompressedJacobian, TwoThreadsGiveBitwiseTheSameValues) {
   Tridiagonal a(1000), b(1000), c(1000);
   a.residual(0.1, s.y, s.yp, s.r);
   std::vector<double> one(s.pattern.nnz()), two(s.pattern.nnz());
-  JacobianPoint point{0.1, s.y, s.yp, s.r, 50.0, 0.02, s.weights};
+  JacobianPoint point{0.1, s.y, s.yp, s.r, 50.0, 0.02, s.weights, {}};
   {
     CompressedJacobian jac(s.pattern, s.coloring, 1);
     ResidualFunction* pool[] = {&a};
@@ -136,7 +136,7 @@ TEST(CompressedJacobian, ARecoverableFailureIsReported) {
   CompressedJacobian jac(s.pattern, s.coloring, 1);
   std::vector<double> values(s.pattern.nnz());
   ResidualFunction* pool[] = {&f};
-  JacobianPoint point{0.0, s.y, s.yp, s.r, 1.0, 1.0, s.weights};
+  JacobianPoint point{0.0, s.y, s.yp, s.r, 1.0, 1.0, s.weights, {}};
   EXPECT_EQ(jac.evaluate_finite_differences(pool, point, values), EvalStatus::recoverable);
 }
 
