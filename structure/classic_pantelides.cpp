@@ -131,8 +131,9 @@ ClassicPantelidesResult classic_pantelides(const DaeSystem& system, std::size_t 
   std::vector<bool> algebraic_column(highest_vars.size());
   for (std::size_t c = 0; c < highest_vars.size(); ++c) algebraic_column[c] = algebraic[highest_vars[c]];
   const Blt blt = block_lower_triangular(final_pattern, final_matching);
-  out.structural_index =
-      estimate_index(final_pattern, final_matching, blt, out.differentiations, algebraic_column).structural_index;
+  IndexEstimate estimate = estimate_index(final_pattern, final_matching, blt, out.differentiations, algebraic_column);
+  out.structural_index = estimate.structural_index;
+  out.group_index = std::move(estimate.group_index);
   out.success = true;
   return out;
 }

@@ -48,6 +48,7 @@ struct ClassicPantelidesResult {
   bool success = false;
   std::vector<std::size_t> differentiations;  // per group (original formulation): times differentiated
   std::size_t structural_index = 0;           // valid on success
+  std::vector<std::size_t> group_index;       // per group: index of its original formulation (on success)
   std::vector<std::size_t> var_to_diff;       // all variables, original columns first
   std::vector<std::size_t> eq_to_diff;        // all equations, groups first
   std::size_t variables = 0, equations = 0;   // totals after the run

@@ -146,11 +146,5 @@ TEST(BuildSystem, MissingNamesGetDefaults) {
   EXPECT_EQ(s.group_name(3), "residual[3]");
 }
 
-TEST(DaeInput, EnumNames) {
-  EXPECT_STREQ(to_string(DaeForm::semi_explicit), "semi-explicit");
-  EXPECT_STREQ(to_string(Block::algebraic), "algebraic");
-  EXPECT_STREQ(to_string(StateSelect::avoid), "avoid");
-}
-
 }  // namespace
 }  // namespace lsdae::structure

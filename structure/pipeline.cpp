@@ -1,0 +1,52 @@
+// structure/pipeline.cpp -- see pipeline.h.
+#include "structure/pipeline.h"
+
+#include "structure/messages.h"
+
+namespace lsdae::structure {
+
+StructureOutcome run_structure(const DaeInput& input, const JacobianCallback* values,
+                               const PipelineOptions& options) {
+  StructureOutcome out;
+  out.analysis = analyze_structure(input, options.analysis);
+  StructuralAnalysis& a = out.analysis;
+  const ColoringSummary* summary = nullptr;
+  ColoringSummary coloring_summary;
+  if (a.ok()) {
+    const bool dummies = options.method != ReductionMethod::projection && a.dummy_plan.error.empty();
+    if (dummies) {
+      out.selection = values ? select_dummy_derivatives(a.system, a.dummy_plan, *values, options.selection)
+                             : select_dummy_derivatives_structurally(a.system, a.dummy_plan);
+      if (out.selection->success)
+        out.index1 = make_dummy_derivative_system(a.system, a.pantelides, a.dummy_plan, *out.selection);
+      else
+        a.warnings.push_back(messages::dummy_fallback_to_projection(out.selection->error));
+    }
+    if (!out.index1) out.index1 = make_projection_system(a.system, a.pantelides);
+    out.iteration = iteration_pattern(a.system, *out.index1);
+    std::vector<std::pair<ColumnOrdering, std::size_t>> counts;
+    if (options.best_ordering) {
+      out.coloring = color_columns(out.iteration, default_ordering);
+      for (const ColumnOrdering ordering : all_orderings) {
+        if (ordering == default_ordering) {
+          counts.emplace_back(ordering, out.coloring->colors);
+          continue;
+        }
+        Coloring c = color_columns(out.iteration, ordering);
+        counts.emplace_back(ordering, c.colors);
+        if (c.colors < out.coloring->colors) out.coloring = std::move(c);
+      }
+    } else {
+      out.coloring = color_columns(out.iteration, options.ordering);
+    }
+    coloring_summary = summarize_coloring(out.iteration, *out.coloring, counts);
+    summary = &coloring_summary;
+  }
+  const DummySelection* selection =
+      out.index1 && out.index1->method == ReductionMethod::dummy_derivatives && out.selection ? &*out.selection
+                                                                                             : nullptr;
+  out.report = make_report(a, out.index1 ? &*out.index1 : nullptr, selection, summary, options.report);
+  return out;
+}
+
+}  // namespace lsdae::structure

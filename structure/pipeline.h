@@ -1,0 +1,60 @@
+// structure/pipeline.h -- the whole structural pass in one call: analysis,
+// dummy-derivative selection (or projection), index-1 system, iteration
+// pattern, colouring and the report. This is what `lsdae info --structure`
+// runs, and what the simulator runs before IDA starts.
+//
+//   const DaeInput input = ...;                    // from the parsed manifest
+//   JacobianCallback values = ...;                 // FMU directional derivatives at the start point
+//   StructureOutcome s = run_structure(input, &values);
+//   std::cout << (json ? s.report.to_json() : s.report.to_text());
+//   if (!s.index1) return exit_code_for(s.analysis.error);
+//
+// `values` may be null: the dummy derivatives are then chosen from the
+// structure alone (select_dummy_derivatives_structurally) and the report says
+// "structural selection". When the numeric selection fails (singular
+// constraints at this point) the projection method is used instead and a
+// warning says why. `index1` is empty only when the analysis failed.
+//
+// Cost: the analysis (analysis.h) + one callback + the colouring
+// (O(Σ k_r²), coloring.h; × 4 with best_ordering).
+#ifndef LSDAE_STRUCTURE_PIPELINE_H
+#define LSDAE_STRUCTURE_PIPELINE_H
+
+#include <optional>
+
+#include "structure/analysis.h"
+#include "structure/coloring.h"
+#include "structure/dummy_derivatives.h"
+#include "structure/index1_system.h"
+#include "structure/iteration_pattern.h"
+#include "structure/report.h"
+
+namespace lsdae::structure {
+
+struct PipelineOptions {
+  AnalysisOptions analysis;
+  // dummy_derivatives (default) or projection; none is taken as dummy_derivatives.
+  ReductionMethod method = ReductionMethod::dummy_derivatives;
+  SelectionOptions selection;
+  // Colour with every ordering, keep the fewest colours (ties: default_ordering)
+  // and report all counts; false: colour once with `ordering`.
+  bool best_ordering = true;
+  ColumnOrdering ordering = default_ordering;
+  ReportOptions report;
+};
+
+struct StructureOutcome {
+  StructuralAnalysis analysis;
+  std::optional<DummySelection> selection;  // when dummy derivatives were attempted
+  std::optional<Index1System> index1;
+  Pattern iteration;                         // iteration-matrix pattern of index1
+  std::optional<Coloring> coloring;
+  StructureReport report;
+};
+
+StructureOutcome run_structure(const DaeInput& input, const JacobianCallback* values,
+                               const PipelineOptions& options = {});
+
+}  // namespace lsdae::structure
+
+#endif  // LSDAE_STRUCTURE_PIPELINE_H

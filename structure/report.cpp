@@ -1,0 +1,329 @@
+// structure/report.cpp -- see report.h.
+#include "structure/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "structure/json_writer.h"
+#include "structure/messages.h"
+
+namespace lsdae::structure {
+
+ColoringSummary summarize_coloring(const Pattern& iteration, const Coloring& chosen,
+                                   const std::vector<std::pair<ColumnOrdering, std::size_t>>& per_ordering) {
+  ColoringSummary s;
+  s.ordering = to_string(chosen.ordering);
+  s.colors = chosen.colors;
+  s.columns = iteration.cols();
+  s.lower_bound = iteration.max_row_nnz();
+  for (const auto& [ordering, colors] : per_ordering) s.per_ordering.emplace_back(to_string(ordering), colors);
+  return s;
+}
+
+namespace {
+
+// Appends names[k] for k in `indices` up to max, returns the total.
+template <class Name>
+std::size_t capped(std::vector<std::string>& out, std::size_t total, std::size_t max, Name name) {
+  for (std::size_t k = 0; k < total && k < max; ++k) out.push_back(name(k));
+  return total;
+}
+
+std::string plural(std::size_t n, const char* singular, const char* plural_form) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural_form);
+}
+
+// The first `shown` names and how many more there are.
+std::string list_or_none(const std::vector<std::string>& names, std::size_t total, std::size_t shown) {
+  if (total == 0) return "none";
+  const std::vector<std::string> head(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min(shown, names.size())));
+  return messages::quoted_list(head, total - head.size());
+}
+
+std::string real(double value) {
+  if (std::isnan(value)) return "n/a";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  return buffer;
+}
+
+void string_array(JsonWriter& json, const std::vector<std::string>& names) {
+  json.begin_array();
+  for (const auto& name : names) json.value(name);
+  json.end_array();
+}
+
+}  // namespace
+
+StructureReport make_report(const StructuralAnalysis& a, const Index1System* index1,
+                            const DummySelection* selection, const ColoringSummary* coloring,
+                            const ReportOptions& options) {
+  const DaeSystem& sys = a.system;
+  StructureReport r;
+  r.form = to_string(sys.form);
+  r.states = sys.layout.states;
+  r.algebraic = sys.layout.algebraic;
+  r.residual_groups = sys.groups();
+  r.formulations = sys.formulations.rows();
+  r.invariants = sys.invariant_names.size();
+  r.nonzeros = sys.formulations.nnz();
+  r.dense_rows = sys.dense_rows();
+  r.status = to_string(a.status);
+  r.error = a.error;
+  r.original = a.original;
+  r.warnings = a.warnings;
+  r.notes = a.notes;
+  r.max_text_names = options.max_text_names;
+
+  if (a.ok()) {
+    r.structural_index = a.structural_index;
+    r.index_source = "formulations";
+    for (const DifferentiatedGroup& d : a.differentiated()) {
+      StructureReport::Differentiation entry{sys.group_name(d.group), d.times, {}};
+      for (std::size_t k = 0; k <= d.times; ++k) entry.formulations.push_back(sys.formulation_names[sys.formulation(d.group, k)]);
+      r.differentiated.push_back(std::move(entry));
+    }
+    r.blt_blocks = a.blt.blocks();
+    r.largest_block = a.blt.largest_block();
+    r.block_histogram = a.blt.size_histogram();
+    if (r.blt_blocks <= options.max_blocks_listed) {
+      r.block_sizes.emplace();
+      for (std::size_t b = 0; b < r.blt_blocks; ++b) r.block_sizes->push_back(a.blt.block_size(b));
+    }
+  } else if (a.classic_run && a.classic.success) {
+    r.structural_index = a.classic.structural_index;
+    r.index_source = "classic Pantelides";
+  }
+  if (a.classic_run && a.classic.success)
+    for (std::size_t g = 0; g < sys.groups(); ++g)
+      if (a.classic.differentiations[g] > 0)
+        r.classic_differentiations.push_back({sys.group_name(g), a.classic.differentiations[g], {}});
+
+  if (index1) {
+    StructureReport::Reduction red;
+    red.method = to_string(index1->method);
+    if (selection && !index1->dummy_states.empty()) red.selection = selection->numeric ? "numeric" : "structural";
+    red.rcond = selection ? selection->rcond : 1.0;
+    const ColumnLayout& layout = sys.layout;
+    red.dummy_count = capped(red.dummy_derivatives, index1->dummy_states.size(), options.max_names, [&](std::size_t k) {
+      return sys.column_names[layout.column(derivative_of(index1->dummy_states[k]))];
+    });
+    red.states_after_count =
+        capped(red.states_after, index1->differential_states.size(), options.max_names,
+               [&](std::size_t k) { return sys.column_names[layout.column(state(index1->differential_states[k]))]; });
+    red.rows = index1->rows.size();
+    for (const IdaUnknown& u : index1->unknowns)
+      (u.kind == UnknownKind::differential ? red.differential : red.algebraic) += 1;
+    red.projection_constraint_count =
+        capped(red.projection_constraints, index1->projection_constraints.size(), options.max_names,
+               [&](std::size_t k) { return sys.name(index1->projection_constraints[k]); });
+    r.reduction = std::move(red);
+  }
+  if (coloring) r.coloring = *coloring;
+  return r;
+}
+
+std::string StructureReport::to_text() const {
+  std::string t;
+  auto line = [&](const std::string& s) { t += s + "\n"; };
+  const std::size_t shown = max_text_names;
+  line("DAE: " + form + ", " + plural(states, "state", "states") + ", " +
+       plural(algebraic, "algebraic variable", "algebraic variables") + ", " +
+       plural(residual_groups, "residual group", "residual groups") + " (" +
+       plural(formulations, "formulation", "formulations") + "), " + plural(invariants, "invariant", "invariants") +
+       ", " + plural(nonzeros, "dependency nonzero", "dependency nonzeros") +
+       (dense_rows > 0 ? ", " + plural(dense_rows, "dense row", "dense rows") : ""));
+  line("status: " + status);
+  if (!error.empty()) line("error: " + error);
+  line("matching of the original formulations over the unknowns (derivatives, algebraic variables): " + plural(original.rows, "residual", "residuals") +
+       ", " + plural(original.unknowns, "unknown", "unknowns") + ", structural rank " +
+       std::to_string(original.rank));
+  if (original.unmatched_row_count > 0)
+    line("  unmatched residuals: " + list_or_none(original.unmatched_rows, original.unmatched_row_count, shown));
+  if (original.unmatched_unknown_count > 0)
+    line("  unmatched variables: " + list_or_none(original.unmatched_unknowns, original.unmatched_unknown_count, shown));
+  line("structural index: " + (structural_index ? std::to_string(*structural_index) : std::string("unknown")) +
+       (index_source == "classic Pantelides" ? " (classic Pantelides)" : ""));
+  if (!differentiated.empty()) {
+    line("differentiated residuals (FMU formulations):");
+    for (const auto& d : differentiated) {
+      std::string chain;
+      for (const auto& f : d.formulations) chain += (chain.empty() ? "" : " -> ") + messages::quoted(f);
+      line("  " + messages::quoted(d.residual) + " " + messages::times(d.times) + ": " + chain);
+    }
+  } else if (status == "ok") {
+    line("differentiated residuals: none");
+  }
+  if (!classic_differentiations.empty()) {
+    std::string list;
+    for (const auto& d : classic_differentiations)
+      list += (list.empty() ? "" : ", ") + messages::quoted(d.residual) + " " + messages::times(d.times);
+    line("a complete reduction (classic Pantelides) differentiates: " + list);
+  }
+  if (status == "ok") {
+    line("BLT of the index-1 system: " + plural(blt_blocks, "block", "blocks") + ", largest " +
+         std::to_string(largest_block));
+    if (block_sizes) {
+      std::string sizes;
+      for (const std::size_t s : *block_sizes) sizes += (sizes.empty() ? "" : " ") + std::to_string(s);
+      line("  block sizes: " + sizes);
+    } else {
+      std::string hist;
+      for (const auto& [size, count] : block_histogram)
+        hist += (hist.empty() ? "" : ", ") + std::to_string(count) + " x " + std::to_string(size);
+      line("  block sizes (count x size): " + hist);
+    }
+  }
+  if (reduction) {
+    const auto& red = *reduction;
+    std::string head = "index reduction: " + red.method;
+    if (!red.selection.empty())
+      head += " (" + red.selection + " selection" + (red.selection == "numeric" ? ", rcond " + real(red.rcond) : "") + ")";
+    line(head);
+    if (red.method == to_string(ReductionMethod::dummy_derivatives))
+      line("  dummy derivatives (" + std::to_string(red.dummy_count) + "): " +
+           list_or_none(red.dummy_derivatives, red.dummy_count, shown));
+    line("  states after reduction (" + std::to_string(red.states_after_count) + "): " +
+         list_or_none(red.states_after, red.states_after_count, shown));
+    line("  index-1 system: " + plural(red.rows, "row", "rows") + ", " + std::to_string(red.differential) +
+         " differential + " + std::to_string(red.algebraic) + " algebraic unknowns");
+    if (red.method != to_string(ReductionMethod::none))
+      line("  projection constraints (" + std::to_string(red.projection_constraint_count) + "): " +
+           list_or_none(red.projection_constraints, red.projection_constraint_count, shown));
+  }
+  if (coloring) {
+    std::string head = "Jacobian colouring (" + coloring->ordering + "): " +
+                       plural(coloring->colors, "colour", "colours") + " for " +
+                       plural(coloring->columns, "column", "columns") + " (lower bound " +
+                       std::to_string(coloring->lower_bound) + ")";
+    if (!coloring->per_ordering.empty()) {
+      std::string each;
+      for (const auto& [name, colors] : coloring->per_ordering)
+        each += (each.empty() ? "" : ", ") + name + " " + std::to_string(colors);
+      head += "; " + each;
+    }
+    line(head);
+  }
+  if (!warnings.empty()) {
+    line("warnings:");
+    for (const auto& w : warnings) line("  " + w);
+  }
+  if (!notes.empty()) {
+    line("notes:");
+    for (const auto& n : notes) line("  " + n);
+  }
+  return t;
+}
+
+std::string StructureReport::to_json() const {
+  JsonWriter json;
+  json.begin_object();
+  json.key("schema").value(std::size_t{1});
+  json.key("model").begin_object();
+  json.key("form").value(form);
+  json.key("states").value(states);
+  json.key("algebraic").value(algebraic);
+  json.key("residual_groups").value(residual_groups);
+  json.key("formulations").value(formulations);
+  json.key("invariants").value(invariants);
+  json.key("nonzeros").value(nonzeros);
+  json.key("dense_rows").value(dense_rows);
+  json.end_object();
+  json.key("status").value(status);
+  json.key("error");
+  if (error.empty()) json.null();
+  else json.value(error);
+  json.key("original_matching").begin_object();
+  json.key("rows").value(original.rows);
+  json.key("unknowns").value(original.unknowns);
+  json.key("structural_rank").value(original.rank);
+  json.key("unmatched_residuals");
+  string_array(json, original.unmatched_rows);
+  json.key("unmatched_residual_count").value(original.unmatched_row_count);
+  json.key("unmatched_variables");
+  string_array(json, original.unmatched_unknowns);
+  json.key("unmatched_variable_count").value(original.unmatched_unknown_count);
+  json.end_object();
+  json.key("structural_index");
+  if (structural_index) json.value(*structural_index);
+  else json.null();
+  json.key("index_source");
+  if (index_source.empty()) json.null();
+  else json.value(index_source);
+  json.key("differentiated").begin_array();
+  for (const auto& d : differentiated) {
+    json.begin_object().key("residual").value(d.residual).key("times").value(d.times).key("formulations");
+    string_array(json, d.formulations);
+    json.end_object();
+  }
+  json.end_array();
+  json.key("classic_differentiations").begin_array();
+  for (const auto& d : classic_differentiations)
+    json.begin_object().key("residual").value(d.residual).key("times").value(d.times).end_object();
+  json.end_array();
+  json.key("blt").begin_object();
+  json.key("blocks").value(blt_blocks);
+  json.key("largest").value(largest_block);
+  json.key("block_sizes");
+  if (block_sizes) {
+    json.begin_array();
+    for (const std::size_t s : *block_sizes) json.value(s);
+    json.end_array();
+  } else {
+    json.null();
+  }
+  json.key("histogram").begin_array();
+  for (const auto& [size, count] : block_histogram)
+    json.begin_object().key("size").value(size).key("count").value(count).end_object();
+  json.end_array();
+  json.end_object();
+  json.key("reduction");
+  if (reduction) {
+    const auto& red = *reduction;
+    json.begin_object();
+    json.key("method").value(red.method);
+    json.key("selection");
+    if (red.selection.empty()) json.null();
+    else json.value(red.selection);
+    json.key("dummy_derivatives");
+    string_array(json, red.dummy_derivatives);
+    json.key("dummy_count").value(red.dummy_count);
+    json.key("states_after");
+    string_array(json, red.states_after);
+    json.key("states_after_count").value(red.states_after_count);
+    json.key("rcond").value(red.rcond);
+    json.key("rows").value(red.rows);
+    json.key("differential").value(red.differential);
+    json.key("algebraic").value(red.algebraic);
+    json.key("projection_constraints");
+    string_array(json, red.projection_constraints);
+    json.key("projection_constraint_count").value(red.projection_constraint_count);
+    json.end_object();
+  } else {
+    json.null();
+  }
+  json.key("coloring");
+  if (coloring) {
+    json.begin_object();
+    json.key("ordering").value(coloring->ordering);
+    json.key("colors").value(coloring->colors);
+    json.key("columns").value(coloring->columns);
+    json.key("lower_bound").value(coloring->lower_bound);
+    json.key("per_ordering").begin_array();
+    for (const auto& [name, colors] : coloring->per_ordering)
+      json.begin_object().key("ordering").value(name).key("colors").value(colors).end_object();
+    json.end_array();
+    json.end_object();
+  } else {
+    json.null();
+  }
+  json.key("warnings");
+  string_array(json, warnings);
+  json.key("notes");
+  string_array(json, notes);
+  json.end_object();
+  return json.str() + "\n";
+}
+
+}  // namespace lsdae::structure

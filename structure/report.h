@@ -1,0 +1,108 @@
+// structure/report.h -- everything `lsdae info --structure` prints, as plain
+// data, and its two renderings: a human text report and JSON (`--json`).
+//
+// make_report() copies what it needs out of the analysis (names, counts), so
+// the report outlives the analysis. Name lists are capped at
+// ReportOptions::max_names entries; the `*_count` fields hold the totals.
+// BLT block sizes are listed one by one up to max_blocks_listed blocks and
+// otherwise as a histogram (size → number of blocks), which is always given.
+//
+// The JSON document (schema version 1) has these keys, always present:
+//   schema, model{form, states, algebraic, residual_groups, formulations,
+//   invariants, nonzeros, dense_rows}, status, error, original_matching{rows,
+//   unknowns, structural_rank, unmatched_residuals[], unmatched_residual_count,
+//   unmatched_variables[], unmatched_variable_count},
+//   structural_index (null when unknown), index_source ("formulations" |
+//   "classic Pantelides" | null), differentiated[{residual, times,
+//   formulations[]}], classic_differentiations[{residual, times}],
+//   blt{blocks, largest, block_sizes[] (null when not listed),
+//   histogram[{size, count}]}, reduction{method, selection, dummy_derivatives[],
+//   dummy_count, states_after[], states_after_count, rcond, rows,
+//   differential, algebraic, projection_constraints[],
+//   projection_constraint_count} (null before
+//   reduction), coloring{ordering, colors, columns, lower_bound,
+//   per_ordering[{ordering, colors}]} (null when not coloured), warnings[], notes[].
+// Cost: O(size of the output + groups).
+#ifndef LSDAE_STRUCTURE_REPORT_H
+#define LSDAE_STRUCTURE_REPORT_H
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "structure/analysis.h"
+#include "structure/coloring.h"
+#include "structure/dummy_derivatives.h"
+#include "structure/index1_system.h"
+
+namespace lsdae::structure {
+
+struct ReportOptions {
+  std::size_t max_names = 50;         // names kept per list (both renderings)
+  std::size_t max_text_names = 12;    // names shown per list by to_text()
+  std::size_t max_blocks_listed = 20;
+};
+
+struct ColoringSummary {
+  std::string ordering;
+  std::size_t colors = 0, columns = 0, lower_bound = 0;
+  std::vector<std::pair<std::string, std::size_t>> per_ordering;  // every ordering measured
+};
+
+// Summary of `chosen` on `iteration`; per_ordering: the colour count of every
+// ordering measured (may be empty).
+ColoringSummary summarize_coloring(const Pattern& iteration, const Coloring& chosen,
+                                   const std::vector<std::pair<ColumnOrdering, std::size_t>>& per_ordering = {});
+
+struct StructureReport {
+  struct Differentiation {
+    std::string residual;
+    std::size_t times = 0;
+    std::vector<std::string> formulations;  // original first; empty for classic counts
+  };
+  struct Reduction {
+    std::string method;     // to_string(ReductionMethod)
+    std::string selection;  // "numeric", "structural" or "" (no dummy derivatives)
+    std::vector<std::string> dummy_derivatives;
+    std::size_t dummy_count = 0;
+    std::vector<std::string> states_after;
+    std::size_t states_after_count = 0;
+    double rcond = 1.0;  // NaN when not numeric
+    std::size_t rows = 0, differential = 0, algebraic = 0;
+    std::vector<std::string> projection_constraints;
+    std::size_t projection_constraint_count = 0;
+  };
+
+  std::string form;
+  std::size_t states = 0, algebraic = 0, residual_groups = 0, formulations = 0, invariants = 0;
+  std::size_t nonzeros = 0, dense_rows = 0;
+  std::string status;
+  std::string error;
+  MatchingSummary original;
+  std::optional<std::size_t> structural_index;
+  std::string index_source;  // "formulations", "classic Pantelides" or ""
+  std::vector<Differentiation> differentiated;
+  std::vector<Differentiation> classic_differentiations;
+  std::size_t blt_blocks = 0, largest_block = 0;
+  std::optional<std::vector<std::size_t>> block_sizes;
+  std::vector<std::pair<std::size_t, std::size_t>> block_histogram;
+  std::optional<Reduction> reduction;
+  std::optional<ColoringSummary> coloring;
+  std::vector<std::string> warnings, notes;
+  std::size_t max_text_names = 12;
+
+  std::string to_text() const;
+  std::string to_json() const;
+};
+
+// index1, selection, coloring may be null (not computed). `selection` is the
+// dummy-derivative selection that built index1 (null for projection/none).
+StructureReport make_report(const StructuralAnalysis& analysis, const Index1System* index1,
+                            const DummySelection* selection, const ColoringSummary* coloring,
+                            const ReportOptions& options = {});
+
+}  // namespace lsdae::structure
+
+#endif  // LSDAE_STRUCTURE_REPORT_H
