@@ -63,6 +63,17 @@ constexpr std::array<std::pair<const char*, DependencyKind>, 6> kDependencyKinds
     {"dependent", DependencyKind::dependent},
 }};
 
+// An integer min/max as a double: UInt64 bounds may exceed INT64_MAX, so they
+// are read unsigned (like UInt64 start values).
+std::optional<double> integer_bound(const AttributeReader& attrs, std::string_view name, VariableType type) {
+  if (type == VariableType::uint64) {
+    if (auto x = attrs.uint64(name)) return static_cast<double>(*x);
+  } else if (auto x = attrs.int64(name)) {
+    return static_cast<double>(*x);
+  }
+  return std::nullopt;
+}
+
 template <typename Enum, std::size_t N>
 std::optional<Enum> read_enum(const AttributeReader& attrs, std::string_view name,
                               const std::array<std::pair<const char*, Enum>, N>& table) {
@@ -138,8 +149,8 @@ void parse_types(const XmlDocument& doc, const pugi::xml_node& node, ModelDescri
       def.min = a.real("min");
       def.max = a.real("max");
     } else if (is_integer(*type) || *type == VariableType::enumeration) {
-      if (auto v = a.int64("min")) def.min = static_cast<double>(*v);
-      if (auto v = a.int64("max")) def.max = static_cast<double>(*v);
+      def.min = integer_bound(a, "min", *type);
+      def.max = integer_bound(a, "max", *type);
     }
     if (*type == VariableType::enumeration) {
       for (const auto& item : element_children(type_node)) {
@@ -183,8 +194,8 @@ void parse_variable(const XmlDocument& doc, const pugi::xml_node& node, Variable
     v.unit = a.text("unit").value_or("");
     if (v.start_text && v.start_text->find_first_of(" \t\n") == std::string::npos) v.start = a.real("start");
   } else if (is_integer(type) || type == VariableType::enumeration) {
-    if (auto x = a.int64("min")) v.min = static_cast<double>(*x);
-    if (auto x = a.int64("max")) v.max = static_cast<double>(*x);
+    v.min = integer_bound(a, "min", type);
+    v.max = integer_bound(a, "max", type);
     if (v.start_text && v.start_text->find_first_of(" \t\n") == std::string::npos) {
       if (v.type == VariableType::uint64) {
         if (auto x = a.uint64("start")) v.start = static_cast<double>(*x);

@@ -140,7 +140,9 @@ class Validator {
                    "use fixed or tunable");
         break;
       case Causality::input:
-        if (!v.start_text) d_.error(kMd, v.line, what + " is an input without start value", "add start=\"...\"");
+        // Clock variables have no start attribute in FMI 3.0; input clocks are ticked by the importer.
+        if (!v.start_text && v.type != VariableType::clock)
+          d_.error(kMd, v.line, what + " is an input without start value", "add start=\"...\"");
         break;
       case Causality::independent:
         if (!is_float(v.type))
