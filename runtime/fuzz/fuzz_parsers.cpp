@@ -3,7 +3,8 @@
 // lsdae::import::parse_manifest and lsdae::import::validate, from raw bytes.
 //
 // Input layout (so one corpus exercises all three and their cross-references):
-//   byte 0, low two bits, selects the mode; the rest is the document(s).
+//   byte 0, low two bits, selects the mode (the seeds write it as the digit
+//   '0', '1' or '2', so they stay text); the rest is the document(s).
 //     0  the bytes are a modelDescription.xml; parse it, then validate it
 //        without a manifest.
 //     1  the bytes are a manifest; parse it against a fixed, valid

@@ -5,7 +5,9 @@
 # (build/fmus/<name>/): for each one, a mode-0 seed (its modelDescription.xml),
 # and when it has an LS-DAE manifest a mode-1 seed (the manifest alone, read
 # against the fuzzer's built-in HelloWorld description) and a mode-2 seed
-# (description + separator + manifest). See fuzz_parsers.cpp for the layout.
+# (description + separator + manifest). See fuzz_parsers.cpp for the layout;
+# the mode byte is written as the digit '0', '1' or '2' (only its low two
+# bits count), so every seed is a plain text file.
 # Seeds larger than MAX_BYTES (default 65536, the -max_len we run with) are
 # skipped: libFuzzer would only see their beginning. Files are named by their
 # SHA-1, as libFuzzer names corpus files, so duplicates collapse.
@@ -21,10 +23,10 @@ mkdir -p "$out"
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 
-emit() {  # emit MODE_BYTE_OCTAL FILE [SEPARATOR FILE2]
-  { printf "\\$1"; cat "$2"; if [ $# -gt 2 ]; then printf '%s' "$3"; cat "$4"; fi; } >"$tmp"
+emit() {  # emit MODE_CHAR FILE [SEPARATOR FILE2]
+  { printf "%s" "$1"; cat "$2"; if [ $# -gt 2 ]; then printf '%s' "$3"; cat "$4"; fi; } >"$tmp"
   if [ "$(wc -c <"$tmp")" -le "$max" ]; then
-XX
+    cat "$tmp" >"$out/$(sha1sum "$tmp" | cut -d' ' -f1)"
   fi
 }
 
@@ -32,10 +34,10 @@ count=0
 for dir in "$fmu_dir"/*/; do
   md="$dir/modelDescription.xml"
   [ -f "$md" ] || continue
-  emit 000 "$md"
+  emit 0 "$md"
   if [ -f "$dir/$manifest_path" ]; then
-    emit 001 "$dir/$manifest_path"
-    emit 002 "$md" "$separator" "$dir/$manifest_path"
+    emit 1 "$dir/$manifest_path"
+    emit 2 "$md" "$separator" "$dir/$manifest_path"
   fi
   count=$((count + 1))
 done
