@@ -6,8 +6,8 @@
 
 namespace lsdae::powergrid {
 
-double machine_rating(const Generator& g, const MachineDefaults& defaults) {
-  const double apparent = std::abs(Complex(g.pg, g.qg)) / defaults.power_factor;
+double machine_rating(const Generator& g, Complex output_mva, const MachineDefaults& defaults) {
+  const double apparent = std::abs(output_mva) / defaults.power_factor;
   return std::max({g.mbase, g.pmax, apparent, defaults.minimum_rating_mva});
 }
 
@@ -26,7 +26,7 @@ std::vector<GridMachine> initialize_machines(const Case& c, const PowerFlowResul
   for (const Generator& g : c.generators) {
     if (!g.in_service) continue;
     const std::size_t i = buses.index.at(g.bus);
-    rating_sum[i] += machine_rating(g, defaults);
+    rating_sum[i] += machine_rating(g, Complex(g.pg, g.qg), defaults);
     scheduled_p[i] += g.pg / base;
   }
 
@@ -44,10 +44,10 @@ std::vector<GridMachine> initialize_machines(const Case& c, const PowerFlowResul
     GridMachine m;
     m.case_row = static_cast<int>(row) + 1;
     m.bus = i;
-    m.rating_mva = machine_rating(g, defaults);
-    const double share = m.rating_mva / rating_sum[i];
+    const double share = machine_rating(g, Complex(g.pg, g.qg), defaults) / rating_sum[i];
     m.p = g.pg / base + (generation.real() - scheduled_p[i]) * share;
     m.q = generation.imag() * share;
+    m.rating_mva = machine_rating(g, Complex(m.p, m.q) * base, defaults);
     m.h = defaults.h * m.rating_mva / base;
     m.d = defaults.d * m.rating_mva / base;
     m.xd = defaults.xd * base / m.rating_mva;

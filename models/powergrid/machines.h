@@ -12,13 +12,17 @@
 // MATPOWER cases carry no dynamic data. Every machine gets the same typical
 // values on its own MVA base S_m, converted to the system base S_b:
 //     H_sys = H S_m/S_b,  D_sys = D S_m/S_b,  x'd_sys = x'd S_b/S_m.
-// S_m = max(MBASE, PMAX, |S_g|/0.9, 10 MVA), with S_g the case's PG + jQG:
-// MBASE alone is 100 MVA for most machines of most cases whatever their size.
+// S_m = max(MBASE, PMAX, |S_g|/0.9, 10 MVA), with S_g the machine's output at
+// the solved operating point: MBASE alone is 100 MVA for most machines of most
+// cases whatever their size, and a small unit that the power flow (which does
+// not enforce reactive limits) makes absorb much reactive power would
+// otherwise start beyond its stability limit (δ0 − θ > 90°).
 //
 // Operating point: the generation at a bus, S = V conj(Ybus V) + S_load, is
 // shared among its in-service machines: P as scheduled (PG) plus the
-// difference (the slack's balance) in proportion to S_m; Q in proportion to
-// S_m. Then I = conj(S_g/V), E = V + j x'd I, E' = |E|,
+// difference (the slack's balance), and Q, in proportion to the case-data
+// rating max(MBASE, PMAX, |PG + jQG|/0.9, 10 MVA); S_m is then taken from the
+// shared output as above. Then I = conj(S_g/V), E = V + j x'd I, E' = |E|,
 // δ0 = arg V + arg(E/V) (continuous with the bus angle) and Pm = Pe at δ0.
 #ifndef LSDAE_MODELS_POWERGRID_MACHINES_H
 #define LSDAE_MODELS_POWERGRID_MACHINES_H
@@ -40,8 +44,8 @@ struct MachineDefaults {
   double minimum_rating_mva = 10.0;
 };
 
-// The machine's own MVA base S_m (see above).
-double machine_rating(const Generator& g, const MachineDefaults& defaults);
+// max(MBASE, PMAX, |output|/power factor, minimum rating), MVA; `output` in MVA.
+double machine_rating(const Generator& g, Complex output_mva, const MachineDefaults& defaults);
 
 // One classical machine per in-service generator, in case order. The bus of
 // each is its 0-based bus index. Throws CaseError naming the generator's line

@@ -152,7 +152,7 @@ PowerFlowResult solve_power_flow(const Case& c, const PowerFlowOptions& options)
       if (largest <= options.tolerance) {
         r.converged = true;
         if (--polish_left < 0) break;
-      } else if (r.iterations >= options.max_iterations || !std::isfinite(largest)) {
+      } else if (r.iterations >= options.max_iterations || !(largest <= options.divergence)) {
         break;
       }
     }

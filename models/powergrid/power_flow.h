@@ -35,6 +35,9 @@ namespace lsdae::powergrid {
 struct PowerFlowOptions {
   double tolerance = 1e-10;  // on the largest power mismatch, p.u. on baseMVA
   int max_iterations = 30;
+  // Give up (converged = false) once the mismatch exceeds this: Newton has
+  // left the region of convergence and further steps only cost time.
+  double divergence = 1e8;
   // Start from |V| = 1 (set points at PV and slack buses), θ = 0 (the slack
   // keeps its VA); otherwise from the VM, VA stored in the case (as MATPOWER).
   bool flat_start = true;

@@ -93,8 +93,8 @@ TEST_F(PowerFlow, Case9MatchesAndersonFouad) {
   ASSERT_TRUE(r.converged);
   EXPECT_EQ(r.iterations, 4);
   EXPECT_LT(r.mismatch, 1e-12);
-  // P. M. Anderson, A. A. Fouad, Power System Control and Stability, figure 2.18,
-  // in MATPOWER's bus numbering (A&F 4,6,9,8,7,5 are MATPOWER 4,5,6,7,8,9).
+  // P. M. Anderson, A. A. Fouad, Power System Control and Stability, the load flow
+  // of the 9-bus system in chapter 2, in MATPOWER's bus numbering (A&F 4,6,9,8,7,5 are MATPOWER 4,5,6,7,8,9).
   const double vm[9] = {1.040, 1.025, 1.025, 1.026, 1.013, 1.032, 1.016, 1.026, 0.996};
   const double va[9] = {0.0, 9.3, 4.7, -2.2, -3.7, 2.0, 0.7, 3.7, -4.0};
   for (std::size_t i = 0; i < 9; ++i) {
