@@ -1,0 +1,349 @@
+// models/powergrid/model.cpp -- PowerGrid: transient stability of a MATPOWER
+// case with classical machines, as an FMI-LS-DAE FMU (see README.md).
+//
+// Per machine m at bus i (system per unit; H, D, x'd, E', Pm from the grid
+// data file, ω_s = 2π f):
+//     der(δ_m) = ω_s (ω_m − 1)
+//     der(ω_m) = (Pm_m − Pe_m − D_m (ω_m − 1)) / (2 H_m)
+//     Pe_m     = E'_m (sin δ_m Vr_i − cos δ_m Vi_i) / x'd_m
+//     I_m      = (E'_m e^(jδ_m) − V_i) / (j x'd_m)
+//              = ((E'_m sin δ_m − Vi_i) + j (Vr_i − E'_m cos δ_m)) / x'd_m
+// Per bus i, two algebraic variables Vr_i, Vi_i and the current balance
+//     res_i = Σ_k Y_ik V_k + y_f V_i [fault at i] − ΔI_i [trip] − Σ_{m at i} I_m = 0,
+//     bus[i].res_re = Re res_i,  bus[i].res_im = Im res_i,
+// Y = Ybus + constant-impedance loads (grid_data.h), y_f the fault admittance,
+// ΔI_i the current the tripped branch carried out of bus i. Fully implicit:
+// the two differential equations become residuals gen[m].res_delta =
+// der(δ) − ω_s(ω − 1) and gen[m].res_omega = 2H der(ω) − (Pm − Pe − D(ω − 1)).
+//
+// Configuration keys: grid (data file in resources/), form (semi_explicit,
+// fully_implicit), manifest (A), fault_bus, fault_on, fault_off, fault_r,
+// fault_x, trip_branch, trip_time (default parameter values), fault_buses and
+// trip_branches (candidate sets, see disturbance.h).
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kit/model.h"
+#include "powergrid/disturbance.h"
+#include "powergrid/grid_data.h"
+
+namespace {
+
+using namespace lsdae::kit;
+using lsdae::powergrid::Complex;
+using lsdae::powergrid::Disturbance;
+using lsdae::powergrid::DisturbanceCandidates;
+using lsdae::powergrid::DisturbanceParameters;
+using lsdae::powergrid::GridData;
+using lsdae::powergrid::kNoIndex;
+
+GridData load_grid(const Config& config) {
+  const std::string file = config.get_string("grid", "");
+  if (file.empty())
+    throw std::invalid_argument("model configuration: key \"grid\" is missing → name the grid data file shipped in "
+                                "resources/ (lsdae_add_fmu ... RESOURCES <case>.grid CONFIG grid=<case>.grid)");
+  return lsdae::powergrid::read_grid_data(config.resource_dir() + file);
+}
+
+// A candidate list defaults to the default location of its disturbance.
+std::string candidates(const Config& config, const char* list_key, const char* default_key) {
+  const long location = config.get_int(default_key, 0);
+  return config.get_string(list_key, location == 0 ? "none" : std::to_string(location));
+}
+
+class PowerGrid final : public Model {
+ public:
+  explicit PowerGrid(const Config& config)
+      : form_(config.get_choice("form", {"semi_explicit", "fully_implicit"}) == "semi_explicit"
+                  ? Form::semi_explicit
+                  : Form::fully_implicit),
+        grid_(load_grid(config)),
+        candidates_(grid_, candidates(config, "fault_buses", "fault_bus"),
+                    candidates(config, "trip_branches", "trip_branch")) {
+    defaults_.fault_bus = static_cast<double>(config.get_int("fault_bus", 0));
+    defaults_.fault_t_on = config.get_double("fault_on", 1.0);
+    defaults_.fault_t_off = config.get_double("fault_off", 1.1);
+    defaults_.fault_r = config.get_double("fault_r", 0.0);
+    defaults_.fault_x = config.get_double("fault_x", 1e-4);
+    defaults_.trip_branch = static_cast<double>(config.get_int("trip_branch", 0));
+    defaults_.trip_time = config.get_double("trip_time", 1.1);
+    lsdae::powergrid::resolve(candidates_, defaults_, grid_.name);  // the default scenario must be valid
+    omega_s_ = 2.0 * std::numbers::pi * grid_.frequency;
+  }
+
+  void declare(Builder& b) override {
+    b.model_name("PowerGrid", "Transient stability of " + grid_.name +
+                                  ": classical machines, constant-impedance loads, network current balance in "
+                                  "rectangular coordinates");
+    b.default_experiment({0.0, 10.0, 1e-6, 0.01});
+    b.form(form_);
+    b.provides_partials();
+    b.has_time_events();
+    const std::size_t nm = grid_.machines.size(), n = grid_.bus_number.size();
+
+    delta_.resize(nm);
+    omega_.resize(nm);
+    der_delta_.resize(nm);
+    der_omega_.resize(nm);
+    for (std::size_t m = 0; m < nm; ++m) {
+      const int row = grid_.machines[m].case_row;
+      delta_[m] = b.state(lsdae::powergrid::machine_name(row, "delta"), grid_.machines[m].delta0, "rad",
+                          "rotor angle", true);
+      omega_[m] = b.state(lsdae::powergrid::machine_name(row, "omega"), 1.0, "", "rotor speed, p.u.", true);
+    }
+    for (std::size_t m = 0; m < nm; ++m) {
+      der_delta_[m] = b.derivative(delta_[m]);
+      der_omega_[m] = b.derivative(omega_[m]);
+    }
+    vr_.resize(n);
+    vi_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      vr_[i] = b.algebraic(lsdae::powergrid::bus_name(grid_.bus_number[i], "Vr"), grid_.voltage[i].real(), "",
+                           "bus voltage, real part, p.u.");
+      vi_[i] = b.algebraic(lsdae::powergrid::bus_name(grid_.bus_number[i], "Vi"), grid_.voltage[i].imag(), "",
+                           "bus voltage, imaginary part, p.u.");
+    }
+    fault_active_ = b.add(discrete("fault.active", "1 while the fault is on (fault.t_on <= time < fault.t_off)"));
+    trip_open_ = b.add(discrete("trip.open", "1 once the branch is tripped (time >= trip.time)"));
+    res_re_.resize(n);
+    res_im_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      res_re_[i] = b.residual_variable(lsdae::powergrid::bus_name(grid_.bus_number[i], "res_re"),
+                                       "current balance, real part");
+      res_im_[i] = b.residual_variable(lsdae::powergrid::bus_name(grid_.bus_number[i], "res_im"),
+                                       "current balance, imaginary part");
+    }
+    if (form_ == Form::fully_implicit) {
+      res_delta_.resize(nm);
+      res_omega_.resize(nm);
+      for (std::size_t m = 0; m < nm; ++m) {
+        const int row = grid_.machines[m].case_row;
+        res_delta_[m] = b.residual_variable(lsdae::powergrid::machine_name(row, "res_delta"),
+                                            "der(delta) - omega_s (omega - 1)");
+        res_omega_[m] = b.residual_variable(lsdae::powergrid::machine_name(row, "res_omega"),
+                                            "2 H der(omega) - (Pm - Pe - D (omega - 1))");
+      }
+    }
+    p_fault_bus_ = b.parameter("fault.bus", defaults_.fault_bus, "",
+                               "bus number of the three-phase fault (0: none); must be in fault_buses=" +
+                                   candidates_.fault_text());
+    p_fault_on_ = b.parameter("fault.t_on", defaults_.fault_t_on, "s", "time the fault starts");
+    p_fault_off_ = b.parameter("fault.t_off", defaults_.fault_t_off, "s", "time the fault is cleared");
+    p_fault_r_ = b.parameter("fault.R", defaults_.fault_r, "", "fault resistance, p.u. on the system base");
+    p_fault_x_ = b.parameter("fault.X", defaults_.fault_x, "", "fault reactance, p.u. on the system base");
+    p_trip_branch_ = b.parameter("trip.branch", defaults_.trip_branch, "",
+                                 "row of mpc.branch of the line tripped (0: none); must be in trip_branches=" +
+                                     candidates_.trip_text());
+    p_trip_time_ = b.parameter("trip.time", defaults_.trip_time, "s", "time the line is tripped");
+
+    declare_structure(b);
+  }
+
+  void compute(Context& c) override {
+    double* v = c.v;
+    if (!c.dae_mode) throw std::logic_error("PowerGrid has no ODE mode (manifest shape A without switch)");
+    const Disturbance d = disturbance(v);
+    if (c.initialization) {
+      v[fault_active_] = d.fault_active(c.time) ? 1.0 : 0.0;
+      v[trip_open_] = d.trip_open(c.time) ? 1.0 : 0.0;
+    }
+    const auto& y = grid_.y;
+    for (std::size_t i = 0; i < y.n; ++i) {
+      double re = 0, im = 0;
+      for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p) {
+        const std::size_t k = y.column[p];
+        const double g = y.value[p].real(), bb = y.value[p].imag(), vr = v[vr_[k]], vi = v[vi_[k]];
+        re += g * vr - bb * vi;
+        im += bb * vr + g * vi;
+      }
+      v[res_re_[i]] = re;
+      v[res_im_[i]] = im;
+    }
+    if (v[fault_active_] != 0.0 && d.fault_bus != kNoIndex) {
+      const std::size_t i = d.fault_bus;
+      const Complex current = d.fault_admittance * voltage(v, i);
+      v[res_re_[i]] += current.real();
+      v[res_im_[i]] += current.imag();
+    }
+    if (v[trip_open_] != 0.0 && d.trip_branch != kNoIndex) {
+      const auto& br = grid_.branches[d.trip_branch];
+      const Complex vf = voltage(v, br.from), vt = voltage(v, br.to);
+      const Complex i_from = br.yff * vf + br.yft * vt, i_to = br.ytf * vf + br.ytt * vt;
+      v[res_re_[br.from]] -= i_from.real();
+      v[res_im_[br.from]] -= i_from.imag();
+      v[res_re_[br.to]] -= i_to.real();
+      v[res_im_[br.to]] -= i_to.imag();
+    }
+    for (std::size_t m = 0; m < grid_.machines.size(); ++m) {
+      const auto& mc = grid_.machines[m];
+      const double s = std::sin(v[delta_[m]]), co = std::cos(v[delta_[m]]);
+      const double vr = v[vr_[mc.bus]], vi = v[vi_[mc.bus]];
+      v[res_re_[mc.bus]] -= (mc.e * s - vi) / mc.xd;
+      v[res_im_[mc.bus]] -= (vr - mc.e * co) / mc.xd;
+      const double pe = mc.e * (s * vr - co * vi) / mc.xd;
+      const double slip = v[omega_[m]] - 1.0;
+      const double accelerating = mc.pm - pe - mc.d * slip;
+      if (form_ == Form::semi_explicit) {
+        v[der_delta_[m]] = omega_s_ * slip;
+        v[der_omega_[m]] = accelerating / (2.0 * mc.h);
+      } else {
+        v[res_delta_[m]] = v[der_delta_[m]] - omega_s_ * slip;
+        v[res_omega_[m]] = 2.0 * mc.h * v[der_omega_[m]] - accelerating;
+      }
+    }
+  }
+
+  void partials(const Context& c, PartialSink& sink) override {
+    const double* v = c.v;
+    const Disturbance d = disturbance(v);
+    const auto& y = grid_.y;
+    for (std::size_t i = 0; i < y.n; ++i)
+      for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p)
+        add_block(sink, i, y.column[p], y.value[p]);
+    if (v[fault_active_] != 0.0 && d.fault_bus != kNoIndex)
+      add_block(sink, d.fault_bus, d.fault_bus, d.fault_admittance);
+    if (v[trip_open_] != 0.0 && d.trip_branch != kNoIndex) {
+      const auto& br = grid_.branches[d.trip_branch];
+      add_block(sink, br.from, br.from, -br.yff);
+      add_block(sink, br.from, br.to, -br.yft);
+      add_block(sink, br.to, br.from, -br.ytf);
+      add_block(sink, br.to, br.to, -br.ytt);
+    }
+    for (std::size_t m = 0; m < grid_.machines.size(); ++m) {
+      const auto& mc = grid_.machines[m];
+      const double s = std::sin(v[delta_[m]]), co = std::cos(v[delta_[m]]);
+      const double vr = v[vr_[mc.bus]], vi = v[vi_[mc.bus]];
+      const std::size_t i = mc.bus;
+      sink.add(res_re_[i], vi_[i], 1.0 / mc.xd);
+      sink.add(res_re_[i], delta_[m], -mc.e * co / mc.xd);
+      sink.add(res_im_[i], vr_[i], -1.0 / mc.xd);
+      sink.add(res_im_[i], delta_[m], -mc.e * s / mc.xd);
+      // Pe and its partials.
+      const double dpe_ddelta = mc.e * (co * vr + s * vi) / mc.xd;
+      const double dpe_dvr = mc.e * s / mc.xd, dpe_dvi = -mc.e * co / mc.xd;
+      if (form_ == Form::semi_explicit) {
+        const double k = 1.0 / (2.0 * mc.h);
+        sink.add(der_delta_[m], omega_[m], omega_s_);
+        sink.add(der_omega_[m], omega_[m], -mc.d * k);
+        sink.add(der_omega_[m], delta_[m], -dpe_ddelta * k);
+        sink.add(der_omega_[m], vr_[i], -dpe_dvr * k);
+        sink.add(der_omega_[m], vi_[i], -dpe_dvi * k);
+      } else {
+        sink.add(res_delta_[m], der_delta_[m], 1.0);
+        sink.add(res_delta_[m], omega_[m], -omega_s_);
+        sink.add(res_omega_[m], der_omega_[m], 2.0 * mc.h);
+        sink.add(res_omega_[m], omega_[m], mc.d);
+        sink.add(res_omega_[m], delta_[m], dpe_ddelta);
+        sink.add(res_omega_[m], vr_[i], dpe_dvr);
+        sink.add(res_omega_[m], vi_[i], dpe_dvi);
+      }
+    }
+  }
+
+  DiscreteUpdate update_discrete(Context& c) override {
+    const Disturbance d = disturbance(c.v);
+    c.v[fault_active_] = d.fault_active(c.time) ? 1.0 : 0.0;
+    c.v[trip_open_] = d.trip_open(c.time) ? 1.0 : 0.0;
+    DiscreteUpdate u;
+    u.next_event_time = d.next_event(c.time);
+    return u;
+  }
+
+ private:
+  static Variable discrete(const char* name, const char* description) {
+    Variable x;
+    x.name = std::string(name);
+    x.description = std::string(description);
+    x.causality = Causality::local;
+    x.variability = Variability::discrete;
+    x.initial = Initial::calculated;
+    return x;
+  }
+
+  Complex voltage(const double* v, std::size_t bus) const { return {v[vr_[bus]], v[vi_[bus]]}; }
+
+  Disturbance disturbance(const double* v) const {
+    DisturbanceParameters p;
+    p.fault_bus = v[p_fault_bus_];
+    p.fault_t_on = v[p_fault_on_];
+    p.fault_t_off = v[p_fault_off_];
+    p.fault_r = v[p_fault_r_];
+    p.fault_x = v[p_fault_x_];
+    p.trip_branch = v[p_trip_branch_];
+    p.trip_time = v[p_trip_time_];
+    return lsdae::powergrid::resolve(candidates_, p, grid_.name);
+  }
+
+  // d(res_i)/d(V_k) of the term a·V_k: the real 2×2 block [[Re a, −Im a], [Im a, Re a]].
+  void add_block(PartialSink& sink, std::size_t i, std::size_t k, Complex a) const {
+    sink.add(res_re_[i], vr_[k], a.real());
+    sink.add(res_re_[i], vi_[k], -a.imag());
+    sink.add(res_im_[i], vr_[k], a.imag());
+    sink.add(res_im_[i], vi_[k], a.real());
+  }
+
+  // Manifest dependencies: every admittance entry is a full 2×2 block of
+  // Vr/Vi dependencies (kept even where G or B is zero, so the pattern does
+  // not depend on values), constant except where a fault or trip candidate
+  // switches it (discrete); rotor angles enter nonlinearly (dependent).
+  void declare_structure(Builder& b) {
+    const auto& y = grid_.y;
+    const std::size_t nm = grid_.machines.size();
+    std::vector<bool> switched(y.nnz(), false);
+    for (std::size_t i = 0; i < y.n; ++i)
+      if (candidates_.fault_candidate(i)) switched[y.find(i, i)] = true;
+    for (std::size_t k = 0; k < grid_.branches.size(); ++k) {
+      if (!candidates_.trip_candidate(k)) continue;
+      const auto& br = grid_.branches[k];
+      for (auto [r, col] : {std::pair{br.from, br.from}, {br.from, br.to}, {br.to, br.from}, {br.to, br.to}})
+        switched[y.find(r, col)] = true;
+    }
+    std::vector<std::vector<std::size_t>> machines_at(y.n);
+    for (std::size_t m = 0; m < nm; ++m) machines_at[grid_.machines[m].bus].push_back(m);
+
+    for (std::size_t i = 0; i < y.n; ++i) {
+      std::vector<Dependency> deps;
+      for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p) {
+        const DepKind kind = switched[p] ? DepKind::discrete : DepKind::constant;
+        deps.push_back({vr_[y.column[p]], kind});
+        deps.push_back({vi_[y.column[p]], kind});
+      }
+      for (std::size_t m : machines_at[i]) deps.push_back({delta_[m], DepKind::dependent});
+      b.residual_group({{{res_re_[i], 0, deps}}});
+      b.residual_group({{{res_im_[i], 0, std::move(deps)}}});
+    }
+    for (std::size_t m = 0; m < nm; ++m) {
+      const std::size_t i = grid_.machines[m].bus;
+      const std::vector<Dependency> swing = {{omega_[m], DepKind::constant},
+                                             {delta_[m], DepKind::dependent},
+                                             {vr_[i], DepKind::dependent},
+                                             {vi_[i], DepKind::dependent}};
+      if (form_ == Form::semi_explicit) {
+        b.dae_dependencies(der_delta_[m], {{omega_[m], DepKind::constant}});
+        b.dae_dependencies(der_omega_[m], swing);
+      } else {
+        b.residual_group({{{res_delta_[m], 0, {{der_delta_[m], DepKind::constant}, {omega_[m], DepKind::constant}}}}});
+        std::vector<Dependency> deps = swing;
+        deps.insert(deps.begin(), {der_omega_[m], DepKind::constant});
+        b.residual_group({{{res_omega_[m], 0, std::move(deps)}}});
+      }
+    }
+  }
+
+  Form form_;
+  GridData grid_;
+  DisturbanceCandidates candidates_;
+  DisturbanceParameters defaults_;
+  double omega_s_ = 0;
+  std::vector<ValueRef> delta_, omega_, der_delta_, der_omega_, vr_, vi_, res_re_, res_im_, res_delta_, res_omega_;
+  ValueRef fault_active_ = 0, trip_open_ = 0;
+  ValueRef p_fault_bus_ = 0, p_fault_on_ = 0, p_fault_off_ = 0, p_fault_r_ = 0, p_fault_x_ = 0;
+  ValueRef p_trip_branch_ = 0, p_trip_time_ = 0;
+};
+
+}  // namespace
+
+LSDAE_KIT_MODEL(PowerGrid)

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Is a PowerGrid fault scenario first-swing stable? A quick check for choosing
+the default scenarios (not a reference: moderate tolerances).
+
+    python3 scenario_swing.py <case> <frequency Hz> <fault bus> <trip row> [grid folder]
+
+Same reduction as make_reference.py (classical machines and constant-impedance
+loads make the network linear in V), but with a sparse LU per topology so that
+it runs on case13659pegase: scipy RK45, rtol 1e-6, segments [0, 1), [1, 1.1)
+with the fault (1e-4j p.u.) on, [1.1, 10] with the line open. Prints the
+largest rotor-angle deviation from the pre-fault centre-of-inertia frame per
+segment and at the end, and the largest speed deviation.
+"""
+import os
+import sys
+
+try:
+    import numpy as np
+    import scipy.integrate
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+except ImportError:
+    debian = "/usr/bin/python3"
+    if os.path.exists(debian) and os.path.realpath(sys.executable) != os.path.realpath(debian):
+        os.execv(debian, [debian, os.path.abspath(__file__)] + sys.argv[1:])
+    sys.exit("scenario_swing.py: needs numpy and scipy (apt-get install python3-numpy python3-scipy)")
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import matpower  # noqa: E402
+
+
+def main():
+    name, freq, fault_bus, trip_row = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    grids = sys.argv[5] if len(sys.argv) > 5 else os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                  "../../../../shared/data/grids")
+    case = matpower.read_case(os.path.join(grids, name + ".m"))
+    flow = matpower.power_flow(case, flat=True, tol=1e-10)
+    if not flow["converged"]:
+        flow = matpower.power_flow(case, flat=False, tol=1e-10)
+    mach = matpower.machines(case, flow)
+    index, n, nm = flow["index"], len(case["bus"]), len(mach["row"])
+    ws = 2 * np.pi * freq
+    base = (flow["ybus"] + sp.diags(matpower.load_admittance(case, flow))).tolil()
+    for b, xd in zip(mach["bus"], mach["xd"]):
+        base[b, b] += 1 / (1j * xd)
+
+    def factor(fault, trip):
+        a = base.copy()
+        if fault:
+            a[index[fault_bus], index[fault_bus]] += 1 / 1e-4j
+        if trip and trip_row:
+            br = case["branch"][trip_row - 1]
+            ys = 1 / (br[2] + 1j * br[3])
+            tap = (br[8] if br[8] else 1) * np.exp(1j * np.pi / 180 * br[9])
+            ytt = ys + 1j * br[4] / 2
+            f, t = index[int(br[0])], index[int(br[1])]
+            a[f, f] -= ytt / abs(tap) ** 2
+            a[f, t] -= -ys / np.conj(tap)
+            a[t, f] -= -ys / tap
+            a[t, t] -= ytt
+        return spla.splu(a.tocsc())
+
+    def rhs(lu):
+        def f(_t, x):
+            d, w = x[:nm], x[nm:]
+            inj = np.zeros(n, complex)
+            np.add.at(inj, mach["bus"], mach["e"] * np.exp(1j * d) / (1j * mach["xd"]))
+            vb = lu.solve(inj)[mach["bus"]]
+            pe = mach["e"] * (np.sin(d) * vb.real - np.cos(d) * vb.imag) / mach["xd"]
+            return np.concatenate([ws * (w - 1), (mach["pm"] - pe - mach["d"] * (w - 1)) / (2 * mach["h"])])
+        return f
+
+    h = mach["h"]
+    ref = mach["delta0"] - np.sum(h * mach["delta0"]) / h.sum()
+
+    def deviation(x):
+        d = x[:nm]
+        return np.degrees(np.max(np.abs(d - np.sum(h * d) / h.sum() - ref)))
+
+    x = np.concatenate([mach["delta0"], np.ones(nm)])
+    for a, b, fault, trip in [(0, 1, False, False), (1, 1.1, True, False), (1.1, 10, False, True)]:
+        sol = scipy.integrate.solve_ivp(rhs(factor(fault, trip)), (a, b), x, method="RK45", rtol=1e-6, atol=1e-8)
+        x = sol.y[:, -1]
+        print("%s [%4.1f, %4.1f) s: %4d steps, largest deviation %6.1f deg, at the end %6.1f deg, |omega - 1| %.1e"
+              % (name, a, b, len(sol.t), max(deviation(sol.y[:, k]) for k in range(len(sol.t))), deviation(x),
+                 np.abs(x[nm:] - 1).max()))
+
+
+if __name__ == "__main__":
+    main()
