@@ -71,6 +71,9 @@ class PowerGrid final : public Model {
     defaults_.trip_branch = static_cast<double>(config.get_int("trip_branch", 0));
     defaults_.trip_time = config.get_double("trip_time", 1.1);
     lsdae::powergrid::resolve(candidates_, defaults_, grid_.name);  // the default scenario must be valid
+    if (config.get_string("manifest", "none") != "A" || config.get_string("enable_dae_switch", "false") != "false")
+      throw std::invalid_argument("model configuration: PowerGrid has no ODE mode (it would need a network solve "
+                                  "inside the FMU) → use manifest=A without enable_dae_switch");
     omega_s_ = 2.0 * std::numbers::pi * grid_.frequency;
   }
 
