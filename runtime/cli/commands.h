@@ -18,6 +18,8 @@ using Runner = std::function<int()>;
 Runner add_info_command(CLI::App& app);
 // `lsdae validate model.fmu [--json] [--no-load] [--quiet]`
 Runner add_validate_command(CLI::App& app);
+// `lsdae simulate model.fmu [--stop ... --output result.csv --stats stats.json ...]`
+Runner add_simulate_command(CLI::App& app);
 
 }  // namespace lsdae::cli
 

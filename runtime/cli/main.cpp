@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   };
   add(lsdae::cli::add_info_command, "info", "Summarise an FMU: model, manifest shape, counts, capabilities");
   add(lsdae::cli::add_validate_command, "validate", "Check an FMU against FMI 3.0 and FMI-LS-DAE; load its binary");
+  add(lsdae::cli::add_simulate_command, "simulate", "Simulate an FMU with IDA + KLU; write results CSV and statistics");
 
   try {
     app.parse(argc, argv);

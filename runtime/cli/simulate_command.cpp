@@ -1,0 +1,259 @@
+// runtime/cli/simulate_command.cpp -- `lsdae simulate model.fmu [options]`:
+// integrate, stream the results to CSV, write the run statistics as JSON.
+//
+// Ctrl-C (SIGINT) and SIGTERM stop the run at the next output point: the rows
+// written so far stay, the statistics are written with "interrupted": true,
+// and the exit code is 130. A failure mid-run (solver or FMU) keeps the rows
+// written so far, writes the statistics with the error, and says where it
+// stopped.
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/json_writer.h"
+#include "import/temp_dir.h"
+#include "lsdae/error.h"
+#include "lsdae/simulation.h"
+#include "simulation/csv_writer.h"
+
+namespace lsdae::cli {
+
+namespace {
+
+std::atomic<int> g_stop_signal{0};
+extern "C" void on_stop_signal(int signo) { g_stop_signal.store(signo); }
+
+struct SimulateOptions {
+  std::string path;
+  std::optional<double> start, stop, rtol, atol, interval;
+  std::string jacobian = "auto";
+  std::size_t threads = 1;
+  std::string output = "result.csv";
+  std::string stats;
+  std::vector<std::string> sets;
+  std::vector<std::string> output_vars;
+  bool all = false;
+  bool progress = true;
+  std::string klu_ordering = "amd";
+  long max_steps = 100000;
+  double max_step = 0.0;
+};
+
+std::string num(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+void write_stats(const std::string& path, const Simulation* sim, const std::string& fmu_name, double wall,
+                 std::size_t rows, bool interrupted, const std::string& error) {
+  if (path.empty()) return;
+  std::ofstream out(path);
+  if (!out) {
+    std::cerr << "lsdae: error: cannot write the statistics to \"" << path << "\"\n";
+    return;
+  }
+  JsonWriter j(out);
+  j.begin_object();
+  j.field("fmu", fmu_name);
+  j.field("completed", error.empty() && !interrupted);
+  j.field("interrupted", interrupted);
+  if (!error.empty()) j.field("error", error);
+  j.field("rows_written", static_cast<std::uint64_t>(rows));
+  j.field("wall_time_s", wall);
+  if (sim != nullptr) {
+    const SimulationStats& s = const_cast<Simulation*>(sim)->statistics();
+    j.field("start_time", sim->start_time());
+    j.field("stop_time", sim->stop_time());
+    j.field("reached_time", s.reached_time);
+    j.key("model").begin_object();
+    j.field("unknowns", static_cast<std::uint64_t>(s.unknowns));
+    j.field("differential", static_cast<std::uint64_t>(s.differential));
+    j.field("algebraic", static_cast<std::uint64_t>(s.algebraic));
+    j.field("structural_index", static_cast<std::uint64_t>(s.structural_index));
+    j.end_object();
+    j.key("jacobian").begin_object();
+    j.field("method", s.jacobian_method);
+    j.field("nonzeros", static_cast<std::uint64_t>(s.jacobian_nonzeros));
+    j.field("colors", static_cast<std::uint64_t>(s.colors));
+    j.field("threads", static_cast<std::uint64_t>(s.threads));
+    j.end_object();
+    j.key("counters").begin_object();
+    j.field("steps", static_cast<std::int64_t>(s.steps));
+    j.field("residual_calls", static_cast<std::int64_t>(s.residual_calls));
+    j.field("jacobian_evaluations", static_cast<std::int64_t>(s.jacobian_evaluations));
+    j.field("jacobian_residual_calls", static_cast<std::int64_t>(s.jacobian_residual_calls));
+    j.field("directional_calls", static_cast<std::int64_t>(s.directional_calls));
+    j.field("nonlinear_iterations", static_cast<std::int64_t>(s.nonlinear_iterations));
+    j.field("nonlinear_convergence_failures", static_cast<std::int64_t>(s.nonlinear_convergence_failures));
+    j.field("error_test_failures", static_cast<std::int64_t>(s.error_test_failures));
+    j.field("linear_solver_setups", static_cast<std::int64_t>(s.linear_solver_setups));
+    j.end_object();
+    j.key("klu").begin_object();
+    j.field("ordering", s.klu_ordering);
+    j.field("lnz", static_cast<std::int64_t>(s.klu_lnz));
+    j.field("unz", static_cast<std::int64_t>(s.klu_unz));
+    j.field("fill_ratio", s.jacobian_nonzeros == 0 ? 0.0
+                                                   : static_cast<double>(s.klu_lnz + s.klu_unz) /
+                                                         static_cast<double>(s.jacobian_nonzeros));
+    j.end_object();
+    j.key("time_s").begin_object();
+    j.field("structure", s.time_structure);
+    j.field("instantiate", s.time_instantiate);
+    j.field("initialize", s.time_initialize);
+    j.field("integrate", s.time_integrate);
+    j.end_object();
+  }
+  j.end_object();
+}
+
+void print_summary(Simulation& sim, std::size_t rows, const std::string& output) {
+  const SimulationStats& s = sim.statistics();
+  std::cerr << "lsdae: simulated " << sim.fmu().display_name() << " from " << num(sim.start_time()) << " to "
+            << num(s.reached_time) << ": " << s.steps << " steps, " << s.residual_calls << " residual calls, "
+            << s.jacobian_evaluations << " Jacobians (" << s.jacobian_method << ", " << s.colors << " colours, "
+            << s.jacobian_nonzeros << " nonzeros, " << s.threads << " thread" << (s.threads == 1 ? "" : "s")
+            << "), KLU L+U " << (s.klu_lnz + s.klu_unz) << " nonzeros; integration " << num(s.time_integrate)
+            << " s; " << rows << " rows in " << output << '\n';
+}
+
+}  // namespace
+
+Runner add_simulate_command(CLI::App& app) {
+  auto o = std::make_shared<SimulateOptions>();
+  app.add_option("fmu", o->path, "The .fmu file (or an unpacked FMU folder)")->required();
+  app.add_option("--start", o->start, "Start time (default: DefaultExperiment startTime, else 0)");
+  app.add_option("--stop", o->stop, "Stop time (default: DefaultExperiment stopTime, else start + 1)");
+  app.add_option("--rtol", o->rtol, "Relative tolerance (default: DefaultExperiment tolerance, else 1e-6)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--atol", o->atol, "Absolute tolerance, scaled by each variable's nominal (default: rtol)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--output-interval", o->interval, "Time between output rows (default: DefaultExperiment stepSize)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--jacobian", o->jacobian,
+                 "auto (directional if provided), fd (coloured finite differences), directional, or check "
+                 "(compare both at the start, then directional)")
+      ->check(CLI::IsMember({"auto", "fd", "directional", "check"}));
+  app.add_option("--threads", o->threads, "Threads (and FMU instances) for Jacobian evaluation")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("-o,--output", o->output, "Result CSV file ('-' for stdout)")->capture_default_str();
+  app.add_option("--stats", o->stats, "Write the run statistics as JSON to this file");
+  app.add_option("--set", o->sets, "Set a parameter or start value: name=value (repeatable)");
+  app.add_option("--output-vars", o->output_vars, "Variables to record: names or globs (* and ?), comma-separated")
+      ->delimiter(',');
+  app.add_flag("--all", o->all, "Record every Float64 variable");
+  app.add_flag("!--no-progress", o->progress, "No progress bar on stderr");
+  app.add_option("--klu-ordering", o->klu_ordering, "Fill-reducing ordering for KLU: amd, colamd, metis")
+      ->check(CLI::IsMember({"amd", "colamd", "metis"}))
+      ->capture_default_str();
+  app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output rows")->capture_default_str();
+  app.add_option("--max-step", o->max_step, "Largest IDA step size (0: no limit)");
+  return [o]() {
+    // Ctrl-C stops at the next output point and keeps everything; the
+    // extraction folder is removed by the destructors on the way out.
+    import::TempDir::set_signal_cleanup(false);
+    g_stop_signal.store(0);
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    auto wall_start = std::chrono::steady_clock::now();
+    auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(); };
+
+    SimulationOptions options;
+    options.start_time = o->start;
+    options.stop_time = o->stop;
+    options.rtol = o->rtol;
+    options.atol = o->atol;
+    options.output_interval = o->interval;
+    options.threads = o->threads;
+    options.klu_ordering = o->klu_ordering;
+    options.max_steps = o->max_steps;
+    options.max_step = o->max_step;
+    options.jacobian = o->jacobian == "fd"            ? JacobianMode::finite_differences
+                       : o->jacobian == "directional" ? JacobianMode::directional
+                       : o->jacobian == "check"       ? JacobianMode::check
+                                                      : JacobianMode::automatic;
+    auto fmu = Fmu::open(o->path);
+    auto sim = Simulation::create(fmu, options);
+    for (const auto& assignment : o->sets) {
+      auto eq = assignment.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw Error(ErrorKind::usage, "--set \"" + assignment + "\": expected name=value");
+      std::string name = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+      double value = 0;
+      if (text == "true") value = 1;
+      else if (text == "false") value = 0;
+      else {
+        char* end = nullptr;
+        value = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0')
+          throw Error(ErrorKind::usage, "--set " + name + ": \"" + text + "\" is not a number (or true/false)");
+      }
+      sim->set(name, value);
+    }
+    auto variables = simulation::select_output_variables(*fmu, o->output_vars, o->all);
+    std::vector<std::string> names;
+    std::vector<ValueReference> vrs;
+    for (const Variable* v : variables) {
+      names.push_back(v->name);
+      vrs.push_back(v->value_reference);
+    }
+    simulation::CsvWriter csv(o->output, names);
+    std::vector<double> values(vrs.size());
+    auto record = [&] {
+      if (!vrs.empty()) sim->get(vrs, values);
+      csv.write_row(sim->time(), values);
+    };
+    const bool show_progress = o->progress && isatty(STDERR_FILENO) && o->output != "-";
+    std::string error;
+    bool interrupted = false;
+    try {
+      sim->initialize();
+      record();
+      const double t0 = sim->start_time(), t1 = sim->stop_time(), dt = sim->output_interval();
+      const auto intervals = static_cast<long>(std::ceil((t1 - t0) / dt - 1e-9));
+      int last_percent = -1;
+      for (long k = 1; k <= intervals; ++k) {
+        if (g_stop_signal.load() != 0) {
+          interrupted = true;
+          break;
+        }
+        double target = k == intervals ? t1 : t0 + static_cast<double>(k) * dt;
+        sim->advance_to(target);
+        record();
+        if (show_progress) {
+          int percent = static_cast<int>(100.0 * static_cast<double>(k) / static_cast<double>(intervals));
+          if (percent != last_percent) {
+            last_percent = percent;
+            std::string bar(static_cast<std::size_t>(percent / 4), '#');
+            std::fprintf(stderr, "\r[%-25s] %3d%%  t = %-12s", bar.c_str(), percent, num(sim->time()).c_str());
+          }
+        }
+      }
+      if (show_progress) std::fprintf(stderr, "\n");
+    } catch (const Error& e) {
+      if (show_progress) std::fprintf(stderr, "\n");
+      error = e.what();
+      write_stats(o->stats, sim.get(), fmu->display_name(), wall(), csv.rows(), false, error);
+      throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + num(sim->time()) + "; " +
+                                std::to_string(csv.rows()) + " rows kept in " + o->output + ")");
+    }
+    write_stats(o->stats, sim.get(), fmu->display_name(), wall(), csv.rows(), interrupted, error);
+    if (interrupted) {
+      std::cerr << "lsdae: interrupted at t = " << num(sim->time()) << "; " << csv.rows() << " rows kept in "
+                << o->output << '\n';
+      return exit_code(ErrorKind::interrupted);
+    }
+    print_summary(*sim, csv.rows(), o->output);
+    return 0;
+  };
+}
+
+}  // namespace lsdae::cli

@@ -1,0 +1,134 @@
+// lsdae/simulation.h -- simulate an FMU: the class a pipeline drives.
+//
+//   auto fmu = lsdae::Fmu::open("TransmissionLine.fmu");
+//   lsdae::SimulationOptions options;                  // defaults: DefaultExperiment
+//   options.threads = 2;
+//   auto sim = lsdae::Simulation::create(fmu, options);
+//   sim->set("L", 2.5e-7);                             // parameters, start values
+//   sim->initialize();                                 // consistent initial values
+//   while (sim->time() < sim->stop_time()) {
+//     sim->advance_to(std::min(sim->time() + sim->output_interval(), sim->stop_time()));
+//     double v = sim->get("v_load");
+//   }
+//   const lsdae::SimulationStats& stats = sim->statistics();
+//
+// What create() does: builds the DAE from the manifest (or, for a plain ME
+// FMU, F = ẋ − f(x)), runs the structural analysis (lsdae::structure:
+// matching, Pantelides, index-1 system, iteration pattern, colouring), and
+// instantiates one FMU instance per thread (one only when the FMU may be
+// instantiated once per process), all switched to DAE mode.
+// initialize() sets the values given with set(), runs the FMU's
+// Initialization Mode and event iteration, and makes the algebraic variables
+// and the derivatives consistent with IDA's IDACalcIC. advance_to() integrates
+// with IDA + KLU and the coloured Jacobian (kernels/compressed_jacobian.h).
+//
+// Errors throw lsdae::Error: usage (unknown variable, bad option), invalid
+// (the structural analysis failed: the message names residuals and
+// variables), fmu_call (the FMU failed), solver (IDA failed: time, step,
+// reason). After a solver error time() and get() still describe the last
+// point reached, so a caller can keep what was computed.
+//
+// Not thread-safe: one Simulation is driven by one thread (it uses
+// `threads` OpenMP threads inside Jacobian evaluations).
+#ifndef LSDAE_SIMULATION_H
+#define LSDAE_SIMULATION_H
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lsdae/fmu.h"
+
+namespace lsdae {
+
+enum class JacobianMode {
+  automatic,           // directional when the FMU provides it, else finite differences
+  finite_differences,  // coloured finite differences
+  directional,         // coloured fmi3GetDirectionalDerivative (error if not provided)
+  check,               // compare both at the initial point, then use directional
+};
+
+struct SimulationOptions {
+  std::optional<double> start_time, stop_time;  // default: DefaultExperiment, else 0 and 1
+  std::optional<double> rtol;                   // default: DefaultExperiment tolerance, else 1e-6
+  std::optional<double> atol;                   // default: rtol; scaled by each variable's nominal
+  std::optional<double> output_interval;        // default: DefaultExperiment stepSize, else (stop-start)/500
+  JacobianMode jacobian = JacobianMode::automatic;
+  std::size_t threads = 1;                      // OpenMP threads (and FMU instances) for Jacobians
+  std::string klu_ordering = "amd";             // amd, colamd or metis
+  long max_steps = 100000;                      // IDA steps between two output points
+  double max_step = 0.0;                        // 0: no limit
+};
+
+struct JacobianCheck {
+  double max_abs_difference = 0.0;
+  // |fd − dd| relative to the largest |dd| of the same row: finite
+  // differences carry an absolute error of about sqrt(eps)·(row magnitude),
+  // so this is the scale on which they can be judged.
+  double max_rel_difference = 0.0;
+  std::string row, column;          // where the largest relative difference is
+  double finite_difference = 0.0, directional = 0.0;  // the two values there
+};
+
+struct SimulationStats {
+  // model size
+  std::size_t unknowns = 0, differential = 0, algebraic = 0;
+  std::size_t jacobian_nonzeros = 0, colors = 0, threads = 1;
+  std::string jacobian_method;  // "finite differences" or "directional"
+  std::string klu_ordering;
+  std::size_t structural_index = 0;
+  // counters (deterministic for a given model, options and thread count)
+  long steps = 0, residual_calls = 0, jacobian_evaluations = 0, jacobian_residual_calls = 0,
+       directional_calls = 0, nonlinear_iterations = 0, nonlinear_convergence_failures = 0,
+       error_test_failures = 0, linear_solver_setups = 0;
+  long klu_lnz = 0, klu_unz = 0;  // nonzeros of the LU factors
+  // wall time per phase, seconds
+  double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
+  double reached_time = 0;
+};
+
+class Simulation {
+ public:
+  static std::unique_ptr<Simulation> create(std::shared_ptr<Fmu> fmu, const SimulationOptions& options = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Before initialize(): a parameter, input or start value, by name.
+  void set(const std::string& name, double value);
+  void initialize();
+  bool initialized() const;
+
+  // Integrates to `t` (<= stop_time()); returns the time reached.
+  double advance_to(double t);
+  double time() const;
+  double start_time() const;
+  double stop_time() const;
+  double output_interval() const;
+
+  // The value of a Float64 variable at time(). Error(usage) for an unknown name.
+  double get(const std::string& name);
+  // Bulk read of Float64 variables at time() (prepare the value references once).
+  void get(std::span<const ValueReference> vrs, std::span<double> values);
+
+  // Compares finite-difference and directional Jacobians at the current point.
+  JacobianCheck check_jacobian();
+
+  const SimulationStats& statistics();
+  // The structural analysis report (the text of `lsdae info --structure`).
+  std::string structure_report() const;
+  const Fmu& fmu() const;
+
+ private:
+  Simulation();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lsdae
+
+#endif  // LSDAE_SIMULATION_H

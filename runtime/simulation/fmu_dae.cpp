@@ -1,0 +1,73 @@
+// runtime/simulation/fmu_dae.cpp -- see fmu_dae.h.
+#include "simulation/fmu_dae.h"
+
+#include <unordered_map>
+
+namespace lsdae::simulation {
+
+FmuDae build_fmu_dae(const Fmu& fmu) {
+  const ModelDescription& md = fmu.model_description();
+  const Manifest& manifest = fmu.manifest();
+  FmuDae dae;
+  dae.state_vrs = fmu.states();
+  dae.derivative_vrs = fmu.derivatives();
+  for (const auto& a : manifest.algebraic_variables) dae.algebraic_vrs.push_back(a.value_reference);
+  dae.fully_implicit = fmu.form() == DaeForm::fully_implicit;
+  dae.input.form = dae.fully_implicit ? structure::DaeForm::fully_implicit : structure::DaeForm::semi_explicit;
+
+  std::unordered_map<ValueReference, structure::VarRef> var_of;
+  for (std::size_t i = 0; i < dae.state_vrs.size(); ++i) {
+    var_of[dae.state_vrs[i]] = structure::state(i);
+    var_of[dae.derivative_vrs[i]] = structure::derivative_of(i);
+  }
+  for (std::size_t j = 0; j < dae.algebraic_vrs.size(); ++j) var_of[dae.algebraic_vrs[j]] = structure::algebraic(j);
+  auto map_deps = [&](const Unknown& u) -> structure::Dependencies {
+    if (!u.dependencies) return std::nullopt;
+    std::vector<structure::VarRef> out;
+    out.reserve(u.dependencies->size());
+    for (ValueReference vr : *u.dependencies)
+      if (auto it = var_of.find(vr); it != var_of.end()) out.push_back(it->second);
+    return out;
+  };
+  auto name_of = [&](ValueReference vr) {
+    const Variable* v = md.find(vr);
+    return v != nullptr ? v->name : "vr " + std::to_string(vr);
+  };
+
+  // State derivative dependencies: the manifest's in DAE mode, the core's in ODE mode.
+  const auto& csd = manifest.present() ? manifest.structure.continuous_state_derivatives
+                                       : md.structure.continuous_state_derivatives;
+  std::unordered_map<ValueReference, const Unknown*> csd_of;
+  for (const auto& u : csd) csd_of[u.value_reference] = &u;
+  for (std::size_t i = 0; i < dae.state_vrs.size(); ++i) {
+    structure::StateInput s;
+    s.name = name_of(dae.state_vrs[i]);
+    s.derivative_name = name_of(dae.derivative_vrs[i]);
+    const Variable* x = md.find(dae.state_vrs[i]);
+    s.select = (x != nullptr && x->initial == Initial::approx) ? structure::StateSelect::avoid
+                                                               : structure::StateSelect::normal;
+    if (!dae.fully_implicit) {
+      auto it = csd_of.find(dae.derivative_vrs[i]);
+      if (it != csd_of.end()) s.derivative_dependencies = map_deps(*it->second);
+    }
+    dae.input.states.push_back(std::move(s));
+  }
+  for (ValueReference vr : dae.algebraic_vrs) dae.input.algebraic.push_back(name_of(vr));
+  for (const auto& group : manifest.residuals) {
+    structure::ResidualInput r;
+    std::vector<ValueReference> vrs;
+    for (const auto& f : group.formulations) {
+      r.formulations.push_back({name_of(f.residual.value_reference), f.index, map_deps(f.residual)});
+      vrs.push_back(f.residual.value_reference);
+    }
+    dae.input.residuals.push_back(std::move(r));
+    dae.residual_vrs.push_back(std::move(vrs));
+  }
+  for (const auto& inv : manifest.invariants) {
+    dae.input.invariants.push_back({name_of(inv.value_reference), map_deps(inv), std::nullopt, std::nullopt});
+    dae.invariant_vrs.push_back(inv.value_reference);
+  }
+  return dae;
+}
+
+}  // namespace lsdae::simulation

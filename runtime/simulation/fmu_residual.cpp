@@ -1,0 +1,160 @@
+// runtime/simulation/fmu_residual.cpp -- see fmu_residual.h.
+#include "simulation/fmu_residual.h"
+
+#include <algorithm>
+
+#include "lsdae/error.h"
+
+namespace lsdae::simulation {
+
+using structure::UnknownKind;
+
+FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure::DaeSystem& system,
+                         const structure::Index1System& index1)
+    : instance_(instance), fully_implicit_(dae.fully_implicit), unknowns_(index1.unknowns) {
+  const std::size_t n = dae.state_vrs.size(), m = dae.algebraic_vrs.size();
+  constexpr std::size_t none = structure::no_index;
+  x_from_.assign(n, none);
+  xdot_from_.assign(n, none);
+  xdot_in_yp_.assign(n, false);
+  z_from_.assign(m, none);
+  for (std::size_t k = 0; k < unknowns_.size(); ++k) {
+    const auto& u = unknowns_[k];
+    switch (u.kind) {
+      case UnknownKind::differential: x_from_[u.index] = k; xdot_from_[u.index] = k; xdot_in_yp_[u.index] = true; break;
+      case UnknownKind::dummy_state: x_from_[u.index] = k; break;
+      case UnknownKind::dummy_derivative: xdot_from_[u.index] = k; break;
+      case UnknownKind::algebraic: z_from_[u.index] = k; break;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (x_from_[i] == none || xdot_from_[i] == none)
+      throw Error(ErrorKind::internal, "simulation: state " + std::to_string(i) + " has no IDA unknown");
+  for (std::size_t j = 0; j < m; ++j)
+    if (z_from_[j] == none)
+      throw Error(ErrorKind::internal, "simulation: algebraic variable " + std::to_string(j) + " has no IDA unknown");
+  for (const auto& e : index1.rows) {
+    if (e.kind == structure::EquationRef::Kind::invariant) {
+      rows_.push_back({RowKind::fmu_variable, row_vrs_.size()});
+      row_vrs_.push_back(dae.invariant_vrs.at(e.id));
+      continue;
+    }
+    std::size_t g = system.formulation_group[e.id];
+    std::size_t level = system.level_of(e.id);
+    std::size_t source = system.group_source[g];
+    if (system.group_kind[g] == structure::GroupKind::state_equation) {
+      if (level != 0)
+        throw Error(ErrorKind::internal, "simulation: a differentiated state equation has no FMU variable");
+      rows_.push_back({RowKind::state_equation, source});
+    } else {
+      rows_.push_back({RowKind::fmu_variable, row_vrs_.size()});
+      row_vrs_.push_back(dae.residual_vrs.at(source).at(level));
+    }
+  }
+  state_vrs_ = dae.state_vrs;
+  derivative_vrs_ = dae.derivative_vrs;
+  algebraic_vrs_ = dae.algebraic_vrs;
+  x_.resize(n);
+  xdot_.resize(n);
+  z_.resize(m);
+  row_values_.resize(row_vrs_.size());
+  f_.resize(n);
+  // Directional derivatives: unknowns are fixed; knowns grow to at most 2n + m.
+  unknown_vrs_ = row_vrs_;
+  if (!fully_implicit_) unknown_vrs_.insert(unknown_vrs_.end(), derivative_vrs_.begin(), derivative_vrs_.end());
+  sensitivity_.resize(unknown_vrs_.size());
+  known_vrs_.reserve(2 * n + m);
+  seeds_.reserve(2 * n + m);
+  direct_.resize(n);
+}
+
+void FmuResidual::states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
+                              std::span<double> xdot) const {
+  for (std::size_t i = 0; i < x_from_.size(); ++i) {
+    x[i] = y[x_from_[i]];
+    xdot[i] = xdot_in_yp_[i] ? yp[xdot_from_[i]] : y[xdot_from_[i]];
+  }
+}
+
+kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std::span<const double> yp) {
+  auto fail = [](CallStatus s) { return s == CallStatus::discard; };
+  states_from(y, yp, x_, xdot_);
+  for (std::size_t j = 0; j < z_.size(); ++j) z_[j] = y[z_from_[j]];
+  if (fail(instance_.set_time(t))) return kernels::EvalStatus::recoverable;
+  if (!x_.empty() && fail(instance_.set_continuous_states(x_))) return kernels::EvalStatus::recoverable;
+  if (!z_.empty() && fail(instance_.set_float64(algebraic_vrs_, z_))) return kernels::EvalStatus::recoverable;
+  if (fully_implicit_ && !xdot_.empty() && fail(instance_.set_float64(derivative_vrs_, xdot_)))
+    return kernels::EvalStatus::recoverable;
+  return kernels::EvalStatus::ok;
+}
+
+kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, std::span<const double> yp,
+                                          std::span<double> r) {
+  ++calls_;
+  if (auto s = apply(t, y, yp); s != kernels::EvalStatus::ok) return s;
+  if (!row_vrs_.empty() && instance_.get_float64(row_vrs_, row_values_) == CallStatus::discard)
+    return kernels::EvalStatus::recoverable;
+  if (!fully_implicit_ && !f_.empty() &&
+      instance_.get_continuous_state_derivatives(f_) == CallStatus::discard)
+    return kernels::EvalStatus::recoverable;
+  for (std::size_t k = 0; k < rows_.size(); ++k) {
+    const Row& row = rows_[k];
+    r[k] = row.kind == RowKind::fmu_variable ? row_values_[row.index] : xdot_[row.index] - f_[row.index];
+  }
+  return kernels::EvalStatus::ok;
+}
+
+kernels::EvalStatus FmuResidual::jacobian_columns(double t, std::span<const double> y, std::span<const double> yp,
+                                                  double cj, std::span<const std::size_t> columns,
+                                                  std::span<double> jv) {
+  if (auto s = apply(t, y, yp); s != kernels::EvalStatus::ok) return s;
+  known_vrs_.clear();
+  seeds_.clear();
+  std::fill(direct_.begin(), direct_.end(), 0.0);
+  for (std::size_t k : columns) {
+    const auto& u = unknowns_[k];
+    switch (u.kind) {
+      case UnknownKind::differential:
+        known_vrs_.push_back(state_vrs_[u.index]);
+        seeds_.push_back(1.0);
+        if (fully_implicit_) {
+          known_vrs_.push_back(derivative_vrs_[u.index]);
+          seeds_.push_back(cj);
+        } else {
+          direct_[u.index] = cj;
+        }
+        break;
+      case UnknownKind::dummy_state:
+        known_vrs_.push_back(state_vrs_[u.index]);
+        seeds_.push_back(1.0);
+        break;
+      case UnknownKind::dummy_derivative:
+        if (fully_implicit_) {
+          known_vrs_.push_back(derivative_vrs_[u.index]);
+          seeds_.push_back(1.0);
+        } else {
+          direct_[u.index] = 1.0;
+        }
+        break;
+      case UnknownKind::algebraic:
+        known_vrs_.push_back(algebraic_vrs_[u.index]);
+        seeds_.push_back(1.0);
+        break;
+    }
+  }
+  if (known_vrs_.empty()) {
+    std::fill(sensitivity_.begin(), sensitivity_.end(), 0.0);
+  } else if (instance_.get_directional_derivative(unknown_vrs_, known_vrs_, seeds_, sensitivity_) ==
+             CallStatus::discard) {
+    return kernels::EvalStatus::recoverable;
+  }
+  const std::size_t f_offset = row_vrs_.size();
+  for (std::size_t k = 0; k < rows_.size(); ++k) {
+    const Row& row = rows_[k];
+    jv[k] = row.kind == RowKind::fmu_variable ? sensitivity_[row.index]
+                                              : direct_[row.index] - sensitivity_[f_offset + row.index];
+  }
+  return kernels::EvalStatus::ok;
+}
+
+}  // namespace lsdae::simulation

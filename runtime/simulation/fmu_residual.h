@@ -1,0 +1,84 @@
+// runtime/simulation/fmu_residual.h -- IDA's residual G(t, y, y') evaluated by
+// one FMU instance, for an index-1 system of lsdae::structure.
+//
+// Unknowns (structure::Index1System::unknowns): a differential state i has
+// y_k = x_i, y'_k = ẋ_i; a dummy state has y_k = x_s (algebraic) and its dummy
+// derivative y_l = ẋ_s (algebraic); z_j is algebraic. Rows
+// (Index1System::rows): a residual formulation or invariant is read from its
+// Float64 variable; a semi-explicit state equation i is ẋ_i − f_i with f from
+// fmi3GetContinuousStateDerivatives.
+//
+// One evaluation is a fixed sequence of bulk calls, value-reference arrays
+// prepared once, no allocation:
+//   fmi3SetTime, fmi3SetContinuousStates (all x), fmi3SetFloat64 (z),
+//   fmi3SetFloat64 (ẋ; fully implicit form only), fmi3GetFloat64 (residual
+//   rows), fmi3GetContinuousStateDerivatives (semi-explicit state rows).
+// fmi3Discard makes the evaluation `recoverable`; fmi3Error/fmi3Fatal throw
+// lsdae::Error (caught by the integrator and re-thrown after IDA returns).
+//
+// jacobian_columns: one fmi3GetDirectionalDerivative per call, with the
+// knowns of the requested columns seeded (x_i with 1 and, fully implicit,
+// ẋ_i with cj; z_j, dummy x_s and ẋ_s with 1) and every row's variable as
+// unknowns (plus the derivatives in the semi-explicit form, whose rows add
+// cj or 1 for their own ẋ).
+#ifndef LSDAE_RUNTIME_SIMULATION_FMU_RESIDUAL_H
+#define LSDAE_RUNTIME_SIMULATION_FMU_RESIDUAL_H
+
+#include <vector>
+
+#include "kernels/residual_function.h"
+#include "lsdae/instance.h"
+#include "simulation/fmu_dae.h"
+#include "structure/dae_system.h"
+#include "structure/index1_system.h"
+
+namespace lsdae::simulation {
+
+class FmuResidual final : public kernels::ResidualFunction {
+ public:
+  // All references must outlive this object.
+  FmuResidual(Instance& instance, const FmuDae& dae, const structure::DaeSystem& system,
+              const structure::Index1System& index1);
+
+  std::size_t size() const override { return unknowns_.size(); }
+  kernels::EvalStatus residual(double t, std::span<const double> y, std::span<const double> yp,
+                               std::span<double> r) override;
+  bool has_jacobian_columns() const override { return instance_.provides_directional_derivatives(); }
+  kernels::EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
+                                       std::span<const std::size_t> columns, std::span<double> jv) override;
+
+  // Writes (t, y, y') into the instance without reading anything: afterwards
+  // the instance's outputs and locals belong to that point.
+  kernels::EvalStatus apply(double t, std::span<const double> y, std::span<const double> yp);
+
+  // The states and state derivatives at (y, y') in Fmu::states() order.
+  void states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
+                   std::span<double> xdot) const;
+  Instance& instance() { return instance_; }
+  std::size_t calls() const { return calls_; }
+
+ private:
+  enum class RowKind : unsigned char { fmu_variable, state_equation };
+  struct Row {
+    RowKind kind;
+    std::size_t index;  // position in row_vrs_ (fmu_variable) or state index (state_equation)
+  };
+  Instance& instance_;
+  bool fully_implicit_;
+  std::vector<structure::IdaUnknown> unknowns_;
+  std::vector<std::size_t> x_from_;     // per state: unknown index holding x_i
+  std::vector<std::size_t> xdot_from_;  // per state: unknown index holding ẋ_i
+  std::vector<bool> xdot_in_yp_;        // per state: ẋ_i is y'[k] (differential) or y[k] (dummy)
+  std::vector<std::size_t> z_from_;     // per algebraic: unknown index
+  std::vector<Row> rows_;
+  std::vector<ValueReference> state_vrs_, derivative_vrs_, algebraic_vrs_, row_vrs_;
+  std::vector<double> x_, xdot_, z_, row_values_, f_;
+  std::vector<ValueReference> known_vrs_, unknown_vrs_;
+  std::vector<double> seeds_, sensitivity_;
+  std::vector<double> direct_;  // semi-explicit: the ẋ part of a state row's column sum
+  std::size_t calls_ = 0;
+};
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_FMU_RESIDUAL_H

@@ -1,0 +1,320 @@
+// runtime/simulation/ida_integrator.cpp -- see ida_integrator.h.
+#include "simulation/ida_integrator.h"
+
+#include <ida/ida.h>
+#include <metis.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include "lsdae/error.h"
+#include "lsdae/log.h"
+
+namespace lsdae::simulation {
+
+const char* to_string(JacobianSource source) noexcept {
+  return source == JacobianSource::directional ? "directional" : "finite differences";
+}
+const char* to_string(KluOrdering ordering) noexcept {
+  switch (ordering) {
+    case KluOrdering::amd: return "amd";
+    case KluOrdering::colamd: return "colamd";
+    case KluOrdering::metis: return "metis";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string sci(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+// KLU user ordering: METIS nested dissection of the pattern of A + Aᵀ
+// (diagonal dropped). Returns a positive number on success, 0 on failure,
+// as KLU expects of `user_order`.
+SuiteSparse_long metis_order(SuiteSparse_long n, SuiteSparse_long* Ap, SuiteSparse_long* Ai, SuiteSparse_long* Perm,
+                             klu_l_common* /*common*/) {
+  std::vector<std::vector<idx_t>> adjacency(static_cast<std::size_t>(n));
+  for (SuiteSparse_long j = 0; j < n; ++j)
+    for (SuiteSparse_long p = Ap[j]; p < Ap[j + 1]; ++p) {
+      SuiteSparse_long i = Ai[p];
+      if (i == j) continue;
+      adjacency[static_cast<std::size_t>(i)].push_back(static_cast<idx_t>(j));
+      adjacency[static_cast<std::size_t>(j)].push_back(static_cast<idx_t>(i));
+    }
+  std::vector<idx_t> xadj{0}, adjncy;
+  for (auto& list : adjacency) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    adjncy.insert(adjncy.end(), list.begin(), list.end());
+    xadj.push_back(static_cast<idx_t>(adjncy.size()));
+  }
+  idx_t nvtxs = static_cast<idx_t>(n);
+  std::vector<idx_t> perm(static_cast<std::size_t>(n)), iperm(static_cast<std::size_t>(n));
+  if (adjncy.empty()) {
+    for (SuiteSparse_long k = 0; k < n; ++k) Perm[k] = k;
+    return 1;
+  }
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = 1;  // deterministic
+  if (METIS_NodeND(&nvtxs, xadj.data(), adjncy.data(), nullptr, options, perm.data(), iperm.data()) != METIS_OK)
+    return 0;
+  // METIS: row k of the permuted matrix is row perm[k] of A -- KLU's Perm.
+  for (SuiteSparse_long k = 0; k < n; ++k) Perm[k] = perm[static_cast<std::size_t>(k)];
+  return 1;
+}
+
+}  // namespace
+
+struct IdaIntegrator::Impl {
+  kernels::ResidualFunction& main;
+  std::vector<kernels::ResidualFunction*> pool;
+  const structure::Pattern& pattern;
+  IntegratorOptions options;
+  kernels::CompressedJacobian jacobian;
+
+  SUNContext ctx = nullptr;
+  void* ida = nullptr;
+  N_Vector y = nullptr, yp = nullptr, atol = nullptr, id = nullptr, ewt = nullptr;
+  SUNMatrix matrix = nullptr;
+  SUNLinearSolver solver = nullptr;
+  bool initialized = false;
+  long residual_calls = 0;
+  std::string last_ida_message;
+  std::vector<sunindextype> col_ptr, row_idx;
+  std::exception_ptr callback_error;
+
+  Impl(kernels::ResidualFunction& m, std::vector<kernels::ResidualFunction*> p, const structure::Pattern& pat,
+       const structure::Coloring& coloring, IntegratorOptions opts)
+      : main(m), pool(std::move(p)), pattern(pat), options(std::move(opts)),
+        jacobian(pat, coloring, options.threads) {}
+
+  ~Impl() {
+    if (ida != nullptr) IDAFree(&ida);
+    if (solver != nullptr) SUNLinSolFree(solver);
+    if (matrix != nullptr) SUNMatDestroy(matrix);
+    for (N_Vector v : {y, yp, atol, id, ewt})
+      if (v != nullptr) N_VDestroy(v);
+    if (ctx != nullptr) SUNContext_Free(&ctx);
+  }
+
+  static int residual(realtype t, N_Vector yy, N_Vector ypp, N_Vector rr, void* data) {
+    auto* self = static_cast<Impl*>(data);
+    const auto n = static_cast<std::size_t>(NV_LENGTH_S(yy));
+    ++self->residual_calls;
+    try {
+      kernels::EvalStatus s = self->main.residual(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {NV_DATA_S(rr), n});
+      return static_cast<int>(s);
+    } catch (...) {
+      self->callback_error = std::current_exception();
+      return -1;
+    }
+  }
+
+  static int jacobian_fn(realtype t, realtype cj, N_Vector yy, N_Vector ypp, N_Vector rr, SUNMatrix J, void* data,
+                         N_Vector, N_Vector, N_Vector) {
+    auto* self = static_cast<Impl*>(data);
+    const auto n = static_cast<std::size_t>(NV_LENGTH_S(yy));
+    // SUNMatZero cleared the index arrays: restore the fixed pattern.
+    std::copy(self->col_ptr.begin(), self->col_ptr.end(), SUNSparseMatrix_IndexPointers(J));
+    std::copy(self->row_idx.begin(), self->row_idx.end(), SUNSparseMatrix_IndexValues(J));
+    std::span<double> values(SUNSparseMatrix_Data(J), self->pattern.nnz());
+    realtype h = 0;
+    IDAGetCurrentStep(self->ida, &h);
+    IDAGetErrWeights(self->ida, self->ewt);
+    kernels::JacobianPoint point{t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {NV_DATA_S(rr), n},
+                                 cj, h, {NV_DATA_S(self->ewt), n}, self->options.nominal};
+    try {
+      kernels::EvalStatus s = self->options.jacobian == JacobianSource::directional
+                                  ? self->jacobian.evaluate_directional(self->pool, point, values)
+                                  : self->jacobian.evaluate_finite_differences(self->pool, point, values);
+      return static_cast<int>(s);
+    } catch (...) {
+      self->callback_error = std::current_exception();
+      return -1;
+    }
+  }
+
+  static void error_handler(int code, const char* module, const char* function, char* message, void* data) {
+    auto* self = static_cast<Impl*>(data);
+    self->last_ida_message = std::string(module) + "/" + function + ": " + message;
+    if (code < 0) log_debug(self->last_ida_message);
+  }
+
+  void check(int flag, const char* what) {
+    if (flag >= 0) return;
+    throw Error(ErrorKind::solver, std::string("ida: ") + what + " failed (" + IDAGetReturnFlagName(flag) + ")" +
+                                       (last_ida_message.empty() ? "" : ": " + last_ida_message));
+  }
+};
+
+IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernels::ResidualFunction*> pool,
+                             const structure::Pattern& pattern, const structure::Coloring& coloring,
+                             IntegratorOptions options)
+    : n_(main.size()) {
+  if (pattern.rows() != n_ || pattern.cols() != n_)
+    throw Error(ErrorKind::internal, "ida: the iteration pattern is " + std::to_string(pattern.rows()) + " × " +
+                                         std::to_string(pattern.cols()) + " for " + std::to_string(n_) + " unknowns");
+  if (options.atol.size() != n_ || options.id.size() != n_)
+    throw Error(ErrorKind::internal, "ida: atol and id must have one entry per unknown");
+  if (pool.size() < options.threads)
+    throw Error(ErrorKind::internal, "ida: the evaluation pool is smaller than the thread count");
+  impl_ = std::make_unique<Impl>(main, std::move(pool), pattern, coloring, std::move(options));
+  Impl& m = *impl_;
+  if (SUNContext_Create(nullptr, &m.ctx) != 0) throw Error(ErrorKind::solver, "ida: cannot create a SUNContext");
+  const auto n = static_cast<sunindextype>(n_);
+  m.y = N_VNew_Serial(n, m.ctx);
+  m.yp = N_VNew_Serial(n, m.ctx);
+  m.atol = N_VNew_Serial(n, m.ctx);
+  m.id = N_VNew_Serial(n, m.ctx);
+  m.ewt = N_VNew_Serial(n, m.ctx);
+  std::copy(m.options.atol.begin(), m.options.atol.end(), NV_DATA_S(m.atol));
+  std::copy(m.options.id.begin(), m.options.id.end(), NV_DATA_S(m.id));
+  m.col_ptr.assign(pattern.col_ptr().begin(), pattern.col_ptr().end());
+  m.row_idx.assign(pattern.row_idx().begin(), pattern.row_idx().end());
+  const auto nnz = static_cast<sunindextype>(std::max<std::size_t>(1, pattern.nnz()));
+  m.matrix = SUNSparseMatrix(n, n, nnz, CSC_MAT, m.ctx);
+  m.solver = SUNLinSol_KLU(m.y, m.matrix, m.ctx);
+  if (m.matrix == nullptr || m.solver == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver");
+  switch (m.options.ordering) {
+    case KluOrdering::amd: SUNLinSol_KLUSetOrdering(m.solver, 0); break;
+    case KluOrdering::colamd: SUNLinSol_KLUSetOrdering(m.solver, 1); break;
+    case KluOrdering::metis: {
+      sun_klu_common* common = SUNLinSol_KLUGetCommon(m.solver);
+      common->ordering = 3;  // user ordering
+      common->user_order = metis_order;
+      break;
+    }
+  }
+}
+
+IdaIntegrator::~IdaIntegrator() = default;
+
+void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const double> yp0) {
+  Impl& m = *impl_;
+  std::copy(y0.begin(), y0.end(), NV_DATA_S(m.y));
+  std::copy(yp0.begin(), yp0.end(), NV_DATA_S(m.yp));
+  t_ = t0;
+  if (!m.initialized) {
+    m.ida = IDACreate(m.ctx);
+    if (m.ida == nullptr) throw Error(ErrorKind::solver, "ida: IDACreate failed (out of memory?)");
+    IDASetErrHandlerFn(m.ida, &Impl::error_handler, &m);
+    m.check(IDAInit(m.ida, &Impl::residual, t0, m.y, m.yp), "IDAInit");
+    m.check(IDASetUserData(m.ida, &m), "IDASetUserData");
+    m.check(IDASVtolerances(m.ida, m.options.rtol, m.atol), "IDASVtolerances");
+    m.check(IDASetId(m.ida, m.id), "IDASetId");
+    m.check(IDASetLinearSolver(m.ida, m.solver, m.matrix), "IDASetLinearSolver");
+    m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
+    m.check(IDASetMaxNumSteps(m.ida, m.options.max_steps_per_output), "IDASetMaxNumSteps");
+    if (m.options.max_step > 0) m.check(IDASetMaxStep(m.ida, m.options.max_step), "IDASetMaxStep");
+    if (m.options.initial_step > 0) m.check(IDASetInitStep(m.ida, m.options.initial_step), "IDASetInitStep");
+    m.initialized = true;
+  } else {
+    m.check(IDAReInit(m.ida, t0, m.y, m.yp), "IDAReInit");
+  }
+}
+
+void IdaIntegrator::set_stop_time(double t_stop) { impl_->check(IDASetStopTime(impl_->ida, t_stop), "IDASetStopTime"); }
+
+void IdaIntegrator::make_consistent(double t_next) {
+  Impl& m = *impl_;
+  int flag = IDACalcIC(m.ida, IDA_YA_YDP_INIT, t_next);
+  if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
+  IDAGetConsistentIC(m.ida, m.y, m.yp);
+  if (flag >= 0) return;
+  // Name the residuals that stayed largest.
+  std::vector<double> r(n_);
+  m.main.residual(t_, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_}, r);
+  std::vector<std::size_t> order(n_);
+  std::iota(order.begin(), order.end(), 0);
+  std::size_t shown = std::min<std::size_t>(5, n_);
+  std::partial_sort(order.begin(), order.begin() + static_cast<long>(shown), order.end(),
+                    [&](std::size_t a, std::size_t b) { return std::fabs(r[a]) > std::fabs(r[b]); });
+  std::string worst;
+  for (std::size_t k = 0; k < shown; ++k) {
+    std::size_t i = order[k];
+    if (r[i] == 0.0) break;
+    worst += (worst.empty() ? "" : ", ") +
+             (m.options.row_name ? "\"" + m.options.row_name(i) + "\"" : "row " + std::to_string(i)) + " = " + sci(r[i]);
+  }
+  throw Error(ErrorKind::solver,
+              std::string("ida: consistent initial values at t = ") + sci(t_) + " not found (" +
+                  IDAGetReturnFlagName(flag) + "); largest residuals: " + (worst.empty() ? "none" : worst) +
+                  (m.last_ida_message.empty() ? "" : "; IDA said: " + m.last_ida_message) +
+                  " → check the start values and parameters (--set name=value), or give better guesses for the "
+                  "algebraic variables");
+}
+
+double IdaIntegrator::advance_to(double tout) {
+  Impl& m = *impl_;
+  realtype t_reached = t_;
+  int flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, IDA_NORMAL);
+  if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
+  if (flag < 0) {
+    realtype t_now = t_, h = 0;
+    IDAGetCurrentTime(m.ida, &t_now);
+    IDAGetLastStep(m.ida, &h);
+    std::string hint;
+    switch (flag) {
+      case IDA_TOO_MUCH_WORK: hint = "more than " + std::to_string(m.options.max_steps_per_output) +
+                                     " steps between two output points; raise --max-steps or shorten the output interval"; break;
+      case IDA_TOO_MUCH_ACC: hint = "the tolerances are too tight for double precision; loosen --rtol/--atol"; break;
+      case IDA_ERR_FAIL: hint = "the error test failed repeatedly: a discontinuity the FMU does not report as an event, or tolerances too tight"; break;
+      case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
+      case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
+      case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
+      case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
+      default: hint = "see IDA's message"; break;
+    }
+    t_ = t_now;
+    throw Error(ErrorKind::solver, "ida: at t = " + sci(t_now) + " (h = " + sci(h) + "): " +
+                                       IDAGetReturnFlagName(flag) +
+                                       (m.last_ida_message.empty() ? "" : " (" + m.last_ida_message + ")") + " → " +
+                                       hint);
+  }
+  t_ = t_reached;
+  return t_reached;
+}
+
+std::span<const double> IdaIntegrator::y() const { return {NV_DATA_S(impl_->y), n_}; }
+std::span<const double> IdaIntegrator::yp() const { return {NV_DATA_S(impl_->yp), n_}; }
+
+IntegratorStats IdaIntegrator::stats() const {
+  const Impl& m = *impl_;
+  IntegratorStats s;
+  s.colors = m.jacobian.colors();
+  s.jacobian_nonzeros = m.pattern.nnz();
+  s.jacobian_evaluations = static_cast<long>(m.jacobian.counters().evaluations);
+  s.jacobian_residual_calls = static_cast<long>(m.jacobian.counters().residual_calls);
+  s.directional_calls = static_cast<long>(m.jacobian.counters().directional_calls);
+  s.residual_calls = m.residual_calls;
+  if (m.ida != nullptr) {
+    IDAGetNumSteps(m.ida, &s.steps);
+    IDAGetNumNonlinSolvIters(m.ida, &s.nonlinear_iterations);
+    IDAGetNumNonlinSolvConvFails(m.ida, &s.nonlinear_convergence_failures);
+    IDAGetNumErrTestFails(m.ida, &s.error_test_failures);
+    IDAGetNumLinSolvSetups(m.ida, &s.linear_solver_setups);
+    realtype h = 0;
+    IDAGetLastStep(m.ida, &h);
+    s.last_step = h;
+  }
+  if (sun_klu_numeric* numeric = SUNLinSol_KLUGetNumeric(m.solver); numeric != nullptr) {
+    s.klu_lnz = static_cast<long>(numeric->lnz);
+    s.klu_unz = static_cast<long>(numeric->unz);
+  }
+  return s;
+}
+
+}  // namespace lsdae::simulation

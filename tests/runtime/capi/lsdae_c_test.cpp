@@ -1,0 +1,50 @@
+// tests/runtime/capi/lsdae_c_test.cpp -- runtime/capi/lsdae_c.cpp: statuses
+// and messages of the C interface, nothing thrown across it.
+#include "lsdae/lsdae.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "catalog.h"
+
+namespace {
+
+TEST(CApi, SimulatesAndReportsStatistics) {
+  lsdae_options options;
+  lsdae_options_init(&options);
+  options.stop_time = 0.5;
+  lsdae_simulation* sim = nullptr;
+  ASSERT_EQ(lsdae_open(lsdae::test::fmu_path("HelloWorld_fully_implicit_shapeA").c_str(), &options, &sim), LSDAE_OK)
+      << lsdae_last_error(nullptr);
+  ASSERT_EQ(lsdae_initialize(sim), LSDAE_OK) << lsdae_last_error(sim);
+  double reached = 0;
+  ASSERT_EQ(lsdae_advance_to(sim, 10.0, &reached), LSDAE_OK) << lsdae_last_error(sim);
+  EXPECT_EQ(reached, 0.5) << "clipped to the stop time";
+  double x = 0;
+  ASSERT_EQ(lsdae_get(sim, "x", &x), LSDAE_OK);
+  EXPECT_NEAR(x, std::exp(0.7), 1e-5);
+  lsdae_stats stats;
+  ASSERT_EQ(lsdae_statistics(sim, &stats), LSDAE_OK);
+  EXPECT_EQ(stats.unknowns, 3u);
+  EXPECT_GT(stats.steps, 0);
+  lsdae_free(sim);
+}
+
+TEST(CApi, ErrorsComeBackAsStatusAndMessage) {
+  lsdae_simulation* sim = nullptr;
+  EXPECT_EQ(lsdae_open("/no/such.fmu", nullptr, &sim), LSDAE_ERR_USAGE);
+  EXPECT_EQ(sim, nullptr);
+  EXPECT_NE(std::string(lsdae_last_error(nullptr)).find("no such file"), std::string::npos);
+  ASSERT_EQ(lsdae_open(lsdae::test::fmu_path("HelloWorld_ode").c_str(), nullptr, &sim), LSDAE_OK);
+  EXPECT_EQ(lsdae_advance_to(sim, 1.0, nullptr), LSDAE_ERR_USAGE) << "initialize first";
+  EXPECT_NE(std::string(lsdae_last_error(sim)).find("initialize()"), std::string::npos) << lsdae_last_error(sim);
+  EXPECT_EQ(lsdae_set(sim, "no_such_variable", 1.0), LSDAE_ERR_USAGE);
+  EXPECT_EQ(lsdae_get(sim, "x", nullptr), LSDAE_ERR_USAGE);
+  EXPECT_EQ(lsdae_initialize(nullptr), LSDAE_ERR_USAGE);
+  lsdae_free(sim);
+  lsdae_free(nullptr);
+}
+
+}  // namespace
