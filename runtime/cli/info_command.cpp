@@ -10,7 +10,11 @@
 #include "cli/commands.h"
 #include "cli/json_writer.h"
 #include "cli/limits_option.h"
+#include "lsdae/error.h"
 #include "lsdae/fmu.h"
+#include "simulation/fmu_dae.h"
+#include "simulation/fmu_jacobian_values.h"
+#include "structure/pipeline.h"
 
 namespace lsdae::cli {
 
@@ -19,6 +23,8 @@ namespace {
 struct InfoOptions {
   std::string path;
   bool json = false;
+  bool structure = false;
+  bool no_load = false;
   std::uint64_t max_unpacked_size = 0;  // 0: ArchiveLimits' defaults
 };
 
@@ -73,9 +79,38 @@ void print_text(const Fmu& fmu, const FmuSummary& s) {
                         std::to_string(d.count(Severity::warning)) + " warnings (`lsdae validate` lists them)");
 }
 
-void print_json(const Fmu& fmu, const FmuSummary& s) {
+// The structural analysis (issue 4): from the manifest alone, then -- when the
+// binary loads and provides directional derivatives -- the dummy derivatives
+// chosen numerically at the start point (start values, parameters).
+structure::StructureOutcome analyse_structure(const std::shared_ptr<Fmu>& fmu, bool load, std::string& selection_note) {
+  simulation::FmuDae dae = simulation::build_fmu_dae(*fmu);
+  structure::StructureOutcome outcome = structure::run_structure(dae.input, nullptr);
+  if (!outcome.analysis.ok() || !outcome.analysis.dummy_plan.needed() || !load) return outcome;
+  try {
+    fmu->load_binary();
+    if (!fmu->directional_derivatives_available()) {
+      selection_note = "structural selection: the FMU provides no directional derivatives";
+      return outcome;
+    }
+    auto instance = fmu->instantiate("lsdae-info");
+    if (fmu->manifest().present()) instance->enable_dae_mode();
+    instance->enter_initialization_mode(std::nullopt, fmu->model_description().default_experiment.start_time.value_or(0.0),
+                                        std::nullopt);
+    instance->exit_initialization_mode();
+    instance->update_discrete_states();
+    instance->enter_continuous_time_mode();
+    structure::JacobianCallback values = simulation::fmu_jacobian_values(*instance, dae, outcome.analysis.system);
+    return structure::run_structure(dae.input, &values);
+  } catch (const Error& e) {
+    selection_note = std::string("structural selection: numeric values unavailable (") + e.what() + ")";
+    return outcome;
+  }
+}
+
+void print_json(const Fmu& fmu, const FmuSummary& s, const structure::StructureOutcome* st) {
   JsonWriter j(std::cout);
   j.begin_object();
+  if (st != nullptr) j.key("structure").raw(st->report.to_json());
   j.field("file", fmu.display_name());
   j.field("model_name", s.model_name);
   j.field("fmi_version", s.fmi_version);
@@ -126,6 +161,10 @@ Runner add_info_command(CLI::App& app) {
   auto options = std::make_shared<InfoOptions>();
   app.add_option("fmu", options->path, "The .fmu file (or an unpacked FMU folder)")->required();
   app.add_flag("--json", options->json, "Print machine-readable JSON instead of text");
+  app.add_flag("--structure", options->structure,
+               "Also run the structural analysis: matching, BLT, Pantelides index, dummy derivatives, colouring");
+  app.add_flag("--no-load", options->no_load,
+               "With --structure: do not load the binary (dummy derivatives chosen from the structure alone)");
   add_max_unpacked_size_option(app, options->max_unpacked_size);
   return [options]() {
     OpenOptions open;
@@ -133,8 +172,19 @@ Runner add_info_command(CLI::App& app) {
     apply_max_unpacked_size(options->max_unpacked_size, open);
     auto fmu = Fmu::open(options->path, open);
     FmuSummary summary = fmu->summary();
-    if (options->json) print_json(*fmu, summary);
-    else print_text(*fmu, summary);
+    std::optional<structure::StructureOutcome> st;
+    std::string note;
+    if (options->structure) st = analyse_structure(fmu, !options->no_load, note);
+    if (options->json) {
+      print_json(*fmu, summary, st ? &*st : nullptr);
+    } else {
+      print_text(*fmu, summary);
+      if (st) {
+        std::cout << "\nStructure\n" << st->report.to_text();
+        if (!note.empty()) std::cout << "  (" << note << ")\n";
+      }
+    }
+    if (st && !st->analysis.ok()) return exit_code(ErrorKind::invalid);
     return 0;
   };
 }

@@ -45,6 +45,13 @@ class JsonWriter {
     return *this;
   }
   JsonWriter& null() { value_prefix(); out_ << "null"; return *this; }
+  // A value already rendered as JSON (e.g. a nested report); trailing newline trimmed.
+  JsonWriter& raw(std::string_view json) {
+    value_prefix();
+    while (!json.empty() && (json.back() == '\n' || json.back() == ' ')) json.remove_suffix(1);
+    out_ << json;
+    return *this;
+  }
   template <typename T>
   JsonWriter& field(std::string_view k, const T& v) { key(k); return value(v); }
 
