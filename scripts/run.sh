@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # README command 1: install what is missing, build everything, run the main job
-# on a bundled model. Until `lsdae simulate` lands (issue 5) the main job is
-# import: validate the TransmissionLine N=1280 DAE FMU and summarise it.
+# on a bundled model: simulate the TransmissionLine N=1280 DAE FMU (6403
+# unknowns; ScalableTestSuite's benchmark) and print the run statistics.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
 scripts/build.sh
 fmu=build/fmus/TransmissionLine_dae_shapeA_1280.fmu
-echo "+ build/bin/lsdae validate $fmu"
-build/bin/lsdae validate "$fmu"
-echo "+ build/bin/lsdae info $fmu"
-build/bin/lsdae info "$fmu"
-echo "All model FMUs are in $(pwd)/build/fmus/ (list: docs/models.md)."
+mkdir -p build/run
+echo "+ build/bin/lsdae simulate $fmu --output-vars 'v_load,filter.y,C[1].v,C[640].v,C[1280].v' -o build/run/TransmissionLine_1280.csv --stats build/run/TransmissionLine_1280.json"
+build/bin/lsdae simulate "$fmu" --output-vars 'v_load,filter.y,C[1].v,C[640].v,C[1280].v' \
+  -o build/run/TransmissionLine_1280.csv --stats build/run/TransmissionLine_1280.json
+echo "+ cat build/run/TransmissionLine_1280.json"
+cat build/run/TransmissionLine_1280.json
+echo "Results: $(pwd)/build/run/TransmissionLine_1280.csv; every model FMU is in $(pwd)/build/fmus/ (docs/models.md)."
