@@ -45,6 +45,8 @@ struct SimulateOptions {
   std::string klu_ordering = "amd";
   long max_steps = 100000;
   double max_step = 0.0;
+  std::string linear_solver = "klu";
+  bool no_coloring = false;
 };
 
 std::string num(double v) {
@@ -156,6 +158,13 @@ Runner add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output rows")->capture_default_str();
   app.add_option("--max-step", o->max_step, "Largest IDA step size (0: no limit)");
+  app.add_option("--linear-solver", o->linear_solver,
+                 "klu (sparse, the default) or dense (baseline for benchmarks: what dense importers do)")
+      ->check(CLI::IsMember({"klu", "dense"}))
+      ->group("Benchmark baselines");
+  app.add_flag("--no-coloring", o->no_coloring,
+               "Evaluate the Jacobian one column at a time (baseline for benchmarks)")
+      ->group("Benchmark baselines");
   return [o]() {
     // Ctrl-C stops at the next output point and keeps everything; the
     // extraction folder is removed by the destructors on the way out.
@@ -176,6 +185,8 @@ Runner add_simulate_command(CLI::App& app) {
     options.klu_ordering = o->klu_ordering;
     options.max_steps = o->max_steps;
     options.max_step = o->max_step;
+    options.dense_linear_solver = o->linear_solver == "dense";
+    options.uncolored_jacobian = o->no_coloring;
     options.jacobian = o->jacobian == "fd"            ? JacobianMode::finite_differences
                        : o->jacobian == "directional" ? JacobianMode::directional
                        : o->jacobian == "check"       ? JacobianMode::check

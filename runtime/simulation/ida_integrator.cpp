@@ -5,7 +5,9 @@
 #include <metis.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <algorithm>
@@ -94,6 +96,7 @@ struct IdaIntegrator::Impl {
   long residual_calls = 0;
   std::string last_ida_message;
   std::vector<sunindextype> col_ptr, row_idx;
+  std::vector<double> csc_values;  // dense solver: the Jacobian in CSC order before scattering
   std::exception_ptr callback_error;
 
   Impl(kernels::ResidualFunction& m, std::vector<kernels::ResidualFunction*> p, const structure::Pattern& pat,
@@ -127,10 +130,16 @@ struct IdaIntegrator::Impl {
                          N_Vector, N_Vector, N_Vector) {
     auto* self = static_cast<Impl*>(data);
     const auto n = static_cast<std::size_t>(NV_LENGTH_S(yy));
-    // SUNMatZero cleared the index arrays: restore the fixed pattern.
-    std::copy(self->col_ptr.begin(), self->col_ptr.end(), SUNSparseMatrix_IndexPointers(J));
-    std::copy(self->row_idx.begin(), self->row_idx.end(), SUNSparseMatrix_IndexValues(J));
-    std::span<double> values(SUNSparseMatrix_Data(J), self->pattern.nnz());
+    const bool dense = self->options.linear_solver == LinearSolverKind::dense;
+    std::span<double> values;
+    if (dense) {
+      values = self->csc_values;
+    } else {
+      // SUNMatZero cleared the index arrays: restore the fixed pattern.
+      std::copy(self->col_ptr.begin(), self->col_ptr.end(), SUNSparseMatrix_IndexPointers(J));
+      std::copy(self->row_idx.begin(), self->row_idx.end(), SUNSparseMatrix_IndexValues(J));
+      values = {SUNSparseMatrix_Data(J), self->pattern.nnz()};
+    }
     realtype h = 0;
     IDAGetCurrentStep(self->ida, &h);
     IDAGetErrWeights(self->ida, self->ewt);
@@ -140,6 +149,12 @@ struct IdaIntegrator::Impl {
       kernels::EvalStatus s = self->options.jacobian == JacobianSource::directional
                                   ? self->jacobian.evaluate_directional(self->pool, point, values)
                                   : self->jacobian.evaluate_finite_differences(self->pool, point, values);
+      if (dense && s == kernels::EvalStatus::ok)  // SUNMatZero cleared J; scatter the pattern's entries
+        for (std::size_t c = 0; c < n; ++c) {
+          double* column = SUNDenseMatrix_Column(J, static_cast<sunindextype>(c));
+          for (std::size_t p = self->pattern.col_ptr()[c]; p < self->pattern.col_ptr()[c + 1]; ++p)
+            column[self->pattern.row_idx()[p]] = values[p];
+        }
       return static_cast<int>(s);
     } catch (...) {
       self->callback_error = std::current_exception();
@@ -184,6 +199,15 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   std::copy(m.options.id.begin(), m.options.id.end(), NV_DATA_S(m.id));
   m.col_ptr.assign(pattern.col_ptr().begin(), pattern.col_ptr().end());
   m.row_idx.assign(pattern.row_idx().begin(), pattern.row_idx().end());
+  if (m.options.linear_solver == LinearSolverKind::dense) {
+    m.csc_values.resize(pattern.nnz());
+    m.matrix = SUNDenseMatrix(n, n, m.ctx);
+    m.solver = SUNLinSol_Dense(m.y, m.matrix, m.ctx);
+    if (m.matrix == nullptr || m.solver == nullptr)
+      throw Error(ErrorKind::solver, "ida: cannot create the dense solver for " + std::to_string(n_) +
+                                         " unknowns (out of memory?) → use the KLU solver");
+    return;
+  }
   const auto nnz = static_cast<sunindextype>(std::max<std::size_t>(1, pattern.nnz()));
   m.matrix = SUNSparseMatrix(n, n, nnz, CSC_MAT, m.ctx);
   m.solver = SUNLinSol_KLU(m.y, m.matrix, m.ctx);
@@ -310,7 +334,9 @@ IntegratorStats IdaIntegrator::stats() const {
     IDAGetLastStep(m.ida, &h);
     s.last_step = h;
   }
-  if (sun_klu_numeric* numeric = SUNLinSol_KLUGetNumeric(m.solver); numeric != nullptr) {
+  if (sun_klu_numeric* numeric = m.options.linear_solver == LinearSolverKind::klu ? SUNLinSol_KLUGetNumeric(m.solver)
+                                                                                  : nullptr;
+      numeric != nullptr) {
     s.klu_lnz = static_cast<long>(numeric->lnz);
     s.klu_unz = static_cast<long>(numeric->unz);
   }

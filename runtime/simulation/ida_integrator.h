@@ -40,6 +40,9 @@ namespace lsdae::simulation {
 
 enum class JacobianSource { finite_differences, directional };
 enum class KluOrdering { amd, colamd, metis };
+// klu: the sparse direct solver (lsdae's design). dense: SUNDIALS' dense LU,
+// the baseline of what dense LS-DAE importers do (benchmarks only: O(n³)).
+enum class LinearSolverKind { klu, dense };
 const char* to_string(JacobianSource source) noexcept;
 const char* to_string(KluOrdering ordering) noexcept;
 
@@ -53,6 +56,7 @@ struct IntegratorOptions {
   double initial_step = 0.0;       // 0: IDA's choice
   JacobianSource jacobian = JacobianSource::finite_differences;
   KluOrdering ordering = KluOrdering::amd;
+  LinearSolverKind linear_solver = LinearSolverKind::klu;
   std::size_t threads = 1;
   // Names for messages (rows of G and unknowns of y); may be empty.
   std::function<std::string(std::size_t)> row_name, unknown_name;

@@ -273,6 +273,23 @@ void Simulation::initialize() {
                 : m.options.klu_ordering == "metis" ? simulation::KluOrdering::metis
                                                     : simulation::KluOrdering::amd;
   io.threads = m.instances.size();
+  io.linear_solver = m.options.dense_linear_solver ? simulation::LinearSolverKind::dense
+                                                   : simulation::LinearSolverKind::klu;
+  if (m.options.uncolored_jacobian) {
+    // Every column its own colour: the Jacobian costs one evaluation per unknown.
+    structure::Coloring one_per_column;
+    one_per_column.ordering = structure::ColumnOrdering::natural;
+    one_per_column.colors = N;
+    one_per_column.color.resize(N);
+    one_per_column.group_ptr.resize(N + 1);
+    one_per_column.group_columns.resize(N);
+    for (std::size_t k = 0; k < N; ++k) {
+      one_per_column.color[k] = k;
+      one_per_column.group_ptr[k + 1] = k + 1;
+      one_per_column.group_columns[k] = k;
+    }
+    m.structure.coloring = std::move(one_per_column);
+  }
   io.row_name = [&m](std::size_t k) { return m.row_name(k); };
   io.unknown_name = [&m](std::size_t k) { return m.unknown_name(k); };
   std::vector<kernels::ResidualFunction*> pool;

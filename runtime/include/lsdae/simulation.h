@@ -61,6 +61,9 @@ struct SimulationOptions {
   std::size_t threads = 1;                      // OpenMP threads (and FMU instances) for Jacobians
   std::string klu_ordering = "amd";             // amd, colamd or metis
   long max_steps = 100000;                      // IDA steps between two output points
+  // Baselines for benchmarks (what other importers do), not for production:
+  bool dense_linear_solver = false;             // SUNDIALS dense LU instead of KLU (O(n³) per factorization)
+  bool uncolored_jacobian = false;              // one evaluation per Jacobian column (no colouring)
   double max_step = 0.0;                        // 0: no limit
 };
 
