@@ -80,6 +80,9 @@ Instance::Instance(std::string name, const std::string& token, const std::string
   f64_.assign(desc_.variables.size(), 0.0);
   bool_.assign(desc_.variables.size(), 0);
   seed_by_vr_.assign(desc_.variables.size(), 0.0);
+  is_float64_.resize(desc_.variables.size());
+  for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr)
+    is_float64_[vr] = desc_.variables[vr].type == VarType::float64 ? 1 : 0;
   load_start_values();
 }
 
@@ -251,6 +254,21 @@ std::string Instance::set_refusal(fmi3ValueReference vr) const {
   return "is calculated by the FMU and cannot be set";
 }
 
+const std::vector<std::uint8_t>& Instance::settable_now() {
+  const bool dae = dae_mode();
+  if (settable_valid_ && settable_mode_ == mode_ && settable_dae_ == dae) return settable_now_;
+  settable_now_.resize(desc_.variables.size());
+  for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr)
+    settable_now_[vr] = desc_.variables[vr].type == VarType::float64 &&
+                                set_refusal(static_cast<fmi3ValueReference>(vr)).empty()
+                            ? 1
+                            : 0;
+  settable_mode_ = mode_;
+  settable_dae_ = dae;
+  settable_valid_ = true;
+  return settable_now_;
+}
+
 fmi3Status Instance::get_float64(const fmi3ValueReference vrs[], size_t n, double values[], size_t n_values) {
   if (n != n_values) {
     log(fmi3Error, "logStatusError", "fmi3GetFloat64: nValues (" + std::to_string(n_values) +
@@ -260,8 +278,12 @@ fmi3Status Instance::get_float64(const fmi3ValueReference vrs[], size_t n, doubl
   if (!check_mode("fmi3GetFloat64", {Mode::instantiated, Mode::configuration, Mode::initialization, Mode::event,
                                      Mode::continuous_time, Mode::terminated}))
     return fmi3Error;
+  const std::size_t count = is_float64_.size();
   for (size_t i = 0; i < n; ++i)
-    if (!check_vr("fmi3GetFloat64", vrs[i], VarType::float64)) return fmi3Error;
+    if (vrs[i] >= count || is_float64_[vrs[i]] == 0) {
+      check_vr("fmi3GetFloat64", vrs[i], VarType::float64);  // logs why
+      return fmi3Error;
+    }
   if (mode_ != Mode::instantiated && mode_ != Mode::configuration) ensure_computed();
   for (size_t i = 0; i < n; ++i) values[i] = vrs[i] == 0 ? time_ : f64_[vrs[i]];
   return fmi3OK;
@@ -273,7 +295,9 @@ fmi3Status Instance::set_float64(const fmi3ValueReference vrs[], size_t n, const
                                          ") differs from nValueReferences (" + std::to_string(n) + ")");
     return fmi3Error;
   }
+  const std::vector<std::uint8_t>& settable = settable_now();
   for (size_t i = 0; i < n; ++i) {
+    if (vrs[i] < settable.size() && settable[vrs[i]] != 0) continue;  // the hot path: no message to build
     if (!check_vr("fmi3SetFloat64", vrs[i], VarType::float64)) return fmi3Error;
     const std::string refusal = set_refusal(vrs[i]);
     if (!refusal.empty()) {
