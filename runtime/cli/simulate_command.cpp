@@ -98,7 +98,15 @@ void write_stats(const std::string& path, const Simulation* sim, const std::stri
     j.field("nonlinear_convergence_failures", static_cast<std::int64_t>(s.nonlinear_convergence_failures));
     j.field("error_test_failures", static_cast<std::int64_t>(s.error_test_failures));
     j.field("linear_solver_setups", static_cast<std::int64_t>(s.linear_solver_setups));
+    j.field("time_events", static_cast<std::int64_t>(s.time_events));
+    j.field("state_events", static_cast<std::int64_t>(s.state_events));
+    j.field("step_events", static_cast<std::int64_t>(s.step_events));
+    j.field("reselections", static_cast<std::int64_t>(s.reselections));
+    j.field("projections", static_cast<std::int64_t>(s.projections));
     j.end_object();
+    j.field("dummy_derivatives", s.dummy_derivatives);
+    j.field("largest_projection", s.largest_projection);
+    j.field("terminated_by_fmu", s.terminated_by_fmu);
     j.key("klu").begin_object();
     j.field("ordering", s.klu_ordering);
     j.field("lnz", static_cast<std::int64_t>(s.klu_lnz));
@@ -123,7 +131,12 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << num(s.reached_time) << ": " << s.steps << " steps, " << s.residual_calls << " residual calls, "
             << s.jacobian_evaluations << " Jacobians (" << s.jacobian_method << ", " << s.colors << " colours, "
             << s.jacobian_nonzeros << " nonzeros, " << s.threads << " thread" << (s.threads == 1 ? "" : "s")
-            << "), KLU L+U " << (s.klu_lnz + s.klu_unz) << " nonzeros; integration " << num(s.time_integrate)
+            << "), KLU L+U " << (s.klu_lnz + s.klu_unz) << " nonzeros; "
+            << (s.time_events + s.state_events + s.step_events > 0
+                    ? std::to_string(s.time_events + s.state_events + s.step_events) + " events; "
+                    : std::string())
+            << (s.reselections > 0 ? std::to_string(s.reselections) + " dummy re-selections; " : std::string())
+            << "integration " << num(s.time_integrate)
             << " s; " << rows << " rows in " << output << '\n';
 }
 
@@ -222,6 +235,12 @@ Runner add_simulate_command(CLI::App& app) {
       if (!vrs.empty()) sim->get(vrs, values);
       csv.write_row(sim->time(), values);
     };
+    // A row just before and just after every event (same time, two rows).
+    double last_event_row = std::nan("");
+    sim->observe_events([&](double t, EventPhase phase) {
+      record();
+      if (phase == EventPhase::after) last_event_row = t;
+    });
     const bool show_progress = o->progress && isatty(STDERR_FILENO) && o->output != "-";
     std::string error;
     bool interrupted = false;
@@ -238,7 +257,12 @@ Runner add_simulate_command(CLI::App& app) {
         }
         double target = k == intervals ? t1 : t0 + static_cast<double>(k) * dt;
         sim->advance_to(target);
-        record();
+        if (sim->terminated()) {
+          if (sim->time() != last_event_row) record();
+          std::cerr << "lsdae: the FMU asked to terminate at t = " << num(sim->time()) << '\n';
+          break;
+        }
+        if (sim->time() != last_event_row) record();  // an event at an output time already wrote it
         if (show_progress) {
           int percent = static_cast<int>(100.0 * static_cast<double>(k) / static_cast<double>(intervals));
           if (percent != last_percent) {

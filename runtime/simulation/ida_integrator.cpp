@@ -98,6 +98,21 @@ struct IdaIntegrator::Impl {
   std::vector<sunindextype> col_ptr, row_idx;
   std::vector<double> csc_values;  // dense solver: the Jacobian in CSC order before scattering
   std::exception_ptr callback_error;
+  std::size_t root_count = 0;
+  RootFunction root_function;
+  // IDAReInit zeroes IDA's counters: what earlier segments (between events) counted.
+  long carried_steps = 0, carried_nonlinear = 0, carried_nonlinear_failures = 0, carried_error_failures = 0,
+       carried_setups = 0, carried_root_calls = 0;
+
+  void carry_counters() {
+    long v = 0;
+    IDAGetNumSteps(ida, &v), carried_steps += v;
+    IDAGetNumNonlinSolvIters(ida, &v), carried_nonlinear += v;
+    IDAGetNumNonlinSolvConvFails(ida, &v), carried_nonlinear_failures += v;
+    IDAGetNumErrTestFails(ida, &v), carried_error_failures += v;
+    IDAGetNumLinSolvSetups(ida, &v), carried_setups += v;
+    if (root_count > 0) IDAGetNumGEvals(ida, &v), carried_root_calls += v;
+  }
 
   Impl(kernels::ResidualFunction& m, std::vector<kernels::ResidualFunction*> p, const structure::Pattern& pat,
        const structure::Coloring& coloring, IntegratorOptions opts)
@@ -160,6 +175,37 @@ struct IdaIntegrator::Impl {
       self->callback_error = std::current_exception();
       return -1;
     }
+  }
+
+  static int roots(realtype t, N_Vector yy, N_Vector ypp, realtype* gout, void* data) {
+    auto* self = static_cast<Impl*>(data);
+    const auto n = static_cast<std::size_t>(NV_LENGTH_S(yy));
+    try {
+      return self->root_function(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {gout, self->root_count});
+    } catch (...) {
+      self->callback_error = std::current_exception();
+      return -1;
+    }
+  }
+
+  [[noreturn]] void solve_failed(int flag, double t_now) {
+    realtype h = 0;
+    IDAGetLastStep(ida, &h);
+    std::string hint;
+    switch (flag) {
+      case IDA_TOO_MUCH_WORK: hint = "more than " + std::to_string(options.max_steps_per_output) +
+                                     " steps between two output points; raise --max-steps or shorten the output interval"; break;
+      case IDA_TOO_MUCH_ACC: hint = "the tolerances are too tight for double precision; loosen --rtol/--atol"; break;
+      case IDA_ERR_FAIL: hint = "the error test failed repeatedly: a discontinuity the FMU does not report as an event, or tolerances too tight"; break;
+      case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
+      case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
+      case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
+      case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
+      case IDA_RTFUNC_FAIL: hint = "evaluating the event indicators failed (see the FMU's log)"; break;
+      default: hint = "see IDA's message"; break;
+    }
+    throw Error(ErrorKind::solver, "ida: at t = " + sci(t_now) + " (h = " + sci(h) + "): " + IDAGetReturnFlagName(flag) +
+                                       (last_ida_message.empty() ? "" : " (" + last_ida_message + ")") + " → " + hint);
   }
 
   static void error_handler(int code, const char* module, const char* function, char* message, void* data) {
@@ -241,11 +287,16 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.check(IDASetId(m.ida, m.id), "IDASetId");
     m.check(IDASetLinearSolver(m.ida, m.solver, m.matrix), "IDASetLinearSolver");
     m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
+    if (m.root_count > 0) {
+      m.check(IDARootInit(m.ida, static_cast<int>(m.root_count), &Impl::roots), "IDARootInit");
+      IDASetNoInactiveRootWarn(m.ida);
+    }
     m.check(IDASetMaxNumSteps(m.ida, m.options.max_steps_per_output), "IDASetMaxNumSteps");
     if (m.options.max_step > 0) m.check(IDASetMaxStep(m.ida, m.options.max_step), "IDASetMaxStep");
     if (m.options.initial_step > 0) m.check(IDASetInitStep(m.ida, m.options.initial_step), "IDASetInitStep");
     m.initialized = true;
   } else {
+    m.carry_counters();
     m.check(IDAReInit(m.ida, t0, m.y, m.yp), "IDAReInit");
   }
 }
@@ -287,29 +338,58 @@ double IdaIntegrator::advance_to(double tout) {
   int flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, IDA_NORMAL);
   if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
   if (flag < 0) {
-    realtype t_now = t_, h = 0;
+    realtype t_now = t_;
     IDAGetCurrentTime(m.ida, &t_now);
-    IDAGetLastStep(m.ida, &h);
-    std::string hint;
-    switch (flag) {
-      case IDA_TOO_MUCH_WORK: hint = "more than " + std::to_string(m.options.max_steps_per_output) +
-                                     " steps between two output points; raise --max-steps or shorten the output interval"; break;
-      case IDA_TOO_MUCH_ACC: hint = "the tolerances are too tight for double precision; loosen --rtol/--atol"; break;
-      case IDA_ERR_FAIL: hint = "the error test failed repeatedly: a discontinuity the FMU does not report as an event, or tolerances too tight"; break;
-      case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
-      case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
-      case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
-      case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
-      default: hint = "see IDA's message"; break;
-    }
     t_ = t_now;
-    throw Error(ErrorKind::solver, "ida: at t = " + sci(t_now) + " (h = " + sci(h) + "): " +
-                                       IDAGetReturnFlagName(flag) +
-                                       (m.last_ida_message.empty() ? "" : " (" + m.last_ida_message + ")") + " → " +
-                                       hint);
+    m.solve_failed(flag, t_now);
   }
   t_ = t_reached;
   return t_reached;
+}
+
+void IdaIntegrator::set_root_function(std::size_t count, RootFunction g) {
+  Impl& m = *impl_;
+  m.root_count = count;
+  m.root_function = std::move(g);
+  if (m.initialized) {
+    m.check(IDARootInit(m.ida, static_cast<int>(count), count > 0 ? &Impl::roots : nullptr), "IDARootInit");
+    if (count > 0) IDASetNoInactiveRootWarn(m.ida);
+  }
+}
+
+std::vector<int> IdaIntegrator::roots_found() const {
+  std::vector<int> found(impl_->root_count, 0);
+  if (!found.empty()) IDAGetRootInfo(impl_->ida, found.data());
+  return found;
+}
+
+StepOutcome IdaIntegrator::one_step(double tout) {
+  Impl& m = *impl_;
+  realtype t_reached = t_;
+  int flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, IDA_ONE_STEP);
+  if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
+  if (flag < 0) {
+    realtype t_now = t_;
+    IDAGetCurrentTime(m.ida, &t_now);
+    t_ = t_now;
+    m.solve_failed(flag, t_now);
+  }
+  t_ = t_reached;
+  if (flag == IDA_ROOT_RETURN) return StepOutcome::root;
+  if (flag == IDA_TSTOP_RETURN) return StepOutcome::stop_time;
+  return StepOutcome::step;
+}
+
+void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double> yp) const {
+  const Impl& m = *impl_;
+  N_Vector vy = N_VMake_Serial(static_cast<sunindextype>(n_), y.data(), m.ctx);
+  N_Vector vyp = N_VMake_Serial(static_cast<sunindextype>(n_), yp.data(), m.ctx);
+  int f1 = IDAGetDky(m.ida, t, 0, vy);
+  int f2 = IDAGetDky(m.ida, t, 1, vyp);
+  N_VDestroy(vy);
+  N_VDestroy(vyp);
+  if (f1 < 0 || f2 < 0)
+    throw Error(ErrorKind::internal, "ida: cannot interpolate at t = " + sci(t) + " (outside the last step)");
 }
 
 std::span<const double> IdaIntegrator::y() const { return {NV_DATA_S(impl_->y), n_}; }
@@ -333,6 +413,13 @@ IntegratorStats IdaIntegrator::stats() const {
     realtype h = 0;
     IDAGetLastStep(m.ida, &h);
     s.last_step = h;
+    if (m.root_count > 0) IDAGetNumGEvals(m.ida, &s.root_function_calls);
+    s.steps += m.carried_steps;
+    s.nonlinear_iterations += m.carried_nonlinear;
+    s.nonlinear_convergence_failures += m.carried_nonlinear_failures;
+    s.error_test_failures += m.carried_error_failures;
+    s.linear_solver_setups += m.carried_setups;
+    s.root_function_calls += m.carried_root_calls;
   }
   if (sun_klu_numeric* numeric = m.options.linear_solver == LinearSolverKind::klu ? SUNLinSol_KLUGetNumeric(m.solver)
                                                                                   : nullptr;

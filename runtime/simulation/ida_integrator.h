@@ -62,6 +62,17 @@ struct IntegratorOptions {
   std::function<std::string(std::size_t)> row_name, unknown_name;
 };
 
+// g(t, y, y') for IDA's root finding (event indicators); same sign rule as residuals.
+using RootFunction = std::function<int(double t, std::span<const double> y, std::span<const double> yp,
+                                       std::span<double> g)>;
+
+// What one_step() ended with.
+enum class StepOutcome {
+  step,       // one successful internal step; time() is the step's end
+  root,       // a root of g was located; time() is the root, y()/yp() interpolated there
+  stop_time,  // the stop time was reached exactly
+};
+
 struct IntegratorStats {
   long steps = 0;
   long residual_calls = 0;          // by IDA itself (Newton iterations, IC)
@@ -72,6 +83,7 @@ struct IntegratorStats {
   long nonlinear_convergence_failures = 0;
   long error_test_failures = 0;
   long linear_solver_setups = 0;
+  long root_function_calls = 0;
   std::size_t colors = 0;
   std::size_t jacobian_nonzeros = 0;
   long klu_lnz = 0, klu_unz = 0;    // nonzeros of the factors (incl. diagonals)
@@ -99,6 +111,19 @@ class IdaIntegrator {
   // (== tout unless a root or stop time intervened).
   double advance_to(double tout);
   void set_stop_time(double t_stop);
+
+  // Event indicators: `count` functions evaluated by `g`; crossings in both
+  // directions are roots (FMI 3.0: an event when an indicator changes its
+  // domain). Call before start(); count 0 switches root finding off.
+  void set_root_function(std::size_t count, RootFunction g);
+  // Which roots were found by the last one_step() that returned `root`
+  // (+1 rising, -1 falling, 0 none), one per function.
+  std::vector<int> roots_found() const;
+  // One internal step (IDA_ONE_STEP), never past the stop time. `tout` only
+  // tells IDA the direction and scale on the first call. Throws like advance_to.
+  StepOutcome one_step(double tout);
+  // The interpolated solution at t inside the last step (IDAGetDky), into y, yp.
+  void interpolate(double t, std::span<double> y, std::span<double> yp) const;
 
   double time() const { return t_; }
   std::span<const double> y() const;

@@ -1,5 +1,16 @@
 // runtime/simulation/simulation.cpp -- lsdae::Simulation (lsdae/simulation.h):
-// structure → instances → initialization → IDA.
+// structure → instances → initialization → IDA, with events and run-time
+// re-selection of dummy derivatives.
+//
+// The integration loop (advance_to) takes IDA steps one at a time
+// (IDA_ONE_STEP) so that after every accepted step it can
+//   - tell the FMU (fmi3CompletedIntegratorStep, when it asks for it) and
+//     handle a step event;
+//   - check the dummy-derivative selection and switch when another one is
+//     better conditioned by more than the hysteresis factor;
+// while IDA's root finding locates state events (event indicators) and its
+// stop time lands exactly on time events. Output times inside a step are
+// interpolated (IDAGetDky), as IDA_NORMAL mode would.
 #include "lsdae/simulation.h"
 
 #include <algorithm>
@@ -12,6 +23,7 @@
 #include "simulation/fmu_jacobian_values.h"
 #include "simulation/fmu_residual.h"
 #include "simulation/ida_integrator.h"
+#include "structure/iteration_pattern.h"
 #include "structure/pipeline.h"
 
 namespace lsdae {
@@ -25,6 +37,7 @@ std::string num(double v) {
   std::snprintf(text, sizeof text, "%.6g", v);
   return text;
 }
+constexpr int kMaxEventsAtOneTime = 1000;
 }  // namespace
 
 struct Simulation::Impl {
@@ -34,16 +47,29 @@ struct Simulation::Impl {
   simulation::FmuDae dae;
   structure::PipelineOptions pipeline;
   structure::StructureOutcome structure;
+  std::vector<structure::StateSelect> model_state_select;  // the model's own preferences
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
   std::unique_ptr<simulation::IdaIntegrator> integrator;
+  simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
   std::vector<std::pair<const Variable*, double>> pending_sets;
+  std::function<void(double, EventPhase)> observer;
   bool initialized = false;
   bool use_directional = false;
+  bool step_callback = false;      // the FMU needs fmi3CompletedIntegratorStep
+  bool terminated = false;
+  // An event located at the end of the last step, not handled yet because
+  // the caller's output time came first (the step went past it).
+  enum class Pending { none, step, state, time } pending = Pending::none;
+  std::optional<double> next_time_event;
+  std::size_t indicators = 0;
   SimulationStats stats;
-  std::vector<double> y, yp;  // the current point (also after a failure)
+  std::vector<double> y, yp;  // the point at time t (also after a failure)
   std::vector<double> nominal;  // per IDA unknown
-  double t = 0;
+  double t = 0;               // the point the caller sees
+  double t_ida = 0;           // IDA's internal time (>= t after a step past an output time)
+  int events_at_this_time = 0;
+  double last_event_time = -1e300;
 
   const Variable& variable(const std::string& name) const {
     const Variable* v = fmu->model_description().find(name);
@@ -65,10 +91,22 @@ struct Simulation::Impl {
                                                                     *structure.index1));
   }
 
+  std::string dummy_list(const std::vector<std::size_t>& states) const {
+    std::string out;
+    for (std::size_t s : states) out += (out.empty() ? "" : ", ") + structure.analysis.system.column_names[s];
+    return out;
+  }
+
+  bool uses_dummy_derivatives() const {
+    return structure.analysis.ok() && structure.analysis.dummy_plan.needed() && structure.selection &&
+           structure.index1 && structure.index1->method == structure::ReductionMethod::dummy_derivatives;
+  }
+
   // A higher-index model: choose the dummy derivatives from the FMU's own
   // Jacobian at the initial point (create() could only choose structurally).
   void select_dummy_derivatives_numerically() {
     if (!structure.analysis.ok() || !structure.analysis.dummy_plan.needed()) return;
+    if (options.constraints == ConstraintMethod::projection) return;
     if (!fmu->directional_derivatives_available()) {
       log_warning(fmu->display_name() + ": dummy derivatives chosen from the structure alone: the FMU provides "
                   "no directional derivatives for a numeric choice");
@@ -81,11 +119,258 @@ struct Simulation::Impl {
       throw Error(ErrorKind::invalid, fmu->display_name() + ": structural analysis failed: " + numeric.analysis.error);
     residuals.clear();
     structure = std::move(numeric);
+    model_state_select = structure.analysis.system.state_select;
     make_residuals();
-    std::string chosen;
-    if (structure.report.reduction)
-      for (const auto& d : structure.report.reduction->dummy_derivatives) chosen += (chosen.empty() ? "" : ", ") + d;
-    log_info(fmu->display_name() + ": dummy derivatives at t = " + num(t_start) + ": " + (chosen.empty() ? "none" : chosen));
+    if (structure.selection)
+      log_info(fmu->display_name() + ": dummy derivatives at t = " + num(t_start) + ": " +
+               (structure.selection->dummy_states.empty() ? std::string("none")
+                                                          : dummy_list(structure.selection->dummy_states)));
+  }
+
+  // ---- the integrator ---------------------------------------------------
+
+  std::vector<double> atol_vector() const {
+    std::vector<double> a(nominal.size());
+    for (std::size_t k = 0; k < a.size(); ++k) a[k] = atol * nominal[k];
+    return a;
+  }
+
+  std::vector<double> nominals() const {
+    const ModelDescription& md = fmu->model_description();
+    auto of = [&](ValueReference vr) {
+      const Variable* v = md.find(vr);
+      return (v != nullptr && v->nominal && *v->nominal > 0) ? *v->nominal : 1.0;
+    };
+    const auto& unknowns = structure.index1->unknowns;
+    std::vector<double> out(unknowns.size());
+    for (std::size_t k = 0; k < unknowns.size(); ++k) {
+      const auto& u = unknowns[k];
+      switch (u.kind) {
+        case structure::UnknownKind::differential:
+        case structure::UnknownKind::dummy_state: out[k] = of(dae.state_vrs[u.index]); break;
+        case structure::UnknownKind::dummy_derivative: out[k] = of(dae.derivative_vrs[u.index]); break;
+        case structure::UnknownKind::algebraic: out[k] = of(dae.algebraic_vrs[u.index]); break;
+      }
+    }
+    return out;
+  }
+
+  // Adds the counters of the current integrator to `finished` and drops it
+  // (before the structures it refers to are replaced).
+  void retire_integrator() {
+    if (integrator) {
+      simulation::IntegratorStats s = integrator->stats();
+      finished.steps += s.steps;
+      finished.residual_calls += s.residual_calls;
+      finished.jacobian_evaluations += s.jacobian_evaluations;
+      finished.jacobian_residual_calls += s.jacobian_residual_calls;
+      finished.directional_calls += s.directional_calls;
+      finished.nonlinear_iterations += s.nonlinear_iterations;
+      finished.nonlinear_convergence_failures += s.nonlinear_convergence_failures;
+      finished.error_test_failures += s.error_test_failures;
+      finished.linear_solver_setups += s.linear_solver_setups;
+      finished.root_function_calls += s.root_function_calls;
+      integrator.reset();
+    }
+  }
+
+  void make_integrator() {
+    retire_integrator();
+    const auto& index1 = *structure.index1;
+    const std::size_t N = index1.unknowns.size();
+    nominal = nominals();
+    simulation::IntegratorOptions io;
+    io.rtol = rtol;
+    io.atol = atol_vector();
+    io.id = index1.ida_id();
+    io.nominal = nominal;
+    io.max_steps_per_output = options.max_steps;
+    io.max_step = options.max_step;
+    io.jacobian = use_directional ? simulation::JacobianSource::directional
+                                  : simulation::JacobianSource::finite_differences;
+    io.ordering = options.klu_ordering == "colamd" ? simulation::KluOrdering::colamd
+                  : options.klu_ordering == "metis" ? simulation::KluOrdering::metis
+                                                    : simulation::KluOrdering::amd;
+    io.threads = instances.size();
+    io.linear_solver = options.dense_linear_solver ? simulation::LinearSolverKind::dense
+                                                   : simulation::LinearSolverKind::klu;
+    if (options.uncolored_jacobian) {
+      // Every column its own colour: the Jacobian costs one evaluation per unknown.
+      structure::Coloring one_per_column;
+      one_per_column.ordering = structure::ColumnOrdering::natural;
+      one_per_column.colors = N;
+      one_per_column.color.resize(N);
+      one_per_column.group_ptr.resize(N + 1);
+      one_per_column.group_columns.resize(N);
+      for (std::size_t k = 0; k < N; ++k) {
+        one_per_column.color[k] = k;
+        one_per_column.group_ptr[k + 1] = k + 1;
+        one_per_column.group_columns[k] = k;
+      }
+      structure.coloring = std::move(one_per_column);
+    }
+    io.row_name = [this](std::size_t k) { return row_name(k); };
+    io.unknown_name = [this](std::size_t k) { return unknown_name(k); };
+    std::vector<kernels::ResidualFunction*> pool;
+    for (auto& r : residuals) pool.push_back(r.get());
+    integrator = std::make_unique<simulation::IdaIntegrator>(*residuals[0], pool, structure.iteration,
+                                                             *structure.coloring, std::move(io));
+    if (indicators > 0) {
+      integrator->set_root_function(
+          indicators, [this](double tt, std::span<const double> yy, std::span<const double> yyp, std::span<double> g) {
+            if (residuals[0]->apply(tt, yy, yyp) != kernels::EvalStatus::ok) return -1;
+            return instances[0]->get_event_indicators(g) == CallStatus::ok ? 0 : -1;
+          });
+    }
+  }
+
+  double stop_time_now() const { return next_time_event ? std::min(*next_time_event, t_stop) : t_stop; }
+
+  // (Re)starts IDA at (t, y, yp) and makes the algebraic variables and the
+  // derivatives consistent.
+  void restart(double at) {
+    integrator->start(at, y, yp);
+    integrator->set_stop_time(stop_time_now());
+    integrator->make_consistent(std::min(at + interval, t_stop));
+    std::copy(integrator->y().begin(), integrator->y().end(), y.begin());
+    std::copy(integrator->yp().begin(), integrator->yp().end(), yp.begin());
+    t = t_ida = at;
+  }
+
+  // The states, derivatives and algebraic variables of the current point, by variable.
+  struct VariableValues {
+    std::vector<double> x, xdot, z;
+  };
+  VariableValues values_by_variable() const {
+    VariableValues v;
+    v.x.resize(dae.state_vrs.size());
+    v.xdot.resize(dae.state_vrs.size());
+    v.z.resize(dae.algebraic_vrs.size());
+    residuals[0]->states_from(y, yp, v.x, v.xdot);
+    const auto& unknowns = structure.index1->unknowns;
+    for (std::size_t k = 0; k < unknowns.size(); ++k)
+      if (unknowns[k].kind == structure::UnknownKind::algebraic) v.z[unknowns[k].index] = y[k];
+    return v;
+  }
+  void load_values(const VariableValues& v) {
+    const auto& unknowns = structure.index1->unknowns;
+    y.assign(unknowns.size(), 0.0);
+    yp.assign(unknowns.size(), 0.0);
+    for (std::size_t k = 0; k < unknowns.size(); ++k) {
+      const auto& u = unknowns[k];
+      switch (u.kind) {
+        case structure::UnknownKind::differential: y[k] = v.x[u.index]; yp[k] = v.xdot[u.index]; break;
+        case structure::UnknownKind::dummy_state: y[k] = v.x[u.index]; break;
+        case structure::UnknownKind::dummy_derivative: y[k] = v.xdot[u.index]; break;
+        case structure::UnknownKind::algebraic: y[k] = v.z[u.index]; break;
+      }
+    }
+  }
+
+  // ---- events ---------------------------------------------------------------
+
+  void handle_event(const char* kind) {
+    if (t == last_event_time) {
+      if (++events_at_this_time > kMaxEventsAtOneTime)
+        throw Error(ErrorKind::fmu_call, "simulate: more than " + std::to_string(kMaxEventsAtOneTime) +
+                                             " events at t = " + num(t) +
+                                             " → the FMU's event indicators or time events chatter");
+    } else {
+      last_event_time = t;
+      events_at_this_time = 0;
+    }
+    if (observer) observer(t, EventPhase::before);
+    bool values_changed = false;
+    std::optional<double> next;
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+      Instance& inst = *instances[i];
+      residuals[i]->apply(t, y, yp);
+      inst.enter_event_mode();
+      for (int k = 0;; ++k) {
+        DiscreteStatesUpdate u = inst.update_discrete_states();
+        if (i == 0) {
+          values_changed = values_changed || u.values_of_continuous_states_changed;
+          if (u.terminate_simulation) terminated = true;
+          next = u.next_event_time;
+        }
+        if (!u.discrete_states_need_update) break;
+        if (k > kMaxEventsAtOneTime)
+          throw Error(ErrorKind::fmu_call, "simulate: the event iteration at t = " + num(t) +
+                                               " did not settle → the FMU keeps changing its discrete states");
+      }
+      inst.enter_continuous_time_mode();
+    }
+    next_time_event = next;
+    if (next_time_event && *next_time_event <= t) {
+      log_warning(fmu->display_name() + ": the FMU announced a time event at t = " + num(*next_time_event) +
+                  ", not after the current time " + num(t) + "; ignored");
+      next_time_event.reset();
+    }
+    log_debug(std::string(kind) + " event at t = " + num(t) + (values_changed ? " (states re-initialized)" : ""));
+    if (terminated) {
+      stats.terminated_by_fmu = true;
+      log_info(fmu->display_name() + ": the FMU asked to terminate at t = " + num(t));
+      if (observer) observer(t, EventPhase::after);
+      return;
+    }
+    if (values_changed) {
+      VariableValues v = values_by_variable();
+      if (!v.x.empty()) instances[0]->get_continuous_states(v.x);
+      load_values(v);
+    }
+    // The equations may have changed even when the states did not: restart
+    // IDA with consistent algebraic variables and derivatives.
+    restart(t);
+    if (observer) observer(t, EventPhase::after);
+  }
+
+  // ---- dummy-derivative re-selection ---------------------------------------
+
+  // At the end of a step: is another selection better conditioned? The
+  // current dummies are preferred (StateSelect::avoid, i.e. kept as dummies)
+  // unless that costs more than 1/preference_tolerance in a pivot, which is
+  // the hysteresis that keeps the choice from flickering.
+  bool reselect_if_needed() {
+    if (!options.reselect || !uses_dummy_derivatives() || !fmu->directional_derivatives_available()) return false;
+    const auto& current = structure.selection->dummy_states;
+    auto& system = structure.analysis.system;
+    std::vector<structure::StateSelect> saved = system.state_select;
+    for (std::size_t s = 0; s < system.state_select.size(); ++s)
+      system.state_select[s] = std::find(current.begin(), current.end(), s) != current.end()
+                                   ? structure::StateSelect::avoid
+                                   : structure::StateSelect::normal;
+    residuals[0]->apply(t_ida, integrator->y(), integrator->yp());
+    structure::JacobianCallback values = simulation::fmu_jacobian_values(*instances[0], dae, system);
+    structure::DummySelection selection =
+        structure::select_dummy_derivatives(system, structure.analysis.dummy_plan, values, pipeline.selection);
+    system.state_select = saved;
+    if (!selection.success || selection.dummy_states == current) return false;
+
+    // Switch at the step boundary: same variables, new roles.
+    std::vector<double> y_end(integrator->y().begin(), integrator->y().end());
+    std::vector<double> yp_end(integrator->yp().begin(), integrator->yp().end());
+    std::swap(y, y_end);
+    std::swap(yp, yp_end);
+    VariableValues v = values_by_variable();
+    std::string from = dummy_list(current), to = dummy_list(selection.dummy_states);
+    structure::Index1System index1 = structure::make_dummy_derivative_system(
+        system, structure.analysis.pantelides, structure.analysis.dummy_plan, selection);
+    structure::Pattern iteration = structure::iteration_pattern(system, index1);
+    structure::Coloring coloring = structure::color_columns_best(iteration);
+    retire_integrator();  // it refers to the old pattern and residuals
+    residuals.clear();
+    structure.index1 = std::move(index1);
+    structure.iteration = std::move(iteration);
+    structure.coloring = std::move(coloring);
+    structure.selection = selection;
+    make_residuals();
+    make_integrator();
+    load_values(v);
+    ++stats.reselections;
+    log_info(fmu->display_name() + ": t = " + num(t_ida) + ": dummy derivatives switched from {" + from + "} to {" +
+             to + "} (rcond " + num(selection.rcond) + ")");
+    restart(t_ida);
+    return true;
   }
 };
 
@@ -125,6 +410,8 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   auto t0 = std::chrono::steady_clock::now();
   m.dae = simulation::build_fmu_dae(*m.fmu);
   m.pipeline.best_ordering = true;  // the fewest colours: fewer evaluations per Jacobian for the whole run
+  m.pipeline.method = options.constraints == ConstraintMethod::projection ? structure::ReductionMethod::projection
+                                                                          : structure::ReductionMethod::dummy_derivatives;
   m.structure = structure::run_structure(m.dae.input, nullptr, m.pipeline);
   m.stats.time_structure = seconds_since(t0);
   if (!m.structure.index1)
@@ -132,6 +419,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
                                         m.structure.analysis.error);
   for (const auto& w : m.structure.analysis.warnings) log_warning(m.fmu->display_name() + ": structure: " + w);
   m.stats.structural_index = m.structure.analysis.structural_index;
+  m.model_state_select = m.structure.analysis.system.state_select;
 
   // Instances: one per thread unless the FMU forbids it.
   t0 = std::chrono::steady_clock::now();
@@ -162,7 +450,9 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.make_residuals();
   m.stats.time_instantiate = seconds_since(t0);
   m.stats.threads = threads;
-  m.t = m.t_start;
+  m.step_callback = md.model_exchange && md.model_exchange->needs_completed_integrator_step;
+  m.indicators = md.structure.event_indicators.size();
+  m.t = m.t_ida = m.t_start;
   return sim;
 }
 
@@ -182,126 +472,54 @@ void Simulation::set(const std::string& name, double value) {
 }
 
 bool Simulation::initialized() const { return impl_->initialized; }
+bool Simulation::terminated() const { return impl_->terminated; }
+void Simulation::observe_events(std::function<void(double, EventPhase)> observer) {
+  impl_->observer = std::move(observer);
+}
 
 void Simulation::initialize() {
   Impl& m = *impl_;
   if (m.initialized) throw Error(ErrorKind::usage, "simulate: initialize() was already called");
   auto t0 = std::chrono::steady_clock::now();
   // Every instance goes through the same sequence so they stay interchangeable.
-  std::optional<double> time_event;
-  for (auto& inst : m.instances) {
-    for (const auto& [v, value] : m.pending_sets) inst->set_scalar(*v, value);
-    inst->enter_initialization_mode(m.rtol, m.t_start, m.t_stop);
-    inst->exit_initialization_mode();
+  for (std::size_t i = 0; i < m.instances.size(); ++i) {
+    Instance& inst = *m.instances[i];
+    for (const auto& [v, value] : m.pending_sets) inst.set_scalar(*v, value);
+    inst.enter_initialization_mode(m.rtol, m.t_start, m.t_stop);
+    inst.exit_initialization_mode();
     for (int k = 0;; ++k) {
-      DiscreteStatesUpdate u = inst->update_discrete_states();
+      DiscreteStatesUpdate u = inst.update_discrete_states();
       if (u.terminate_simulation)
         throw Error(ErrorKind::fmu_call, "simulate: the FMU asked to terminate during initialization");
-      if (u.next_event_time) time_event = u.next_event_time;
+      if (i == 0) m.next_time_event = u.next_event_time;
       if (!u.discrete_states_need_update) break;
-      if (k > 1000)
-        throw Error(ErrorKind::fmu_call, "simulate: event iteration at the start did not settle after 1000 "
-                                         "fmi3UpdateDiscreteStates calls → the FMU keeps changing its discrete states");
+      if (k > kMaxEventsAtOneTime)
+        throw Error(ErrorKind::fmu_call, "simulate: event iteration at the start did not settle after " +
+                                             std::to_string(kMaxEventsAtOneTime) +
+                                             " fmi3UpdateDiscreteStates calls → the FMU keeps changing its discrete states");
     }
-    inst->enter_continuous_time_mode();
+    inst.enter_continuous_time_mode();
   }
   m.select_dummy_derivatives_numerically();
-  if (const auto& indicators = m.fmu->model_description().structure.event_indicators; !indicators.empty())
-    log_warning(m.fmu->display_name() + ": the FMU has " + std::to_string(indicators.size()) +
-                " event indicators, and lsdae does not handle state events yet: results after the first event "
-                "are not trustworthy");
-  if (time_event)
-    log_warning(m.fmu->display_name() + ": the FMU announced a time event at t = " + num(*time_event) +
-                ", and lsdae does not handle time events yet: results after it are not trustworthy");
+
   // Initial guesses: states and algebraic variables from the FMU; derivatives
   // from the FMU (semi-explicit) or its derivative variables (fully implicit).
   Instance& main = *m.instances[0];
-  const std::size_t n = m.dae.state_vrs.size(), mz = m.dae.algebraic_vrs.size();
-  std::vector<double> x(n), xdot(n), z(mz);
-  if (n > 0) main.get_continuous_states(x);
-  if (mz > 0) main.get_float64(m.dae.algebraic_vrs, z);
-  if (n > 0) {
-    if (m.dae.fully_implicit) main.get_float64(m.dae.derivative_vrs, xdot);
-    else main.get_continuous_state_derivatives(xdot);
-    for (double& d : xdot)
+  Impl::VariableValues v;
+  v.x.resize(m.dae.state_vrs.size());
+  v.xdot.resize(m.dae.state_vrs.size());
+  v.z.resize(m.dae.algebraic_vrs.size());
+  if (!v.x.empty()) main.get_continuous_states(v.x);
+  if (!v.z.empty()) main.get_float64(m.dae.algebraic_vrs, v.z);
+  if (!v.x.empty()) {
+    if (m.dae.fully_implicit) main.get_float64(m.dae.derivative_vrs, v.xdot);
+    else main.get_continuous_state_derivatives(v.xdot);
+    for (double& d : v.xdot)
       if (!std::isfinite(d)) d = 0.0;
   }
-  const auto& index1 = *m.structure.index1;
-  const std::size_t N = index1.unknowns.size();
-  m.y.assign(N, 0.0);
-  m.yp.assign(N, 0.0);
-  std::vector<double> atol(N), nominals(N);
-  const ModelDescription& md = m.fmu->model_description();
-  auto nominal = [&](ValueReference vr) {
-    const Variable* v = md.find(vr);
-    return (v != nullptr && v->nominal && *v->nominal > 0) ? *v->nominal : 1.0;
-  };
-  for (std::size_t k = 0; k < N; ++k) {
-    const auto& u = index1.unknowns[k];
-    switch (u.kind) {
-      case structure::UnknownKind::differential:
-        m.y[k] = x[u.index];
-        m.yp[k] = xdot[u.index];
-        nominals[k] = nominal(m.dae.state_vrs[u.index]);
-        break;
-      case structure::UnknownKind::dummy_state:
-        m.y[k] = x[u.index];
-        nominals[k] = nominal(m.dae.state_vrs[u.index]);
-        break;
-      case structure::UnknownKind::dummy_derivative:
-        m.y[k] = xdot[u.index];
-        nominals[k] = nominal(m.dae.derivative_vrs[u.index]);
-        break;
-      case structure::UnknownKind::algebraic:
-        m.y[k] = z[u.index];
-        nominals[k] = nominal(m.dae.algebraic_vrs[u.index]);
-        break;
-    }
-    atol[k] = m.atol * nominals[k];
-  }
-  m.nominal = nominals;
-  simulation::IntegratorOptions io;
-  io.rtol = m.rtol;
-  io.atol = std::move(atol);
-  io.id = index1.ida_id();
-  io.nominal = std::move(nominals);
-  io.max_steps_per_output = m.options.max_steps;
-  io.max_step = m.options.max_step;
-  io.jacobian = m.use_directional ? simulation::JacobianSource::directional
-                                  : simulation::JacobianSource::finite_differences;
-  io.ordering = m.options.klu_ordering == "colamd" ? simulation::KluOrdering::colamd
-                : m.options.klu_ordering == "metis" ? simulation::KluOrdering::metis
-                                                    : simulation::KluOrdering::amd;
-  io.threads = m.instances.size();
-  io.linear_solver = m.options.dense_linear_solver ? simulation::LinearSolverKind::dense
-                                                   : simulation::LinearSolverKind::klu;
-  if (m.options.uncolored_jacobian) {
-    // Every column its own colour: the Jacobian costs one evaluation per unknown.
-    structure::Coloring one_per_column;
-    one_per_column.ordering = structure::ColumnOrdering::natural;
-    one_per_column.colors = N;
-    one_per_column.color.resize(N);
-    one_per_column.group_ptr.resize(N + 1);
-    one_per_column.group_columns.resize(N);
-    for (std::size_t k = 0; k < N; ++k) {
-      one_per_column.color[k] = k;
-      one_per_column.group_ptr[k + 1] = k + 1;
-      one_per_column.group_columns[k] = k;
-    }
-    m.structure.coloring = std::move(one_per_column);
-  }
-  io.row_name = [&m](std::size_t k) { return m.row_name(k); };
-  io.unknown_name = [&m](std::size_t k) { return m.unknown_name(k); };
-  std::vector<kernels::ResidualFunction*> pool;
-  for (auto& r : m.residuals) pool.push_back(r.get());
-  m.integrator = std::make_unique<simulation::IdaIntegrator>(*m.residuals[0], pool, m.structure.iteration,
-                                                             *m.structure.coloring, std::move(io));
-  m.integrator->start(m.t_start, m.y, m.yp);
-  m.integrator->set_stop_time(m.t_stop);
-  m.integrator->make_consistent(std::min(m.t_start + m.interval, m.t_stop));
-  std::copy(m.integrator->y().begin(), m.integrator->y().end(), m.y.begin());
-  std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
-  m.t = m.t_start;
+  m.load_values(v);
+  m.make_integrator();
+  m.restart(m.t_start);
   m.initialized = true;
   m.stats.time_initialize = seconds_since(t0);
   if (m.options.jacobian == JacobianMode::check) {
@@ -317,19 +535,69 @@ double Simulation::advance_to(double t_target) {
   Impl& m = *impl_;
   if (!m.initialized) throw Error(ErrorKind::usage, "simulate: call initialize() before advance_to()");
   if (t_target > m.t_stop) t_target = m.t_stop;
-  if (t_target <= m.t) return m.t;
+  if (m.terminated || t_target <= m.t) return m.t;
   auto t0 = std::chrono::steady_clock::now();
-  try {
-    m.t = m.integrator->advance_to(t_target);
-  } catch (...) {
-    m.t = m.integrator->time();
+  auto keep_point = [&] {
     std::copy(m.integrator->y().begin(), m.integrator->y().end(), m.y.begin());
     std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
+    m.t = m.t_ida = m.integrator->time();
+  };
+  try {
+    while (!m.terminated) {
+      const double t_end = m.integrator->time();  // IDA's internal time
+      if (m.pending != Impl::Pending::none) {
+        if (t_end <= t_target) {  // the event comes before (or at) the target: handle it
+          Impl::Pending kind = m.pending;
+          m.pending = Impl::Pending::none;
+          keep_point();
+          if (kind == Impl::Pending::state) ++m.stats.state_events, m.handle_event("state");
+          else if (kind == Impl::Pending::time) ++m.stats.time_events, m.handle_event("time");
+          else ++m.stats.step_events, m.handle_event("step");
+          continue;
+        }
+      }
+      if (t_end == t_target) {  // exactly there (also right after a restart, before any step)
+        keep_point();
+        break;
+      }
+      if (t_end > t_target) {  // the last step passed the target: interpolate
+        m.integrator->interpolate(t_target, m.y, m.yp);
+        m.t = t_target;
+        break;
+      }
+      simulation::StepOutcome outcome = m.integrator->one_step(t_target);
+      m.t_ida = m.integrator->time();
+      if (outcome == simulation::StepOutcome::root) {
+        m.pending = Impl::Pending::state;
+        continue;
+      }
+      if (outcome == simulation::StepOutcome::stop_time) {
+        if (m.next_time_event && m.t_ida >= *m.next_time_event) m.pending = Impl::Pending::time;
+        continue;  // or the stop time itself: the loop head interpolates
+      }
+      // An accepted step.
+      if (m.step_callback) {
+        m.residuals[0]->apply(m.t_ida, m.integrator->y(), m.integrator->yp());
+        IntegratorStepResult r = m.instances[0]->completed_integrator_step(true);
+        if (r.terminate_simulation) {
+          keep_point();
+          m.terminated = m.stats.terminated_by_fmu = true;
+          break;
+        }
+        if (r.enter_event_mode) m.pending = Impl::Pending::step;
+      }
+      if (m.pending == Impl::Pending::none && m.t_ida <= t_target) m.reselect_if_needed();
+    }
+  } catch (...) {
+    if (m.integrator) {
+      // Keep the last point IDA reached (its y()/yp() are the last accepted values).
+      std::copy(m.integrator->y().begin(), m.integrator->y().end(), m.y.begin());
+      std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
+      m.t = m.t_ida = m.integrator->time();
+    }
     m.stats.time_integrate += seconds_since(t0);
     throw;
   }
-  std::copy(m.integrator->y().begin(), m.integrator->y().end(), m.y.begin());
-  std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
   m.stats.time_integrate += seconds_since(t0);
   return m.t;
 }
@@ -384,19 +652,19 @@ JacobianCheck Simulation::check_jacobian() {
   std::vector<double> row_scale(N, 0.0);
   for (std::size_t p = 0; p < pattern.nnz(); ++p)
     row_scale[pattern.row_idx()[p]] = std::max(row_scale[pattern.row_idx()[p]], std::fabs(dd[p]));
+  bool first = true;
   for (std::size_t col = 0; col < pattern.cols(); ++col)
     for (std::size_t p = pattern.col_ptr()[col]; p < pattern.col_ptr()[col + 1]; ++p) {
       double abs_diff = std::fabs(fd[p] - dd[p]);
       double rel = abs_diff / std::max(row_scale[pattern.row_idx()[p]], 1e-300);
       c.max_abs_difference = std::max(c.max_abs_difference, abs_diff);
-      if (rel > c.max_rel_difference || c.row.empty()) {
-        if (rel >= c.max_rel_difference) {
-          c.max_rel_difference = rel;
-          c.row = m.row_name(pattern.row_idx()[p]);
-          c.column = m.unknown_name(col);
-          c.finite_difference = fd[p];
-          c.directional = dd[p];
-        }
+      if (first || rel > c.max_rel_difference) {
+        first = false;
+        c.max_rel_difference = rel;
+        c.row = m.row_name(pattern.row_idx()[p]);
+        c.column = m.unknown_name(col);
+        c.finite_difference = fd[p];
+        c.directional = dd[p];
       }
     }
   return c;
@@ -415,20 +683,33 @@ const SimulationStats& Simulation::statistics() {
   s.jacobian_method = m.use_directional ? "directional" : "finite differences";
   s.klu_ordering = m.options.klu_ordering;
   s.reached_time = m.t;
+  s.dummy_derivatives = m.structure.selection ? m.dummy_list(m.structure.selection->dummy_states) : "";
+  simulation::IntegratorStats is = m.finished;
   if (m.integrator) {
-    simulation::IntegratorStats is = m.integrator->stats();
-    s.steps = is.steps;
-    s.residual_calls = is.residual_calls;
-    s.jacobian_evaluations = is.jacobian_evaluations;
-    s.jacobian_residual_calls = is.jacobian_residual_calls;
-    s.directional_calls = is.directional_calls;
-    s.nonlinear_iterations = is.nonlinear_iterations;
-    s.nonlinear_convergence_failures = is.nonlinear_convergence_failures;
-    s.error_test_failures = is.error_test_failures;
-    s.linear_solver_setups = is.linear_solver_setups;
-    s.klu_lnz = is.klu_lnz;
-    s.klu_unz = is.klu_unz;
+    simulation::IntegratorStats now = m.integrator->stats();
+    is.steps += now.steps;
+    is.residual_calls += now.residual_calls;
+    is.jacobian_evaluations += now.jacobian_evaluations;
+    is.jacobian_residual_calls += now.jacobian_residual_calls;
+    is.directional_calls += now.directional_calls;
+    is.nonlinear_iterations += now.nonlinear_iterations;
+    is.nonlinear_convergence_failures += now.nonlinear_convergence_failures;
+    is.error_test_failures += now.error_test_failures;
+    is.linear_solver_setups += now.linear_solver_setups;
+    is.klu_lnz = now.klu_lnz;
+    is.klu_unz = now.klu_unz;
   }
+  s.steps = is.steps;
+  s.residual_calls = is.residual_calls;
+  s.jacobian_evaluations = is.jacobian_evaluations;
+  s.jacobian_residual_calls = is.jacobian_residual_calls;
+  s.directional_calls = is.directional_calls;
+  s.nonlinear_iterations = is.nonlinear_iterations;
+  s.nonlinear_convergence_failures = is.nonlinear_convergence_failures;
+  s.error_test_failures = is.error_test_failures;
+  s.linear_solver_setups = is.linear_solver_setups;
+  s.klu_lnz = is.klu_lnz;
+  s.klu_unz = is.klu_unz;
   return s;
 }
 

@@ -34,6 +34,7 @@
 #define LSDAE_SIMULATION_H
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -44,6 +45,16 @@
 #include "lsdae/fmu.h"
 
 namespace lsdae {
+
+// How a higher-index model is kept on its constraints (issue 6, docs/algorithms.md).
+enum class ConstraintMethod {
+  dummy_derivatives,  // Mattsson–Söderlind: the lower formulations are rows; dummies re-selected at run time
+  projection,         // integrate the index-1 formulations, project onto the lower ones after steps
+};
+
+// When observe_events() is set: called at each event, before the FMU handles it
+// (values just before the event) and after (values just after), at the same t.
+enum class EventPhase { before, after };
 
 enum class JacobianMode {
   automatic,           // directional when the FMU provides it, else finite differences
@@ -61,6 +72,8 @@ struct SimulationOptions {
   std::size_t threads = 1;                      // OpenMP threads (and FMU instances) for Jacobians
   std::string klu_ordering = "amd";             // amd, colamd or metis
   long max_steps = 100000;                      // IDA steps between two output points
+  ConstraintMethod constraints = ConstraintMethod::dummy_derivatives;
+  bool reselect = true;                         // re-select dummy derivatives when conditioning degrades
   // Baselines for benchmarks (what other importers do), not for production:
   bool dense_linear_solver = false;             // SUNDIALS dense LU instead of KLU (O(n³) per factorization)
   bool uncolored_jacobian = false;              // one evaluation per Jacobian column (no colouring)
@@ -92,6 +105,11 @@ struct SimulationStats {
   // wall time per phase, seconds
   double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
   double reached_time = 0;
+  // events and index reduction at run time
+  long time_events = 0, state_events = 0, step_events = 0, reselections = 0, projections = 0;
+  double largest_projection = 0;   // weighted RMS norm of the largest projection correction
+  std::string dummy_derivatives;   // the current selection, comma-separated (empty: none)
+  bool terminated_by_fmu = false;
 };
 
 class Simulation {
@@ -106,8 +124,14 @@ class Simulation {
   void initialize();
   bool initialized() const;
 
-  // Integrates to `t` (<= stop_time()); returns the time reached.
+  // Integrates to `t` (<= stop_time()); returns the time reached. Events
+  // (time, state and step events) on the way are handled inside: the FMU's
+  // event iteration runs, IDA restarts with consistent values. Returns early
+  // (time() < t) only when the FMU asked to terminate.
   double advance_to(double t);
+  // Observes events (e.g. to write result rows just before and after each).
+  void observe_events(std::function<void(double t, EventPhase phase)> observer);
+  bool terminated() const;
   double time() const;
   double start_time() const;
   double stop_time() const;
