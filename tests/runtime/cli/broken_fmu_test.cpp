@@ -283,6 +283,9 @@ std::vector<BrokenCase> corpus() {
                    invalid({"lists 3 dependencies but 2 dependenciesKind entries → give one kind per dependency"}),
                    summarised_with_errors()});
   // ---- the binary ---------------------------------------------------------------
+  // `validate` turns a binary that fails to load or instantiate into one more
+  // error finding, so it exits 1 (invalid), not 5 (binary) or 6 (fmu_call);
+  // `info` does not load the binary and exits 0.
   cases.push_back({"MissingBinary", edit([](FmuImage& i) { i.remove(kHelloBinary); }),
                    invalid({"HelloWorld.so is missing: the FMU has no binary for this platform"}),
                    {0, {"0 errors, 1 warnings"}}});
