@@ -542,6 +542,7 @@ double Simulation::advance_to(double t_target) {
     std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
     m.t = m.t_ida = m.integrator->time();
   };
+  long steps_this_call = 0;
   try {
     while (!m.terminated) {
       const double t_end = m.integrator->time();  // IDA's internal time
@@ -565,6 +566,13 @@ double Simulation::advance_to(double t_target) {
         m.t = t_target;
         break;
       }
+      if (++steps_this_call > m.options.max_steps)  // IDA's own mxstep counts per call, i.e. per step here
+        throw Error(ErrorKind::solver, "ida: at t = " + num(m.integrator->time()) + " (h = " +
+                                           num(m.integrator->stats().last_step) + "): more than " +
+                                           std::to_string(m.options.max_steps) + " steps before t = " +
+                                           num(t_target) + " (IDA_TOO_MUCH_WORK) → raise --max-steps or shorten "
+                                           "the output interval; if the step size collapsed, the model may be "
+                                           "stiff or singular here");
       simulation::StepOutcome outcome = m.integrator->one_step(t_target);
       m.t_ida = m.integrator->time();
       if (outcome == simulation::StepOutcome::root) {
