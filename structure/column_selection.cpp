@@ -1,6 +1,7 @@
 // structure/column_selection.cpp -- see column_selection.h.
 #include "structure/column_selection.h"
 
+#include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -23,6 +24,39 @@ bool better(std::size_t a, double norm_a, std::size_t b, double norm_b, std::spa
   const double scale = std::max(norm_a, norm_b);
   if (std::abs(norm_a - norm_b) > 1e-9 * scale) return norm_a > norm_b;
   return a < b;
+}
+
+// rcond of a square sparse matrix: 1 / (‖A‖₁ · est ‖A⁻¹‖₁), Hager's estimator
+// as refined by Higham (LAPACK's xLACON) with at most five iterations.
+double sparse_rcond(const Eigen::SparseMatrix<double>& a) {
+  const Index n = a.rows();
+  if (n == 0) return 1.0;
+  double norm = 0.0;
+  for (Index j = 0; j < a.outerSize(); ++j) {
+    double column = 0.0;
+    for (Eigen::SparseMatrix<double>::InnerIterator it(a, j); it; ++it) column += std::abs(it.value());
+    norm = std::max(norm, column);
+  }
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  lu.compute(a);
+  if (lu.info() != Eigen::Success || norm == 0.0) return 0.0;
+  Eigen::VectorXd x = Eigen::VectorXd::Constant(n, 1.0 / static_cast<double>(n));
+  double estimate = 0.0;
+  Index last = -1;
+  for (int iteration = 0; iteration < 5; ++iteration) {
+    const Eigen::VectorXd y = lu.solve(x);
+    if (!y.allFinite()) return 0.0;
+    estimate = y.lpNorm<1>();
+    const Eigen::VectorXd sign = y.unaryExpr([](double v) { return v >= 0.0 ? 1.0 : -1.0; });
+    const Eigen::VectorXd z = lu.transpose().solve(sign);
+    Index j = 0;
+    const double zmax = z.cwiseAbs().maxCoeff(&j);
+    if (zmax <= z.dot(x) || j == last) break;
+    x.setZero();
+    x(j) = 1.0;
+    last = j;
+  }
+  return estimate > 0.0 ? 1.0 / (norm * estimate) : 0.0;
 }
 
 }  // namespace
@@ -111,6 +145,117 @@ ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const st
   Eigen::MatrixXd selected(idx(d), idx(d));
   for (std::size_t j = 0; j < d; ++j) selected.col(idx(j)) = matrix.col(idx(picked[j]));
   out.rcond = Eigen::PartialPivLU<Eigen::MatrixXd>(selected).rcond();
+  out.columns = std::move(picked);
+  out.success = true;
+  return out;
+}
+
+ColumnSelection select_columns_sparse(const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix,
+                                      std::span<const std::size_t> row_height,
+                                      std::span<const std::size_t> column_height,
+                                      std::span<const int> column_priority, const ColumnSelectionOptions& options) {
+  const std::size_t d = static_cast<std::size_t>(matrix.rows());
+  const std::size_t k = static_cast<std::size_t>(matrix.cols());
+  if (row_height.size() != d || column_height.size() != k || column_priority.size() != k || d > k)
+    throw StructureError(messages::selection_shape(d, k, row_height.size(), column_height.size(),
+                                                   column_priority.size()));
+  ColumnSelection out;
+  if (d == 0) {
+    out.success = true;
+    out.rcond = 1.0;
+    return out;
+  }
+  // Working rows (sorted by column) and, per column, the rows that hold it.
+  using Row = std::vector<std::pair<std::size_t, double>>;
+  std::vector<Row> rows(d);
+  std::vector<std::vector<std::size_t>> holders(k);
+  std::vector<double> column_norm2(k, 0.0);
+  for (std::size_t i = 0; i < d; ++i)
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(matrix, idx(i)); it; ++it) {
+      if (it.value() == 0.0) continue;
+      const auto j = static_cast<std::size_t>(it.col());
+      rows[i].emplace_back(j, it.value());
+      holders[j].push_back(i);
+      column_norm2[j] += it.value() * it.value();
+    }
+  for (const double n2 : column_norm2) out.largest_norm = std::max(out.largest_norm, std::sqrt(n2));
+  const double zero = options.rank_tolerance * out.largest_norm;
+
+  std::vector<std::size_t> order(d);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return row_height[a] > row_height[b]; });
+  std::vector<bool> done(d, false);
+  std::vector<std::size_t> picked;
+  Row merged;
+  for (const std::size_t i : order) {
+    const Row& row = rows[i];
+    const std::size_t height = row_height[i];
+    double all_max = 0.0, fresh_max = 0.0;
+    for (const auto& [j, a] : row) {
+      all_max = std::max(all_max, std::abs(a));
+      if (column_height[j] <= height) fresh_max = std::max(fresh_max, std::abs(a));
+    }
+    if (all_max <= zero) {
+      out.rank = picked.size();
+      return out;
+    }
+    const bool fresh_only = fresh_max >= options.hierarchy_tolerance * all_max && fresh_max > zero;
+    const double pool_max = fresh_only ? fresh_max : all_max;
+    std::size_t best = no_index;
+    double best_abs = 0.0, pivot = 0.0;
+    for (const auto& [j, a] : row) {
+      const double m = std::abs(a);
+      if ((fresh_only && column_height[j] > height) || m < options.preference_tolerance * pool_max || m <= zero)
+        continue;
+      if (best == no_index || better(j, m, best, best_abs, column_priority)) {
+        best = j;
+        best_abs = m;
+        pivot = a;
+      }
+    }
+    picked.push_back(best);
+    done[i] = true;
+    // Eliminate column `best` from the later rows (row_j -= (a_j / pivot) row_i).
+    for (const std::size_t r : holders[best]) {
+      if (done[r]) continue;
+      Row& target = rows[r];
+      const auto hit = std::lower_bound(target.begin(), target.end(), best,
+                                        [](const auto& entry, std::size_t column) { return entry.first < column; });
+      if (hit == target.end() || hit->first != best) continue;  // stale holder entry
+      const double factor = hit->second / pivot;
+      merged.clear();
+      auto a = target.begin();
+      auto b = row.begin();
+      while (a != target.end() || b != row.end()) {
+        if (b == row.end() || (a != target.end() && a->first < b->first)) {
+          merged.push_back(*a++);
+        } else if (a == target.end() || b->first < a->first) {
+          merged.emplace_back(b->first, -factor * b->second);  // fill-in
+          holders[b->first].push_back(r);
+          ++b;
+        } else {
+          if (a->first != best) merged.emplace_back(a->first, a->second - factor * b->second);
+          ++a;
+          ++b;
+        }
+      }
+      target.swap(merged);
+    }
+  }
+
+  out.rank = picked.size();
+  std::sort(picked.begin(), picked.end());
+  std::vector<std::size_t> position(k, no_index);
+  for (std::size_t j = 0; j < d; ++j) position[picked[j]] = j;
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (std::size_t i = 0; i < d; ++i)
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(matrix, idx(i)); it; ++it)
+      if (const std::size_t p = position[static_cast<std::size_t>(it.col())]; p != no_index)
+        triplets.emplace_back(idx(i), idx(p), it.value());
+  Eigen::SparseMatrix<double> selected(idx(d), idx(d));
+  selected.setFromTriplets(triplets.begin(), triplets.end());
+  out.rcond = sparse_rcond(selected);
   out.columns = std::move(picked);
   out.success = true;
   return out;

@@ -247,40 +247,57 @@ DummySelection select_dummy_derivatives(const DaeSystem& sys, const DummyDerivat
     return out;
   }
 
-  std::vector<Eigen::MatrixXd> local(plan.components.size());
-  for (std::size_t k = 0; k < plan.components.size(); ++k) {
+  // Dense components get a dense local matrix, large closure-free ones a sparse S.
+  const std::size_t components = plan.components.size();
+  std::vector<bool> sparse(components, false);
+  std::vector<Eigen::MatrixXd> local(components);
+  std::vector<std::vector<Eigen::Triplet<double>>> triplets(components);
+  for (std::size_t k = 0; k < components; ++k) {
     const DummyComponent& comp = plan.components[k];
+    sparse[k] = comp.closure_groups.empty() &&
+                comp.constraints.size() * comp.candidates.size() > options.dense_limit;
+    if (sparse[k]) continue;
     const std::size_t rows = comp.constraints.size() + comp.closure_groups.size();
     const std::size_t cols = comp.candidates.size() + comp.closure_unknowns.size();
     local[k] = Eigen::MatrixXd::Zero(idx(rows), idx(cols));
   }
-  for (std::size_t e = 0; e < v.size(); ++e)
-    local[plan.entry_component[e]](idx(plan.entry_row[e]), idx(plan.entry_column[e])) += v[e];
+  for (std::size_t e = 0; e < v.size(); ++e) {
+    const std::size_t k = plan.entry_component[e];
+    if (sparse[k]) triplets[k].emplace_back(idx(plan.entry_row[e]), idx(plan.entry_column[e]), v[e]);
+    else local[k](idx(plan.entry_row[e]), idx(plan.entry_column[e])) += v[e];
+  }
 
   out.rcond = 1.0;
-  for (std::size_t k = 0; k < plan.components.size(); ++k) {
+  for (std::size_t k = 0; k < components; ++k) {
     const DummyComponent& comp = plan.components[k];
     const Index d = idx(comp.constraints.size());
     const Index kc = idx(comp.candidates.size());
     const Index pc = idx(comp.closure_groups.size());
-    const Eigen::MatrixXd& mat = local[k];
-    Eigen::MatrixXd s = mat.topLeftCorner(d, kc);
-    if (pc > 0) {
-      // S = C_x − C_u F_u^{-1} F_x on the closure.
-      const Eigen::FullPivLU<Eigen::MatrixXd> fu(mat.bottomRightCorner(pc, pc));
-      if (!fu.isInvertible()) {
-        std::vector<std::string> names;
-        for (const std::size_t f : comp.closure_formulations) names.push_back(sys.formulation_names[f]);
-        out.error = messages::closure_singular(names);
-        return out;
-      }
-      s -= mat.topRightCorner(d, pc) * fu.solve(mat.bottomLeftCorner(pc, kc));
-    }
     std::vector<std::size_t> row_height;
     for (const auto& c : comp.constraints) row_height.push_back(c.height);
     std::vector<int> priority;
     for (const std::size_t i : comp.candidates) priority.push_back(priority_of(sys.state_select[i]));
-    const ColumnSelection sel = select_columns(s, row_height, comp.candidate_height, priority, options.columns);
+    ColumnSelection sel;
+    if (sparse[k]) {
+      Eigen::SparseMatrix<double, Eigen::RowMajor> s(d, kc);
+      s.setFromTriplets(triplets[k].begin(), triplets[k].end());  // duplicates are summed
+      sel = select_columns_sparse(s, row_height, comp.candidate_height, priority, options.columns);
+    } else {
+      const Eigen::MatrixXd& mat = local[k];
+      Eigen::MatrixXd s = mat.topLeftCorner(d, kc);
+      if (pc > 0) {
+        // S = C_x − C_u F_u^{-1} F_x on the closure.
+        const Eigen::FullPivLU<Eigen::MatrixXd> fu(mat.bottomRightCorner(pc, pc));
+        if (!fu.isInvertible()) {
+          std::vector<std::string> names;
+          for (const std::size_t f : comp.closure_formulations) names.push_back(sys.formulation_names[f]);
+          out.error = messages::closure_singular(names);
+          return out;
+        }
+        s -= mat.topRightCorner(d, pc) * fu.solve(mat.bottomLeftCorner(pc, kc));
+      }
+      sel = select_columns(s, row_height, comp.candidate_height, priority, options.columns);
+    }
     if (!sel.success) {
       std::vector<std::string> names;
       for (const auto& c : comp.constraints) names.push_back(sys.name(c.equation));

@@ -38,9 +38,11 @@
 // Selection (numeric, at every re-selection): ask the callback for those
 // values, form S per component (a dense LU of the closure block when a
 // constraint contains unknowns; nothing when it does not -- the usual case),
-// choose columns with select_columns (column_selection.h). Re-selecting at a
-// new point costs one callback plus O(Σ_K (d_K² k_K + p_K³)); the plan is
-// reused as is.
+// choose columns with select_columns (column_selection.h), or for a large
+// component without closure with select_columns_sparse (threshold sparse
+// elimination, linear for chains and trees of constraints). Re-selecting at a
+// new point costs one callback plus O(Σ_K (d_K² k_K + p_K³)) for the dense
+// components; the plan is reused as is.
 //
 // Cost of the plan: O(nnz of the constraints and closures + E log E) for the
 // E entries. Memory O(E + n + m).
@@ -104,6 +106,10 @@ DummyDerivativePlan plan_dummy_derivatives(const DaeSystem& system, const Pantel
 
 struct SelectionOptions {
   ColumnSelectionOptions columns;
+  // Components with d·k above this (d constraints, k candidate states) and no
+  // closure use the sparse elimination (select_columns_sparse) instead of the
+  // dense O(d²k) selection. 0: always sparse where possible.
+  std::size_t dense_limit = 40000;
 };
 
 struct DummySelection {

@@ -215,5 +215,30 @@ TEST(PlanDummyDerivatives, IndependentConstraintsAreSeparateComponents) {
   EXPECT_EQ(sel.component_rcond.size(), 2u);
 }
 
+TEST(SelectDummyDerivatives, LargeComponentsUseTheSparseElimination) {
+  // 300 masses: one component of 299 coupled constraints (d·k = 89700 > 40000).
+  const Planned m = plan_for(test::mass_chain(300));
+  ASSERT_EQ(m.plan.components.size(), 1u);
+  test::NamedValues v;
+  for (std::size_t k = 0; k + 1 < 300; ++k) {
+    v[{"g" + std::to_string(k), "v" + std::to_string(k)}] = 1.0;
+    v[{"g" + std::to_string(k), "v" + std::to_string(k + 1)}] = -1.0;
+  }
+  const JacobianCallback values = test::callback_from(m.system, v);
+  const DummySelection sparse = select_dummy_derivatives(m.system, m.plan, values);
+  SelectionOptions dense_only;
+  dense_only.dense_limit = no_index;
+  const DummySelection dense = select_dummy_derivatives(m.system, m.plan, values, dense_only);
+  ASSERT_TRUE(sparse.success);
+  ASSERT_TRUE(dense.success);
+  // v0 … v298 become dummies either way (ties go to the lower index); v299 stays a state.
+  V expected;
+  for (std::size_t k = 0; k < 299; ++k) expected.push_back(300 + k);
+  EXPECT_EQ(sparse.dummy_states, expected);
+  EXPECT_EQ(dense.dummy_states, expected);
+  EXPECT_NEAR(sparse.rcond, 1.0 / (2.0 * 299.0), 1e-12);
+  EXPECT_NEAR(dense.rcond, sparse.rcond, 1e-12);
+}
+
 }  // namespace
 }  // namespace lsdae::structure

@@ -47,32 +47,6 @@ double rss_mib() {
   return static_cast<double>(resident) * 4096.0 / (1024.0 * 1024.0);
 }
 
-// N masses on a line, s_k' = v_k, v_k' = (F_k - Fz_k + Fz_{k-1}) / m, coupled
-// by v_k - v_{k+1} = 0 (grouped with its derivative, index 2).
-DaeInput masses(std::size_t n) {
-  DaeInput in;
-  in.form = DaeForm::semi_explicit;
-  const std::size_t z = n - 1;  // constraint forces
-  for (std::size_t k = 0; k < n; ++k) {
-    in.states.push_back({"s" + std::to_string(k), "", StateSelect::normal, std::vector<VarRef>{state(n + k)}});
-  }
-  for (std::size_t k = 0; k < n; ++k) {
-    std::vector<VarRef> f;
-    if (k < z) f.push_back(algebraic(k));
-    if (k > 0) f.push_back(algebraic(k - 1));
-    in.states.push_back({"v" + std::to_string(k), "", StateSelect::normal, f});
-  }
-  for (std::size_t k = 0; k < z; ++k) {
-    in.algebraic.push_back("Fz" + std::to_string(k));
-    std::vector<VarRef> d{algebraic(k)};
-    if (k > 0) d.push_back(algebraic(k - 1));
-    if (k + 1 < z) d.push_back(algebraic(k + 1));
-    in.residuals.push_back({{{"g" + std::to_string(k), 2, std::vector<VarRef>{state(n + k), state(n + k + 1)}},
-                             {"gdot" + std::to_string(k), 1, d}}});
-  }
-  return in;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,7 +58,7 @@ int main(int argc, char** argv) {
   const std::size_t size = std::strtoull(argv[2], nullptr, 10);
   const DaeInput input = model == "chain" ? test::chain(size)
                          : model == "tl" ? test::transmission_line(size)
-                                         : masses(size);
+                                         : test::mass_chain(size);
   const double rss_input = rss_mib();
   auto t0 = std::chrono::steady_clock::now();
   DaeSystem system = build_system(input);

@@ -259,6 +259,30 @@ DaeInput chain(std::size_t length) {
   return in;
 }
 
+DaeInput mass_chain(std::size_t n) {
+  DaeInput in;
+  in.form = DaeForm::semi_explicit;
+  const std::size_t z = n - 1;  // constraint forces
+  for (std::size_t k = 0; k < n; ++k)
+    in.states.push_back({"s" + std::to_string(k), "", StateSelect::normal, std::vector<VarRef>{structure::state(n + k)}});
+  for (std::size_t k = 0; k < n; ++k) {
+    std::vector<VarRef> f;
+    if (k < z) f.push_back(structure::algebraic(k));
+    if (k > 0) f.push_back(structure::algebraic(k - 1));
+    in.states.push_back({"v" + std::to_string(k), "", StateSelect::normal, f});
+  }
+  for (std::size_t k = 0; k < z; ++k) {
+    in.algebraic.push_back("Fz" + std::to_string(k));
+    std::vector<VarRef> d{structure::algebraic(k)};
+    if (k > 0) d.push_back(structure::algebraic(k - 1));
+    if (k + 1 < z) d.push_back(structure::algebraic(k + 1));
+    in.residuals.push_back(
+        {{{"g" + std::to_string(k), 2, std::vector<VarRef>{structure::state(n + k), structure::state(n + k + 1)}},
+          {"gdot" + std::to_string(k), 1, d}}});
+  }
+  return in;
+}
+
 NamedValues pendulum_values(double theta, double omega) {
   const double x = std::sin(theta), y = -std::cos(theta);
   const double vx = std::cos(theta) * omega, vy = std::sin(theta) * omega;

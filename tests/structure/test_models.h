@@ -68,6 +68,10 @@ DaeInput cauer_low_pass();
 DaeInput index2_example(int manifest_case);  // 1, 2 or 3
 DaeInput transmission_line(std::size_t segments);  // the DAE form, fully implicit
 DaeInput chain(std::size_t length);  // ẋ_k = z_k, z_k = x_k + z_{k-1}: index 1, tridiagonal-ish
+// N masses in a row (semi-explicit): s_k' = v_k, v_k' = f(Fz_{k-1}, Fz_k), joined by
+// N - 1 velocity constraints v_k - v_{k+1} grouped with their derivative in
+// the Fz (index 2): one component of N - 1 coupled constraints.
+DaeInput mass_chain(std::size_t masses);
 
 // Pendulum Jacobian values of c0, c1 (and of r[1], r[2], c1', c2' for the
 // unsubstituted variant) at angle theta from the downward vertical, angular
