@@ -26,6 +26,9 @@
 // Importers set every algebraic variable and derivative at every residual
 // evaluation: a refusal string built per value there cost several times
 // Model::compute itself (TransmissionLine N = 320, DAE form: 14 % of the run).
+// Setters mark the instance dirty only when a value actually changed, so the
+// importer setting the same point once per Jacobian colour costs one
+// compute() and one partial-derivative table, not one per colour.
 #ifndef LSDAE_MODELS_KIT_INSTANCE_H
 #define LSDAE_MODELS_KIT_INSTANCE_H
 
