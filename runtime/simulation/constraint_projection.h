@@ -1,0 +1,218 @@
+// runtime/simulation/constraint_projection.h -- drift correction for the
+// projection method: moves IDA's solution back onto the constraints that the
+// index-1 integration does not enforce (the lower-order Formulations of each
+// residual group and the shape-B Invariants; Index1System::projection_constraints).
+//
+// Problem (seed 000, section 2.3, with IDA's weighted norm): given the point
+// ỹ after a step, find
+//     y = argmin ‖y − ỹ‖_W   subject to   C(t, y, y') = 0,   ‖v‖_W² = Σ_k (w_k v_k)²,
+// with w_k IDA's error weights 1/(rtol·|y_k| + atol_k) (IDAGetErrWeights), so
+// a unit of change costs what a unit of local error costs. To first order
+// the answer is the orthogonal projection in the W-norm
+//     Δ = −D⁻¹Jᵀ (J D⁻¹ Jᵀ)⁻¹ C,   D = diag(w_k²),  J = ∂C/∂y (moved columns).
+//
+// Algorithm: the standard projection method of Hairer, Lubich, Wanner,
+// "Geometric Numerical Integration", 2nd ed., Springer 2006, section IV.4
+// (Algorithm 4.2), with the W-metric: simplified Newton iterations
+//     y ← y − D⁻¹Jᵀ A⁻¹ C(y),   A = J D⁻¹ Jᵀ (m × m, one row per constraint),
+// keeping J and the factorization of A from ỹ, so that the total correction
+// lies in range(D⁻¹J(ỹ)ᵀ) -- the exact orthogonal projection for linear
+// constraints, within O(‖Δ‖²) of it otherwise. When an iteration reduces
+// max|C| by less than a factor `refresh_ratio`, J is evaluated again at the
+// current point (Gauss–Newton from there). Stops when max|C| ≤ target ·
+// tolerance; failing that after `max_iterations`, throws.
+//   J: one fmi3GetDirectionalDerivative per colour of a distance-2 colouring
+//      of the constraint pattern over the moved columns (structure/coloring.h;
+//      Curtis–Powell–Reid), or, when the FMU provides none, one constraint
+//      evaluation per colour with forward differences, increment as IDA's
+//      (kernels/compressed_jacobian.h): sqrt(ε)·max(|y_k|, 1/w_k, nominal_k).
+//   A: assembled into a pattern fixed at construction (J's structural
+//      pattern, explicit zeros kept) and factorized with Eigen's
+//      SimplicialLDLT (AMD ordering, symbolic analysis once, numeric per
+//      Jacobian). A pivot d_i ≤ 1e-12·A_ii (or A_ii = 0) marks constraint i
+//      as dependent on the others at this point: singular, see Errors.
+//
+// WHICH VALUES MOVE. Only y, and in y only the DIFFERENTIAL unknowns of IDA
+// (Index1System: UnknownKind::differential, id = 1) that some constraint
+// depends on through a state column x_i (DaeSystem::incidence mapped with
+// column_to_unknown). Everything else is held at its given value while C is
+// solved: y' (the ẋ_i of the fully implicit form), the algebraic unknowns z_j,
+// and the dummy states/derivatives of a dummy-derivative system -- exactly the
+// values that IDACalcIC(IDA_YA_YDP_INIT) recomputes afterwards from the
+// index-1 rows with the differential y fixed. For the pendulum, {c0} moves
+// x, y; {c0, c1} moves x, y, vx, vy; lambda and y' never move.
+// Consequence: when a constraint also depends on a held value (z, ẋ, a dummy),
+// C = 0 holds at (y, y'_given, z_given) but IDACalcIC changes the held values,
+// which can leave a violation of first order in the correction; then
+// exact_through_reinitialization() is false and the caller should check
+// violation() after IDACalcIC (and project again if needed). All constraints
+// of the corpus models depend on states only.
+//
+// VIOLATION is max_i |C_i|, absolute, in each constraint's own units (no
+// scaling: the caller picks `tolerance`, e.g. the integrator's atol).
+//
+// Contract (inputs, outputs, sizes; N = IDA unknowns = residual.size()):
+//   t                 in      time of the point
+//   y                 in/out  size N; only moved_unknowns() entries change
+//   yp                in      size N; never changed
+//   weights           in      size N; IDA's error weights, > 0 and finite on
+//                             the moved unknowns (checked)
+//   tolerance         in      > 0, finite (checked)
+// Validation: the constructor and project() check their arguments and throw
+// lsdae::Error(usage) naming the value; the FMU is trusted to honour the
+// declared dependencies (an undeclared dependency spoils the colouring).
+// The instance (residual.instance()) must be in Continuous-Time Mode; on
+// return from a successful project() it holds the projected point
+// (t, y, y'); after a failure or Discard it holds some trial point (every
+// FmuResidual evaluation writes its whole point first, so IDA is unaffected).
+//
+// Errors (all lsdae::Error(ErrorKind::solver), y restored to its input):
+//   singular A (constraints dependent at this point, or a zero gradient), and
+//   no convergence within max_iterations: both name the constraints, the
+//   time and the violation, and say what to do. A non-finite constraint value
+//   is reported the same way. fmi3Discard from the FMU is NOT an error:
+//   project() returns projected = false, discarded = true, y unchanged, and
+//   the caller decides (e.g. keep the unprojected step, or retry smaller).
+//
+// Cost per project(): 1 + iterations constraint evaluations (one
+// fmi3GetFloat64 of m variables after FmuResidual::apply), plus per
+// Jacobian: colours directional-derivative calls (or colours evaluations),
+// O(Σ_k nnz_k²) to assemble A (nnz_k = constraints touching column k) and
+// one sparse LDLᵀ of A. Workspaces are allocated in the constructor; on
+// success project() and violation() allocate nothing of their own (Eigen's
+// numeric factorization keeps its own workspace).
+#ifndef LSDAE_RUNTIME_SIMULATION_CONSTRAINT_PROJECTION_H
+#define LSDAE_RUNTIME_SIMULATION_CONSTRAINT_PROJECTION_H
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lsdae/instance.h"
+#include "simulation/fmu_dae.h"
+#include "simulation/fmu_residual.h"
+#include "structure/coloring.h"
+#include "structure/dae_system.h"
+#include "structure/index1_system.h"
+#include "structure/pattern.h"
+
+namespace lsdae::simulation {
+
+struct ProjectionOptions {
+  enum class Jacobian : std::uint8_t { automatic, directional, finite_differences };
+  // automatic: directional derivatives when the FMU provides them.
+  Jacobian jacobian = Jacobian::automatic;
+  int max_iterations = 10;      // Newton iterations per project(), >= 1
+  double target = 0.1;          // converged when max|C| <= target * tolerance; in (0, 1]
+  double refresh_ratio = 0.25;  // new J when max|C| shrinks by less than this factor; in (0, 1)
+  // Nominal magnitude per IDA unknown, for finite-difference increments
+  // (empty: 1 for all). Size N when given.
+  std::vector<double> nominal;
+};
+
+struct ProjectionResult {
+  bool projected = false;         // a correction was applied to y
+  bool discarded = false;         // the FMU returned fmi3Discard: nothing applied
+  double violation_before = 0;    // max_i |C_i| at the given point (absolute)
+  double violation_after = 0;     // max_i |C_i| at the returned point
+  double correction = 0;          // ‖Δy‖ in IDA's WRMS norm: sqrt(Σ_k (w_k Δy_k)² / N)
+  int iterations = 0;             // corrections applied (Newton iterations)
+  int jacobians = 0;              // constraint Jacobians evaluated
+};
+
+class ConstraintProjector {
+ public:
+  // `constraints`: the equations to enforce (Index1System::projection_constraints),
+  // formulations of residual groups or invariants. The FMU instance is
+  // residual.instance(). residual, dae and index1 must outlive this object;
+  // system is read only here (names are copied).
+  // Throws Error(usage) for bad options or a state-equation formulation, and
+  // Error(solver) for a constraint that depends on no differential unknown
+  // (a projection of the differential states cannot reach it).
+  ConstraintProjector(FmuResidual& residual, const FmuDae& dae, const structure::DaeSystem& system,
+                      const structure::Index1System& index1, std::vector<structure::EquationRef> constraints,
+                      ProjectionOptions options = {});
+
+  // Projects y onto C(t, y, y') = 0 when max|C| > tolerance (otherwise
+  // returns projected = false with y unchanged). See the file comment.
+  ProjectionResult project(double t, std::span<double> y, std::span<const double> yp,
+                           std::span<const double> weights, double tolerance);
+
+  // max_i |C_i| at (t, y, y'), absolute. +infinity when the FMU discards the
+  // evaluation, NaN when a constraint value is NaN. 0 without constraints.
+  double violation(double t, std::span<const double> y, std::span<const double> yp);
+
+  std::size_t constraint_count() const { return vrs_.size(); }
+  const std::string& constraint_name(std::size_t i) const { return names_[i]; }
+  // IDA unknowns project() may change, ascending.
+  std::span<const std::size_t> moved_unknowns() const { return moved_; }
+  // True when every constraint depends on moved unknowns only, so the
+  // projected point stays on the constraints through IDACalcIC.
+  bool exact_through_reinitialization() const { return exact_; }
+  // Directional-derivative calls (or constraint evaluations) per Jacobian.
+  std::size_t jacobian_colors() const { return coloring_.colors; }
+  bool uses_directional_derivatives() const { return directional_; }
+  // The constraint values of the last evaluation, per constraint.
+  std::span<const double> values() const { return c_; }
+
+ private:
+  enum class Eval : std::uint8_t { ok, discard };
+  // C at (t, y, y') into `out` (size m).
+  Eval read(double t, std::span<const double> y, std::span<const double> yp, std::span<double> out);
+  // jac_ at (t, y, y'); finite differences take c_ as C at that point.
+  Eval evaluate_jacobian(double t, std::span<const double> y, std::span<const double> yp,
+                         std::span<const double> weights);
+  // A = J D⁻¹ Jᵀ from jac_ and d_inv_, factorized; returns the constraints
+  // found dependent (empty: A is safely nonsingular).
+  std::vector<std::size_t> factorize();
+  double max_abs() const;                                // max |c_|; NaN if any is NaN
+  std::vector<std::size_t> largest(double above) const;  // constraints with |c_i| > above, largest first
+  void restore(std::span<double> y) const;               // moved entries of y ← y_start_
+
+  FmuResidual& residual_;
+  Instance& instance_;
+  ProjectionOptions options_;
+  bool directional_ = false;
+  bool exact_ = true;
+  std::size_t n_ = 0;                     // N, IDA unknowns
+  std::vector<std::string> names_;        // per constraint
+  std::vector<ValueReference> vrs_;       // per constraint: the variable C_i is read from
+  std::vector<std::size_t> moved_;        // moved IDA unknowns (local column k → unknown)
+  std::vector<ValueReference> moved_vrs_;  // per local column: the state's value reference
+
+  // J over the moved columns: constraints × moved, CSC of `pattern_`.
+  structure::Pattern pattern_;
+  structure::Coloring coloring_;
+  std::vector<double> jac_;                 // values in pattern_ CSC order
+  // A = J D⁻¹ Jᵀ, lower triangle, pattern fixed at construction. Column k of
+  // J contributes J_rk·J_sk/w_k² to A_rs for each pair of its rows r ≥ s:
+  // pairs_[pair_ptr_[k] … pair_ptr_[k+1]) hold the two positions in jac_ and
+  // the position of A_rs in a_.valuePtr().
+  struct Pair {
+    std::size_t j_r, j_s, slot;
+  };
+  std::vector<Pair> pairs_;
+  std::vector<std::size_t> pair_ptr_;
+  std::vector<std::size_t> diagonal_slot_;  // per constraint: position of A_ii
+  Eigen::SparseMatrix<double> a_;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> ldlt_;
+
+  // Workspaces.
+  std::vector<double> c_;        // constraint values at the current point
+  std::vector<double> scratch_;  // sensitivities, or C at a perturbed point
+  Eigen::VectorXd mu_;           // A⁻¹ C
+  std::vector<double> d_inv_;    // 1/w_k² per moved column
+  std::vector<double> increment_;  // finite-difference increment per moved column
+  std::vector<double> y_start_;  // moved entries of the input y (restored on failure)
+  std::vector<double> y_work_;   // finite differences: perturbed y (size N)
+  std::vector<ValueReference> known_vrs_;
+  std::vector<double> seeds_;
+};
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_CONSTRAINT_PROJECTION_H
