@@ -75,8 +75,9 @@ void print_text(const Fmu& fmu, const FmuSummary& s) {
     row("default experiment", text.str());
   }
   const Diagnostics& d = fmu.diagnostics();
-  row("validation", std::to_string(d.count(Severity::error)) + " errors, " +
-                        std::to_string(d.count(Severity::warning)) + " warnings (`lsdae validate` lists them)");
+  auto count = [](std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
+  row("validation", count(d.count(Severity::error), "error") + ", " + count(d.count(Severity::warning), "warning") +
+                        " (`lsdae validate` lists them)");
 }
 
 // The structural analysis (issue 4): from the manifest alone, then -- when the

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/json_writer.h"
@@ -42,14 +43,27 @@ Runner add_validate_command(CLI::App& app) {
     auto fmu = Fmu::open(options->path, open);
     Diagnostics findings = fmu->diagnostics();
     std::string load_result = "skipped";
+    std::optional<ErrorKind> load_error;
     if (!options->no_load && !findings.has_errors()) {
       try {
         auto instance = fmu->instantiate("lsdae-validate");
         if (fmu->manifest().present()) instance->enable_dae_mode();
         load_result = "ok";
       } catch (const Error& e) {
-        findings.error("binaries/", 0, e.what());
+        // The binary's own message starts with the FMU's name: drop it, the
+        // line prefix says it. A missing binary was already a warning: the
+        // error replaces it.
+        std::string message = e.what();
+        const std::string prefix = fmu->display_name() + ": ";
+        if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+        Diagnostics kept;
+        for (const auto& d : findings.items())
+          if (!(d.severity == Severity::warning && d.file.rfind("binaries/", 0) == 0)) kept.add(d.severity, d.file, d.line, d.message, d.hint);
+        findings = kept;
+        const auto& me = fmu->model_description().model_exchange;
+        findings.error(std::string("binaries/") + "x86_64-linux/" + (me ? me->model_identifier : "?") + ".so", 0, message);
         load_result = "failed";
+        load_error = e.kind();
       }
     }
     std::size_t errors = findings.count(Severity::error), warnings = findings.count(Severity::warning);
@@ -80,11 +94,18 @@ Runner add_validate_command(CLI::App& app) {
         if (options->quiet && d.severity != Severity::error) continue;
         (d.severity == Severity::error ? std::cerr : std::cout) << fmu->display_name() << ": " << d.format() << '\n';
       }
-      std::cout << fmu->display_name() << ": " << (errors == 0 ? "valid" : "INVALID") << " (" << errors
-                << " errors, " << warnings << " warnings; manifest " << to_string(fmu->manifest().shape)
-                << "; binary " << load_result << ")\n";
+      auto count = [](std::size_t n, const char* word) {
+        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+      };
+      std::cout << fmu->display_name() << ": " << (errors == 0 ? "valid" : "INVALID") << " ("
+                << count(errors, "error") << ", " << count(warnings, "warning") << "; manifest "
+                << to_string(fmu->manifest().shape) << "; binary " << load_result << ")\n";
     }
-    return errors == 0 ? 0 : exit_code(ErrorKind::invalid);
+    // The binary's failure keeps its own exit code (5 binary, 6 FMU call);
+    // any other error makes the FMU invalid (1).
+    if (errors == 0) return 0;
+    if (load_error && errors == 1) return exit_code(*load_error);
+    return exit_code(ErrorKind::invalid);
   };
 }
 

@@ -102,7 +102,8 @@ ExtractionReport extract_archive(const std::filesystem::path& archive, const std
     if (zip_error == ZIP_ER_NOENT || zip_error == ZIP_ER_OPEN || zip_error == ZIP_ER_READ)
       fail(archive, "cannot open the file (" + reason + ")", "check the path and its permissions");
     if (zip_error == ZIP_ER_NOZIP)
-      fail(archive, "is not a zip archive (" + reason + ")", "an FMU must be a zip file; re-export it");
+      fail(archive, "is not a zip archive, or a truncated one (no zip directory at its end)",
+           "an FMU must be a complete zip file; re-download or re-export it");
     fail(archive, "is a damaged zip archive (" + reason + "; it may be truncated)", "re-export or re-download the FMU");
   }
 
@@ -111,7 +112,7 @@ ExtractionReport extract_archive(const std::filesystem::path& archive, const std
   if (static_cast<std::uint64_t>(count) > limits.max_entries)
     fail(archive, "has " + std::to_string(count) + " members, more than the limit of " +
                       std::to_string(limits.max_entries),
-         "this looks like a zip bomb; if the FMU is genuine, raise ArchiveLimits::max_entries");
+         "this looks like a zip bomb; if the FMU is genuine, raise ArchiveLimits::max_entries (C++ API)");
 
   // Pass 1: check every name and type before writing anything.
   std::vector<std::string> names(static_cast<std::size_t>(count));
@@ -174,11 +175,11 @@ ExtractionReport extract_archive(const std::filesystem::path& archive, const std
       report.bytes += static_cast<std::uint64_t>(n);
       if (member_bytes > limits.max_entry_bytes)
         fail(archive, "member \"" + name + "\" inflates to more than " + human_bytes(limits.max_entry_bytes),
-             "this looks like a zip bomb; if the FMU is genuine, raise ArchiveLimits::max_entry_bytes");
+             "this looks like a zip bomb; if the FMU is genuine, raise the limit (lsdae --max-unpacked-size, or ArchiveLimits::max_entry_bytes)");
       if (report.bytes > limits.max_total_bytes)
         fail(archive, "members inflate to more than " + human_bytes(limits.max_total_bytes) + " in total (at \"" +
                           name + "\")",
-             "this looks like a zip bomb; if the FMU is genuine, raise ArchiveLimits::max_total_bytes");
+             "this looks like a zip bomb; if the FMU is genuine, raise the limit (lsdae --max-unpacked-size, or ArchiveLimits::max_total_bytes)");
       const char* p = buffer.data();
       zip_int64_t left = n;
       while (left > 0) {

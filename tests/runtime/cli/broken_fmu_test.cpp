@@ -70,8 +70,14 @@ Expect invalid(std::vector<std::string> fragments) {
   fragments.push_back("INVALID (");
   return {exit_code(ErrorKind::invalid), std::move(fragments)};
 }
+// `validate` on an FMU whose XML is fine but whose binary fails: the finding is
+// listed like the others, and the exit code says which stage failed.
+Expect load_error(ErrorKind kind, std::vector<std::string> fragments) {
+  fragments.push_back("INVALID (1 error");
+  return {exit_code(kind), std::move(fragments)};
+}
 // `info` on an FMU that parses but breaks a rule: a summary, exit 0, the error count.
-Expect summarised_with_errors() { return {0, {"re:validation +[1-9][0-9]* errors, [0-9]+ warnings \\(`lsdae validate` lists them\\)"}}; }
+Expect summarised_with_errors() { return {0, {"re:validation +[1-9][0-9]* errors?, [0-9]+ warnings? \\(`lsdae validate` lists them\\)"}}; }
 
 std::string zip_slip_fragment(const std::string& member, const std::string& reason) {
   return "member \"" + member + "\" " + reason + ", which would write outside the FMU's folder";
@@ -109,7 +115,8 @@ std::vector<BrokenCase> corpus() {
                                   "re-export or re-download the FMU"}),
                    archive_error({"is corrupt (CRC error)"})});
   cases.push_back({"RandomBytes", [](BuildContext& c) { write_file(c.fmu, random_bytes(4096, 42)); },
-                   archive_error({".fmu: is not a zip archive (Not a zip archive) → an FMU must be a zip file"}),
+                   archive_error({".fmu: is not a zip archive, or a truncated one (no zip directory at its end) → "
+                                  "an FMU must be a complete zip file"}),
                    archive_error({"is not a zip archive"})});
   cases.push_back({"TextFile", [](BuildContext& c) { write_file(c.fmu, "This is a README, not an FMU.\n"); },
                    archive_error({"is not a zip archive"}), archive_error({"is not a zip archive"})});
@@ -283,22 +290,25 @@ std::vector<BrokenCase> corpus() {
                    invalid({"lists 3 dependencies but 2 dependenciesKind entries → give one kind per dependency"}),
                    summarised_with_errors()});
   // ---- the binary ---------------------------------------------------------------
-  // `validate` turns a binary that fails to load or instantiate into one more
-  // error finding, so it exits 1 (invalid), not 5 (binary) or 6 (fmu_call);
-  // `info` does not load the binary and exits 0.
+  // `validate` lists a binary that fails to load or instantiate as a finding on
+  // binaries/x86_64-linux/<id>.so and exits with the stage's code: 5 (binary) or
+  // 6 (fmu_call); `info` does not load the binary and exits 0.
   cases.push_back({"MissingBinary", edit([](FmuImage& i) { i.remove(kHelloBinary); }),
-                   invalid({"HelloWorld.so is missing: the FMU has no binary for this platform"}),
-                   {0, {"0 errors, 1 warnings"}}});
+                   load_error(ErrorKind::binary,
+                              {"binaries/x86_64-linux/HelloWorld.so: error: binaries/x86_64-linux/HelloWorld.so is "
+                               "missing: the FMU has no binary for this platform"}),
+                   {0, {"0 errors, 1 warning"}}});
   cases.push_back({"BinaryWithoutRequiredSymbol",
                    edit([](FmuImage& i) { i.put(kHelloBinary, read_file(LSDAE_STUB_MISSING_SYMBOL), true); }),
-                   invalid({"HelloWorld.so does not export the required function fmi3GetFloat64"}),
+                   load_error(ErrorKind::binary, {"HelloWorld.so does not export the required function fmi3GetFloat64"}),
                    {0, {"0 errors"}}});
   cases.push_back({"BinaryReportsFmi2",
                    edit([](FmuImage& i) { i.put(kHelloBinary, read_file(LSDAE_STUB_FMI2_VERSION), true); }),
-                   invalid({"fmi3GetVersion() returned \"2.0\", expected 3.x"}), {0, {"0 errors"}}});
+                   load_error(ErrorKind::binary, {"fmi3GetVersion() returned \"2.0\", expected 3.x"}),
+                   {0, {"0 errors"}}});
   cases.push_back({"BinaryIsNotALibrary",
                    edit([](FmuImage& i) { i.put(kHelloBinary, "#!/bin/sh\necho not a library\n", true); }),
-                   invalid({"cannot load HelloWorld.so: "}), {0, {"0 errors"}}});
+                   load_error(ErrorKind::binary, {"cannot load HelloWorld.so: "}), {0, {"0 errors"}}});
   cases.push_back({"WrongInstantiationToken",
                    edit([](FmuImage& i) {
                      std::string& md = i.data(kModelDescription);
@@ -306,7 +316,8 @@ std::vector<BrokenCase> corpus() {
                      if (at == std::string::npos) throw std::runtime_error("no kit token in modelDescription.xml");
                      md.replace(at, std::string("instantiationToken=\"{lsdae-").size(), "instantiationToken=\"{forged-");
                    }),
-                   invalid({"fmi3InstantiateModelExchange(\"lsdae-validate\") returned NULL (the FMU said: ",
+                   load_error(ErrorKind::fmu_call,
+                              {"fmi3InstantiateModelExchange(\"lsdae-validate\") returned NULL (the FMU said: ",
                             "does not match this binary's",
                             "check that modelDescription.xml and the binary belong together"}),
                    {0, {"0 errors"}}});
