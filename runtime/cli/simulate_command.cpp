@@ -46,6 +46,9 @@ struct SimulateOptions {
   long max_steps = 100000;
   double max_step = 0.0;
   std::string linear_solver = "klu";
+  std::string constraints = "dummy";
+  std::optional<double> projection_tolerance;
+  bool no_reselect = false;
   bool no_coloring = false;
 };
 
@@ -136,6 +139,9 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
                     ? std::to_string(s.time_events + s.state_events + s.step_events) + " events; "
                     : std::string())
             << (s.reselections > 0 ? std::to_string(s.reselections) + " dummy re-selections; " : std::string())
+            << (s.projections > 0 ? std::to_string(s.projections) + " projections (largest correction " +
+                                        num(s.largest_projection) + "); "
+                                  : std::string())
             << "integration " << num(s.time_integrate)
             << " s; " << rows << " rows in " << output << '\n';
 }
@@ -171,6 +177,15 @@ Runner add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output rows")->capture_default_str();
   app.add_option("--max-step", o->max_step, "Largest IDA step size (0: no limit)");
+  app.add_option("--constraints", o->constraints,
+                 "Higher-index models: dummy (dummy derivatives, re-selected at run time) or project (index-1 "
+                 "formulations, projected back onto the lower-order ones after steps)")
+      ->check(CLI::IsMember({"dummy", "project"}))
+      ->capture_default_str();
+  app.add_option("--projection-tolerance", o->projection_tolerance,
+                 "With --constraints project: project when a constraint exceeds this (default 10·atol)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--no-reselect", o->no_reselect, "Keep the dummy derivatives chosen at the start");
   app.add_option("--linear-solver", o->linear_solver,
                  "klu (sparse, the default) or dense (baseline for benchmarks: what dense importers do)")
       ->check(CLI::IsMember({"klu", "dense"}))
@@ -199,6 +214,9 @@ Runner add_simulate_command(CLI::App& app) {
     options.max_steps = o->max_steps;
     options.max_step = o->max_step;
     options.dense_linear_solver = o->linear_solver == "dense";
+    options.constraints = o->constraints == "project" ? ConstraintMethod::projection : ConstraintMethod::dummy_derivatives;
+    options.projection_tolerance = o->projection_tolerance;
+    options.reselect = !o->no_reselect;
     options.uncolored_jacobian = o->no_coloring;
     options.jacobian = o->jacobian == "fd"            ? JacobianMode::finite_differences
                        : o->jacobian == "directional" ? JacobianMode::directional

@@ -380,6 +380,13 @@ StepOutcome IdaIntegrator::one_step(double tout) {
   return StepOutcome::step;
 }
 
+void IdaIntegrator::error_weights(std::span<double> w) const {
+  const Impl& m = *impl_;
+  if (IDAGetErrWeights(m.ida, m.ewt) < 0)
+    throw Error(ErrorKind::internal, "ida: error weights requested before the first step");
+  std::copy(NV_DATA_S(m.ewt), NV_DATA_S(m.ewt) + n_, w.begin());
+}
+
 void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double> yp) const {
   const Impl& m = *impl_;
   N_Vector vy = N_VMake_Serial(static_cast<sunindextype>(n_), y.data(), m.ctx);

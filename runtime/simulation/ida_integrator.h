@@ -122,6 +122,8 @@ class IdaIntegrator {
   // One internal step (IDA_ONE_STEP), never past the stop time. `tout` only
   // tells IDA the direction and scale on the first call. Throws like advance_to.
   StepOutcome one_step(double tout);
+  // IDA's current error weights w_k = 1/(rtol·|y_k| + atol_k) (after a step).
+  void error_weights(std::span<double> w) const;
   // The interpolated solution at t inside the last step (IDAGetDky), into y, yp.
   void interpolate(double t, std::span<double> y, std::span<double> yp) const;
 

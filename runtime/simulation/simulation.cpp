@@ -19,6 +19,7 @@
 
 #include "lsdae/error.h"
 #include "lsdae/log.h"
+#include "simulation/constraint_projection.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_jacobian_values.h"
 #include "simulation/fmu_residual.h"
@@ -51,6 +52,8 @@ struct Simulation::Impl {
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
   std::unique_ptr<simulation::IdaIntegrator> integrator;
+  std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
+  double projection_tolerance = 0;
   simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
   std::vector<std::pair<const Variable*, double>> pending_sets;
   std::function<void(double, EventPhase)> observer;
@@ -85,10 +88,40 @@ struct Simulation::Impl {
   std::string row_name(std::size_t k) const { return structure.analysis.system.name(structure.index1->rows[k]); }
 
   void make_residuals() {
+    projector.reset();
     residuals.clear();
     for (auto& inst : instances)
       residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, dae, structure.analysis.system,
                                                                     *structure.index1));
+    const auto& constraints = structure.index1->projection_constraints;
+    if (options.constraints == ConstraintMethod::projection && !constraints.empty()) {
+      simulation::ProjectionOptions po;
+      po.jacobian = use_directional ? simulation::ProjectionOptions::Jacobian::directional
+                                    : simulation::ProjectionOptions::Jacobian::finite_differences;
+      po.nominal = nominals();
+      projector = std::make_unique<simulation::ConstraintProjector>(*residuals[0], dae, structure.analysis.system,
+                                                                    *structure.index1, constraints, po);
+    }
+  }
+
+  // Projection method: after an accepted step at IDA's own point, pull the
+  // solution back onto the lower-order formulations and invariants when they
+  // drifted beyond the tolerance, then restart IDA from the projected point.
+  void project_if_needed() {
+    if (!projector) return;
+    std::vector<double> weights(y.size());
+    integrator->error_weights(weights);
+    std::vector<double> y_end(integrator->y().begin(), integrator->y().end());
+    std::vector<double> yp_end(integrator->yp().begin(), integrator->yp().end());
+    simulation::ProjectionResult r = projector->project(t_ida, y_end, yp_end, weights, projection_tolerance);
+    if (!r.projected) return;
+    ++stats.projections;
+    stats.largest_projection = std::max(stats.largest_projection, r.correction);
+    log_debug("t = " + num(t_ida) + ": projected onto the constraints (violation " + num(r.violation_before) +
+              " -> " + num(r.violation_after) + ", correction " + num(r.correction) + ")");
+    y = std::move(y_end);
+    yp = std::move(yp_end);
+    restart(t_ida);
   }
 
   std::string dummy_list(const std::vector<std::size_t>& states) const {
@@ -128,6 +161,8 @@ struct Simulation::Impl {
   }
 
   // ---- the integrator ---------------------------------------------------
+
+  double nominal_of(std::size_t k) const { return k < nominal.size() ? nominal[k] : 1.0; }
 
   std::vector<double> atol_vector() const {
     std::vector<double> a(nominal.size());
@@ -451,6 +486,9 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.stats.time_instantiate = seconds_since(t0);
   m.stats.threads = threads;
   m.step_callback = md.model_exchange && md.model_exchange->needs_completed_integrator_step;
+  m.projection_tolerance = options.projection_tolerance.value_or(10.0 * m.atol);
+  if (!(m.projection_tolerance > 0))
+    throw Error(ErrorKind::usage, "simulate: the projection tolerance must be positive, got " + num(m.projection_tolerance));
   m.indicators = md.structure.event_indicators.size();
   m.t = m.t_ida = m.t_start;
   return sim;
@@ -518,6 +556,28 @@ void Simulation::initialize() {
       if (!std::isfinite(d)) d = 0.0;
   }
   m.load_values(v);
+  m.nominal = m.nominals();
+  if (m.projector) {
+    // Start on the constraints: the smallest change of the start values, in a
+    // norm where fixed starts (initial="exact") cost 1000 times more to move
+    // than guesses, so the guesses give way first.
+    std::vector<double> weights(m.y.size());
+    const ModelDescription& md = m.fmu->model_description();
+    for (std::size_t k = 0; k < m.y.size(); ++k) {
+      const auto& u = m.structure.index1->unknowns[k];
+      double scale = 1.0 / (m.rtol * std::fabs(m.y[k]) + m.atol * m.nominal_of(k));
+      bool fixed = false;
+      if (u.kind == structure::UnknownKind::differential || u.kind == structure::UnknownKind::dummy_state) {
+        const Variable* x = md.find(m.dae.state_vrs[u.index]);
+        fixed = x != nullptr && x->initial == Initial::exact;
+      }
+      weights[k] = fixed ? 1000.0 * scale : scale;
+    }
+    simulation::ProjectionResult r = m.projector->project(m.t_start, m.y, m.yp, weights, m.projection_tolerance);
+    if (r.projected)
+      log_info(m.fmu->display_name() + ": start values projected onto the constraints (violation " +
+               num(r.violation_before) + " -> " + num(r.violation_after) + ")");
+  }
   m.make_integrator();
   m.restart(m.t_start);
   m.initialized = true;
@@ -594,7 +654,13 @@ double Simulation::advance_to(double t_target) {
         }
         if (r.enter_event_mode) m.pending = Impl::Pending::step;
       }
-      if (m.pending == Impl::Pending::none && m.t_ida <= t_target) m.reselect_if_needed();
+      // Index reduction at run time, at IDA's own step points only (a point
+      // interpolated for an output is not IDA's state): re-select the dummy
+      // derivatives, or project onto the constraints. A step that went past
+      // the output time is left as it is; the next step checks again.
+      if (m.pending == Impl::Pending::none && m.t_ida <= t_target) {
+        if (!m.reselect_if_needed()) m.project_if_needed();
+      }
     }
   } catch (...) {
     if (m.integrator) {
