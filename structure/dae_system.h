@@ -108,6 +108,12 @@ struct DaeSystem {
   std::span<const std::size_t> incidence(EquationRef e) const {
     return e.kind == EquationRef::Kind::formulation ? formulations.row(e.id) : invariants.row(e.id);
   }
+  // The part of the incidence in one column block (ẋ, x or z), still in
+  // global column numbers: a zero-copy sub-span (Pattern::row_range).
+  std::span<const std::size_t> incidence(EquationRef e, Block block) const {
+    const Pattern& p = e.kind == EquationRef::Kind::formulation ? formulations : invariants;
+    return p.row_range(e.id, layout.begin(block), layout.end(block));
+  }
   const std::string& unknown_name(std::size_t unknown) const {
     return column_names[layout.column_of_unknown(unknown)];
   }

@@ -49,4 +49,15 @@ StructureOutcome run_structure(const DaeInput& input, const JacobianCallback* va
   return out;
 }
 
+Reselection reselect(const StructuralAnalysis& analysis, const JacobianCallback& values,
+                     const SelectionOptions& options) {
+  require_ok(analysis);
+  Reselection out;
+  out.selection = select_dummy_derivatives(analysis.system, analysis.dummy_plan, values, options);
+  if (out.selection.success)
+    out.index1 =
+        make_dummy_derivative_system(analysis.system, analysis.pantelides, analysis.dummy_plan, out.selection);
+  return out;
+}
+
 }  // namespace lsdae::structure

@@ -55,6 +55,18 @@ struct StructureOutcome {
 StructureOutcome run_structure(const DaeInput& input, const JacobianCallback* values,
                                const PipelineOptions& options = {});
 
+// Re-selection at a new point, for the simulator when the current selection's
+// rcond has degraded: one callback and the selection on the existing plan;
+// `index1` is empty when the selection failed (`selection.error` says why).
+// The iteration pattern of the new system may differ (other dummies): colour
+// it again. Precondition: analysis.ok().
+struct Reselection {
+  DummySelection selection;
+  std::optional<Index1System> index1;
+};
+Reselection reselect(const StructuralAnalysis& analysis, const JacobianCallback& values,
+                     const SelectionOptions& options = {});
+
 }  // namespace lsdae::structure
 
 #endif  // LSDAE_STRUCTURE_PIPELINE_H

@@ -46,6 +46,11 @@ TEST(BuildSystem, FullyImplicitPendulumKeepsGroupsAndNames) {
   // c2 over x, y, vx, vy, der(vx), der(vy): columns 4..7 and 2, 3.
   EXPECT_EQ(vec(s.formulations.row(6)), (V{2, 3, 4, 5, 6, 7}));
   EXPECT_TRUE(s.warnings.empty());
+  // Block views of c2: der(vx), der(vy) | x, y, vx, vy | nothing.
+  const EquationRef c2{EquationRef::Kind::formulation, 6};
+  EXPECT_EQ(vec(s.incidence(c2, Block::derivative)), (V{2, 3}));
+  EXPECT_EQ(vec(s.incidence(c2, Block::state)), (V{4, 5, 6, 7}));
+  EXPECT_TRUE(s.incidence(c2, Block::algebraic).empty());
 }
 
 TEST(BuildSystem, SemiExplicitAddsStateEquationsFirst) {

@@ -5,6 +5,7 @@
 
 #include <numbers>
 
+#include "structure/error.h"
 #include "test_models.h"
 
 namespace lsdae::structure {
@@ -44,6 +45,21 @@ TEST(Pipeline, ReselectionAtANewPointReusesTheAnalysis) {
   const Index1System horizontal = make_dummy_derivative_system(a.system, a.pantelides, a.dummy_plan, again);
   EXPECT_EQ(horizontal.dummy_states, (V{0, 2}));
   EXPECT_EQ(horizontal.differential_states, (V{1, 3}));
+}
+
+TEST(Pipeline, ReselectHelper) {
+  const StructureOutcome o = run_structure(test::pendulum(), nullptr);
+  const Reselection r = reselect(o.analysis, test::callback_from(o.analysis.system, test::pendulum_values(0.1, 0.0)));
+  ASSERT_TRUE(r.index1.has_value());
+  EXPECT_EQ(r.index1->dummy_states, (V{1, 3}));
+  EXPECT_FALSE(o.selection->numeric);
+  EXPECT_TRUE(r.selection.numeric);
+  EXPECT_NEAR(r.selection.rcond, 0.5, 1e-12);  // diag(2y, y) at rest
+  const Reselection bad = reselect(o.analysis, test::callback_from(o.analysis.system, {}));
+  EXPECT_FALSE(bad.index1.has_value());
+  EXPECT_FALSE(bad.selection.error.empty());
+  const StructureOutcome failed = run_structure(test::index2_example(1), nullptr);
+  EXPECT_THROW((void)reselect(failed.analysis, test::callback_from(failed.analysis.system, {})), StructureError);
 }
 
 TEST(Pipeline, WithoutValuesTheSelectionIsStructural) {
