@@ -12,7 +12,11 @@ std::string tl_fmu_name(int form, long n) {
   return std::string("TransmissionLine_") + (form == 0 ? "ode_" : "dae_shapeA_") + std::to_string(n);
 }
 
-std::string tl_fmu_folder(int form, long n) { return std::string(LSDAE_FMU_DIR) + "/" + tl_fmu_name(form, n); }
+std::string tl_fmu_folder(int form, long n) {
+  const std::string main = std::string(LSDAE_FMU_DIR) + "/" + tl_fmu_name(form, n);
+  if (std::filesystem::exists(main + "/modelDescription.xml")) return main;
+  return std::string(LSDAE_BENCH_FMU_DIR) + "/" + tl_fmu_name(form, n);  // target lsdae_bench_large_fmus
+}
 
 bool tl_fmu_built(int form, long n) {
   return std::filesystem::exists(tl_fmu_folder(form, n) + "/modelDescription.xml");
@@ -31,7 +35,7 @@ TlFmuProblem* TlFmuProblem::get(benchmark::State& state, int form, long n, std::
   auto& slot = cache[{form, n, threads}];
   if (slot) return slot.get();
   if (!tl_fmu_built(form, n)) {
-    state.SkipWithError((tl_fmu_folder(form, n) + " was not built (-DLSDAE_TRANSMISSION_LINE_EXTRA_SIZES)").c_str());
+    state.SkipWithError((tl_fmu_name(form, n) + " was not built (target lsdae_bench_large_fmus)").c_str());
     return nullptr;
   }
   auto p = std::make_unique<TlFmuProblem>();

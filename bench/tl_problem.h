@@ -5,9 +5,10 @@
 //
 // Benchmark arguments are {form, N[, threads]}: form 0 is the ODE FMU
 // (TransmissionLine_ode_<N>), 1 the fully implicit DAE FMU
-// (TransmissionLine_dae_shapeA_<N>). The unpacked FMU folders are read in place.
-// An N whose FMU was not built (sizes beyond 1280 need
-// -DLSDAE_TRANSMISSION_LINE_EXTRA_SIZES) is skipped with a message.
+// (TransmissionLine_dae_shapeA_<N>). The unpacked FMU folders are read in
+// place: build/fmus/ (the model corpus), else build/bench/fmus/ (sizes beyond
+// the benchmark, target lsdae_bench_large_fmus). An N whose FMU was not built
+// is skipped with a message.
 #ifndef LSDAE_BENCH_TL_PROBLEM_H
 #define LSDAE_BENCH_TL_PROBLEM_H
 
@@ -33,7 +34,7 @@ inline const std::vector<long long> kLargeSizes = {2560, 5120, 10240};
 
 // "TransmissionLine_ode_<N>" or "TransmissionLine_dae_shapeA_<N>".
 std::string tl_fmu_name(int form, long n);
-// The unpacked FMU folder under LSDAE_FMU_DIR.
+// The unpacked FMU folder: LSDAE_FMU_DIR, else LSDAE_BENCH_FMU_DIR.
 std::string tl_fmu_folder(int form, long n);
 bool tl_fmu_built(int form, long n);
 TlForm tl_form(int form);
