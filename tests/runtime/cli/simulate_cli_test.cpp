@@ -1,0 +1,134 @@
+// tests/runtime/cli/simulate_cli_test.cpp -- `lsdae simulate` as a user runs
+// it: results and statistics files, a failure mid-run and Ctrl-C keep what
+// was computed, bad options are refused with exit code 2.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "cli_fixture.h"
+#include "mini_json.h"
+
+namespace lsdae::test {
+namespace {
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(line);
+  return out;
+}
+
+class SimulateTest : public CliTest {};
+
+TEST_F(SimulateTest, WritesResultsAndStatistics) {
+  auto csv = work_ / "hello.csv", stats = work_ / "hello.json";
+  auto result = lsdae({"simulate", catalog_entry("HelloWorld_semi_explicit_shapeA").fmu.string(), "-o", csv.string(),
+                       "--stats", stats.string()});
+  ASSERT_TRUE(ExitedWith(result, 0));
+  EXPECT_TRUE(Mentions(result, "re:simulated HelloWorld_semi_explicit_shapeA.fmu from 0 to 1: [0-9]+ steps"));
+  auto rows = lines(read_text(csv));
+  ASSERT_EQ(rows.size(), 102u) << "header and 101 rows (0, 0.01, ..., 1)";
+  EXPECT_EQ(rows[0], "time,x") << "default: outputs and states";
+  EXPECT_EQ(rows[101].rfind("1,4.0552", 0), 0u) << rows[101];
+  Json j = JsonReader::parse(read_text(stats));
+  EXPECT_TRUE(j["completed"].boolean);
+  EXPECT_EQ(j["rows_written"].number, 101);
+  EXPECT_EQ(j["model"]["unknowns"].number, 3);
+  EXPECT_EQ(j["jacobian"]["colors"].number, 3);
+  EXPECT_GT(j["counters"]["steps"].number, 10);
+  EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(SimulateTest, ASolverFailureKeepsTheRowsAndSaysWhereItStopped) {
+  auto csv = work_ / "tl.csv", stats = work_ / "tl.json";
+  auto result = lsdae({"simulate", catalog_entry("TransmissionLine_dae_shapeA_10").fmu.string(), "-o", csv.string(),
+                       "--stats", stats.string(), "--max-steps", "40", "--output-interval", "2e-7"});
+  ASSERT_TRUE(ExitedWith(result, 7));
+  EXPECT_TRUE(Mentions(result, "lsdae: error: ida: at t = "));
+  EXPECT_TRUE(Mentions(result, "IDA_TOO_MUCH_WORK"));
+  EXPECT_TRUE(Mentions(result, "re:\\(stopped at t = [0-9.e-]+; [0-9]+ rows kept in "));
+  auto rows = lines(read_text(csv));
+  EXPECT_GE(rows.size(), 2u) << "at least the header and the initial row";
+  Json j = JsonReader::parse(read_text(stats));
+  EXPECT_FALSE(j["completed"].boolean);
+  EXPECT_NE(j["error"].string.find("IDA_TOO_MUCH_WORK"), std::string::npos);
+  EXPECT_EQ(j["rows_written"].number, static_cast<double>(rows.size() - 1));
+  EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(SimulateTest, CtrlCStopsCleanlyAndKeepsTheResults) {
+  auto csv = work_ / "long.csv", stats = work_ / "long.json";
+  ChildProcess child({LSDAE_BINARY, "simulate", catalog_entry("TransmissionLine_dae_shapeA_1280").fmu.string(), "-o",
+                      csv.string(), "--stats", stats.string(), "--output-vars", "v_load", "--no-progress"},
+                     {{"TMPDIR", tmp_.string()}}, work_);
+  // Wait until it is integrating (a few rows written), then interrupt.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (lines(read_text(csv)).size() < 5 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GE(lines(read_text(csv)).size(), 5u) << "the run never started writing rows";
+  child.send(SIGINT);
+  ProcessResult result = child.wait(std::chrono::seconds(60));
+  ASSERT_TRUE(ExitedWith(result, 130));
+  EXPECT_TRUE(Mentions(result, "re:interrupted at t = [0-9.e-]+; [0-9]+ rows kept in "));
+  auto rows = lines(read_text(csv));
+  EXPECT_GE(rows.size(), 5u);
+  EXPECT_LT(rows.size(), 2002u) << "it stopped before the end";
+  Json j = JsonReader::parse(read_text(stats));
+  EXPECT_TRUE(j["interrupted"].boolean);
+  EXPECT_FALSE(j["completed"].boolean);
+  EXPECT_EQ(j["rows_written"].number, static_cast<double>(rows.size() - 1));
+  EXPECT_TRUE(leftovers().empty()) << "the extraction folder must be gone";
+}
+
+TEST_F(SimulateTest, EventsGetARowBeforeAndAfter) {
+  auto csv = work_ / "te.csv";
+  auto result = lsdae({"simulate", catalog_entry("TimeEvent_ode").fmu.string(), "-o", csv.string()});
+  ASSERT_TRUE(ExitedWith(result, 0));
+  int at_switch = 0;
+  for (const auto& row : lines(read_text(csv)))
+    if (row.rfind("1,", 0) == 0) ++at_switch;
+  EXPECT_EQ(at_switch, 2) << "t = 1 appears twice: just before and just after the event";
+  EXPECT_TRUE(Mentions(result, "1 events"));
+}
+
+TEST_F(SimulateTest, JacobianCheckReportsTheLargestDifference) {
+  auto result = lsdae({"simulate", catalog_entry("HelloWorld_ode").fmu.string(), "-o", (work_ / "h.csv").string(),
+                       "--jacobian", "check"});
+  ASSERT_TRUE(ExitedWith(result, 0));
+  EXPECT_TRUE(Mentions(result, "re:jacobian check at t = 0: largest relative difference [0-9.e-]+ at row"));
+}
+
+TEST_F(SimulateTest, BadOptionsAreUsageErrors) {
+  const std::string fmu = catalog_entry("HelloWorld_ode").fmu.string();
+  const std::string out = (work_ / "x.csv").string();
+  EXPECT_TRUE(ExitedWith(lsdae({"simulate", fmu, "-o", out, "--rtol", "-1"}), 2));
+  EXPECT_TRUE(ExitedWith(lsdae({"simulate", fmu, "-o", out, "--jacobian", "magic"}), 2));
+  auto set = lsdae({"simulate", fmu, "-o", out, "--set", "x"});
+  EXPECT_TRUE(ExitedWith(set, 2));
+  EXPECT_TRUE(Mentions(set, "--set \"x\": expected name=value"));
+  auto unknown = lsdae({"simulate", fmu, "-o", out, "--set", "nope=1"});
+  EXPECT_TRUE(ExitedWith(unknown, 2));
+  EXPECT_TRUE(Mentions(unknown, "no variable is named \"nope\""));
+  auto vars = lsdae({"simulate", fmu, "-o", out, "--output-vars", "q*"});
+  EXPECT_TRUE(ExitedWith(vars, 2));
+  EXPECT_TRUE(Mentions(vars, "\"q*\" matches no variable"));
+  auto stop = lsdae({"simulate", fmu, "-o", out, "--stop", "-5"});
+  EXPECT_TRUE(ExitedWith(stop, 2));
+  EXPECT_TRUE(Mentions(stop, "is not after start time"));
+  EXPECT_TRUE(leftovers().empty());
+}
+
+}  // namespace
+}  // namespace lsdae::test
