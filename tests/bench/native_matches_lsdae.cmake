@@ -1,0 +1,51 @@
+# tests/bench/native_matches_lsdae.cmake -- the native reference solver
+# (bench/native) is the benchmark's yardstick only if it solves lsdae's
+# problem: same unknowns, residuals, Jacobian and solver set-up, hence the
+# same steps. Runs `lsdae simulate` on the TransmissionLine FMU and
+# `tl_native` on the same form and N, requires equal IDA counters, and the
+# native solution to be within 1e-5 (scaled) of the reference trajectory.
+# Inputs: LSDAE, NATIVE, FMU (the .fmu), FORM (ode|dae), N, REFERENCE, WORK.
+cmake_minimum_required(VERSION 3.25)
+file(MAKE_DIRECTORY ${WORK})
+execute_process(COMMAND ${LSDAE} simulate ${FMU} --stats ${WORK}/lsdae.json -o ${WORK}/lsdae.csv --no-progress
+                        --output-vars v_load
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "lsdae simulate ${FMU} failed (${rc}): ${err}")
+endif()
+execute_process(COMMAND ${NATIVE} --form ${FORM} -N ${N} --stats ${WORK}/native.json --reference ${REFERENCE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tl_native --form ${FORM} -N ${N} failed (${rc}): ${out}${err}")
+endif()
+file(READ ${WORK}/lsdae.json lsdae)
+file(READ ${WORK}/native.json native)
+set(differences "")
+foreach(counter steps residual_calls jacobian_evaluations nonlinear_iterations error_test_failures
+                nonlinear_convergence_failures linear_solver_setups)
+  string(JSON a GET "${lsdae}" counters ${counter})
+  string(JSON b GET "${native}" counters ${counter})
+  if(NOT a STREQUAL b)
+    list(APPEND differences "${counter}: lsdae ${a}, native ${b}")
+  endif()
+endforeach()
+foreach(member unknowns differential algebraic)
+  string(JSON a GET "${lsdae}" model ${member})
+  string(JSON b GET "${native}" model ${member})
+  if(NOT a STREQUAL b)
+    list(APPEND differences "model.${member}: lsdae ${a}, native ${b}")
+  endif()
+endforeach()
+string(JSON a GET "${lsdae}" jacobian nonzeros)
+string(JSON b GET "${native}" jacobian nonzeros)
+if(NOT a STREQUAL b)
+  list(APPEND differences "jacobian.nonzeros: lsdae ${a}, native ${b}")
+endif()
+if(differences)
+  list(JOIN differences "\n  " text)
+  message(FATAL_ERROR "${FORM} form, N = ${N}: the native solver does not take lsdae's steps:\n  ${text}\n"
+                      "→ bench/native/transmission_line.cpp must follow models/transmission_line/model.cpp and "
+                      "the simulator's order of unknowns and rows")
+endif()
+string(STRIP "${out}" out)
+message(STATUS "${out}")
