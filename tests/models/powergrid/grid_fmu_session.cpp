@@ -13,18 +13,28 @@ GridFmuSession::GridFmuSession(const std::string& name, const std::string& stage
   const std::string resources = stage_dir + "/resources/";
   inst_ = fns_.instantiate(name.c_str(), fmu.token.c_str(), resources.c_str(), false, false, &log_,
                            &LogSink::callback);
-  if (inst_ == nullptr) throw std::runtime_error("instantiate failed: " + joined_log());
-  for (const auto& [parameter, value] : parameters) {
-    const fmi3ValueReference vr = fmu.by_name.at(parameter);
-    ok(fns_.set_float64(inst_, &vr, 1, &value, 1), "SetFloat64 (parameter)");
+  if (inst_ == nullptr) {
+    unload_binary(fns_);
+    throw std::runtime_error("instantiate failed: " + joined_log());
   }
-  ok(fns_.enter_initialization(inst_, false, 0.0, 0.0, false, 0.0), "EnterInitializationMode");
-  ok(fns_.exit_initialization(inst_), "ExitInitializationMode");
-  bool need = false, term = false, nominals = false, values = false, next = false;
-  double next_time = 0;
-  ok(fns_.update_discrete_states(inst_, &need, &term, &nominals, &values, &next, &next_time), "UpdateDiscreteStates");
-  if (next) next_event_ = next_time;
-  ok(fns_.enter_continuous_time(inst_), "EnterContinuousTimeMode");
+  try {
+    for (const auto& [parameter, value] : parameters) {
+      const fmi3ValueReference vr = fmu.by_name.at(parameter);
+      ok(fns_.set_float64(inst_, &vr, 1, &value, 1), "SetFloat64 (parameter)");
+    }
+    ok(fns_.enter_initialization(inst_, false, 0.0, 0.0, false, 0.0), "EnterInitializationMode");
+    ok(fns_.exit_initialization(inst_), "ExitInitializationMode");
+    bool need = false, term = false, nominals = false, values = false, next = false;
+    double next_time = 0;
+    ok(fns_.update_discrete_states(inst_, &need, &term, &nominals, &values, &next, &next_time),
+       "UpdateDiscreteStates");
+    if (next) next_event_ = next_time;
+    ok(fns_.enter_continuous_time(inst_), "EnterContinuousTimeMode");
+  } catch (...) {
+    fns_.free_instance(inst_);  // the destructor does not run for a constructor that throws
+    unload_binary(fns_);
+    throw;
+  }
 }
 
 GridFmuSession::~GridFmuSession() {

@@ -62,9 +62,6 @@ class GridFmu : public ::testing::TestWithParam<CatalogEntry> {
     fmu_ = parse_fmu(GetParam().stage_dir);
     grid_ = grid_of(GetParam());
   }
-  // Name of a disturbance parameter's default value (start) in the XML.
-  double start_of(GridFmuSession& s, const std::string& name) { return s.get(name); }
-
   ParsedFmu fmu_;
   powergrid::GridData grid_;
 };
