@@ -4,7 +4,26 @@
 #include <btf.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <random>
+
+// Counts every allocation of this test program, for the no-allocation test.
+// GCC flags free() on memory from operator new once both are inlined into
+// the library's allocators; here they are a matched pair by construction.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+namespace {
+std::atomic<std::size_t> allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace lsdae::structure {
 namespace {
@@ -115,6 +134,28 @@ TEST(AugmentingPathSearch, FailureReportsTheSingularSubset) {
   EXPECT_TRUE(search.augment(p, m, 3));
   EXPECT_EQ(m.size, 3u);
   EXPECT_TRUE(valid(p, m));
+}
+
+TEST(AugmentingPathSearch, AllocatesNothingOnItsPreallocatedBuffers) {
+  // A successful search along an alternating path of depth 1000, then a
+  // failed one (the extra row competes for column 0 with nothing left).
+  const std::size_t n = 1000;
+  PatternBuilder b(n, n + 1);
+  for (std::size_t k = 0; k + 1 < n; ++k) b.add_row({k, k + 1});
+  b.add_row({0});
+  b.add_row({0});
+  const Pattern p = std::move(b).build();
+  Matching m(n + 1, n);
+  for (std::size_t k = 0; k + 1 < n; ++k) m.match(k, k);
+  AugmentingPathSearch search(n + 1, n);
+  const std::size_t before = allocations.load();
+  const bool found = search.augment(p, m, n - 1);
+  const bool none = search.augment(p, m, n);
+  const std::size_t after = allocations.load();
+  EXPECT_TRUE(found);
+  EXPECT_FALSE(none);
+  EXPECT_EQ(search.visited_rows().size(), 2u);  // row n, then row n - 1 that took column 0
+  EXPECT_EQ(after, before);
 }
 
 TEST(AugmentingPathSearch, ColumnFilterHidesColumns) {
