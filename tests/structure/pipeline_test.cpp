@@ -117,6 +117,26 @@ TEST(Pipeline, TransmissionLine1280) {
   EXPECT_EQ(o.report.coloring->lower_bound, 4u);
 }
 
+TEST(Pipeline, EmptyAndOdeInputs) {
+  const StructureOutcome empty = run_structure(DaeInput{}, nullptr);
+  ASSERT_TRUE(empty.analysis.ok());
+  EXPECT_EQ(empty.analysis.structural_index, 0u);
+  EXPECT_EQ(empty.coloring->colors, 0u);
+  EXPECT_EQ(empty.iteration.cols(), 0u);
+  EXPECT_FALSE(empty.report.to_json().empty());
+  // An ODE FMU (no manifest) as the runtime would pass it: semi-explicit, no residuals.
+  const DaeInput ode = test::ModelBuilder(DaeForm::semi_explicit)
+                           .state("h", StateSelect::normal, {"v"})
+                           .state("v", StateSelect::normal, {})
+                           .build();
+  const StructureOutcome o = run_structure(ode, nullptr);
+  ASSERT_TRUE(o.analysis.ok());
+  EXPECT_EQ(o.analysis.structural_index, 0u);
+  EXPECT_EQ(o.index1->method, ReductionMethod::none);
+  EXPECT_EQ(o.index1->ida_id(), (std::vector<double>{1, 1}));
+  EXPECT_EQ(o.coloring->colors, 2u);  // der(h) - f holds h and v
+}
+
 TEST(Pipeline, SingleOrderingOnRequest) {
   PipelineOptions options;
   options.best_ordering = false;
