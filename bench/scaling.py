@@ -140,6 +140,26 @@ class Sweep:
         self.native = os.path.join(self.build, "bin", "tl_native")
         self.work = tempfile.mkdtemp(prefix="lsdae-scaling-")
         self.runs = []
+        self.snapshot()
+
+    def snapshot(self):
+        """Copies the programs and the FMUs into the work folder: the build is
+        shared, and a rebuild during a 40-minute sweep must not mix versions."""
+        import shutil
+        bin_dir = os.path.join(self.work, "bin")
+        os.makedirs(bin_dir)
+        for tool in ("lsdae", "tl_native"):
+            shutil.copy2(os.path.join(self.build, "bin", tool), bin_dir)
+        self.lsdae = os.path.join(bin_dir, "lsdae")
+        self.native = os.path.join(bin_dir, "tl_native")
+        self.fmus = {}
+        for n in self.args.sizes + self.args.large:
+            for form in ("ode", "dae"):
+                path = fmu_path(self.build, form, n)
+                if path is not None:
+                    self.fmus[(form, n)] = shutil.copy2(path, self.work)
+        self.binary_time = datetime.datetime.fromtimestamp(
+            os.path.getmtime(os.path.join(self.build, "bin", "lsdae"))).isoformat(timespec="seconds")
 
     def command(self, variant, form, n, stop, stats, output):
         outputs = ",".join(["v_load"] + (reference_columns(n) if reference_file(n) else []))
@@ -147,7 +167,7 @@ class Sweep:
             cmd = [self.native, "--form", form, "-N", str(n), "--stats", stats, "-o", output,
                    "--output-vars", outputs]
         else:
-            fmu = fmu_path(self.build, form, n)
+            fmu = self.fmus.get((form, n))
             if fmu is None:
                 return None
             cmd = [self.lsdae, "simulate", fmu, "--stats", stats, "-o", output, "--output-vars", outputs,
@@ -478,6 +498,7 @@ def main():
         "date": started.isoformat(timespec="seconds"),
         "duration_s": (datetime.datetime.now().astimezone() - started).total_seconds(),
         "commit": git_commit(),
+        "lsdae_binary_built": sweep.binary_time,
         "build_type": build_type(args.build),
         "machine": machine(),
         "load_before": load_before,
@@ -494,6 +515,8 @@ def main():
         f.write(text)
     plot(doc, os.path.join(args.out, "scaling.png"))
     print(text)
+    import shutil
+    shutil.rmtree(sweep.work, ignore_errors=True)
     print("scaling.py: wrote %s/scaling.json, scaling_table.md, scaling.png (load after: %.2f)" % (
         args.out, doc["load_after"][0]))
 
