@@ -22,6 +22,25 @@
 
 namespace lsdae::simulation {
 
+IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
+  steps += o.steps;
+  residual_calls += o.residual_calls;
+  jacobian_evaluations += o.jacobian_evaluations;
+  jacobian_residual_calls += o.jacobian_residual_calls;
+  directional_calls += o.directional_calls;
+  nonlinear_iterations += o.nonlinear_iterations;
+  nonlinear_convergence_failures += o.nonlinear_convergence_failures;
+  error_test_failures += o.error_test_failures;
+  linear_solver_setups += o.linear_solver_setups;
+  root_function_calls += o.root_function_calls;
+  colors = o.colors;
+  jacobian_nonzeros = o.jacobian_nonzeros;
+  klu_lnz = o.klu_lnz;
+  klu_unz = o.klu_unz;
+  last_step = o.last_step;
+  return *this;
+}
+
 const char* to_string(JacobianSource source) noexcept {
   return source == JacobianSource::directional ? "directional" : "finite differences";
 }
@@ -332,10 +351,11 @@ void IdaIntegrator::make_consistent(double t_next) {
                   "algebraic variables");
 }
 
-double IdaIntegrator::advance_to(double tout) {
+// One IDASolve call in `mode`; failures throw with time, step and reason.
+int IdaIntegrator::solve(double tout, int mode) {
   Impl& m = *impl_;
   realtype t_reached = t_;
-  int flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, IDA_NORMAL);
+  int flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, mode);
   if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
   if (flag < 0) {
     realtype t_now = t_;
@@ -344,7 +364,12 @@ double IdaIntegrator::advance_to(double tout) {
     m.solve_failed(flag, t_now);
   }
   t_ = t_reached;
-  return t_reached;
+  return flag;
+}
+
+double IdaIntegrator::advance_to(double tout) {
+  solve(tout, IDA_NORMAL);
+  return t_;
 }
 
 void IdaIntegrator::set_root_function(std::size_t count, RootFunction g) {
@@ -364,17 +389,7 @@ std::vector<int> IdaIntegrator::roots_found() const {
 }
 
 StepOutcome IdaIntegrator::one_step(double tout) {
-  Impl& m = *impl_;
-  realtype t_reached = t_;
-  int flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, IDA_ONE_STEP);
-  if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
-  if (flag < 0) {
-    realtype t_now = t_;
-    IDAGetCurrentTime(m.ida, &t_now);
-    t_ = t_now;
-    m.solve_failed(flag, t_now);
-  }
-  t_ = t_reached;
+  const int flag = solve(tout, IDA_ONE_STEP);
   if (flag == IDA_ROOT_RETURN) return StepOutcome::root;
   if (flag == IDA_TSTOP_RETURN) return StepOutcome::stop_time;
   return StepOutcome::step;

@@ -88,6 +88,10 @@ struct IntegratorStats {
   std::size_t jacobian_nonzeros = 0;
   long klu_lnz = 0, klu_unz = 0;    // nonzeros of the factors (incl. diagonals)
   double last_step = 0.0;
+
+  // Adds the counters of `other` (a finished integration segment); the
+  // size fields (colours, nonzeros, factor sizes, last step) are other's.
+  IntegratorStats& operator+=(const IntegratorStats& other);
 };
 
 class IdaIntegrator {
@@ -134,6 +138,7 @@ class IdaIntegrator {
   std::size_t size() const { return n_; }
 
  private:
+  int solve(double tout, int mode);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::size_t n_ = 0;

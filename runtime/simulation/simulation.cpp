@@ -194,17 +194,7 @@ struct Simulation::Impl {
   // (before the structures it refers to are replaced).
   void retire_integrator() {
     if (integrator) {
-      simulation::IntegratorStats s = integrator->stats();
-      finished.steps += s.steps;
-      finished.residual_calls += s.residual_calls;
-      finished.jacobian_evaluations += s.jacobian_evaluations;
-      finished.jacobian_residual_calls += s.jacobian_residual_calls;
-      finished.directional_calls += s.directional_calls;
-      finished.nonlinear_iterations += s.nonlinear_iterations;
-      finished.nonlinear_convergence_failures += s.nonlinear_convergence_failures;
-      finished.error_test_failures += s.error_test_failures;
-      finished.linear_solver_setups += s.linear_solver_setups;
-      finished.root_function_calls += s.root_function_calls;
+      finished += integrator->stats();
       integrator.reset();
     }
   }
@@ -759,20 +749,7 @@ const SimulationStats& Simulation::statistics() {
   s.reached_time = m.t;
   s.dummy_derivatives = m.structure.selection ? m.dummy_list(m.structure.selection->dummy_states) : "";
   simulation::IntegratorStats is = m.finished;
-  if (m.integrator) {
-    simulation::IntegratorStats now = m.integrator->stats();
-    is.steps += now.steps;
-    is.residual_calls += now.residual_calls;
-    is.jacobian_evaluations += now.jacobian_evaluations;
-    is.jacobian_residual_calls += now.jacobian_residual_calls;
-    is.directional_calls += now.directional_calls;
-    is.nonlinear_iterations += now.nonlinear_iterations;
-    is.nonlinear_convergence_failures += now.nonlinear_convergence_failures;
-    is.error_test_failures += now.error_test_failures;
-    is.linear_solver_setups += now.linear_solver_setups;
-    is.klu_lnz = now.klu_lnz;
-    is.klu_unz = now.klu_unz;
-  }
+  if (m.integrator) is += m.integrator->stats();
   s.steps = is.steps;
   s.residual_calls = is.residual_calls;
   s.jacobian_evaluations = is.jacobian_evaluations;
