@@ -115,10 +115,14 @@ void FmuImage::write(const fs::path& zip_file) const {
       mode = S_IFDIR | 0755;
     } else {
       // libzip reads the buffer at zip_close: hand it a heap copy it frees itself.
-      void* bytes = std::malloc(std::max<std::size_t>(m.data.size(), 1));
-      if (bytes == nullptr) fail("out of memory");
-      if (!m.data.empty()) std::memcpy(bytes, m.data.data(), m.data.size());
-      zip_source_t* source = zip_source_buffer(zip, bytes, m.data.size(), 1);
+      // (An empty member gets no buffer: libzip does not free a zero-length one.)
+      void* bytes = nullptr;
+      if (!m.data.empty()) {
+        bytes = std::malloc(m.data.size());
+        if (bytes == nullptr) fail("out of memory");
+        std::memcpy(bytes, m.data.data(), m.data.size());
+      }
+      zip_source_t* source = zip_source_buffer(zip, bytes, m.data.size(), bytes != nullptr ? 1 : 0);
       if (source == nullptr) {
         std::free(bytes);
         fail("zip_source_buffer for \"" + m.name + "\"");
