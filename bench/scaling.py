@@ -242,10 +242,13 @@ class Sweep:
                             (rec["exit"] != 0 or rec["wall_s"] > a.baseline_once_after):
                         slow.add((variant, form))
         for n in a.large:
-            print("N = %d (beyond the benchmark, stop %g s), load %.2f" % (n, a.large_stop, os.getloadavg()[0]),
-                  flush=True)
-            for variant, form in [("lsdae", "ode"), ("native", "ode"), ("lsdae", "dae"), ("native", "dae")]:
-                self.run(variant, form, n, a.large_stop, 0)
+            print("N = %d (beyond the benchmark, stop %g s, %d repetitions), load %.2f" % (
+                n, a.large_stop, a.repeat, os.getloadavg()[0]), flush=True)
+            variants = [("lsdae", "ode"), ("native", "ode"), ("lsdae", "dae"), ("native", "dae")]
+            for r in range(a.repeat):
+                k = r % len(variants)
+                for variant, form in variants[k:] + variants[:k]:
+                    self.run(variant, form, n, a.large_stop, r)
 
     def compare_solutions(self, n, stop):
         """Max differences of lsdae's and native's solutions with each other and the reference."""
@@ -470,7 +473,8 @@ def main():
     p.add_argument("--large-stop", type=float, default=1e-7, help="stop time beyond the benchmark (default 1e-7 s)")
     p.add_argument("--repeat-small", type=int, default=3, help="runs per variant for N <= --small-max (best kept)")
     p.add_argument("--small-max", type=int, default=320)
-    p.add_argument("--repeat", type=int, default=2, help="runs per variant above --small-max (best kept)")
+    p.add_argument("--repeat", type=int, default=2,
+                   help="runs per variant above --small-max and beyond the benchmark (best kept)")
     p.add_argument("--dense-max", type=int, default=320, help="largest N for the dense-LU baseline")
     p.add_argument("--column-max", type=int, default=1280, help="largest N for the one-column-per-call baseline")
     p.add_argument("--baseline-once-after", type=float, default=20.0,
