@@ -93,7 +93,7 @@ Instance::Instance(std::string name, const std::string& token, const std::string
   f64_.assign(desc_.variables.size(), 0.0);
   bool_.assign(desc_.variables.size(), 0);
   seed_by_vr_.assign(desc_.variables.size(), 0.0);
-  is_float64_.resize(desc_.variables.size());
+  is_float64_.assign(desc_.variables.size() + 1, 0);  // + a 0 for every out-of-range reference
   for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr)
     is_float64_[vr] = desc_.variables[vr].type == VarType::float64 ? 1 : 0;
   load_start_values();
@@ -270,7 +270,7 @@ std::string Instance::set_refusal(fmi3ValueReference vr) const {
 const std::vector<std::uint8_t>& Instance::settable_now() {
   const bool dae = dae_mode();
   if (settable_valid_ && settable_mode_ == mode_ && settable_dae_ == dae) return settable_now_;
-  settable_now_.resize(desc_.variables.size());
+  settable_now_.assign(desc_.variables.size() + 1, 0);  // + a 0 for every out-of-range reference
   for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr)
     settable_now_[vr] = desc_.variables[vr].type == VarType::float64 &&
                                 set_refusal(static_cast<fmi3ValueReference>(vr)).empty()
@@ -291,14 +291,20 @@ fmi3Status Instance::get_float64(const fmi3ValueReference vrs[], size_t n, doubl
   if (!check_mode("fmi3GetFloat64", {Mode::instantiated, Mode::configuration, Mode::initialization, Mode::event,
                                      Mode::continuous_time, Mode::terminated}))
     return fmi3Error;
-  const std::size_t count = is_float64_.size();
-  for (size_t i = 0; i < n; ++i)
-    if (vrs[i] >= count || is_float64_[vrs[i]] == 0) {
-      check_vr("fmi3GetFloat64", vrs[i], VarType::float64);  // logs why
-      return fmi3Error;
-    }
+  // One branch-free pass decides; the slow pass only finds what to report.
+  const std::size_t count = desc_.variables.size();
+  const std::uint8_t* is_float64 = is_float64_.data();
+  unsigned ok = 1;
+  for (size_t i = 0; i < n; ++i) ok &= is_float64[std::min<std::size_t>(vrs[i], count)];
+  if (ok == 0) {
+    for (size_t i = 0; i < n; ++i)
+      if (!check_vr("fmi3GetFloat64", vrs[i], VarType::float64)) break;  // logs why
+    return fmi3Error;
+  }
   if (mode_ != Mode::instantiated && mode_ != Mode::configuration) ensure_computed();
-  for (size_t i = 0; i < n; ++i) values[i] = vrs[i] == 0 ? time_ : f64_[vrs[i]];
+  f64_[0] = time_;  // value reference 0 is the independent variable
+  const double* v = f64_.data();
+  for (size_t i = 0; i < n; ++i) values[i] = v[vrs[i]];
   return fmi3OK;
 }
 
@@ -308,9 +314,13 @@ fmi3Status Instance::set_float64(const fmi3ValueReference vrs[], size_t n, const
                                          ") differs from nValueReferences (" + std::to_string(n) + ")");
     return fmi3Error;
   }
-  const std::vector<std::uint8_t>& settable = settable_now();
-  for (size_t i = 0; i < n; ++i) {
-    if (vrs[i] < settable.size() && settable[vrs[i]] != 0) continue;  // the hot path: no message to build
+  // One branch-free pass decides; the slow pass only finds what to report.
+  const std::size_t count = desc_.variables.size();
+  const std::uint8_t* settable = settable_now().data();
+  unsigned ok = 1;
+  for (size_t i = 0; i < n; ++i) ok &= settable[std::min<std::size_t>(vrs[i], count)];
+  for (size_t i = 0; ok == 0 && i < n; ++i) {
+    if (settable[std::min<std::size_t>(vrs[i], count)] != 0) continue;
     if (!check_vr("fmi3SetFloat64", vrs[i], VarType::float64)) return fmi3Error;
     const std::string refusal = set_refusal(vrs[i]);
     if (!refusal.empty()) {
@@ -321,9 +331,13 @@ fmi3Status Instance::set_float64(const fmi3ValueReference vrs[], size_t n, const
       return fmi3Error;
     }
   }
-  bool changed = false;
-  for (size_t i = 0; i < n; ++i) changed |= store(f64_[vrs[i]], values[i]);
-  if (changed) touch();
+  double* v = f64_.data();
+  std::uint64_t changed = 0;  // any bit that differs
+  for (size_t i = 0; i < n; ++i) {
+    changed |= std::bit_cast<std::uint64_t>(v[vrs[i]]) ^ std::bit_cast<std::uint64_t>(values[i]);
+    v[vrs[i]] = values[i];
+  }
+  if (changed != 0) touch();
   return fmi3OK;
 }
 
@@ -389,9 +403,14 @@ bool check_count(const Instance& inst, const char* function, size_t given, size_
 fmi3Status Instance::set_continuous_states(const double x[], size_t n) {
   if (!check_mode("fmi3SetContinuousStates", {Mode::continuous_time, Mode::event})) return fmi3Error;
   if (!check_count(*this, "fmi3SetContinuousStates", n, desc_.states.size())) return fmi3Error;
-  bool changed = false;
-  for (size_t i = 0; i < n; ++i) changed |= store(f64_[desc_.states[i]], x[i]);
-  if (changed) touch();
+  double* v = f64_.data();
+  const ValueRef* states = desc_.states.data();
+  std::uint64_t changed = 0;  // any bit that differs
+  for (size_t i = 0; i < n; ++i) {
+    changed |= std::bit_cast<std::uint64_t>(v[states[i]]) ^ std::bit_cast<std::uint64_t>(x[i]);
+    v[states[i]] = x[i];
+  }
+  if (changed != 0) touch();
   return fmi3OK;
 }
 
