@@ -1,5 +1,6 @@
 // bench/native/native_solver.cpp -- see native_solver.h.
 #include "native/native_solver.h"
+#include "native/optimized_nvector.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
@@ -85,6 +86,8 @@ NativeStats simulate_native(const TransmissionLine& model, const NativeOptions& 
   s.yp = N_VNew_Serial(ni, s.ctx);
   s.atol = N_VNew_Serial(ni, s.ctx);
   s.id = N_VNew_Serial(ni, s.ctx);
+  if (options.optimized_vectors)
+    for (N_Vector v : {s.y, s.yp, s.atol, s.id}) lsdae_use_optimized_ops(v);  // IDA's clones inherit them
   N_VConst(options.atol.value_or(options.rtol), s.atol);
   const std::vector<double> id = model.id();
   std::copy(id.begin(), id.end(), NV_DATA_S(s.id));

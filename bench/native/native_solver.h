@@ -31,6 +31,9 @@ struct NativeOptions {
   std::optional<double> atol;  // default: rtol (as lsdae)
   double interval = 2e-9;
   long max_steps = 100000;     // between two output points
+  // Replace the serial vectors' operations by optimised ones
+  // (optimized_nvector.h; bitwise the same results). lsdae does not (yet).
+  bool optimized_vectors = false;
 };
 
 struct NativeStats {

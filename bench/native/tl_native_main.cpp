@@ -115,7 +115,13 @@ int main(int argc, char** argv) {
   app.add_option("--reference", reference_path, "reference trajectory CSV to compare with (N<N>_trajectory.csv)");
   app.add_option("--reference-tolerance", reference_tolerance,
                  "largest scaled difference from the reference accepted (default 1e-5)");
+  std::string nvector = "serial";
+  app.add_option("--nvector", nvector,
+                 "serial: SUNDIALS' serial vector operations as packaged (what lsdae uses); optimized: the same "
+                 "operations compiled with the project (bench/native/optimized_nvector.h)")
+      ->check(CLI::IsMember({"serial", "optimized"}));
   CLI11_PARSE(app, argc, argv);
+  options.optimized_vectors = nvector == "optimized";
   const auto wall_start = std::chrono::steady_clock::now();
   if (atol > 0) options.atol = atol;
 
@@ -210,7 +216,7 @@ int main(int argc, char** argv) {
     getrusage(RUSAGE_SELF, &usage);
     if (!stats_path.empty()) {
       std::ofstream js(stats_path);
-      js << "{\n  \"solver\": \"native IDA + KLU, analytic Jacobian\",\n"
+      js << "{\n  \"solver\": \"native IDA + KLU, analytic Jacobian\",\n  \"nvector\": \"" << nvector << "\",\n"
          << "  \"form\": \"" << form_text << "\",\n  \"N\": " << segments << ",\n"
          << "  \"start_time\": " << json_number(options.t_start) << ",\n"
          << "  \"stop_time\": " << json_number(options.t_stop) << ",\n"
