@@ -8,6 +8,10 @@ repetitions, so drift in machine load hits every variant alike):
   native  ODE form  build/bin/tl_native --form ode -N <N>
   lsdae   DAE FMU   build/bin/lsdae simulate TransmissionLine_dae_shapeA_<N>.fmu
   native  DAE form  build/bin/tl_native --form dae -N <N>
+  lsdae-optvec, native-optvec (both forms): the same with optimised N_Vector
+          operations (bench/native/optimized_nvector.h: Debian's SUNDIALS is
+          built without optimisation; results are bitwise unchanged) -- native
+          with --nvector optimized, lsdae under LD_PRELOAD of the shim
   dense   (both forms) lsdae --linear-solver dense          up to --dense-max
   column  (both forms) lsdae --no-coloring (one directional
           call per Jacobian column, as PyFMI 2.0 / fmi-rs)   up to --column-max
@@ -30,8 +34,8 @@ Writes <out>/scaling.json (machine, settings, every run, the kept results),
 python3-numpy and python3-matplotlib; run it with /usr/bin/python3 from the
 repository root on a quiet machine (the load average is recorded):
 
-    cmake --build build --target lsdae lsdae_fmus tl_native lsdae_bench_large_fmus
-    /usr/bin/python3 bench/scaling.py                 # about 30 minutes on 2 cores
+    cmake --build build --target lsdae lsdae_fmus tl_native lsdae_nvector_preload lsdae_bench_large_fmus
+    /usr/bin/python3 bench/scaling.py                 # about 45 minutes on 2 cores
     /usr/bin/python3 bench/scaling.py --quick         # N <= 160, no large N: a minute
 """
 
@@ -150,6 +154,9 @@ class Sweep:
         os.makedirs(bin_dir)
         for tool in ("lsdae", "tl_native"):
             shutil.copy2(os.path.join(self.build, "bin", tool), bin_dir)
+        self.preload = None
+        if self.args.optimized_vectors:
+            self.preload = shutil.copy2(os.path.join(self.build, "bench", "liblsdae_nvector_preload.so"), bin_dir)
         self.lsdae = os.path.join(bin_dir, "lsdae")
         self.native = os.path.join(bin_dir, "tl_native")
         self.fmus = {}
@@ -163,9 +170,11 @@ class Sweep:
 
     def command(self, variant, form, n, stop, stats, output):
         outputs = ",".join(["v_load"] + (reference_columns(n) if reference_file(n) else []))
-        if variant == "native":
+        if variant.startswith("native"):
             cmd = [self.native, "--form", form, "-N", str(n), "--stats", stats, "-o", output,
                    "--output-vars", outputs]
+            if variant == "native-optvec":
+                cmd += ["--nvector", "optimized"]
         else:
             fmu = self.fmus.get((form, n))
             if fmu is None:
@@ -176,6 +185,8 @@ class Sweep:
                 cmd += ["--linear-solver", "dense"]
             elif variant == "column":
                 cmd += ["--no-coloring"]
+            elif variant == "lsdae-optvec":
+                cmd = ["env", "LD_PRELOAD=" + self.preload] + cmd
         if stop is not None:
             cmd += ["--stop", repr(stop)]
         return cmd
@@ -219,10 +230,18 @@ class Sweep:
               flush=True)
         return record
 
+    def main_variants(self):
+        for form in ("ode", "dae"):
+            yield ("lsdae", form)
+            yield ("native", form)
+            if self.args.optimized_vectors:
+                yield ("lsdae-optvec", form)
+                yield ("native-optvec", form)
+
     def sweep(self):
         a = self.args
         for n in a.sizes:
-            variants = [("lsdae", "ode"), ("native", "ode"), ("lsdae", "dae"), ("native", "dae")]
+            variants = list(self.main_variants())
             for form in ("ode", "dae"):
                 if n <= a.dense_max:
                     variants.append(("dense", form))
@@ -244,7 +263,7 @@ class Sweep:
         for n in a.large:
             print("N = %d (beyond the benchmark, stop %g s, %d repetitions), load %.2f" % (
                 n, a.large_stop, a.repeat, os.getloadavg()[0]), flush=True)
-            variants = [("lsdae", "ode"), ("native", "ode"), ("lsdae", "dae"), ("native", "dae")]
+            variants = list(self.main_variants())
             for r in range(a.repeat):
                 k = r % len(variants)
                 for variant, form in variants[k:] + variants[:k]:
@@ -260,16 +279,19 @@ class Sweep:
             ref = np.genfromtxt(ref_path, delimiter=",", names=True)
         for form in ("ode", "dae"):
             data = {}
-            for variant in ("lsdae", "native"):
+            for variant in ("lsdae", "native", "lsdae-optvec", "native-optvec"):
                 path = os.path.join(self.work, "%s_%s_%d.csv" % (variant, form, n))
                 if os.path.exists(path):
                     data[variant] = np.genfromtxt(path, delimiter=",", names=True)
-            if len(data) == 2 and len(data["lsdae"]) == len(data["native"]):
-                peak = max(np.abs(data["native"]["v_load"]).max(), 1e-300)
-                out["%s_lsdae_vs_native" % form] = float(
-                    np.abs(data["lsdae"]["v_load"] - data["native"]["v_load"]).max() / peak)
+            for a_, b_ in (("lsdae", "native"), ("lsdae-optvec", "lsdae"), ("native-optvec", "native")):
+                if a_ in data and b_ in data and len(data[a_]) == len(data[b_]):
+                    peak = max(np.abs(data[b_]["v_load"]).max(), 1e-300)
+                    out["%s_%s_vs_%s" % (form, a_, b_)] = float(
+                        np.abs(data[a_]["v_load"] - data[b_]["v_load"]).max() / peak)
             if ref is not None:
                 for variant, d in data.items():
+                    if variant not in ("lsdae", "native"):
+                        continue
                     worst = 0.0
                     for column in ref.dtype.names[1:]:
                         if column not in d.dtype.names or len(d) != len(ref):
@@ -292,7 +314,7 @@ def summarize(sweep):
     for n in a.sizes + a.large:
         stop = None if n in a.sizes else a.large_stop
         row = {"N": n, "stop": stop if stop is not None else 4e-6}
-        for variant in ("lsdae", "native", "dense", "column"):
+        for variant in ("lsdae", "native", "lsdae-optvec", "native-optvec", "dense", "column"):
             for form in ("ode", "dae"):
                 r = best(sweep.runs, variant, form, n, stop)
                 if r is None:
@@ -302,7 +324,7 @@ def summarize(sweep):
                                           "colors", "unknowns", "nonzeros", "klu_lu_nnz")}
                 keep["us_per_step"] = 1e6 * r["integrate_s"] / max(1, r["steps"])
                 keep["ns_per_step_unknown"] = 1e9 * r["integrate_s"] / max(1, r["steps"]) / r["unknowns"]
-                if variant == "lsdae" and r["jacobian_evaluations"]:
+                if variant.startswith("lsdae") and r["jacobian_evaluations"]:
                     calls = r["jacobian_residual_calls"] or r["directional_calls"]
                     keep["calls_per_jacobian"] = calls / r["jacobian_evaluations"]
                 row["%s_%s" % (variant, form)] = keep
@@ -310,10 +332,11 @@ def summarize(sweep):
             for x in timed_out:
                 row.setdefault("%s_%s" % (variant, x["form"]), {"timeout_s": a.timeout})
         for form in ("ode", "dae"):
-            l, nat = row.get("lsdae_" + form), row.get("native_" + form)
-            if l and nat and "wall_s" in l and "wall_s" in nat:
-                row["ratio_" + form] = l["wall_s"] / nat["wall_s"]
-                row["ratio_integrate_" + form] = l["integrate_s"] / nat["integrate_s"]
+            for suffix, lk, nk in (("", "lsdae_", "native_"), ("_optvec", "lsdae-optvec_", "native-optvec_")):
+                l, nat = row.get(lk + form), row.get(nk + form)
+                if l and nat and "wall_s" in l and "wall_s" in nat:
+                    row["ratio%s_%s" % (suffix, form)] = l["wall_s"] / nat["wall_s"]
+                    row["ratio_integrate%s_%s" % (suffix, form)] = l["integrate_s"] / nat["integrate_s"]
         row["solutions"] = sweep.compare_solutions(n, stop)
         results.append(row)
     return results
@@ -357,6 +380,29 @@ def tables(doc):
             r.get("ratio_integrate_dae", float("nan")),
             steps("ode"), steps("dae"), g("lsdae_ode", "residual_calls"), g("lsdae_dae", "residual_calls"),
             pair("dense_ode", "dense_dae"), pair("column_ode", "column_dae")))
+    if any("lsdae-optvec_ode" in r or "lsdae-optvec_dae" in r for r in doc["results"]):
+        lines.append("")
+        lines.append("With optimised N_Vector operations (bench/native/optimized_nvector.h; native with "
+                     "`--nvector optimized`, lsdae with `LD_PRELOAD=liblsdae_nvector_preload.so`; results "
+                     "bitwise unchanged):")
+        lines.append("")
+        lines.append("| N | lsdae ODE s | native ODE s | **ratio ODE** (integration) | lsdae DAE s | native DAE s | "
+                     "**ratio DAE** (integration) | native speed-up ODE / DAE | lsdae speed-up ODE / DAE |")
+        lines.append("|" + "---|" * 9)
+        for r in doc["results"]:
+            def g(key, field="wall_s"):
+                return r.get(key, {}).get(field)
+
+            def speedup(a, b):
+                return "%.2f" % (g(a) / g(b)) if g(a) and g(b) else "–"
+            label = "%d" % r["N"] if r["stop"] == 4e-6 else "%d (stop %g s)" % (r["N"], r["stop"])
+            lines.append("| %s | %s | %s | **%.3f** (%.3f) | %s | %s | **%.3f** (%.3f) | %s / %s | %s / %s |" % (
+                label, fmt_time(g("lsdae-optvec_ode")), fmt_time(g("native-optvec_ode")),
+                r.get("ratio_optvec_ode", float("nan")), r.get("ratio_integrate_optvec_ode", float("nan")),
+                fmt_time(g("lsdae-optvec_dae")), fmt_time(g("native-optvec_dae")),
+                r.get("ratio_optvec_dae", float("nan")), r.get("ratio_integrate_optvec_dae", float("nan")),
+                speedup("native_ode", "native-optvec_ode"), speedup("native_dae", "native-optvec_dae"),
+                speedup("lsdae_ode", "lsdae-optvec_ode"), speedup("lsdae_dae", "lsdae-optvec_dae")))
     lines.append("")
     lines.append("| N | colours ODE / DAE | residual (directional) calls per Jacobian ODE / DAE | Jacobians ODE / DAE | "
                  "peak RSS lsdae ODE / DAE MiB | peak RSS native ODE / DAE MiB | "
@@ -419,10 +465,15 @@ def plot(doc, path):
               ("dense_ode", "lsdae dense LU, ODE FMU", "C2", "^:"), ("dense_dae", "lsdae dense LU, DAE FMU", "C3", "^:"),
               ("column_ode", "lsdae one column per call, ODE", "C4", "v:"),
               ("column_dae", "lsdae one column per call, DAE", "C5", "v:")]
-    for key, label, color, style in styles:
+    optvec = [("lsdae-optvec_ode", "lsdae, ODE, optimised vector ops", "C0", "o-."),
+              ("native-optvec_ode", "native, ODE, optimised vector ops", "C0", "s:"),
+              ("lsdae-optvec_dae", "lsdae, DAE, optimised vector ops", "C1", "o-."),
+              ("native-optvec_dae", "native, DAE, optimised vector ops", "C1", "s:")]
+    for key, label, color, style in styles + optvec:
         pts = [(r["N"], r[key]["wall_s"]) for r in full if key in r and "wall_s" in r[key]]
         if pts:
-            ax1.plot(*zip(*pts), style, color=color, label=label, markersize=4)
+            ax1.plot(*zip(*pts), style, color=color, label=label, markersize=4,
+                     alpha=0.55 if "optvec" in key else 1.0)
     ns = [r["N"] for r in full]
     if ns:
         ref = [r for r in full if "native_dae" in r]
@@ -435,12 +486,13 @@ def plot(doc, path):
     ax1.set_ylabel("wall time of the whole run, s")
     ax1.set_title("TransmissionLine 0..4 µs, rtol 1e-8 (best of runs)")
     ax1.grid(True, which="both", alpha=0.3)
-    ax1.legend(fontsize=7.5)
-    for key, label, color, style in styles[:4]:
+    ax1.legend(fontsize=6.5, ncol=2)
+    for key, label, color, style in styles[:4] + optvec:
         pts = [(r["N"], r[key]["ns_per_step_unknown"]) for r in doc["results"] if key in r and
                "ns_per_step_unknown" in r[key]]
         if pts:
-            ax2.plot(*zip(*pts), style, color=color, label=label, markersize=4)
+            ax2.plot(*zip(*pts), style, color=color, label=label, markersize=4,
+                     alpha=0.55 if "optvec" in key else 1.0)
     large = [r["N"] for r in doc["results"] if r["stop"] != 4e-6]
     if large:
         ax2.axvspan(min(large) / 1.3, max(large) * 1.3, color="grey", alpha=0.1,
@@ -451,7 +503,7 @@ def plot(doc, path):
     ax2.set_title("cost per step and unknown (flat = linear in N)")
     ax2.set_ylim(bottom=0)
     ax2.grid(True, which="both", alpha=0.3)
-    ax2.legend(fontsize=7.5)
+    ax2.legend(fontsize=6.5)
     all_n = sorted({r["N"] for r in doc["results"]})
     for ax, ticks in ((ax1, [r["N"] for r in full]), (ax2, all_n)):
         ax.set_xticks(ticks)
@@ -480,6 +532,8 @@ def main():
     p.add_argument("--baseline-once-after", type=float, default=20.0,
                    help="a baseline run longer than this (s) is not repeated")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds before a run is killed")
+    p.add_argument("--no-optimized-vectors", dest="optimized_vectors", action="store_false",
+                   help="skip lsdae and native with optimised N_Vector operations (bench/native/optimized_nvector.h)")
     p.add_argument("--quick", action="store_true", help="N <= 160, no large N, one repetition")
     args = p.parse_args()
     if args.quick:
