@@ -32,7 +32,7 @@ struct NativeOptions {
   double interval = 2e-9;
   long max_steps = 100000;     // between two output points
   // Replace the serial vectors' operations by optimised ones
-  // (optimized_nvector.h; bitwise the same results). lsdae does not (yet).
+  // (optimized_nvector.h; bitwise the same results). lsdae's integrator always uses them.
   bool optimized_vectors = false;
 };
 

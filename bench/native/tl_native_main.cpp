@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   std::string nvector = "serial";
   app.add_option("--nvector", nvector,
                  "serial: SUNDIALS' serial vector operations as packaged (what lsdae uses); optimized: the same "
-                 "operations compiled with the project (bench/native/optimized_nvector.h)")
+                 "operations compiled with the project (runtime/simulation/optimized_nvector.h)")
       ->check(CLI::IsMember({"serial", "optimized"}));
   CLI11_PARSE(app, argc, argv);
   options.optimized_vectors = nvector == "optimized";

@@ -19,6 +19,7 @@
 
 #include "lsdae/error.h"
 #include "lsdae/log.h"
+#include "simulation/optimized_nvector.h"
 
 namespace lsdae::simulation {
 
@@ -260,6 +261,10 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   m.atol = N_VNew_Serial(n, m.ctx);
   m.id = N_VNew_Serial(n, m.ctx);
   m.ewt = N_VNew_Serial(n, m.ctx);
+  // Debian's libsundials is built without optimisation; IDA's vector kernels
+  // dominate a step. The same operations compiled with the project give
+  // bitwise the same results (optimized_nvector.h); clones inherit them.
+  for (N_Vector v : {m.y, m.yp, m.atol, m.id, m.ewt}) lsdae_use_optimized_ops(v);
   std::copy(m.options.atol.begin(), m.options.atol.end(), NV_DATA_S(m.atol));
   std::copy(m.options.id.begin(), m.options.id.end(), NV_DATA_S(m.id));
   m.col_ptr.assign(pattern.col_ptr().begin(), pattern.col_ptr().end());

@@ -1,8 +1,8 @@
-// bench/native/optimized_nvector.cpp -- see optimized_nvector.h. Each
+// runtime/simulation/optimized_nvector.cpp -- see optimized_nvector.h. Each
 // operation follows the definition in SUNDIALS' N_Vector documentation, with
 // nvector_serial's element order and special cases (so results are bitwise
 // the package's); the loops are plain C++ for the compiler to optimise.
-#include "native/optimized_nvector.h"
+#include "simulation/optimized_nvector.h"
 
 #include <nvector/nvector_serial.h>
 
