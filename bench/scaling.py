@@ -8,10 +8,10 @@ repetitions, so drift in machine load hits every variant alike):
   native  ODE form  build/bin/tl_native --form ode -N <N>
   lsdae   DAE FMU   build/bin/lsdae simulate TransmissionLine_dae_shapeA_<N>.fmu
   native  DAE form  build/bin/tl_native --form dae -N <N>
-  lsdae-optvec, native-optvec (both forms): the same with optimised N_Vector
-          operations (bench/native/optimized_nvector.h: Debian's SUNDIALS is
-          built without optimisation; results are bitwise unchanged) -- native
-          with --nvector optimized, lsdae under LD_PRELOAD of the shim
+  native-serial (both forms): tl_native --nvector serial, i.e. IDA's vector
+          kernels as Debian ships them (built without optimisation); lsdae and
+          the default native use the same kernels compiled with the project
+          (runtime/simulation/optimized_nvector.h, bitwise the same results)
   dense   (both forms) lsdae --linear-solver dense          up to --dense-max
   column  (both forms) lsdae --no-coloring (one directional
           call per Jacobian column, as PyFMI 2.0 / fmi-rs)   up to --column-max
@@ -34,7 +34,7 @@ Writes <out>/scaling.json (machine, settings, every run, the kept results),
 python3-numpy and python3-matplotlib; run it with /usr/bin/python3 from the
 repository root on a quiet machine (the load average is recorded):
 
-    cmake --build build --target lsdae lsdae_fmus tl_native lsdae_nvector_preload lsdae_bench_large_fmus
+    cmake --build build --target lsdae lsdae_fmus tl_native lsdae_bench_large_fmus
     /usr/bin/python3 bench/scaling.py                 # about 45 minutes on 2 cores
     /usr/bin/python3 bench/scaling.py --quick         # N <= 160, no large N: a minute
 """
@@ -154,9 +154,6 @@ class Sweep:
         os.makedirs(bin_dir)
         for tool in ("lsdae", "tl_native"):
             shutil.copy2(os.path.join(self.build, "bin", tool), bin_dir)
-        self.preload = None
-        if self.args.optimized_vectors:
-            self.preload = shutil.copy2(os.path.join(self.build, "bench", "liblsdae_nvector_preload.so"), bin_dir)
         self.lsdae = os.path.join(bin_dir, "lsdae")
         self.native = os.path.join(bin_dir, "tl_native")
         self.fmus = {}
@@ -173,8 +170,8 @@ class Sweep:
         if variant.startswith("native"):
             cmd = [self.native, "--form", form, "-N", str(n), "--stats", stats, "-o", output,
                    "--output-vars", outputs]
-            if variant == "native-optvec":
-                cmd += ["--nvector", "optimized"]
+            if variant == "native-serial":
+                cmd += ["--nvector", "serial"]
         else:
             fmu = self.fmus.get((form, n))
             if fmu is None:
@@ -185,8 +182,6 @@ class Sweep:
                 cmd += ["--linear-solver", "dense"]
             elif variant == "column":
                 cmd += ["--no-coloring"]
-            elif variant == "lsdae-optvec":
-                cmd = ["env", "LD_PRELOAD=" + self.preload] + cmd
         if stop is not None:
             cmd += ["--stop", repr(stop)]
         return cmd
@@ -234,9 +229,8 @@ class Sweep:
         for form in ("ode", "dae"):
             yield ("lsdae", form)
             yield ("native", form)
-            if self.args.optimized_vectors:
-                yield ("lsdae-optvec", form)
-                yield ("native-optvec", form)
+            if self.args.serial_vectors:
+                yield ("native-serial", form)
 
     def sweep(self):
         a = self.args
@@ -279,11 +273,11 @@ class Sweep:
             ref = np.genfromtxt(ref_path, delimiter=",", names=True)
         for form in ("ode", "dae"):
             data = {}
-            for variant in ("lsdae", "native", "lsdae-optvec", "native-optvec"):
+            for variant in ("lsdae", "native", "native-serial"):
                 path = os.path.join(self.work, "%s_%s_%d.csv" % (variant, form, n))
                 if os.path.exists(path):
                     data[variant] = np.genfromtxt(path, delimiter=",", names=True)
-            for a_, b_ in (("lsdae", "native"), ("lsdae-optvec", "lsdae"), ("native-optvec", "native")):
+            for a_, b_ in (("lsdae", "native"), ("native-serial", "native")):
                 if a_ in data and b_ in data and len(data[a_]) == len(data[b_]):
                     peak = max(np.abs(data[b_]["v_load"]).max(), 1e-300)
                     out["%s_%s_vs_%s" % (form, a_, b_)] = float(
@@ -314,7 +308,7 @@ def summarize(sweep):
     for n in a.sizes + a.large:
         stop = None if n in a.sizes else a.large_stop
         row = {"N": n, "stop": stop if stop is not None else 4e-6}
-        for variant in ("lsdae", "native", "lsdae-optvec", "native-optvec", "dense", "column"):
+        for variant in ("lsdae", "native", "native-serial", "dense", "column"):
             for form in ("ode", "dae"):
                 r = best(sweep.runs, variant, form, n, stop)
                 if r is None:
@@ -332,7 +326,7 @@ def summarize(sweep):
             for x in timed_out:
                 row.setdefault("%s_%s" % (variant, x["form"]), {"timeout_s": a.timeout})
         for form in ("ode", "dae"):
-            for suffix, lk, nk in (("", "lsdae_", "native_"), ("_optvec", "lsdae-optvec_", "native-optvec_")):
+            for suffix, lk, nk in (("", "lsdae_", "native_"), ("_serial", "lsdae_", "native-serial_")):
                 l, nat = row.get(lk + form), row.get(nk + form)
                 if l and nat and "wall_s" in l and "wall_s" in nat:
                     row["ratio%s_%s" % (suffix, form)] = l["wall_s"] / nat["wall_s"]
@@ -380,15 +374,14 @@ def tables(doc):
             r.get("ratio_integrate_dae", float("nan")),
             steps("ode"), steps("dae"), g("lsdae_ode", "residual_calls"), g("lsdae_dae", "residual_calls"),
             pair("dense_ode", "dense_dae"), pair("column_ode", "column_dae")))
-    if any("lsdae-optvec_ode" in r or "lsdae-optvec_dae" in r for r in doc["results"]):
+    if any("native-serial_ode" in r or "native-serial_dae" in r for r in doc["results"]):
         lines.append("")
-        lines.append("With optimised N_Vector operations (bench/native/optimized_nvector.h; native with "
-                     "`--nvector optimized`, lsdae with `LD_PRELOAD=liblsdae_nvector_preload.so`; results "
-                     "bitwise unchanged):")
+        lines.append("The native solver with IDA's vector kernels as Debian builds them (`--nvector serial`, "
+                     "-O0; bitwise the same results), against the optimised kernels lsdae and native use:")
         lines.append("")
-        lines.append("| N | lsdae ODE s | native ODE s | **ratio ODE** (integration) | lsdae DAE s | native DAE s | "
-                     "**ratio DAE** (integration) | native speed-up ODE / DAE | lsdae speed-up ODE / DAE |")
-        lines.append("|" + "---|" * 9)
+        lines.append("| N | native ODE s, Debian's kernels | native ODE s | speed-up ODE | "
+                     "native DAE s, Debian's kernels | native DAE s | speed-up DAE | lsdae / native-with-Debian's-kernels ODE / DAE |")
+        lines.append("|" + "---|" * 8)
         for r in doc["results"]:
             def g(key, field="wall_s"):
                 return r.get(key, {}).get(field)
@@ -396,13 +389,12 @@ def tables(doc):
             def speedup(a, b):
                 return "%.2f" % (g(a) / g(b)) if g(a) and g(b) else "–"
             label = "%d" % r["N"] if r["stop"] == 4e-6 else "%d (stop %g s)" % (r["N"], r["stop"])
-            lines.append("| %s | %s | %s | **%.3f** (%.3f) | %s | %s | **%.3f** (%.3f) | %s / %s | %s / %s |" % (
-                label, fmt_time(g("lsdae-optvec_ode")), fmt_time(g("native-optvec_ode")),
-                r.get("ratio_optvec_ode", float("nan")), r.get("ratio_integrate_optvec_ode", float("nan")),
-                fmt_time(g("lsdae-optvec_dae")), fmt_time(g("native-optvec_dae")),
-                r.get("ratio_optvec_dae", float("nan")), r.get("ratio_integrate_optvec_dae", float("nan")),
-                speedup("native_ode", "native-optvec_ode"), speedup("native_dae", "native-optvec_dae"),
-                speedup("lsdae_ode", "lsdae-optvec_ode"), speedup("lsdae_dae", "lsdae-optvec_dae")))
+            lines.append("| %s | %s | %s | %s | %s | %s | %s | %.3f / %.3f |" % (
+                label, fmt_time(g("native-serial_ode")), fmt_time(g("native_ode")),
+                speedup("native-serial_ode", "native_ode"),
+                fmt_time(g("native-serial_dae")), fmt_time(g("native_dae")),
+                speedup("native-serial_dae", "native_dae"),
+                r.get("ratio_serial_ode", float("nan")), r.get("ratio_serial_dae", float("nan"))))
     lines.append("")
     lines.append("| N | colours ODE / DAE | residual (directional) calls per Jacobian ODE / DAE | Jacobians ODE / DAE | "
                  "peak RSS lsdae ODE / DAE MiB | peak RSS native ODE / DAE MiB | "
@@ -465,15 +457,13 @@ def plot(doc, path):
               ("dense_ode", "lsdae dense LU, ODE FMU", "C2", "^:"), ("dense_dae", "lsdae dense LU, DAE FMU", "C3", "^:"),
               ("column_ode", "lsdae one column per call, ODE", "C4", "v:"),
               ("column_dae", "lsdae one column per call, DAE", "C5", "v:")]
-    optvec = [("lsdae-optvec_ode", "lsdae, ODE, optimised vector ops", "C0", "o-."),
-              ("native-optvec_ode", "native, ODE, optimised vector ops", "C0", "s:"),
-              ("lsdae-optvec_dae", "lsdae, DAE, optimised vector ops", "C1", "o-."),
-              ("native-optvec_dae", "native, DAE, optimised vector ops", "C1", "s:")]
+    optvec = [("native-serial_ode", "native, ODE, Debian's -O0 vector kernels", "C0", "s:"),
+              ("native-serial_dae", "native, DAE, Debian's -O0 vector kernels", "C1", "s:")]
     for key, label, color, style in styles + optvec:
         pts = [(r["N"], r[key]["wall_s"]) for r in full if key in r and "wall_s" in r[key]]
         if pts:
             ax1.plot(*zip(*pts), style, color=color, label=label, markersize=4,
-                     alpha=0.55 if "optvec" in key else 1.0)
+                     alpha=0.55 if "serial" in key else 1.0)
     ns = [r["N"] for r in full]
     if ns:
         ref = [r for r in full if "native_dae" in r]
@@ -492,7 +482,7 @@ def plot(doc, path):
                "ns_per_step_unknown" in r[key]]
         if pts:
             ax2.plot(*zip(*pts), style, color=color, label=label, markersize=4,
-                     alpha=0.55 if "optvec" in key else 1.0)
+                     alpha=0.55 if "serial" in key else 1.0)
     large = [r["N"] for r in doc["results"] if r["stop"] != 4e-6]
     if large:
         ax2.axvspan(min(large) / 1.3, max(large) * 1.3, color="grey", alpha=0.1,
@@ -532,8 +522,8 @@ def main():
     p.add_argument("--baseline-once-after", type=float, default=20.0,
                    help="a baseline run longer than this (s) is not repeated")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds before a run is killed")
-    p.add_argument("--no-optimized-vectors", dest="optimized_vectors", action="store_false",
-                   help="skip lsdae and native with optimised N_Vector operations (bench/native/optimized_nvector.h)")
+    p.add_argument("--no-serial-vectors", dest="serial_vectors", action="store_false",
+                   help="skip the native solver with Debian's unoptimised N_Vector operations")
     p.add_argument("--quick", action="store_true", help="N <= 160, no large N, one repetition")
     args = p.parse_args()
     if args.quick:
@@ -550,12 +540,13 @@ def main():
     print("scaling.py: load average %.2f %.2f %.2f on %d cores; work in %s" % (
         *load_before, os.cpu_count(), sweep.work), flush=True)
     started = datetime.datetime.now().astimezone()
+    commit = git_commit()  # now: the build may be newer than HEAD, never older than this
     sweep.sweep()
     doc = {
         "about": "TransmissionLine scaling sweep of bench/scaling.py (issue 7); times in seconds, RSS in KiB",
         "date": started.isoformat(timespec="seconds"),
         "duration_s": (datetime.datetime.now().astimezone() - started).total_seconds(),
-        "commit": git_commit(),
+        "commit": commit,
         "lsdae_binary_built": sweep.binary_time,
         "build_type": build_type(args.build),
         "machine": machine(),

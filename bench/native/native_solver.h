@@ -3,7 +3,8 @@
 // the yardstick of lsdae's overhead.
 //
 // The solver is set up call for call as lsdae's (runtime/simulation/
-// ida_integrator.cpp and simulation.cpp): IDAInit at t_start, vector absolute
+// ida_integrator.cpp and simulation.cpp): the same optimised serial vector
+// operations (NativeOptions::optimized_vectors), IDAInit at t_start, vector absolute
 // tolerances (atol per unknown; lsdae scales by the variable's nominal, and
 // the TransmissionLine FMUs declare none), IDASetId, a CSC SUNSparseMatrix
 // with SUNLinSol_KLU (AMD ordering; KLU analyses once and refactors while the
@@ -31,9 +32,10 @@ struct NativeOptions {
   std::optional<double> atol;  // default: rtol (as lsdae)
   double interval = 2e-9;
   long max_steps = 100000;     // between two output points
-  // Replace the serial vectors' operations by optimised ones
-  // (optimized_nvector.h; bitwise the same results). lsdae's integrator always uses them.
-  bool optimized_vectors = false;
+  // The serial vectors' operations compiled with the project
+  // (runtime/simulation/optimized_nvector.h; bitwise the same results), as
+  // lsdae's integrator uses them; false: SUNDIALS' own as Debian builds them (-O0).
+  bool optimized_vectors = true;
 };
 
 struct NativeStats {
