@@ -66,6 +66,17 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
   known_vrs_.reserve(2 * n + m);
   seeds_.reserve(2 * n + m);
   direct_.resize(n);
+
+  natural_unknowns_ = unknowns_.size() == n + m;
+  for (std::size_t k = 0; k < unknowns_.size() && natural_unknowns_; ++k)
+    natural_unknowns_ = k < n ? unknowns_[k] == structure::IdaUnknown{UnknownKind::differential, k}
+                              : unknowns_[k] == structure::IdaUnknown{UnknownKind::algebraic, k - n};
+  while (state_rows_ < rows_.size() && rows_[state_rows_].kind == RowKind::state_equation &&
+         rows_[state_rows_].index == state_rows_)
+    ++state_rows_;
+  natural_rows_ = state_rows_ + row_vrs_.size() == rows_.size();
+  for (std::size_t k = state_rows_; k < rows_.size() && natural_rows_; ++k)
+    natural_rows_ = rows_[k].kind == RowKind::fmu_variable && rows_[k].index == k - state_rows_;
 }
 
 void FmuResidual::states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
@@ -78,6 +89,15 @@ void FmuResidual::states_from(std::span<const double> y, std::span<const double>
 
 kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std::span<const double> yp) {
   auto fail = [](CallStatus s) { return s == CallStatus::discard; };
+  if (natural_unknowns_) {
+    const std::size_t n = x_.size(), m = z_.size();
+    if (fail(instance_.set_time(t))) return kernels::EvalStatus::recoverable;
+    if (n > 0 && fail(instance_.set_continuous_states(y.first(n)))) return kernels::EvalStatus::recoverable;
+    if (m > 0 && fail(instance_.set_float64(algebraic_vrs_, y.subspan(n, m)))) return kernels::EvalStatus::recoverable;
+    if (fully_implicit_ && n > 0 && fail(instance_.set_float64(derivative_vrs_, yp.first(n))))
+      return kernels::EvalStatus::recoverable;
+    return kernels::EvalStatus::ok;
+  }
   states_from(y, yp, x_, xdot_);
   for (std::size_t j = 0; j < z_.size(); ++j) z_[j] = y[z_from_[j]];
   if (fail(instance_.set_time(t))) return kernels::EvalStatus::recoverable;
@@ -92,6 +112,20 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
                                           std::span<double> r) {
   ++calls_;
   if (auto s = apply(t, y, yp); s != kernels::EvalStatus::ok) return s;
+  if (natural_unknowns_ && natural_rows_) {
+    // Residual variables straight into r; state equations ẋ − f from y' (ẋ_i = y'_i here).
+    if (!row_vrs_.empty() &&
+        instance_.get_float64(row_vrs_, r.subspan(state_rows_, row_vrs_.size())) == CallStatus::discard)
+      return kernels::EvalStatus::recoverable;
+    if (state_rows_ > 0) {
+      if (instance_.get_continuous_state_derivatives(f_) == CallStatus::discard)
+        return kernels::EvalStatus::recoverable;
+      for (std::size_t i = 0; i < state_rows_; ++i) r[i] = yp[i] - f_[i];
+    }
+    return kernels::EvalStatus::ok;
+  }
+  if (natural_unknowns_)  // apply() skipped the gather: the state rows below read ẋ from xdot_
+    std::copy(yp.begin(), yp.begin() + static_cast<std::ptrdiff_t>(xdot_.size()), xdot_.begin());
   if (!row_vrs_.empty() && instance_.get_float64(row_vrs_, row_values_) == CallStatus::discard)
     return kernels::EvalStatus::recoverable;
   if (!fully_implicit_ && !f_.empty() &&

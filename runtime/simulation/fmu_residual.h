@@ -77,6 +77,13 @@ class FmuResidual final : public kernels::ResidualFunction {
   std::vector<double> seeds_, sensitivity_;
   std::vector<double> direct_;  // semi-explicit: the ẋ part of a state row's column sum
   std::size_t calls_ = 0;
+  // The common case without dummy derivatives: y = [x; z] and y' = [ẋ; ·] in
+  // the FMU's own order, so the spans go to the FMU without a gather copy.
+  bool natural_unknowns_ = false;
+  // Rows [state_rows_, size) read residual variables 0, 1, ... in order: they
+  // are fetched straight into r (state_rows_ leading state equations first).
+  bool natural_rows_ = false;
+  std::size_t state_rows_ = 0;
 };
 
 }  // namespace lsdae::simulation
