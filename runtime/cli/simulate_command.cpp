@@ -17,6 +17,7 @@
 #include <iostream>
 #include <memory>
 
+#include "common/format.h"
 #include "cli/commands.h"
 #include "cli/json_writer.h"
 #include "import/temp_dir.h"
@@ -51,12 +52,6 @@ struct SimulateOptions {
   bool no_reselect = false;
   bool no_coloring = false;
 };
-
-std::string num(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
 
 void write_stats(const std::string& path, const Simulation* sim, const std::string& fmu_name, double wall,
                  std::size_t rows, bool interrupted, const std::string& error) {
@@ -130,8 +125,8 @@ void write_stats(const std::string& path, const Simulation* sim, const std::stri
 
 void print_summary(Simulation& sim, std::size_t rows, const std::string& output) {
   const SimulationStats& s = sim.statistics();
-  std::cerr << "lsdae: simulated " << sim.fmu().display_name() << " from " << num(sim.start_time()) << " to "
-            << num(s.reached_time) << ": " << s.steps << " steps, " << s.residual_calls << " residual calls, "
+  std::cerr << "lsdae: simulated " << sim.fmu().display_name() << " from " << format_number(sim.start_time()) << " to "
+            << format_number(s.reached_time) << ": " << s.steps << " steps, " << s.residual_calls << " residual calls, "
             << s.jacobian_evaluations << " Jacobians (" << s.jacobian_method << ", " << s.colors << " colours, "
             << s.jacobian_nonzeros << " nonzeros, " << s.threads << " thread" << (s.threads == 1 ? "" : "s")
             << "), KLU L+U " << (s.klu_lnz + s.klu_unz) << " nonzeros; "
@@ -140,9 +135,9 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
                     : std::string())
             << (s.reselections > 0 ? std::to_string(s.reselections) + " dummy re-selections; " : std::string())
             << (s.projections > 0 ? std::to_string(s.projections) + " projections (largest correction " +
-                                        num(s.largest_projection) + "); "
+                                        format_number(s.largest_projection) + "); "
                                   : std::string())
-            << "integration " << num(s.time_integrate)
+            << "integration " << format_number(s.time_integrate)
             << " s; " << rows << " rows in " << output << '\n';
 }
 
@@ -277,7 +272,7 @@ Runner add_simulate_command(CLI::App& app) {
         sim->advance_to(target);
         if (sim->terminated()) {
           if (sim->time() != last_event_row) record();
-          std::cerr << "lsdae: the FMU asked to terminate at t = " << num(sim->time()) << '\n';
+          std::cerr << "lsdae: the FMU asked to terminate at t = " << format_number(sim->time()) << '\n';
           break;
         }
         if (sim->time() != last_event_row) record();  // an event at an output time already wrote it
@@ -286,7 +281,7 @@ Runner add_simulate_command(CLI::App& app) {
           if (percent != last_percent) {
             last_percent = percent;
             std::string bar(static_cast<std::size_t>(percent / 4), '#');
-            std::fprintf(stderr, "\r[%-25s] %3d%%  t = %-12s", bar.c_str(), percent, num(sim->time()).c_str());
+            std::fprintf(stderr, "\r[%-25s] %3d%%  t = %-12s", bar.c_str(), percent, format_number(sim->time()).c_str());
           }
         }
       }
@@ -295,12 +290,12 @@ Runner add_simulate_command(CLI::App& app) {
       if (show_progress) std::fprintf(stderr, "\n");
       error = e.what();
       write_stats(o->stats, sim.get(), fmu->display_name(), wall(), csv.rows(), false, error);
-      throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + num(sim->time()) + "; " +
+      throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
                                 std::to_string(csv.rows()) + " rows kept in " + o->output + ")");
     }
     write_stats(o->stats, sim.get(), fmu->display_name(), wall(), csv.rows(), interrupted, error);
     if (interrupted) {
-      std::cerr << "lsdae: interrupted at t = " << num(sim->time()) << "; " << csv.rows() << " rows kept in "
+      std::cerr << "lsdae: interrupted at t = " << format_number(sim->time()) << "; " << csv.rows() << " rows kept in "
                 << o->output << '\n';
       return exit_code(ErrorKind::interrupted);
     }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "common/format.h"
 #include "lsdae/error.h"
 
 namespace lsdae::simulation {
@@ -20,12 +21,6 @@ using structure::UnknownKind;
 // the constraint's W-gradient lies within ~1e-6 rad of the span of the
 // others': the correction would be amplified ~1e6, so we call it singular.
 constexpr double kPivotTolerance = 1e-12;
-
-std::string num(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
 
 std::string quoted(const std::vector<std::string>& names, const std::vector<std::size_t>& which) {
   constexpr std::size_t kShown = 10;
@@ -65,26 +60,26 @@ std::string wrong_size(const char* what, std::size_t seen, std::size_t expected)
          std::to_string(expected) + " (one per IDA unknown) → pass IDA's vectors";
 }
 std::string bad_tolerance(double tolerance) {
-  return std::string(kWhere) + "tolerance " + num(tolerance) + " is not positive and finite → pass the drift "
+  return std::string(kWhere) + "tolerance " + format_number(tolerance) + " is not positive and finite → pass the drift "
          "tolerance (e.g. the integrator's atol)";
 }
 std::string bad_weight(std::size_t unknown, double w) {
-  return std::string(kWhere) + "error weight of IDA unknown " + std::to_string(unknown) + " is " + num(w) +
+  return std::string(kWhere) + "error weight of IDA unknown " + std::to_string(unknown) + " is " + format_number(w) +
          ", not positive and finite → pass IDA's error weights (IDAGetErrWeights)";
 }
 std::string not_finite(double t, const std::string& name, double value) {
-  return std::string(kWhere) + "at t = " + num(t) + ": constraint \"" + name + "\" evaluates to " + num(value) +
+  return std::string(kWhere) + "at t = " + format_number(t) + ": constraint \"" + name + "\" evaluates to " + format_number(value) +
          " → the point is outside the model's domain; check the step before the projection";
 }
 std::string singular(double t, const std::string& names, double violation) {
-  return std::string(kWhere) + "at t = " + num(t) + ": the constraint Jacobian is singular: " + names +
-         " depend(s) on the other constraints or has a zero gradient here (max |C| = " + num(violation) +
+  return std::string(kWhere) + "at t = " + format_number(t) + ": the constraint Jacobian is singular: " + names +
+         " depend(s) on the other constraints or has a zero gradient here (max |C| = " + format_number(violation) +
          ") → the constraints are redundant or degenerate at this point: remove duplicated invariants, or use "
          "--constraints dummy";
 }
 std::string not_converged(double t, int iterations, const std::string& names, double violation, double target) {
-  return std::string(kWhere) + "at t = " + num(t) + ": no convergence in " + std::to_string(iterations) +
-         " Newton iterations: max |C| = " + num(violation) + " (target " + num(target) + "), largest at " + names +
+  return std::string(kWhere) + "at t = " + format_number(t) + ": no convergence in " + std::to_string(iterations) +
+         " Newton iterations: max |C| = " + format_number(violation) + " (target " + format_number(target) + "), largest at " + names +
          " → the point is too far from the constraints: tighten the integration tolerances or the maximum step "
          "so the drift between projections stays small";
 }
@@ -102,16 +97,16 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
     throw Error(ErrorKind::usage, messages::bad_option("max_iterations", std::to_string(options_.max_iterations),
                                                        "is not at least 1"));
   if (!(options_.target > 0 && options_.target <= 1))
-    throw Error(ErrorKind::usage, messages::bad_option("target", num(options_.target), "is not in (0, 1]"));
+    throw Error(ErrorKind::usage, messages::bad_option("target", format_number(options_.target), "is not in (0, 1]"));
   if (!(options_.refresh_ratio > 0 && options_.refresh_ratio < 1))
     throw Error(ErrorKind::usage,
-                messages::bad_option("refresh_ratio", num(options_.refresh_ratio), "is not in (0, 1)"));
+                messages::bad_option("refresh_ratio", format_number(options_.refresh_ratio), "is not in (0, 1)"));
   if (!options_.nominal.empty()) {
     if (options_.nominal.size() != n_)
       throw Error(ErrorKind::usage, messages::wrong_size("nominal", options_.nominal.size(), n_));
     for (double v : options_.nominal)
       if (!(v > 0 && std::isfinite(v)))
-        throw Error(ErrorKind::usage, messages::bad_option("nominal", num(v), "is not positive and finite"));
+        throw Error(ErrorKind::usage, messages::bad_option("nominal", format_number(v), "is not positive and finite"));
   }
   const bool available = instance_.provides_directional_derivatives();
   switch (options_.jacobian) {

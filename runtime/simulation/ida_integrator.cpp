@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 #include "simulation/optimized_nvector.h"
@@ -55,12 +56,6 @@ const char* to_string(KluOrdering ordering) noexcept {
 }
 
 namespace {
-
-std::string sci(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
 
 // KLU user ordering: METIS nested dissection of the pattern of A + Aᵀ
 // (diagonal dropped). Returns a positive number on success, 0 on failure,
@@ -224,7 +219,7 @@ struct IdaIntegrator::Impl {
       case IDA_RTFUNC_FAIL: hint = "evaluating the event indicators failed (see the FMU's log)"; break;
       default: hint = "see IDA's message"; break;
     }
-    throw Error(ErrorKind::solver, "ida: at t = " + sci(t_now) + " (h = " + sci(h) + "): " + IDAGetReturnFlagName(flag) +
+    throw Error(ErrorKind::solver, "ida: at t = " + format_number(t_now) + " (h = " + format_number(h) + "): " + IDAGetReturnFlagName(flag) +
                                        (last_ida_message.empty() ? "" : " (" + last_ida_message + ")") + " → " + hint);
   }
 
@@ -346,10 +341,10 @@ void IdaIntegrator::make_consistent(double t_next) {
     std::size_t i = order[k];
     if (r[i] == 0.0) break;
     worst += (worst.empty() ? "" : ", ") +
-             (m.options.row_name ? "\"" + m.options.row_name(i) + "\"" : "row " + std::to_string(i)) + " = " + sci(r[i]);
+             (m.options.row_name ? "\"" + m.options.row_name(i) + "\"" : "row " + std::to_string(i)) + " = " + format_number(r[i]);
   }
   throw Error(ErrorKind::solver,
-              std::string("ida: consistent initial values at t = ") + sci(t_) + " not found (" +
+              std::string("ida: consistent initial values at t = ") + format_number(t_) + " not found (" +
                   IDAGetReturnFlagName(flag) + "); largest residuals: " + (worst.empty() ? "none" : worst) +
                   (m.last_ida_message.empty() ? "" : "; IDA said: " + m.last_ida_message) +
                   " → check the start values and parameters (--set name=value), or give better guesses for the "
@@ -370,11 +365,6 @@ int IdaIntegrator::solve(double tout, int mode) {
   }
   t_ = t_reached;
   return flag;
-}
-
-double IdaIntegrator::advance_to(double tout) {
-  solve(tout, IDA_NORMAL);
-  return t_;
 }
 
 void IdaIntegrator::set_root_function(std::size_t count, RootFunction g) {
@@ -416,7 +406,7 @@ void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double>
   N_VDestroy(vy);
   N_VDestroy(vyp);
   if (f1 < 0 || f2 < 0)
-    throw Error(ErrorKind::internal, "ida: cannot interpolate at t = " + sci(t) + " (outside the last step)");
+    throw Error(ErrorKind::internal, "ida: cannot interpolate at t = " + format_number(t) + " (outside the last step)");
 }
 
 std::span<const double> IdaIntegrator::y() const { return {NV_DATA_S(impl_->y), n_}; }

@@ -111,9 +111,6 @@ class IdaIntegrator {
   // IDA_YA_YDP_INIT), `t_next` the first output time. On failure the message
   // lists the largest remaining residuals by name.
   void make_consistent(double t_next);
-  // Integrates to `tout` (never past the stop time). Returns the time reached
-  // (== tout unless a root or stop time intervened).
-  double advance_to(double tout);
   void set_stop_time(double t_stop);
 
   // Event indicators: `count` functions evaluated by `g`; crossings in both
@@ -124,7 +121,8 @@ class IdaIntegrator {
   // (+1 rising, -1 falling, 0 none), one per function.
   std::vector<int> roots_found() const;
   // One internal step (IDA_ONE_STEP), never past the stop time. `tout` only
-  // tells IDA the direction and scale on the first call. Throws like advance_to.
+  // tells IDA the direction and scale on the first call. Throws
+  // lsdae::Error(solver) naming the time, the step and IDA's reason.
   StepOutcome one_step(double tout);
   // IDA's current error weights w_k = 1/(rtol·|y_k| + atol_k) (after a step).
   void error_weights(std::span<double> w) const;

@@ -11,6 +11,7 @@
 // while IDA's root finding locates state events (event indicators) and its
 // stop time lands exactly on time events. Output times inside a step are
 // interpolated (IDAGetDky), as IDA_NORMAL mode would.
+#include "common/format.h"
 #include "lsdae/simulation.h"
 
 #include <algorithm>
@@ -32,11 +33,6 @@ namespace lsdae {
 namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-std::string num(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
 }
 constexpr int kMaxEventsAtOneTime = 1000;
 }  // namespace
@@ -117,8 +113,8 @@ struct Simulation::Impl {
     if (!r.projected) return;
     ++stats.projections;
     stats.largest_projection = std::max(stats.largest_projection, r.correction);
-    log_debug("t = " + num(t_ida) + ": projected onto the constraints (violation " + num(r.violation_before) +
-              " -> " + num(r.violation_after) + ", correction " + num(r.correction) + ")");
+    log_debug("t = " + format_number(t_ida) + ": projected onto the constraints (violation " + format_number(r.violation_before) +
+              " -> " + format_number(r.violation_after) + ", correction " + format_number(r.correction) + ")");
     y = std::move(y_end);
     yp = std::move(yp_end);
     restart(t_ida);
@@ -155,7 +151,7 @@ struct Simulation::Impl {
     model_state_select = structure.analysis.system.state_select;
     make_residuals();
     if (structure.selection)
-      log_info(fmu->display_name() + ": dummy derivatives at t = " + num(t_start) + ": " +
+      log_info(fmu->display_name() + ": dummy derivatives at t = " + format_number(t_start) + ": " +
                (structure.selection->dummy_states.empty() ? std::string("none")
                                                           : dummy_list(structure.selection->dummy_states)));
   }
@@ -298,7 +294,7 @@ struct Simulation::Impl {
     if (t == last_event_time) {
       if (++events_at_this_time > kMaxEventsAtOneTime)
         throw Error(ErrorKind::fmu_call, "simulate: more than " + std::to_string(kMaxEventsAtOneTime) +
-                                             " events at t = " + num(t) +
+                                             " events at t = " + format_number(t) +
                                              " → the FMU's event indicators or time events chatter");
     } else {
       last_event_time = t;
@@ -320,21 +316,21 @@ struct Simulation::Impl {
         }
         if (!u.discrete_states_need_update) break;
         if (k > kMaxEventsAtOneTime)
-          throw Error(ErrorKind::fmu_call, "simulate: the event iteration at t = " + num(t) +
+          throw Error(ErrorKind::fmu_call, "simulate: the event iteration at t = " + format_number(t) +
                                                " did not settle → the FMU keeps changing its discrete states");
       }
       inst.enter_continuous_time_mode();
     }
     next_time_event = next;
     if (next_time_event && *next_time_event <= t) {
-      log_warning(fmu->display_name() + ": the FMU announced a time event at t = " + num(*next_time_event) +
-                  ", not after the current time " + num(t) + "; ignored");
+      log_warning(fmu->display_name() + ": the FMU announced a time event at t = " + format_number(*next_time_event) +
+                  ", not after the current time " + format_number(t) + "; ignored");
       next_time_event.reset();
     }
-    log_debug(std::string(kind) + " event at t = " + num(t) + (values_changed ? " (states re-initialized)" : ""));
+    log_debug(std::string(kind) + " event at t = " + format_number(t) + (values_changed ? " (states re-initialized)" : ""));
     if (terminated) {
       stats.terminated_by_fmu = true;
-      log_info(fmu->display_name() + ": the FMU asked to terminate at t = " + num(t));
+      log_info(fmu->display_name() + ": the FMU asked to terminate at t = " + format_number(t));
       if (observer) observer(t, EventPhase::after);
       return;
     }
@@ -392,8 +388,8 @@ struct Simulation::Impl {
     make_integrator();
     load_values(v);
     ++stats.reselections;
-    log_info(fmu->display_name() + ": t = " + num(t_ida) + ": dummy derivatives switched from {" + from + "} to {" +
-             to + "} (rcond " + num(selection.rcond) + ")");
+    log_info(fmu->display_name() + ": t = " + format_number(t_ida) + ": dummy derivatives switched from {" + from + "} to {" +
+             to + "} (rcond " + format_number(selection.rcond) + ")");
     restart(t_ida);
     return true;
   }
@@ -412,16 +408,16 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.t_start = options.start_time.value_or(e.start_time.value_or(0.0));
   m.t_stop = options.stop_time.value_or(e.stop_time.value_or(m.t_start + 1.0));
   if (!(m.t_stop > m.t_start))
-    throw Error(ErrorKind::usage, "simulate: stop time " + num(m.t_stop) + " is not after start time " +
-                                      num(m.t_start) + " → set --stop");
+    throw Error(ErrorKind::usage, "simulate: stop time " + format_number(m.t_stop) + " is not after start time " +
+                                      format_number(m.t_start) + " → set --stop");
   m.rtol = options.rtol.value_or(e.tolerance.value_or(1e-6));
   m.atol = options.atol.value_or(m.rtol);
   m.interval = options.output_interval.value_or(e.step_size.value_or((m.t_stop - m.t_start) / 500.0));
   if (!(m.rtol > 0) || !(m.atol > 0))
-    throw Error(ErrorKind::usage, "simulate: tolerances must be positive (rtol " + num(m.rtol) + ", atol " +
-                                      num(m.atol) + ") → set --rtol/--atol");
+    throw Error(ErrorKind::usage, "simulate: tolerances must be positive (rtol " + format_number(m.rtol) + ", atol " +
+                                      format_number(m.atol) + ") → set --rtol/--atol");
   if (!(m.interval > 0))
-    throw Error(ErrorKind::usage, "simulate: output interval " + num(m.interval) + " is not positive → set --output-interval");
+    throw Error(ErrorKind::usage, "simulate: output interval " + format_number(m.interval) + " is not positive → set --output-interval");
   if (options.threads == 0) throw Error(ErrorKind::usage, "simulate: --threads must be at least 1");
   if (options.klu_ordering != "amd" && options.klu_ordering != "colamd" && options.klu_ordering != "metis")
     throw Error(ErrorKind::usage, "simulate: KLU ordering \"" + options.klu_ordering +
@@ -478,7 +474,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.step_callback = md.model_exchange && md.model_exchange->needs_completed_integrator_step;
   m.projection_tolerance = options.projection_tolerance.value_or(10.0 * m.atol);
   if (!(m.projection_tolerance > 0))
-    throw Error(ErrorKind::usage, "simulate: the projection tolerance must be positive, got " + num(m.projection_tolerance));
+    throw Error(ErrorKind::usage, "simulate: the projection tolerance must be positive, got " + format_number(m.projection_tolerance));
   m.indicators = md.structure.event_indicators.size();
   m.t = m.t_ida = m.t_start;
   return sim;
@@ -566,7 +562,7 @@ void Simulation::initialize() {
     simulation::ProjectionResult r = m.projector->project(m.t_start, m.y, m.yp, weights, m.projection_tolerance);
     if (r.projected)
       log_info(m.fmu->display_name() + ": start values projected onto the constraints (violation " +
-               num(r.violation_before) + " -> " + num(r.violation_after) + ")");
+               format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
   }
   m.make_integrator();
   m.restart(m.t_start);
@@ -574,10 +570,10 @@ void Simulation::initialize() {
   m.stats.time_initialize = seconds_since(t0);
   if (m.options.jacobian == JacobianMode::check) {
     JacobianCheck c = check_jacobian();
-    log_warning("jacobian check at t = " + num(m.t) + ": largest relative difference " + num(c.max_rel_difference) +
+    log_warning("jacobian check at t = " + format_number(m.t) + ": largest relative difference " + format_number(c.max_rel_difference) +
                 " at row \"" + c.row + "\", column \"" + c.column + "\" (finite differences " +
-                num(c.finite_difference) + ", directional " + num(c.directional) + "); largest absolute " +
-                num(c.max_abs_difference));
+                format_number(c.finite_difference) + ", directional " + format_number(c.directional) + "); largest absolute " +
+                format_number(c.max_abs_difference));
   }
 }
 
@@ -617,10 +613,10 @@ double Simulation::advance_to(double t_target) {
         break;
       }
       if (++steps_this_call > m.options.max_steps)  // IDA's own mxstep counts per call, i.e. per step here
-        throw Error(ErrorKind::solver, "ida: at t = " + num(m.integrator->time()) + " (h = " +
-                                           num(m.integrator->stats().last_step) + "): more than " +
+        throw Error(ErrorKind::solver, "ida: at t = " + format_number(m.integrator->time()) + " (h = " +
+                                           format_number(m.integrator->stats().last_step) + "): more than " +
                                            std::to_string(m.options.max_steps) + " steps before t = " +
-                                           num(t_target) + " (IDA_TOO_MUCH_WORK) → raise --max-steps or shorten "
+                                           format_number(t_target) + " (IDA_TOO_MUCH_WORK) → raise --max-steps or shorten "
                                            "the output interval; if the step size collapsed, the model may be "
                                            "stiff or singular here");
       simulation::StepOutcome outcome = m.integrator->one_step(t_target);
@@ -681,7 +677,7 @@ void Simulation::get(std::span<const ValueReference> vrs, std::span<double> valu
   // Put the instance at the current point; then every output belongs to it.
   m.residuals[0]->apply(m.t, m.y, m.yp);
   if (m.instances[0]->get_float64(vrs, values) == CallStatus::discard)
-    throw Error(ErrorKind::fmu_call, "simulate: the FMU discarded fmi3GetFloat64 at t = " + num(m.t));
+    throw Error(ErrorKind::fmu_call, "simulate: the FMU discarded fmi3GetFloat64 at t = " + format_number(m.t));
 }
 
 double Simulation::get(const std::string& name) {
