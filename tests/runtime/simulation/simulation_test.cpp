@@ -10,41 +10,15 @@
 #include <sstream>
 
 #include "catalog.h"
+#include "reference_csv.h"
 #include "lsdae/error.h"
 
 namespace lsdae {
 namespace {
 
-struct Csv {
-  std::vector<std::string> names;
-  std::vector<std::vector<double>> rows;
-  std::size_t column(const std::string& name) const {
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == name) return i;
-    throw std::runtime_error("no column " + name);
-  }
-};
-
-Csv read_csv(const std::string& path) {
-  std::ifstream in(path);
-  Csv csv;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::stringstream fields(line);
-    std::string field;
-    if (csv.names.empty()) {
-      while (std::getline(fields, field, ',')) csv.names.push_back(field);
-      continue;
-    }
-    std::vector<double> row;
-    while (std::getline(fields, field, ',')) row.push_back(std::stod(field));
-    csv.rows.push_back(std::move(row));
-  }
-  return csv;
-}
-
-std::string reference(const std::string& relative) { return std::string(LSDAE_SOURCE_DIR) + "/models/" + relative; }
+using test::Csv;
+using test::read_csv;
+using test::reference;
 
 class HelloWorld : public ::testing::TestWithParam<std::string> {};
 
