@@ -109,9 +109,12 @@ Index1System make_projection_system(const DaeSystem& sys, const PantelidesResult
   return out;
 }
 
-std::string verify_index1_structure(const DaeSystem& sys, const Index1System& index1) {
+namespace {
+
+// The rows over IDA's leading columns: ẋ_i for a differential state, x_s for
+// a dummy state, ẋ_s for a dummy derivative, z_j. Column k is unknown k.
+Pattern leading_pattern(const DaeSystem& sys, const Index1System& index1) {
   const ColumnLayout& layout = sys.layout;
-  // Leading column of each IDA unknown.
   std::vector<std::size_t> leading_of_column(layout.columns(), no_index);
   for (std::size_t k = 0; k < index1.unknowns.size(); ++k) {
     const IdaUnknown u = index1.unknowns[k];
@@ -128,11 +131,28 @@ std::string verify_index1_structure(const DaeSystem& sys, const Index1System& in
       if (leading_of_column[c] != no_index) row.push_back(leading_of_column[c]);
     builder.add_row(row);
   }
-  const Pattern leading = std::move(builder).build();
-  const Matching m = maximum_matching(leading);
+  return std::move(builder).build();
+}
+
+}  // namespace
+
+std::string verify_index1_structure(const DaeSystem& sys, const Index1System& index1) {
+  const Matching m = maximum_matching(leading_pattern(sys, index1));
   return describe_unmatched(
       m, [&](std::size_t r) { return sys.name(index1.rows[r]); },
       [&](std::size_t k) { return unknown_name(sys, index1.unknowns[k]); }, 10, messages::index1_singular_hint());
+}
+
+bool order_rows_by_matching(const DaeSystem& sys, Index1System& index1) {
+  if (index1.rows.size() != index1.unknowns.size()) return false;
+  const Matching m = maximum_matching(leading_pattern(sys, index1));
+  if (!m.perfect()) return false;
+  std::vector<EquationRef> rows;
+  rows.reserve(index1.rows.size());
+  for (std::size_t k = 0; k < index1.unknowns.size(); ++k) rows.push_back(index1.rows[m.column_to_row[k]]);
+  index1.rows = std::move(rows);
+  index1.rows_matched = true;
+  return true;
 }
 
 }  // namespace lsdae::structure

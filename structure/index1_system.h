@@ -21,8 +21,17 @@
 //
 // IDA unknown order (deterministic): state by state — a differential state
 // contributes [x_i]; a dummy state contributes [x_i (dummy state), ẋ_i (dummy
-// derivative)] — then z_0 … z_{m−1}. Row order: the active formulation of
-// each group in group order, then the constraint rows in plan order.
+// derivative)] — then z_0 … z_{m−1}. Row order as made: the active
+// formulation of each group in group order, then the constraint rows in plan
+// order (the declared order). order_rows_by_matching then permutes the rows so
+// that row k is matched to unknown k over the leading columns: the iteration
+// matrix gets a structurally zero-free diagonal, which is what KLU's BTF
+// pre-ordering (a maximum transversal, Duff's MC21, O(n·nnz) in the worst
+// case) finds at once instead of searching long augmenting paths — on the
+// TransmissionLine DAE form the declared order costs it O(N²) (2.35 s at
+// N = 10240, docs/performance.md), the matched order O(nnz). A semi-explicit
+// state equation ẋ_i − f_i is the only row with ẋ_i, so it stays at its
+// state's position.
 //
 // `column_to_unknown` maps every DaeSystem column to its IDA unknown: for a
 // differential state both x_i and ẋ_i map to the same unknown (IDA's y and
@@ -63,6 +72,7 @@ struct Index1System {
   std::vector<std::size_t> differential_states;     // ascending
   std::vector<std::size_t> dummy_states;            // ascending (their ẋ are dummy derivatives)
   std::vector<std::size_t> column_to_unknown;       // per DaeSystem column
+  bool rows_matched = false;                        // order_rows_by_matching succeeded
 
   // IDA's id vector (IDASetId): 1 for differential, 0 for algebraic.
   std::vector<double> ida_id() const;
@@ -80,6 +90,13 @@ Index1System make_projection_system(const DaeSystem& system, const PantelidesRes
 // state, ẋ_s for a dummy derivative, z_j) has a perfect matching; otherwise
 // the singular-matching diagnostic.
 std::string verify_index1_structure(const DaeSystem& system, const Index1System& index1);
+
+// Permutes `index1.rows` so that row k is matched to unknown k in a maximum
+// matching over the leading columns (deterministic: structure/matching.h) and
+// sets rows_matched. Returns false and leaves the order alone when there is no
+// perfect matching (verify_index1_structure names what is unmatched).
+// Cost: one matching, O(nnz·√N).
+bool order_rows_by_matching(const DaeSystem& system, Index1System& index1);
 
 // Display name of an IDA unknown: "x", "der(x)" (dummy derivative), "z".
 const std::string& unknown_name(const DaeSystem& system, IdaUnknown unknown);

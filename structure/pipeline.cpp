@@ -23,6 +23,7 @@ StructureOutcome run_structure(const DaeInput& input, const JacobianCallback* va
         a.warnings.push_back(messages::dummy_fallback_to_projection(out.selection->error));
     }
     if (!out.index1) out.index1 = make_projection_system(a.system, a.pantelides);
+    if (options.match_rows) order_rows_by_matching(a.system, *out.index1);
     out.iteration = iteration_pattern(a.system, *out.index1);
     std::vector<std::pair<ColumnOrdering, std::size_t>> counts;
     if (options.best_ordering) {
@@ -50,13 +51,14 @@ StructureOutcome run_structure(const DaeInput& input, const JacobianCallback* va
 }
 
 Reselection reselect(const StructuralAnalysis& analysis, const JacobianCallback& values,
-                     const SelectionOptions& options) {
+                     const SelectionOptions& options, bool match_rows) {
   require_ok(analysis);
   Reselection out;
   out.selection = select_dummy_derivatives(analysis.system, analysis.dummy_plan, values, options);
   if (out.selection.success)
     out.index1 =
         make_dummy_derivative_system(analysis.system, analysis.pantelides, analysis.dummy_plan, out.selection);
+  if (out.index1 && match_rows) order_rows_by_matching(analysis.system, *out.index1);
   return out;
 }
 

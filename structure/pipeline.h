@@ -40,6 +40,9 @@ struct PipelineOptions {
   // and report all counts; false: colour once with `ordering`.
   bool best_ordering = true;
   ColumnOrdering ordering = default_ordering;
+  // Permute the index-1 rows onto a matching (order_rows_by_matching): a
+  // zero-free diagonal for KLU. false keeps the declared order.
+  bool match_rows = true;
   ReportOptions report;
 };
 
@@ -65,7 +68,7 @@ struct Reselection {
   std::optional<Index1System> index1;
 };
 Reselection reselect(const StructuralAnalysis& analysis, const JacobianCallback& values,
-                     const SelectionOptions& options = {});
+                     const SelectionOptions& options = {}, bool match_rows = true);
 
 }  // namespace lsdae::structure
 

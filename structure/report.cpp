@@ -113,6 +113,7 @@ StructureReport make_report(const StructuralAnalysis& a, const Index1System* ind
         capped(red.states_after, index1->differential_states.size(), options.max_names,
                [&](std::size_t k) { return sys.column_names[layout.column(state(index1->differential_states[k]))]; });
     red.rows = index1->rows.size();
+    red.row_order = index1->rows_matched ? "matched" : "declared";
     for (const IdaUnknown& u : index1->unknowns)
       (u.kind == UnknownKind::differential ? red.differential : red.algebraic) += 1;
     red.projection_constraint_count =
@@ -186,7 +187,8 @@ std::string StructureReport::to_text() const {
            list_or_none(red.dummy_derivatives, red.dummy_count, shown));
     line("  states after reduction (" + std::to_string(red.states_after_count) + "): " +
          list_or_none(red.states_after, red.states_after_count, shown));
-    line("  index-1 system: " + plural(red.rows, "row", "rows") + ", " + std::to_string(red.differential) +
+    line("  index-1 system: " + plural(red.rows, "row", "rows") + " (" + red.row_order + " order), " +
+         std::to_string(red.differential) +
          " differential + " + std::to_string(red.algebraic) + " algebraic unknowns");
     if (red.method != to_string(ReductionMethod::none))
       line("  projection constraints (" + std::to_string(red.projection_constraint_count) + "): " +
@@ -294,6 +296,7 @@ std::string StructureReport::to_json() const {
     json.key("states_after_count").value(red.states_after_count);
     json.key("rcond").value(red.rcond);
     json.key("rows").value(red.rows);
+    json.key("row_order").value(red.row_order);
     json.key("differential").value(red.differential);
     json.key("algebraic").value(red.algebraic);
     json.key("projection_constraints");

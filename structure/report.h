@@ -71,6 +71,7 @@ struct StructureReport {
     std::size_t states_after_count = 0;
     double rcond = 1.0;  // NaN when not numeric
     std::size_t rows = 0, differential = 0, algebraic = 0;
+    std::string row_order;  // "matched" (order_rows_by_matching) or "declared"
     std::vector<std::string> projection_constraints;
     std::size_t projection_constraint_count = 0;
   };

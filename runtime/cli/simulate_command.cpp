@@ -51,6 +51,7 @@ struct SimulateOptions {
   std::optional<double> projection_tolerance;
   bool no_reselect = false;
   bool no_coloring = false;
+  std::string row_order = "matched";
 };
 
 void write_stats(const std::string& path, const Simulation* sim, const std::string& fmu_name, double wall,
@@ -170,6 +171,11 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_option("--klu-ordering", o->klu_ordering, "Fill-reducing ordering for KLU: amd, colamd, metis")
       ->check(CLI::IsMember({"amd", "colamd", "metis"}))
       ->capture_default_str();
+  app.add_option("--row-order", o->row_order,
+                 "IDA's rows: matched (permuted onto a structural matching: a zero-free diagonal for KLU) or "
+                 "declared (the manifest's order of residuals)")
+      ->check(CLI::IsMember({"matched", "declared"}))
+      ->capture_default_str();
   app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output rows")->capture_default_str();
   app.add_option("--max-step", o->max_step, "Largest IDA step size (0: no limit)");
   app.add_option("--constraints", o->constraints,
@@ -206,6 +212,7 @@ Runner add_simulate_command(CLI::App& app) {
     options.output_interval = o->interval;
     options.threads = o->threads;
     options.klu_ordering = o->klu_ordering;
+    options.match_rows = o->row_order == "matched";
     options.max_steps = o->max_steps;
     options.max_step = o->max_step;
     options.dense_linear_solver = o->linear_solver == "dense";

@@ -376,6 +376,7 @@ struct Simulation::Impl {
     std::string from = dummy_list(current), to = dummy_list(selection.dummy_states);
     structure::Index1System index1 = structure::make_dummy_derivative_system(
         system, structure.analysis.pantelides, structure.analysis.dummy_plan, selection);
+    if (pipeline.match_rows) structure::order_rows_by_matching(system, index1);
     structure::Pattern iteration = structure::iteration_pattern(system, index1);
     structure::Coloring coloring = structure::color_columns_best(iteration);
     retire_integrator();  // it refers to the old pattern and residuals
@@ -430,7 +431,8 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   // Structure.
   auto t0 = std::chrono::steady_clock::now();
   m.dae = simulation::build_fmu_dae(*m.fmu);
-  m.pipeline.best_ordering = true;  // the fewest colours: fewer evaluations per Jacobian for the whole run
+  m.pipeline.best_ordering = true;
+  m.pipeline.match_rows = options.match_rows;  // the fewest colours: fewer evaluations per Jacobian for the whole run
   m.pipeline.method = options.constraints == ConstraintMethod::projection ? structure::ReductionMethod::projection
                                                                           : structure::ReductionMethod::dummy_derivatives;
   m.structure = structure::run_structure(m.dae.input, nullptr, m.pipeline);

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "structure/error.h"
+#include "structure/iteration_pattern.h"
 #include "test_models.h"
 
 namespace lsdae::structure {
@@ -112,6 +115,60 @@ TEST(Index1System, FailedSelectionIsAContractViolation) {
   const Reduced r = reduce(test::pendulum());
   EXPECT_THROW((void)make_dummy_derivative_system(r.system, r.p, r.plan, DummySelection{}), StructureError);
   EXPECT_THROW((void)make_dummy_derivative_system(r.system, r.p, r.plan, chosen({0})), StructureError);
+}
+
+// Every iteration-matrix row k has a structural nonzero in column k.
+bool zero_free_diagonal(const DaeSystem& s, const Index1System& i) {
+  const Pattern j = iteration_pattern(s, i);
+  for (std::size_t k = 0; k < j.rows(); ++k)
+    if (!std::binary_search(j.row(k).begin(), j.row(k).end(), k)) return false;
+  return true;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(Index1System, MatchedRowsGiveAZeroFreeDiagonal) {
+  const Reduced r = reduce(test::transmission_line(4));
+  Index1System i = make_dummy_derivative_system(r.system, r.p, r.plan, chosen({}));
+  const std::vector<std::string> declared = row_names(r.system, i);
+  EXPECT_FALSE(i.rows_matched);
+  EXPECT_FALSE(zero_free_diagonal(r.system, i));  // the manifest's order: res.R[1] is not on L[1].i's column
+  ASSERT_TRUE(order_rows_by_matching(r.system, i));
+  EXPECT_TRUE(i.rows_matched);
+  EXPECT_TRUE(zero_free_diagonal(r.system, i));
+  EXPECT_EQ(sorted(row_names(r.system, i)), sorted(declared));  // a permutation of the same rows
+  EXPECT_EQ(verify_index1_structure(r.system, i), "");
+}
+
+TEST(Index1System, MatchedRowsWithDummyDerivatives) {
+  const Reduced r = reduce(test::pendulum());
+  Index1System i = make_dummy_derivative_system(r.system, r.p, r.plan, chosen({0, 2}));  // x, vx dummies
+  ASSERT_TRUE(order_rows_by_matching(r.system, i));
+  EXPECT_TRUE(zero_free_diagonal(r.system, i));
+  // Unknowns x, der(x), y, vx, der(vx), vy, lambda. The dummy states x and
+  // vx lead in the constraints (c0 has x, y; c1 has vx, vy); r[1..4] keep
+  // the derivatives, and r[3] (der(vx) with lambda) takes lambda.
+  EXPECT_EQ(row_names(r.system, i), (std::vector<std::string>{"c0", "r[1]", "r[2]", "c1", "c2", "r[4]", "r[3]"}));
+}
+
+TEST(Index1System, SemiExplicitStateRowsStayAtTheirStates) {
+  const Reduced r = reduce(test::robertson_semi_explicit());
+  Index1System i = make_dummy_derivative_system(r.system, r.p, r.plan, chosen({}));
+  const std::vector<std::string> declared = row_names(r.system, i);
+  ASSERT_TRUE(order_rows_by_matching(r.system, i));
+  EXPECT_EQ(row_names(r.system, i), declared);
+}
+
+TEST(Index1System, NoPerfectMatchingLeavesTheOrder) {
+  const Reduced r = reduce(test::pendulum());
+  Index1System i = make_dummy_derivative_system(r.system, r.p, r.plan, chosen({2, 3}));  // singular (above)
+  const std::vector<std::string> declared = row_names(r.system, i);
+  EXPECT_FALSE(order_rows_by_matching(r.system, i));
+  EXPECT_FALSE(i.rows_matched);
+  EXPECT_EQ(row_names(r.system, i), declared);
 }
 
 TEST(Index1System, EnumNames) {

@@ -55,6 +55,10 @@ TEST(Pipeline, ReselectHelper) {
   EXPECT_FALSE(o.selection->numeric);
   EXPECT_TRUE(r.selection.numeric);
   EXPECT_NEAR(r.selection.rcond, 0.5, 1e-12);  // diag(2y, y) at rest
+  EXPECT_TRUE(r.index1->rows_matched);
+  const Reselection declared =
+      reselect(o.analysis, test::callback_from(o.analysis.system, test::pendulum_values(0.1, 0.0)), {}, false);
+  EXPECT_FALSE(declared.index1->rows_matched);
   const Reselection bad = reselect(o.analysis, test::callback_from(o.analysis.system, {}));
   EXPECT_FALSE(bad.index1.has_value());
   EXPECT_FALSE(bad.selection.error.empty());
@@ -144,6 +148,21 @@ TEST(Pipeline, SingleOrderingOnRequest) {
   const StructureOutcome o = run_structure(test::transmission_line(10), nullptr, options);
   EXPECT_EQ(o.coloring->ordering, ColumnOrdering::natural);
   EXPECT_TRUE(o.report.coloring->per_ordering.empty());
+}
+
+TEST(Pipeline, RowsAreMatchedUnlessAskedNotTo) {
+  const StructureOutcome matched = run_structure(test::transmission_line(10), nullptr);
+  EXPECT_TRUE(matched.index1->rows_matched);
+  EXPECT_EQ(matched.report.reduction->row_order, "matched");
+  PipelineOptions options;
+  options.match_rows = false;
+  const StructureOutcome declared = run_structure(test::transmission_line(10), nullptr, options);
+  EXPECT_FALSE(declared.index1->rows_matched);
+  EXPECT_EQ(declared.report.reduction->row_order, "declared");
+  EXPECT_NE(declared.index1->rows, matched.index1->rows);
+  // The same nonzeros either way, rows permuted.
+  EXPECT_EQ(declared.iteration.nnz(), matched.iteration.nnz());
+  EXPECT_NE(matched.report.to_json().find("\"row_order\": \"matched\""), std::string::npos);
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ TEST(Report, PendulumText) {
             "index reduction: dummy derivatives (numeric selection, rcond 0.5)\n"
             "  dummy derivatives (2): \"der(y)\", \"der(vy)\"\n"
             "  states after reduction (2): \"x\", \"vx\"\n"
-            "  index-1 system: 7 rows, 2 differential + 5 algebraic unknowns\n"
+            "  index-1 system: 7 rows (declared order), 2 differential + 5 algebraic unknowns\n"
             "  projection constraints (0): none\n"
             "Jacobian colouring (smallest-last): 5 colours for 7 columns (lower bound 5); natural 5, smallest-last "
             "5\n");

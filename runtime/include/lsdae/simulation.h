@@ -71,6 +71,10 @@ struct SimulationOptions {
   JacobianMode jacobian = JacobianMode::automatic;
   std::size_t threads = 1;                      // OpenMP threads (and FMU instances) for Jacobians
   std::string klu_ordering = "amd";             // amd, colamd or metis
+  // IDA's rows permuted onto a structural matching (row k matched to unknown
+  // k: a zero-free diagonal, so KLU's BTF analysis is O(nnz)); false keeps the
+  // manifest's order of residuals.
+  bool match_rows = true;
   long max_steps = 100000;                      // IDA steps between two output points
   ConstraintMethod constraints = ConstraintMethod::dummy_derivatives;
   bool reselect = true;                         // re-select dummy derivatives when conditioning degrades
