@@ -5,8 +5,12 @@
 // refactorization with the same pivots (every other Jacobian; SUNDIALS'
 // policy, runtime/simulation/ida_integrator.h), and one solve (every Newton
 // iteration). All go as O(N) on this banded matrix.
+//
+// Arguments {form, N, rows}: rows 0 is lsdae's default order (each row at its
+// matched unknown: structure::order_rows_by_matching, a zero-free diagonal),
+// 1 the manifest's declared order (lsdae --row-order declared), the same
+// matrix with its rows permuted.
 #include <benchmark/benchmark.h>
-#include <btf.h>
 #include <klu.h>
 
 #include <algorithm>
@@ -30,16 +34,39 @@ struct KluMatrix {
   klu_l_symbolic* symbolic = nullptr;
   klu_l_numeric* numeric = nullptr;
 
-  explicit KluMatrix(TlFmuProblem& p) {
+  KluMatrix(TlFmuProblem& p, bool declared_rows) {
     const auto& pattern = p.structure.iteration;
     kernels::CompressedJacobian jac(pattern, *p.structure.coloring, 1);
-    ax.resize(pattern.nnz());
+    std::vector<double> values(pattern.nnz());
     kernels::JacobianPoint point{0.0, p.y, p.yp, p.r, kTypicalCj, 1e-10, p.weights, p.nominal};
     const auto pool = p.pool();
-    jac.evaluate_directional(pool, point, ax);
+    jac.evaluate_directional(pool, point, values);
     n = static_cast<SuiteSparse_long>(pattern.cols());
     ap.assign(pattern.col_ptr().begin(), pattern.col_ptr().end());
     ai.assign(pattern.row_idx().begin(), pattern.row_idx().end());
+    ax = values;
+    if (declared_rows) {
+      // Row k of the problem's (matched) system goes to the declared
+      // position of the same equation; rows re-sorted within each column.
+      const auto& rows = p.structure.index1->rows;
+      std::map<std::pair<int, std::size_t>, SuiteSparse_long> declared_position;
+      for (std::size_t k = 0; k < p.declared_rows.size(); ++k)
+        declared_position[{static_cast<int>(p.declared_rows[k].kind), p.declared_rows[k].id}] =
+            static_cast<SuiteSparse_long>(k);
+      std::vector<SuiteSparse_long> to_declared(rows.size());
+      for (std::size_t k = 0; k < rows.size(); ++k)
+        to_declared[k] = declared_position.at({static_cast<int>(rows[k].kind), rows[k].id});
+      for (std::size_t c = 0; c < pattern.cols(); ++c) {
+        std::vector<std::pair<SuiteSparse_long, double>> column;
+        for (std::size_t q = pattern.col_ptr()[c]; q < pattern.col_ptr()[c + 1]; ++q)
+          column.emplace_back(to_declared[pattern.row_idx()[q]], values[q]);
+        std::sort(column.begin(), column.end());
+        for (std::size_t j = 0; j < column.size(); ++j) {
+          ai[pattern.col_ptr()[c] + j] = column[j].first;
+          ax[pattern.col_ptr()[c] + j] = column[j].second;
+        }
+      }
+    }
     klu_l_defaults(&common);
     common.ordering = 0;  // AMD, as SUNLinSol_KLU by default
     symbolic = klu_l_analyze(n, ap.data(), ai.data(), &common);
@@ -56,6 +83,7 @@ struct KluMatrix {
     state.counters["unknowns"] = static_cast<double>(n);
     state.counters["nnz"] = static_cast<double>(ax.size());
     state.counters["lu_nnz"] = static_cast<double>(numeric->lnz + numeric->unz);
+    state.counters["btf_blocks"] = static_cast<double>(symbolic->nblocks);
     state.SetItemsProcessed(state.iterations() * n);
   }
 };
@@ -63,9 +91,10 @@ struct KluMatrix {
 KluMatrix* matrix(benchmark::State& state) {
   TlFmuProblem* p = TlFmuProblem::get(state, static_cast<int>(state.range(0)), state.range(1));
   if (p == nullptr) return nullptr;
-  static std::map<TlFmuProblem*, std::unique_ptr<KluMatrix>> cache;
-  auto& m = cache[p];
-  if (!m) m = std::make_unique<KluMatrix>(*p);
+  const bool declared_rows = state.range(2) != 0;
+  static std::map<std::pair<TlFmuProblem*, bool>, std::unique_ptr<KluMatrix>> cache;
+  auto& m = cache[{p, declared_rows}];
+  if (!m) m = std::make_unique<KluMatrix>(*p, declared_rows);
   if (!m->ok()) {
     state.SkipWithError("KLU could not factor the iteration matrix");
     return nullptr;
@@ -84,8 +113,8 @@ void BM_KluAnalyze(benchmark::State& state) {
   m->counters(state);
 }
 
-// The same analysis without KLU's block triangular form: the cost of BTF's
-// maximum transversal on a matrix whose diagonal is structurally zero.
+// The same analysis without KLU's block triangular form: with the declared
+// rows, the difference is BTF's maximum transversal searching for a diagonal.
 void BM_KluAnalyzeNoBtf(benchmark::State& state) {
   KluMatrix* m = matrix(state);
   if (m == nullptr) return;
@@ -97,43 +126,6 @@ void BM_KluAnalyzeNoBtf(benchmark::State& state) {
     klu_l_free_symbolic(&s, &common);
   }
   m->counters(state);
-}
-
-// The analysis of the same matrix with its rows permuted to a zero-free
-// diagonal (row i moved to the position of its matched column; the matching
-// from BTF's maxtrans, computed once outside the timing). lsdae's row order
-// (residual groups in manifest order) puts the DAE form's matching far off
-// the diagonal; this is what ordering IDA's rows by the structural matching
-// would save.
-void BM_KluAnalyzeMatchedRows(benchmark::State& state) {
-  KluMatrix* m = matrix(state);
-  if (m == nullptr) return;
-  const auto n = static_cast<std::size_t>(m->n);
-  std::vector<SuiteSparse_long> match(n), work(5 * n);
-  double done = 0;
-  if (btf_l_maxtrans(m->n, m->n, m->ap.data(), m->ai.data(), 0.0, &done, match.data(), work.data()) != m->n) {
-    state.SkipWithError("structurally singular");
-    return;
-  }
-  std::vector<SuiteSparse_long> ai(m->ai.size());
-  for (std::size_t c = 0; c < n; ++c) {
-    const auto begin = static_cast<std::size_t>(m->ap[c]), end = static_cast<std::size_t>(m->ap[c + 1]);
-    for (std::size_t q = begin; q < end; ++q) ai[q] = match[static_cast<std::size_t>(m->ai[q])];
-    std::sort(ai.begin() + static_cast<long>(begin), ai.begin() + static_cast<long>(end));
-  }
-  for (auto _ : state) {
-    klu_l_symbolic* s = klu_l_analyze(m->n, m->ap.data(), ai.data(), &m->common);
-    benchmark::DoNotOptimize(s);
-    klu_l_free_symbolic(&s, &m->common);
-  }
-  m->counters(state);
-  // The fill of this ordering, next to lu_nnz (lsdae's row order).
-  klu_l_symbolic* s = klu_l_analyze(m->n, m->ap.data(), ai.data(), &m->common);
-  if (klu_l_numeric* f = klu_l_factor(m->ap.data(), ai.data(), m->ax.data(), s, &m->common); f != nullptr) {
-    state.counters["lu_nnz_matched"] = static_cast<double>(f->lnz + f->unz);
-    klu_l_free_numeric(&f, &m->common);
-  }
-  klu_l_free_symbolic(&s, &m->common);
 }
 
 void BM_KluFactor(benchmark::State& state) {
@@ -169,17 +161,18 @@ void BM_KluSolve(benchmark::State& state) {
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"form", "N"});
-  for (long long n : kSizes) b->Args({0, n})->Args({1, n});
-  for (long long n : kLargeSizes)
-    for (int form : {0, 1})
-      if (tl_fmu_built(form, static_cast<long>(n))) b->Args({form, n});
+  b->ArgNames({"form", "N", "rows"});
+  for (int rows : {0, 1}) {
+    for (long long n : kSizes) b->Args({0, n, rows})->Args({1, n, rows});
+    for (long long n : kLargeSizes)
+      for (int form : {0, 1})
+        if (tl_fmu_built(form, static_cast<long>(n))) b->Args({form, n, rows});
+  }
   b->Unit(benchmark::kMicrosecond);
 }
 
 BENCHMARK(BM_KluAnalyze)->Apply(sizes);
 BENCHMARK(BM_KluAnalyzeNoBtf)->Apply(sizes);
-BENCHMARK(BM_KluAnalyzeMatchedRows)->Apply(sizes);
 BENCHMARK(BM_KluFactor)->Apply(sizes);
 BENCHMARK(BM_KluRefactor)->Apply(sizes);
 BENCHMARK(BM_KluSolve)->Apply(sizes);

@@ -121,6 +121,11 @@ int main(int argc, char** argv) {
                  "integrator uses them (runtime/simulation/optimized_nvector.h); serial: SUNDIALS' own as "
                  "Debian packages them (built without optimisation; bitwise the same results)")
       ->check(CLI::IsMember({"serial", "optimized"}));
+  std::string row_order = "matched";
+  app.add_option("--row-order", row_order,
+                 "DAE form's rows: matched (default, as lsdae orders them) or declared (the manifest's order, as "
+                 "lsdae --row-order declared)")
+      ->check(CLI::IsMember({"matched", "declared"}));
   CLI11_PARSE(app, argc, argv);
   options.optimized_vectors = nvector == "optimized";
   const auto wall_start = std::chrono::steady_clock::now();
@@ -128,7 +133,9 @@ int main(int argc, char** argv) {
 
   try {
     const TlForm form = form_text == "ode" ? TlForm::ode : TlForm::dae;
-    const TransmissionLine model(form, segments);
+    const TransmissionLine model(form, segments, {},
+                                 row_order == "matched" ? lsdae::bench::TlRowOrder::matched
+                                                        : lsdae::bench::TlRowOrder::declared);
 
     // Columns to record: the output variables and the reference's.
     std::vector<std::string> names;

@@ -17,7 +17,8 @@ struct Entry {
 };
 }  // namespace
 
-TransmissionLine::TransmissionLine(TlForm form, long n, const TlParameters& p) : form_(form), n_(n) {
+TransmissionLine::TransmissionLine(TlForm form, long n, const TlParameters& p, TlRowOrder row_order)
+    : form_(form), row_order_(row_order), n_(n) {
   if (n < 1) throw std::invalid_argument("TransmissionLine: N is " + std::to_string(n) + "; it must be at least 1");
   const std::size_t segments = static_cast<std::size_t>(n);
   size_ = form == TlForm::ode ? 2 * segments + 2 : 5 * segments + 3;
@@ -61,25 +62,25 @@ TransmissionLine::TransmissionLine(TlForm form, long n, const TlParameters& p) :
     add(1, fy, w_ * w_, 0.0);
     add(1, fyd, 2.0 * w_, 0.0);
     for (long k = 0; k < n; ++k) {
-      const std::size_t row = 2 + 5 * static_cast<std::size_t>(k);
+      const SegmentRows row = rows_of(k);
       const std::size_t prev = k == 0 ? fy : v_of(k - 1);
       const std::size_t next = k + 1 < n ? i_of(k + 1) : load_of();
       const std::size_t rv = z_of(k), lv = z_of(k) + 1, ci = z_of(k) + 2;
-      add(row, rv, 1.0, 0.0);  // res.R
-      add(row, i_of(k), -R_, 0.0);
-      add(row + 1, i_of(k), 0.0, L_);  // res.L
-      add(row + 1, lv, -1.0, 0.0);
-      add(row + 2, prev, 1.0, 0.0);  // res.KVL
-      add(row + 2, rv, -1.0, 0.0);
-      add(row + 2, lv, -1.0, 0.0);
-      add(row + 2, v_of(k), -1.0, 0.0);
-      add(row + 3, v_of(k), 0.0, C_);  // res.C
-      add(row + 3, ci, -1.0, 0.0);
-      add(row + 4, i_of(k), 1.0, 0.0);  // res.KCL
-      add(row + 4, ci, -1.0, 0.0);
-      add(row + 4, next, -1.0, 0.0);
+      add(row.r, rv, 1.0, 0.0);  // res.R
+      add(row.r, i_of(k), -R_, 0.0);
+      add(row.l, i_of(k), 0.0, L_);  // res.L
+      add(row.l, lv, -1.0, 0.0);
+      add(row.kvl, prev, 1.0, 0.0);  // res.KVL
+      add(row.kvl, rv, -1.0, 0.0);
+      add(row.kvl, lv, -1.0, 0.0);
+      add(row.kvl, v_of(k), -1.0, 0.0);
+      add(row.c, v_of(k), 0.0, C_);  // res.C
+      add(row.c, ci, -1.0, 0.0);
+      add(row.kcl, i_of(k), 1.0, 0.0);  // res.KCL
+      add(row.kcl, ci, -1.0, 0.0);
+      add(row.kcl, next, -1.0, 0.0);
     }
-    add(size_ - 1, load_of(), RL_, 0.0);  // res.load
+    add(size_ - 1, load_of(), RL_, 0.0);  // res.load (last in either order: load.i is the last unknown)
     add(size_ - 1, v_of(n - 1), -1.0, 0.0);
   }
   // CSC, rows ascending per column; an (row, col) given twice is one nonzero
@@ -181,13 +182,14 @@ void TransmissionLine::residual(double /*t*/, std::span<const double> y, std::sp
   r[1] = yp[1] - dyd;
   const std::size_t load = load_of();
   for (long k = 0; k < n; ++k) {
-    const std::size_t io = i_of(k), vo = io + 1, z = z_of(k), row = 2 + 5 * static_cast<std::size_t>(k);
+    const std::size_t io = i_of(k), vo = io + 1, z = z_of(k);
+    const SegmentRows row = rows_of(k);
     const double next = k + 1 < n ? y[io + 2] : y[load];
-    r[row] = y[z] - R_ * y[io];
-    r[row + 1] = L_ * yp[io] - y[z + 1];
-    r[row + 2] = prev - y[z] - y[z + 1] - y[vo];
-    r[row + 3] = C_ * yp[vo] - y[z + 2];
-    r[row + 4] = y[io] - y[z + 2] - next;
+    r[row.r] = y[z] - R_ * y[io];
+    r[row.l] = L_ * yp[io] - y[z + 1];
+    r[row.kvl] = prev - y[z] - y[z + 1] - y[vo];
+    r[row.c] = C_ * yp[vo] - y[z + 2];
+    r[row.kcl] = y[io] - y[z + 2] - next;
     prev = y[vo];
   }
   r[size_ - 1] = RL_ * y[load] - y[v_of(n - 1)];

@@ -27,10 +27,17 @@
 //               res.C[k]   = C*der(C[k].v) − C[k].i
 //               res.KCL[k] = L[k].i − C[k].i − i_{k+1}
 //          and res.load = RL*load.i − C[N].v.
+//        Row order: `matched` (lsdae's default, structure::order_rows_by_matching)
+//        puts each residual at the position of the unknown it is matched to —
+//        the matching over the leading columns is unique here: res.filter_y
+//        and res.filter_yd at the filter's states, res.L[k] at L[k].i, res.C[k]
+//        at C[k].v, res.R[k] at R[k].v, res.KVL[k] at L[k].v, res.KCL[k] at
+//        C[k].i, res.load at load.i; `declared` keeps the list above (lsdae
+//        --row-order declared).
 // This is lsdae's order of IDA unknowns (states, then algebraic variables in
-// manifest order; structure/index1_system.h) and of rows (residual groups in
-// manifest order), and every formula repeats the FMU's operations in the FMU's
-// order (models/transmission_line/model.cpp), so residuals agree bitwise.
+// manifest order; structure/index1_system.h) and of rows, and every formula
+// repeats the FMU's operations in the FMU's order
+// (models/transmission_line/model.cpp), so residuals agree bitwise.
 //
 // Jacobian. The model is linear with constant coefficients, so the iteration
 // matrix is J = A + cj*B with A = ∂G/∂y and B = ∂G/∂y' fixed: the pattern
@@ -52,6 +59,8 @@ namespace lsdae::bench {
 
 enum class TlForm { ode, dae };
 const char* to_string(TlForm form) noexcept;  // "ode", "dae"
+// Order of the DAE form's rows (the ODE form's rows are its states' either way).
+enum class TlRowOrder { matched, declared };
 
 struct TlParameters {
   double r = 48e-6, l = 253e-9, c = 101e-12, length = 100.0, w = 1.0 / 2e-7;
@@ -60,7 +69,8 @@ struct TlParameters {
 class TransmissionLine {
  public:
   // Throws std::invalid_argument for n < 1.
-  TransmissionLine(TlForm form, long n, const TlParameters& parameters = {});
+  TransmissionLine(TlForm form, long n, const TlParameters& parameters = {},
+                   TlRowOrder row_order = TlRowOrder::matched);
 
   TlForm form() const { return form_; }
   long segments() const { return n_; }
@@ -94,8 +104,21 @@ class TransmissionLine {
   std::size_t v_of(long k) const { return 3 + 2 * static_cast<std::size_t>(k); }
   std::size_t z_of(long k) const { return differential() + 3 * static_cast<std::size_t>(k); }  // R[k].v; +1 L, +2 C
   std::size_t load_of() const { return differential() + 3 * static_cast<std::size_t>(n_); }
+  // Rows of segment k (DAE form): res.R, res.L, res.KVL, res.C, res.KCL.
+  struct SegmentRows {
+    std::size_t r, l, kvl, c, kcl;
+  };
+  SegmentRows rows_of(long k) const {
+    if (row_order_ == TlRowOrder::matched) {
+      const std::size_t z = z_of(k);
+      return {z, i_of(k), z + 1, v_of(k), z + 2};
+    }
+    const std::size_t row = 2 + 5 * static_cast<std::size_t>(k);
+    return {row, row + 1, row + 2, row + 3, row + 4};
+  }
 
   TlForm form_;
+  TlRowOrder row_order_;
   long n_;
   std::size_t size_;
   double w_, R_, L_, C_, RL_, inv_L_, inv_C_, inv_RL_;

@@ -4,16 +4,20 @@
 # same steps. Runs `lsdae simulate` on the TransmissionLine FMU and
 # `tl_native` on the same form and N, requires equal IDA counters, and the
 # native solution to be within 1e-5 (scaled) of the reference trajectory.
-# Inputs: LSDAE, NATIVE, FMU (the .fmu), FORM (ode|dae), N, REFERENCE, WORK.
+# Inputs: LSDAE, NATIVE, FMU (the .fmu), FORM (ode|dae), N, REFERENCE, WORK;
+# ROW_ORDER (matched|declared, default matched) is given to both programs.
 cmake_minimum_required(VERSION 3.25)
+if(NOT ROW_ORDER)
+  set(ROW_ORDER matched)
+endif()
 file(MAKE_DIRECTORY ${WORK})
 execute_process(COMMAND ${LSDAE} simulate ${FMU} --stats ${WORK}/lsdae.json -o ${WORK}/lsdae.csv --no-progress
-                        --output-vars v_load
+                        --output-vars v_load --row-order ${ROW_ORDER}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "lsdae simulate ${FMU} failed (${rc}): ${err}")
 endif()
-execute_process(COMMAND ${NATIVE} --form ${FORM} -N ${N} --stats ${WORK}/native.json --reference ${REFERENCE}
+execute_process(COMMAND ${NATIVE} --form ${FORM} -N ${N} --row-order ${ROW_ORDER} --stats ${WORK}/native.json --reference ${REFERENCE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "tl_native --form ${FORM} -N ${N} failed (${rc}): ${out}${err}")
@@ -43,7 +47,7 @@ if(NOT a STREQUAL b)
 endif()
 if(differences)
   list(JOIN differences "\n  " text)
-  message(FATAL_ERROR "${FORM} form, N = ${N}: the native solver does not take lsdae's steps:\n  ${text}\n"
+  message(FATAL_ERROR "${FORM} form, N = ${N}, ${ROW_ORDER} rows: the native solver does not take lsdae's steps:\n  ${text}\n"
                       "→ bench/native/transmission_line.cpp must follow models/transmission_line/model.cpp and "
                       "the simulator's order of unknowns and rows")
 endif()
