@@ -90,20 +90,15 @@ void BM_JacobianNative(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<long>(model.size()));
 }
 
-void sizes_threads(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"form", "N", "threads"});
-  for (long long threads : {1, 2})
-    for (long long n : kSizes) b->Args({0, n, threads})->Args({1, n, threads});
-  for (long long n : kLargeSizes)
-    for (int form : {0, 1})
-      if (tl_fmu_built(form, static_cast<long>(n))) b->Args({form, n, 1})->Args({form, n, 2});
-  b->Unit(benchmark::kMicrosecond)->UseRealTime();  // wall time: the point of threads
-}
-
 void sizes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"form", "N"});
   for (long long n : kSizes) b->Args({0, n})->Args({1, n});
   b->Unit(benchmark::kMicrosecond);
+}
+
+void sizes_threads(benchmark::internal::Benchmark* b) {
+  tl_sizes(b, "threads", {1, 2});
+  b->UseRealTime();  // wall time: the point of threads
 }
 
 BENCHMARK(BM_JacobianFiniteDifferences)->Apply(sizes_threads);

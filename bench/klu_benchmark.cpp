@@ -161,14 +161,7 @@ void BM_KluSolve(benchmark::State& state) {
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"form", "N", "rows"});
-  for (int rows : {0, 1}) {
-    for (long long n : kSizes) b->Args({0, n, rows})->Args({1, n, rows});
-    for (long long n : kLargeSizes)
-      for (int form : {0, 1})
-        if (tl_fmu_built(form, static_cast<long>(n))) b->Args({form, n, rows});
-  }
-  b->Unit(benchmark::kMicrosecond);
+  tl_sizes(b, "rows", {0, 1});
 }
 
 BENCHMARK(BM_KluAnalyze)->Apply(sizes);

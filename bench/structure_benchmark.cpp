@@ -61,12 +61,7 @@ void BM_StructurePipeline(benchmark::State& state) {
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"form", "N"});
-  for (long long n : kSizes) b->Args({0, n})->Args({1, n});
-  for (long long n : kLargeSizes)
-    for (int form : {0, 1})
-      if (tl_fmu_built(form, static_cast<long>(n))) b->Args({form, n});
-  b->Unit(benchmark::kMicrosecond);
+  tl_sizes(b);
 }
 
 BENCHMARK(BM_BuildSystem)->Apply(sizes);

@@ -22,6 +22,27 @@ bool tl_fmu_built(int form, long n) {
   return std::filesystem::exists(tl_fmu_folder(form, n) + "/modelDescription.xml");
 }
 
+void tl_sizes(benchmark::internal::Benchmark* b, const char* extra, std::initializer_list<long long> extra_values) {
+  std::vector<std::string> names{"form", "N"};
+  if (extra != nullptr) names.emplace_back(extra);
+  b->ArgNames(names);
+  auto add = [&](long long form, long long n) {
+    if (extra == nullptr) {
+      b->Args({form, n});
+      return;
+    }
+    for (const long long v : extra_values) b->Args({form, n, v});
+  };
+  for (const long long n : kSizes) {
+    add(0, n);
+    add(1, n);
+  }
+  for (const long long n : kLargeSizes)
+    for (const int form : {0, 1})
+      if (tl_fmu_built(form, static_cast<long>(n))) add(form, n);
+  b->Unit(benchmark::kMicrosecond);
+}
+
 TlForm tl_form(int form) { return form == 0 ? TlForm::ode : TlForm::dae; }
 
 std::vector<kernels::ResidualFunction*> TlFmuProblem::pool() const {

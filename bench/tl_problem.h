@@ -39,6 +39,12 @@ std::string tl_fmu_folder(int form, long n);
 bool tl_fmu_built(int form, long n);
 TlForm tl_form(int form);
 
+// Registers the arguments {form, N} for both forms at kSizes and at those
+// kLargeSizes whose FMU was built, in microseconds; with an `extra` argument
+// name, {form, N, v} for each of `extra_values`.
+void tl_sizes(benchmark::internal::Benchmark* b, const char* extra = nullptr,
+              std::initializer_list<long long> extra_values = {});
+
 // An FMU with everything Simulation::create and initialize() build before
 // IDA starts: the DAE from the manifest, the structure (best colouring),
 // `threads` instances in Continuous-Time Mode (DAE mode when the FMU has a

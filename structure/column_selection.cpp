@@ -59,6 +59,22 @@ double sparse_rcond(const Eigen::SparseMatrix<double>& a) {
   return estimate > 0.0 ? 1.0 / (norm * estimate) : 0.0;
 }
 
+// Both variants: the heights and priorities must fit a d × k matrix, d ≤ k.
+void check_shape(std::size_t d, std::size_t k, std::span<const std::size_t> row_height,
+                 std::span<const std::size_t> column_height, std::span<const int> column_priority) {
+  if (row_height.size() != d || column_height.size() != k || column_priority.size() != k || d > k)
+    throw StructureError(messages::selection_shape(d, k, row_height.size(), column_height.size(),
+                                                   column_priority.size()));
+}
+
+// No rows: the empty selection succeeds, perfectly conditioned.
+ColumnSelection nothing_to_select() {
+  ColumnSelection out;
+  out.success = true;
+  out.rcond = 1.0;
+  return out;
+}
+
 }  // namespace
 
 ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const std::size_t> row_height,
@@ -66,15 +82,9 @@ ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const st
                                const ColumnSelectionOptions& options) {
   const std::size_t d = static_cast<std::size_t>(matrix.rows());
   const std::size_t k = static_cast<std::size_t>(matrix.cols());
-  if (row_height.size() != d || column_height.size() != k || column_priority.size() != k || d > k)
-    throw StructureError(messages::selection_shape(d, k, row_height.size(), column_height.size(),
-                                                   column_priority.size()));
+  check_shape(d, k, row_height, column_height, column_priority);
   ColumnSelection out;
-  if (d == 0) {
-    out.success = true;
-    out.rcond = 1.0;
-    return out;
-  }
+  if (d == 0) return nothing_to_select();
   for (std::size_t j = 0; j < k; ++j) out.largest_norm = std::max(out.largest_norm, matrix.col(idx(j)).norm());
   const double zero = options.rank_tolerance * out.largest_norm;
 
@@ -156,15 +166,9 @@ ColumnSelection select_columns_sparse(const Eigen::SparseMatrix<double, Eigen::R
                                       std::span<const int> column_priority, const ColumnSelectionOptions& options) {
   const std::size_t d = static_cast<std::size_t>(matrix.rows());
   const std::size_t k = static_cast<std::size_t>(matrix.cols());
-  if (row_height.size() != d || column_height.size() != k || column_priority.size() != k || d > k)
-    throw StructureError(messages::selection_shape(d, k, row_height.size(), column_height.size(),
-                                                   column_priority.size()));
+  check_shape(d, k, row_height, column_height, column_priority);
   ColumnSelection out;
-  if (d == 0) {
-    out.success = true;
-    out.rcond = 1.0;
-    return out;
-  }
+  if (d == 0) return nothing_to_select();
   // Working rows (sorted by column) and, per column, the rows that hold it.
   using Row = std::vector<std::pair<std::size_t, double>>;
   std::vector<Row> rows(d);
