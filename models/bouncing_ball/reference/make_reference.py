@@ -24,6 +24,10 @@ Plain Python (math only), so every number is a closed-form expression of the def
 """
 import math
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kit"))
+import reference_tools  # noqa: E402
 
 G = 9.81
 E = 0.7
@@ -73,14 +77,13 @@ def main():
         f.write("index,time,impact_speed,rebound_speed\n")
         for k, t, w, r in events:
             f.write("%d,%.17g,%.17g,%.17g\n" % (k, t, w, r))
-    with open(os.path.join(here, "BouncingBall.csv"), "w") as f:
-        f.write("time,h,v,der(h),der(v)\n")
-        for i in range(INTERVALS + 1):
-            t = START + i * (STOP - START) / INTERVALS  # nearest double to i/100
-            if any(abs(t - ti) <= EVENT_GAP for _, ti, _, _ in events):
-                continue
-            h, v, dh, dv = state_at(t, events)
-            f.write(",".join("%.17g" % x for x in (t, h, v, dh, dv)) + "\n")
+    rows = []
+    for i in range(INTERVALS + 1):
+        t = START + i * (STOP - START) / INTERVALS  # nearest double to i/100
+        if any(abs(t - ti) <= EVENT_GAP for _, ti, _, _ in events):
+            continue
+        rows.append((t,) + state_at(t, events))
+    reference_tools.write_csv(os.path.join(here, "BouncingBall.csv"), ["time", "h", "v", "der(h)", "der(v)"], rows)
 
 
 if __name__ == "__main__":

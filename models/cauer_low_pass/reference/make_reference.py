@@ -34,16 +34,14 @@ CauerLowPass.csv next to it).
 import os
 import sys
 
-try:
-    import numpy as np
-    import scipy.integrate
-    import scipy.linalg
-except ImportError:
-    # A python3 earlier in PATH (pyenv, venv) may lack Debian's numpy/scipy.
-    debian = "/usr/bin/python3"
-    if os.path.exists(debian) and os.path.realpath(sys.executable) != os.path.realpath(debian):
-        os.execv(debian, [debian, os.path.abspath(__file__)] + sys.argv[1:])
-    sys.exit("make_reference.py: needs numpy and scipy (apt-get install python3-numpy python3-scipy)")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kit"))
+import reference_tools  # noqa: E402
+
+reference_tools.require_numpy_scipy(__file__)  # a python3 earlier in PATH (pyenv, venv) may lack them
+
+import numpy as np  # noqa: E402
+import scipy.integrate  # noqa: E402
+import scipy.linalg  # noqa: E402
 
 # Parameters, evaluated exactly as model.cpp does.
 L = [1.304, 0.8586]
@@ -141,13 +139,12 @@ def main():
     drift = np.max(np.abs(x - integrated_states(times)))
     assert drift < 1e-9, drift
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "CauerLowPass.csv")
-    worst = 0.0
-    with open(path, "w") as out:
-        out.write(",".join(["time"] + COLUMNS) + "\n")
-        for t, xk in zip(times, x):
-            r = row(float(t), xk)
-            worst = max(worst, max(abs(v) for v in residuals(float(t), r)))
-            out.write(",".join("%.17g" % v for v in [float(t)] + [r[c] for c in COLUMNS]) + "\n")
+    worst, rows = 0.0, []
+    for t, xk in zip(times, x):
+        r = row(float(t), xk)
+        worst = max(worst, max(abs(v) for v in residuals(float(t), r)))
+        rows.append([float(t)] + [r[c] for c in COLUMNS])
+    reference_tools.write_csv(path, ["time"] + COLUMNS, rows)
     assert worst < 1e-14, worst
     final = row(float(times[-1]), x[-1])
     print("wrote %s: %d rows, max |residual| %.3g, expm vs Radau %.3g, R2 voltage at %g s: %.6f"

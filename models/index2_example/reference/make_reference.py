@@ -14,6 +14,10 @@ Rows every 0.01 s over 0..1 s (the default experiment). Standard library only.
 Run from anywhere: python3 make_reference.py  (writes Index2Example.csv next to it).
 """
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kit"))
+import reference_tools  # noqa: E402
 
 C1, C2, X0 = 1.0, 2.0, 1.0
 STOP, ROWS = 1.0, 100  # 0.01 s output interval
@@ -37,14 +41,13 @@ def residuals(t, r):
 def main():
     columns = ["x1", "x2", "der(x1)", "der(x2)", "y"]
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Index2Example.csv")
-    worst = 0.0
-    with open(path, "w") as out:
-        out.write(",".join(["time"] + columns) + "\n")
-        for k in range(ROWS + 1):
-            t = STOP * k / ROWS
-            r = row(t)
-            worst = max(worst, residuals(t, r))
-            out.write(",".join("%.17g" % v for v in [t] + [r[c] for c in columns]) + "\n")
+    worst, rows = 0.0, []
+    for k in range(ROWS + 1):
+        t = STOP * k / ROWS
+        r = row(t)
+        worst = max(worst, residuals(t, r))
+        rows.append([t] + [r[c] for c in columns])
+    reference_tools.write_csv(path, ["time"] + columns, rows)
     assert worst < 1e-15, worst
     print("wrote %s: %d rows, max |residual| %.3g" % (path, ROWS + 1, worst))
 

@@ -32,15 +32,14 @@ python3-scipy); run: python3 make_reference.py [grid folder]
 import os
 import sys
 
-try:
-    import numpy as np
-    import scipy.integrate
-    import scipy.linalg
-except ImportError:
-    debian = "/usr/bin/python3"
-    if os.path.exists(debian) and os.path.realpath(sys.executable) != os.path.realpath(debian):
-        os.execv(debian, [debian, os.path.abspath(__file__)] + sys.argv[1:])
-    sys.exit("make_reference.py: needs numpy and scipy (apt-get install python3-numpy python3-scipy)")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kit"))
+import reference_tools  # noqa: E402
+
+reference_tools.require_numpy_scipy(__file__)
+
+import numpy as np  # noqa: E402
+import scipy.integrate  # noqa: E402
+import scipy.linalg  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matpower  # noqa: E402

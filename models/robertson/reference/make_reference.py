@@ -36,13 +36,13 @@ itself with /usr/bin/python3.)
 import os
 import sys
 
-try:
-    import numpy as np
-    from scipy.integrate import solve_ivp
-except ImportError:
-    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kit"))
+import reference_tools  # noqa: E402
+
+reference_tools.require_numpy_scipy(__file__)
+
+import numpy as np  # noqa: E402
+from scipy.integrate import solve_ivp  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -118,10 +118,8 @@ def main():
     print(f"max |y1 + y2 + y3 - 1| on the rows: {np.max(np.abs(g)):.3e}")
 
     path = os.path.join(HERE, "Robertson.csv")
-    with open(path, "w") as f:
-        f.write(",".join(["time"] + COLUMNS) + "\n")
-        for i in range(len(TIMES)):
-            f.write(",".join("%.17g" % v for v in [TIMES[i]] + [cols[c][i] for c in COLUMNS]) + "\n")
+    reference_tools.write_csv(path, ["time"] + COLUMNS,
+                              ([TIMES[i]] + [cols[c][i] for c in COLUMNS] for i in range(len(TIMES))))
     print(f"wrote {path}: {len(TIMES)} rows")
 
 

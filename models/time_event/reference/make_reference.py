@@ -18,6 +18,10 @@ Plain Python (math only).
 """
 import math
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kit"))
+import reference_tools  # noqa: E402
 
 T = 0.5
 T_SWITCH = 1.0
@@ -40,14 +44,14 @@ def solution(t):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "TimeEvent.csv"), "w") as f:
-        f.write("time,x,der(x),y\n")
-        for i in range(INTERVALS + 1):
-            t = START + i * (STOP - START) / INTERVALS  # nearest double to i/100
-            if abs(t - T_SWITCH) <= EVENT_GAP:
-                continue
-            x, dx = solution(t)
-            f.write(",".join("%.17g" % v for v in (t, x, dx, x)) + "\n")
+    rows = []
+    for i in range(INTERVALS + 1):
+        t = START + i * (STOP - START) / INTERVALS  # nearest double to i/100
+        if abs(t - T_SWITCH) <= EVENT_GAP:
+            continue
+        x, dx = solution(t)
+        rows.append((t, x, dx, x))
+    reference_tools.write_csv(os.path.join(here, "TimeEvent.csv"), ["time", "x", "der(x)", "y"], rows)
 
 
 if __name__ == "__main__":

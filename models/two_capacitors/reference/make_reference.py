@@ -20,6 +20,10 @@ Standard library only. Run: python3 make_reference.py (writes TwoCapacitors.csv 
 """
 import math
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kit"))
+import reference_tools  # noqa: E402
 
 V, OMEGA, R, C1, C2 = 1.0, 1.0, 1.0, 1.0, 2.0
 STOP, ROWS = 10.0, 1000  # 0.01 s output interval
@@ -70,14 +74,13 @@ def rk4_check():
 
 def main():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "TwoCapacitors.csv")
-    worst = 0.0
-    with open(path, "w") as out:
-        out.write(",".join(["time"] + COLUMNS) + "\n")
-        for k in range(ROWS + 1):
-            t = STOP * k / ROWS
-            r = row(t)
-            worst = max(worst, max(abs(x) for x in residuals(t, r)))
-            out.write(",".join("%.17g" % x for x in [t] + [r[c] for c in COLUMNS]) + "\n")
+    worst, rows = 0.0, []
+    for k in range(ROWS + 1):
+        t = STOP * k / ROWS
+        r = row(t)
+        worst = max(worst, max(abs(x) for x in residuals(t, r)))
+        rows.append([t] + [r[c] for c in COLUMNS])
+    reference_tools.write_csv(path, ["time"] + COLUMNS, rows)
     assert worst < 1e-14, worst
     rk4 = rk4_check()
     assert rk4 < 1e-12, rk4
