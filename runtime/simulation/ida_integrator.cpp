@@ -105,6 +105,9 @@ struct IdaIntegrator::Impl {
   SUNContext ctx = nullptr;
   void* ida = nullptr;
   N_Vector y = nullptr, yp = nullptr, atol = nullptr, id = nullptr, ewt = nullptr;
+  // Views for IDAGetDky (interpolation at every output row): the caller's
+  // arrays are attached per call; the optimised kernels, not Debian's -O0 ones.
+  N_Vector dky = nullptr, dkyp = nullptr;
   SUNMatrix matrix = nullptr;
   SUNLinearSolver solver = nullptr;
   bool initialized = false;
@@ -138,7 +141,7 @@ struct IdaIntegrator::Impl {
     if (ida != nullptr) IDAFree(&ida);
     if (solver != nullptr) SUNLinSolFree(solver);
     if (matrix != nullptr) SUNMatDestroy(matrix);
-    for (N_Vector v : {y, yp, atol, id, ewt})
+    for (N_Vector v : {y, yp, atol, id, ewt, dky, dkyp})
       if (v != nullptr) N_VDestroy(v);
     if (ctx != nullptr) SUNContext_Free(&ctx);
   }
@@ -256,10 +259,12 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   m.atol = N_VNew_Serial(n, m.ctx);
   m.id = N_VNew_Serial(n, m.ctx);
   m.ewt = N_VNew_Serial(n, m.ctx);
+  m.dky = N_VNewEmpty_Serial(n, m.ctx);
+  m.dkyp = N_VNewEmpty_Serial(n, m.ctx);
   // Debian's libsundials is built without optimisation; IDA's vector kernels
   // dominate a step. The same operations compiled with the project give
   // bitwise the same results (optimized_nvector.h); clones inherit them.
-  for (N_Vector v : {m.y, m.yp, m.atol, m.id, m.ewt}) lsdae_use_optimized_ops(v);
+  for (N_Vector v : {m.y, m.yp, m.atol, m.id, m.ewt, m.dky, m.dkyp}) lsdae_use_optimized_ops(v);
   std::copy(m.options.atol.begin(), m.options.atol.end(), NV_DATA_S(m.atol));
   std::copy(m.options.id.begin(), m.options.id.end(), NV_DATA_S(m.id));
   m.col_ptr.assign(pattern.col_ptr().begin(), pattern.col_ptr().end());
@@ -399,12 +404,13 @@ void IdaIntegrator::error_weights(std::span<double> w) const {
 
 void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double> yp) const {
   const Impl& m = *impl_;
-  N_Vector vy = N_VMake_Serial(static_cast<sunindextype>(n_), y.data(), m.ctx);
-  N_Vector vyp = N_VMake_Serial(static_cast<sunindextype>(n_), yp.data(), m.ctx);
-  int f1 = IDAGetDky(m.ida, t, 0, vy);
-  int f2 = IDAGetDky(m.ida, t, 1, vyp);
-  N_VDestroy(vy);
-  N_VDestroy(vyp);
+  if (y.size() != n_ || yp.size() != n_) throw Error(ErrorKind::internal, "ida: interpolate needs spans of n_ values");
+  N_VSetArrayPointer(y.data(), m.dky);
+  N_VSetArrayPointer(yp.data(), m.dkyp);
+  const int f1 = IDAGetDky(m.ida, t, 0, m.dky);
+  const int f2 = IDAGetDky(m.ida, t, 1, m.dkyp);
+  N_VSetArrayPointer(nullptr, m.dky);
+  N_VSetArrayPointer(nullptr, m.dkyp);
   if (f1 < 0 || f2 < 0)
     throw Error(ErrorKind::internal, "ida: cannot interpolate at t = " + format_number(t) + " (outside the last step)");
 }
