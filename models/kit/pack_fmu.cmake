@@ -1,6 +1,9 @@
 # pack_fmu.cmake -- run with cmake -P: describe one FMU variant and zip it.
 # Inputs: DESCRIBER, BINARY, IDENTIFIER, STAGE, FMU, CONFIG (;-list of key=value),
-# RESOURCES (;-list of files copied into resources/ before the describer runs).
+# RESOURCES (;-list of files copied into resources/ before the describer runs),
+# STRIP (optional: the strip program; the packed binary loses its debug
+# sections but keeps its symbols, so profiles still name the FMU's functions
+# while the archive is a tenth of the size and unpacks that much faster).
 file(REMOVE_RECURSE ${STAGE})
 file(MAKE_DIRECTORY ${STAGE}/resources)
 foreach(resource IN LISTS RESOURCES)
@@ -14,6 +17,12 @@ if(NOT rc EQUAL 0)
 endif()
 file(MAKE_DIRECTORY ${STAGE}/binaries/x86_64-linux)
 file(COPY_FILE ${BINARY} ${STAGE}/binaries/x86_64-linux/${IDENTIFIER}.so)
+if(STRIP)
+  execute_process(COMMAND ${STRIP} --strip-debug ${STAGE}/binaries/x86_64-linux/${IDENTIFIER}.so RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${STRIP} --strip-debug ${IDENTIFIER}.so failed (${rc})")
+  endif()
+endif()
 file(GLOB entries RELATIVE ${STAGE} ${STAGE}/*)
 list(SORT entries)
 file(REMOVE ${FMU})
