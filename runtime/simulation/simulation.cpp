@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <optional>
 
 #include "lsdae/error.h"
 #include "lsdae/log.h"
@@ -45,6 +47,12 @@ struct Simulation::Impl {
   structure::PipelineOptions pipeline;
   structure::StructureOutcome structure;
   std::vector<structure::StateSelect> model_state_select;  // the model's own preferences
+  // reselect_if_needed's working state: the preferences that keep the dummies
+  // `reselect_preferences_for`, and the FMU Jacobian callback (it refers to
+  // instances[0], dae and structure.analysis.system, which outlive it).
+  std::vector<structure::StateSelect> reselect_preferences;
+  std::vector<std::size_t> reselect_preferences_for;
+  std::optional<structure::JacobianCallback> reselect_values;
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
   std::unique_ptr<simulation::IdaIntegrator> integrator;
@@ -148,6 +156,7 @@ struct Simulation::Impl {
       throw Error(ErrorKind::invalid, fmu->display_name() + ": structural analysis failed: " + numeric.analysis.error);
     residuals.clear();
     structure = std::move(numeric);
+    reselect_values.reset();
     model_state_select = structure.analysis.system.state_select;
     make_residuals();
     if (structure.selection)
@@ -355,16 +364,26 @@ struct Simulation::Impl {
     if (!options.reselect || !uses_dummy_derivatives() || !fmu->directional_derivatives_available()) return false;
     const auto& current = structure.selection->dummy_states;
     auto& system = structure.analysis.system;
-    std::vector<structure::StateSelect> saved = system.state_select;
-    for (std::size_t s = 0; s < system.state_select.size(); ++s)
-      system.state_select[s] = std::find(current.begin(), current.end(), s) != current.end()
-                                   ? structure::StateSelect::avoid
-                                   : structure::StateSelect::normal;
+    // The preferences that keep the current dummies (avoid: stay dummies),
+    // rebuilt only when the selection changed; swapped in for the call, so a
+    // step costs no allocation and O(states), not O(states · dummies).
+    if (reselect_preferences_for != current) {
+      reselect_preferences.assign(system.state_select.size(), structure::StateSelect::normal);
+      for (const std::size_t s : current) reselect_preferences[s] = structure::StateSelect::avoid;
+      reselect_preferences_for = current;
+    }
+    if (!reselect_values) reselect_values = simulation::fmu_jacobian_values(*instances[0], dae, system);
     residuals[0]->apply(t_ida, integrator->y(), integrator->yp());
-    structure::JacobianCallback values = simulation::fmu_jacobian_values(*instances[0], dae, system);
-    structure::DummySelection selection =
-        structure::select_dummy_derivatives(system, structure.analysis.dummy_plan, values, pipeline.selection);
-    system.state_select = saved;
+    std::swap(system.state_select, reselect_preferences);
+    structure::DummySelection selection;
+    try {
+      selection = structure::select_dummy_derivatives(system, structure.analysis.dummy_plan, *reselect_values,
+                                                      pipeline.selection);
+    } catch (...) {
+      std::swap(system.state_select, reselect_preferences);
+      throw;
+    }
+    std::swap(system.state_select, reselect_preferences);
     if (!selection.success || selection.dummy_states == current) return false;
 
     // Switch at the step boundary: same variables, new roles.
@@ -611,6 +630,16 @@ double Simulation::advance_to(double t_target) {
       }
       if (t_end > t_target) {  // the last step passed the target: interpolate
         m.integrator->interpolate(t_target, m.y, m.yp);
+        m.t = t_target;
+        break;
+      }
+      // A target a rounding error past IDA's time (typically t_event + n·dt
+      // summed by the caller, just after a restart at the event): IDA refuses a
+      // tout that close to t0 (IDA_ILL_INPUT, "tout too close to t0"), and the
+      // state there is the state at t_end to rounding.
+      if (t_target - t_end <= 4.0 * std::numeric_limits<double>::epsilon() *
+                                   std::max(std::fabs(t_end), std::fabs(t_target))) {
+        keep_point();
         m.t = t_target;
         break;
       }
