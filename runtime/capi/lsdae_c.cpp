@@ -1,20 +1,27 @@
 // runtime/capi/lsdae_c.cpp -- the C interface (lsdae/lsdae.h) over lsdae::Simulation.
 // Every entry point catches every exception and turns it into a status and a message.
+// Options are translated and validated in capi/options.h.
 #include "lsdae/lsdae.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <new>
 #include <string>
 
+#include "capi/options.h"
 #include "lsdae/error.h"
+#include "lsdae/model_description.h"
 #include "lsdae/simulation.h"
 
 struct lsdae_simulation {
   std::unique_ptr<lsdae::Simulation> sim;
   std::string error;
+  std::string structure_report;  // returned by lsdae_structure_report
 };
+
+static_assert(sizeof(lsdae::ValueReference) == sizeof(uint32_t), "lsdae_get_values passes uint32_t through");
 
 namespace {
 
@@ -70,6 +77,12 @@ void lsdae_options_init(lsdae_options* options) {
   options->threads = 0;
   options->jacobian = LSDAE_JACOBIAN_AUTO;
   options->max_steps = 0;
+  options->constraints = LSDAE_CONSTRAINTS_DEFAULT;
+  options->projection_tolerance = nan;
+  options->klu_ordering = nullptr;
+  options->row_order = LSDAE_ROW_ORDER_DEFAULT;
+  options->reselect = 1;
+  options->max_step = nan;
 }
 
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation) {
@@ -79,21 +92,7 @@ lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsda
   }
   *simulation = nullptr;
   return guarded(g_open_error, [&] {
-    lsdae::SimulationOptions o;
-    if (options != nullptr) {
-      auto opt = [](double v) { return std::isnan(v) ? std::optional<double>() : std::optional<double>(v); };
-      o.start_time = opt(options->start_time);
-      o.stop_time = opt(options->stop_time);
-      o.rtol = opt(options->rtol);
-      o.atol = opt(options->atol);
-      o.output_interval = opt(options->output_interval);
-      if (options->threads < 0) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_open: threads must not be negative");
-      if (options->threads > 0) o.threads = static_cast<std::size_t>(options->threads);
-      if (options->max_steps > 0) o.max_steps = options->max_steps;
-      o.jacobian = options->jacobian == LSDAE_JACOBIAN_FINITE_DIFFERENCES ? lsdae::JacobianMode::finite_differences
-                   : options->jacobian == LSDAE_JACOBIAN_DIRECTIONAL      ? lsdae::JacobianMode::directional
-                                                                          : lsdae::JacobianMode::automatic;
-    }
+    const lsdae::SimulationOptions o = lsdae::capi::to_simulation_options(options);
     auto handle = std::make_unique<lsdae_simulation>();
     handle->sim = lsdae::Simulation::create(lsdae::Fmu::open(fmu_path), o);
     *simulation = handle.release();
@@ -127,22 +126,100 @@ lsdae_status lsdae_get(lsdae_simulation* s, const char* name, double* value) {
   });
 }
 
+lsdae_status lsdae_value_reference(lsdae_simulation* s, const char* name, uint32_t* vr) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (name == nullptr || vr == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_value_reference: name and vr must not be NULL");
+    const lsdae::Fmu& fmu = s->sim->fmu();
+    const lsdae::Variable* v = fmu.model_description().find(std::string(name));
+    if (v == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_value_reference: " + fmu.display_name() +
+                                                      ": no variable is named \"" + name +
+                                                      "\" → `lsdae info` lists the model; names are case-sensitive");
+    if (v->type != lsdae::VariableType::float64)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_value_reference: " + fmu.display_name() + ": \"" + name +
+                                                      "\" is " + lsdae::to_string(v->type) +
+                                                      " → lsdae_get_values reads Float64 variables only");
+    *vr = v->value_reference;
+  });
+}
+
+lsdae_status lsdae_get_values(lsdae_simulation* s, const uint32_t* vrs, size_t n, double* values) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (n == 0) return;
+    if (vrs == nullptr || values == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_values: vrs and values must not be NULL when n = " +
+                                                      std::to_string(n) + " → pass arrays of n elements");
+    // Checked here: the FMU would answer a bad reference with fmi3Error and
+    // a message that does not say which entry of vrs was wrong.
+    const lsdae::ModelDescription& md = s->sim->fmu().model_description();
+    for (size_t i = 0; i < n; ++i) {
+      const lsdae::Variable* v = md.find(vrs[i]);
+      if (v == nullptr || v->type != lsdae::VariableType::float64)
+        throw lsdae::Error(lsdae::ErrorKind::usage,
+                           "lsdae_get_values: vrs[" + std::to_string(i) + "] = " + std::to_string(vrs[i]) + " is " +
+                               (v == nullptr ? std::string("no variable's value reference")
+                                             : "\"" + v->name + "\", a " + lsdae::to_string(v->type) + " variable") +
+                               " → take value references from lsdae_value_reference");
+    }
+    s->sim->get(std::span<const lsdae::ValueReference>(vrs, n), std::span<double>(values, n));
+  });
+}
+
 double lsdae_time(const lsdae_simulation* s) { return s == nullptr ? std::nan("") : s->sim->time(); }
 double lsdae_stop_time(const lsdae_simulation* s) { return s == nullptr ? std::nan("") : s->sim->stop_time(); }
 double lsdae_output_interval(const lsdae_simulation* s) {
   return s == nullptr ? std::nan("") : s->sim->output_interval();
 }
+int lsdae_terminated(const lsdae_simulation* s) { return s != nullptr && s->sim->terminated() ? 1 : 0; }
 
 lsdae_status lsdae_statistics(lsdae_simulation* s, lsdae_stats* out) {
   if (s == nullptr) return null_handle();
   return guarded(s->error, [&] {
     if (out == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_statistics: stats must not be NULL");
     const lsdae::SimulationStats& st = s->sim->statistics();
-    *out = lsdae_stats{st.unknowns, st.differential, st.algebraic, st.jacobian_nonzeros, st.colors, st.threads,
-                       st.steps, st.residual_calls, st.jacobian_evaluations, st.jacobian_residual_calls,
-                       st.directional_calls, st.nonlinear_iterations, st.error_test_failures, st.klu_lnz, st.klu_unz,
-                       st.time_structure, st.time_initialize, st.time_integrate, st.reached_time};
+    *out = lsdae_stats{};
+    out->unknowns = st.unknowns;
+    out->differential = st.differential;
+    out->algebraic = st.algebraic;
+    out->jacobian_nonzeros = st.jacobian_nonzeros;
+    out->colors = st.colors;
+    out->threads = st.threads;
+    out->steps = st.steps;
+    out->residual_calls = st.residual_calls;
+    out->jacobian_evaluations = st.jacobian_evaluations;
+    out->jacobian_residual_calls = st.jacobian_residual_calls;
+    out->directional_calls = st.directional_calls;
+    out->nonlinear_iterations = st.nonlinear_iterations;
+    out->error_test_failures = st.error_test_failures;
+    out->klu_lnz = st.klu_lnz;
+    out->klu_unz = st.klu_unz;
+    out->time_structure = st.time_structure;
+    out->time_initialize = st.time_initialize;
+    out->time_integrate = st.time_integrate;
+    out->reached_time = st.reached_time;
+    out->time_events = st.time_events;
+    out->state_events = st.state_events;
+    out->step_events = st.step_events;
+    out->reselections = st.reselections;
+    out->projections = st.projections;
+    out->nonlinear_convergence_failures = st.nonlinear_convergence_failures;
+    out->linear_solver_setups = st.linear_solver_setups;
+    out->time_instantiate = st.time_instantiate;
   });
+}
+
+const char* lsdae_structure_report(lsdae_simulation* s) {
+  if (s == nullptr) {
+    null_handle();
+    return nullptr;
+  }
+  std::string report;
+  if (guarded(s->error, [&] { report = s->sim->structure_report(); }) != LSDAE_OK) return nullptr;
+  s->structure_report = std::move(report);
+  return s->structure_report.c_str();
 }
 
 const char* lsdae_last_error(const lsdae_simulation* s) {

@@ -9,24 +9,38 @@
  *     fprintf(stderr, "%s\n", lsdae_last_error(NULL));  // errors before a handle exists
  *     return 1;
  *   }
- *   lsdae_set(sim, "L", 2.5e-7);
+ *   lsdae_set(sim, "l", 2.5e-7);
+ *   uint32_t vr;
+ *   lsdae_value_reference(sim, "C[1280].v", &vr); // once; then lsdae_get_values per point
  *   lsdae_initialize(sim);
  *   double t = 0, v = 0;
- *   while (lsdae_advance_to(sim, t + 1e-9, &t) == LSDAE_OK && t < lsdae_stop_time(sim))
- *     lsdae_get(sim, "v_load", &v);
+ *   for (long k = 1; t < lsdae_stop_time(sim) && !lsdae_terminated(sim); ++k) {
+ *     if (lsdae_advance_to(sim, k * 1e-9, &t) != LSDAE_OK) break;   // output points k·dt
+ *     lsdae_get_values(sim, &vr, 1, &v);
+ *   }
  *   lsdae_free(sim);
  *
- * Every function returns an lsdae_status; the values equal the exit codes of
+ * Every function that can fail returns an lsdae_status (the others return
+ * NaN, 0 or NULL for a NULL handle); the values equal the exit codes of
  * the `lsdae` program (README.md). After a failure, lsdae_last_error(sim)
  * (or lsdae_last_error(NULL) for lsdae_open) returns the message, in the
  * `where → what → value seen → what to do` shape; the string stays valid
  * until the next call on that handle (NULL: on that thread).
  * A handle is used by one thread at a time. No function throws or aborts.
+ *
+ * Pipelines that read many variables per output step look the value
+ * references up once (lsdae_value_reference) and read them all with one
+ * call per step (lsdae_get_values); see examples/simulate_c.c.
+ *
+ * Structs grow at the end only, so source written against an older header
+ * keeps compiling; a program must be recompiled against the header of the
+ * library it links (there is no size or version field).
  */
 #ifndef LSDAE_LSDAE_H
 #define LSDAE_LSDAE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,21 +64,55 @@ typedef enum {
   LSDAE_JACOBIAN_DIRECTIONAL = 2
 } lsdae_jacobian;
 
-/* NaN in a double field and 0 in an integer field mean "the default"
- * (DefaultExperiment, else lsdae's default; see lsdae/simulation.h). */
+/* How a higher-index model is kept on its constraints (SimulationOptions::constraints). */
+typedef enum {
+  LSDAE_CONSTRAINTS_DEFAULT = 0,            /* dummy derivatives */
+  LSDAE_CONSTRAINTS_DUMMY_DERIVATIVES = 1,  /* lower formulations are rows; dummies re-selected at run time */
+  LSDAE_CONSTRAINTS_PROJECTION = 2          /* index-1 formulations, projected onto the lower ones after steps */
+} lsdae_constraint_method;
+
+/* The order of IDA's rows (SimulationOptions::match_rows). */
+typedef enum {
+  LSDAE_ROW_ORDER_DEFAULT = 0,   /* matched */
+  LSDAE_ROW_ORDER_MATCHED = 1,   /* permuted onto a structural matching: a zero-free diagonal for KLU */
+  LSDAE_ROW_ORDER_DECLARED = 2   /* the manifest's order of residuals */
+} lsdae_row_order;
+
+/* Always fill with lsdae_options_init first, then change fields: it sets
+ * every field to its "use the default" value (NaN in most double fields, so
+ * a zeroed struct is NOT the defaults). lsdae_open checks the fields below
+ * and returns LSDAE_ERR_USAGE with a message naming the field and the value
+ * seen; the simulation then checks the values against the model.
+ * Defaults: DefaultExperiment, else lsdae's (lsdae/simulation.h). */
 typedef struct {
-  double start_time, stop_time, rtol, atol, output_interval;
-  int threads;
-  lsdae_jacobian jacobian;
-  long max_steps;
+  double start_time, stop_time, rtol, atol, output_interval;  /* NaN: default */
+  int threads;                      /* 0: default (1); negative: usage error */
+  lsdae_jacobian jacobian;          /* any other value: LSDAE_JACOBIAN_AUTO */
+  long max_steps;                   /* IDA steps between two output points; <= 0: default (100000) */
+  /* -- appended later (index reduction, KLU, step size); lsdae_options_init sets them too -- */
+  lsdae_constraint_method constraints;  /* init: LSDAE_CONSTRAINTS_DEFAULT */
+  double projection_tolerance;      /* projection: project when max |constraint| exceeds this;
+                                       NaN: default (10·atol); else must be positive and finite */
+  const char* klu_ordering;         /* "amd", "colamd" or "metis"; NULL: default (amd). Copied by lsdae_open */
+  lsdae_row_order row_order;        /* init: LSDAE_ROW_ORDER_DEFAULT */
+  int reselect;                     /* 1: re-select dummy derivatives when conditioning degrades (init, the
+                                       default); 0: keep the initial choice; anything else: usage error */
+  double max_step;                  /* largest IDA step; 0, NaN or +inf: no limit (init: NaN); negative: usage error */
 } lsdae_options;
 
+/* SimulationStats as plain numbers (counters: for the whole run so far). */
 typedef struct {
   size_t unknowns, differential, algebraic, jacobian_nonzeros, colors, threads;
   long steps, residual_calls, jacobian_evaluations, jacobian_residual_calls, directional_calls;
   long nonlinear_iterations, error_test_failures;
   long klu_lnz, klu_unz;
   double time_structure, time_initialize, time_integrate, reached_time;
+  /* -- appended -- */
+  long time_events, state_events, step_events;  /* events handled */
+  long reselections;                  /* dummy-derivative re-selections */
+  long projections;                   /* projections onto the constraints */
+  long nonlinear_convergence_failures, linear_solver_setups;
+  double time_instantiate;            /* wall time, seconds, to load the binary and instantiate */
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;
@@ -79,10 +127,29 @@ lsdae_status lsdae_initialize(lsdae_simulation* simulation);
 /* Integrates to t (clipped to the stop time); *reached (may be NULL) gets the time reached. */
 lsdae_status lsdae_advance_to(lsdae_simulation* simulation, double t, double* reached);
 lsdae_status lsdae_get(lsdae_simulation* simulation, const char* name, double* value);
+
+/* Bulk reads. lsdae_value_reference: *vr gets the value reference of the
+ * Float64 variable `name` (LSDAE_ERR_USAGE, naming it, for an unknown name or
+ * another type). lsdae_get_values: values[i] gets the variable vrs[i] at
+ * lsdae_time() (before lsdae_initialize: the start values), i < n, with one
+ * FMU call. Every vrs[i] must be a Float64 variable's value reference
+ * (LSDAE_ERR_USAGE naming the index and the value otherwise); vrs and values
+ * may be NULL only when n == 0. */
+lsdae_status lsdae_value_reference(lsdae_simulation* simulation, const char* name, uint32_t* vr);
+lsdae_status lsdae_get_values(lsdae_simulation* simulation, const uint32_t* vrs, size_t n, double* values);
+
 double lsdae_time(const lsdae_simulation* simulation);
 double lsdae_stop_time(const lsdae_simulation* simulation);
 double lsdae_output_interval(const lsdae_simulation* simulation);
+/* 1 when the FMU asked to terminate (lsdae_advance_to then stops early,
+ * lsdae_time() < the time asked for, with LSDAE_OK); 0 otherwise and for NULL. */
+int lsdae_terminated(const lsdae_simulation* simulation);
 lsdae_status lsdae_statistics(lsdae_simulation* simulation, lsdae_stats* stats);
+/* The structural analysis report (the text of `lsdae info --structure`):
+ * index, index reduction, row order, colouring. The string belongs to the
+ * handle and stays valid until the next lsdae_structure_report on it or
+ * lsdae_free. NULL (with lsdae_last_error) on failure or a NULL handle. */
+const char* lsdae_structure_report(lsdae_simulation* simulation);
 const char* lsdae_last_error(const lsdae_simulation* simulation);
 
 #ifdef __cplusplus
