@@ -80,6 +80,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"TwoCapacitors_dae_shapeA", "two_capacitors/reference/TwoCapacitors.csv", 1e-4, {}},
                       Case{"CauerLowPass_dae_shapeA", "cauer_low_pass/reference/CauerLowPass.csv", 3e-4, {}},
                       Case{"CoupledMasses_semi_explicit_shapeA", "coupled_masses/reference/CoupledMasses.csv", 1e-5, {}},
+                      Case{"MassChain_10", "mass_chain/reference/N10.csv", 1e-5, {}},
+                      Case{"MassChain_100", "mass_chain/reference/N100.csv", 1e-5, {}},
                       Case{"Robertson_semi_explicit_shapeA", "robertson/reference/Robertson.csv", 1e-3, robertson_options()},
                       Case{"Robertson_semi_explicit_shapeB", "robertson/reference/Robertson.csv", 1e-3, robertson_options()},
                       Case{"TimeEvent_ode", "time_event/reference/TimeEvent.csv", 1e-5, {}},
