@@ -26,6 +26,32 @@ bool better(std::size_t a, double norm_a, std::size_t b, double norm_b, std::spa
   return a < b;
 }
 
+// Rules 1 and 2 of the header for the candidates of one step, shared by the
+// dense and the sparse variant: see() every candidate magnitude (fresh: its
+// column is no higher than the row), then settle(), then admits() says which
+// candidates may compete under better().
+class PivotPool {
+ public:
+  void see(double magnitude, bool fresh) {
+    all_max_ = std::max(all_max_, magnitude);
+    if (fresh) fresh_max_ = std::max(fresh_max_, magnitude);
+  }
+  // Nothing above the rank threshold: the rows left are dependent.
+  bool empty(double zero) const { return all_max_ <= zero; }
+  void settle(const ColumnSelectionOptions& options, double zero) {
+    fresh_only_ = fresh_max_ >= options.hierarchy_tolerance * all_max_ && fresh_max_ > zero;
+    threshold_ = options.preference_tolerance * (fresh_only_ ? fresh_max_ : all_max_);
+    zero_ = zero;
+  }
+  bool admits(double magnitude, bool fresh) const {
+    return !(fresh_only_ && !fresh) && !(magnitude < threshold_) && !(magnitude <= zero_);
+  }
+
+ private:
+  double all_max_ = 0.0, fresh_max_ = 0.0, threshold_ = 0.0, zero_ = 0.0;
+  bool fresh_only_ = false;
+};
+
 // rcond of a square sparse matrix: 1 / (‖A‖₁ · est ‖A⁻¹‖₁), Hager's estimator
 // as refined by Higham (LAPACK's xLACON) with at most five iterations.
 double sparse_rcond(const Eigen::SparseMatrix<double>& a) {
@@ -108,23 +134,20 @@ ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const st
     const Eigen::MatrixXd block_before = block;
     std::vector<std::size_t> block_picked;
     for (std::size_t step = 0; step < b; ++step) {
-      double all_max = 0.0, fresh_max = 0.0;
+      PivotPool pool;
       for (std::size_t j = 0; j < k; ++j) {
         if (taken[j]) continue;
         norms[j] = block.col(idx(j)).norm();
-        all_max = std::max(all_max, norms[j]);
-        if (column_height[j] <= height) fresh_max = std::max(fresh_max, norms[j]);
+        pool.see(norms[j], column_height[j] <= height);
       }
-      if (all_max <= zero) {
+      if (pool.empty(zero)) {
         out.rank = picked.size();
         return out;
       }
-      const bool fresh_only = fresh_max >= options.hierarchy_tolerance * all_max && fresh_max > zero;
-      const double pool_max = fresh_only ? fresh_max : all_max;
+      pool.settle(options, zero);
       std::size_t best = no_index;
       for (std::size_t j = 0; j < k; ++j) {
-        if (taken[j] || (fresh_only && column_height[j] > height)) continue;
-        if (norms[j] < options.preference_tolerance * pool_max || norms[j] <= zero) continue;
+        if (taken[j] || !pool.admits(norms[j], column_height[j] <= height)) continue;
         if (best == no_index || better(j, norms[j], best, norms[best], column_priority)) best = j;
       }
       taken[best] = true;
@@ -195,23 +218,18 @@ ColumnSelection select_columns_sparse(const Eigen::SparseMatrix<double, Eigen::R
   for (const std::size_t i : order) {
     const Row& row = rows[i];
     const std::size_t height = row_height[i];
-    double all_max = 0.0, fresh_max = 0.0;
-    for (const auto& [j, a] : row) {
-      all_max = std::max(all_max, std::abs(a));
-      if (column_height[j] <= height) fresh_max = std::max(fresh_max, std::abs(a));
-    }
-    if (all_max <= zero) {
+    PivotPool pool;
+    for (const auto& [j, a] : row) pool.see(std::abs(a), column_height[j] <= height);
+    if (pool.empty(zero)) {
       out.rank = picked.size();
       return out;
     }
-    const bool fresh_only = fresh_max >= options.hierarchy_tolerance * all_max && fresh_max > zero;
-    const double pool_max = fresh_only ? fresh_max : all_max;
+    pool.settle(options, zero);
     std::size_t best = no_index;
     double best_abs = 0.0, pivot = 0.0;
     for (const auto& [j, a] : row) {
       const double m = std::abs(a);
-      if ((fresh_only && column_height[j] > height) || m < options.preference_tolerance * pool_max || m <= zero)
-        continue;
+      if (!pool.admits(m, column_height[j] <= height)) continue;
       if (best == no_index || better(j, m, best, best_abs, column_priority)) {
         best = j;
         best_abs = m;
