@@ -55,11 +55,16 @@ Reselection reselect(const StructuralAnalysis& analysis, const JacobianCallback&
   require_ok(analysis);
   Reselection out;
   out.selection = select_dummy_derivatives(analysis.system, analysis.dummy_plan, values, options);
-  if (out.selection.success)
-    out.index1 =
-        make_dummy_derivative_system(analysis.system, analysis.pantelides, analysis.dummy_plan, out.selection);
-  if (out.index1 && match_rows) order_rows_by_matching(analysis.system, *out.index1);
+  if (out.selection.success) out.index1 = index1_for_selection(analysis, out.selection, match_rows);
   return out;
+}
+
+Index1System index1_for_selection(const StructuralAnalysis& analysis, const DummySelection& selection,
+                                  bool match_rows) {
+  Index1System index1 =
+      make_dummy_derivative_system(analysis.system, analysis.pantelides, analysis.dummy_plan, selection);
+  if (match_rows) order_rows_by_matching(analysis.system, index1);
+  return index1;
 }
 
 }  // namespace lsdae::structure

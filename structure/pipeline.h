@@ -70,6 +70,14 @@ struct Reselection {
 Reselection reselect(const StructuralAnalysis& analysis, const JacobianCallback& values,
                      const SelectionOptions& options = {}, bool match_rows = true);
 
+// The index-1 system of a successful selection on `analysis`
+// (make_dummy_derivative_system), its rows matched unless `match_rows` is
+// false: what reselect() builds, for a caller that selected on its own (the
+// simulator compares the new selection with the current one first).
+// Precondition: analysis.ok() and selection.success.
+Index1System index1_for_selection(const StructuralAnalysis& analysis, const DummySelection& selection,
+                                  bool match_rows = true);
+
 }  // namespace lsdae::structure
 
 #endif  // LSDAE_STRUCTURE_PIPELINE_H

@@ -393,9 +393,8 @@ struct Simulation::Impl {
     std::swap(yp, yp_end);
     VariableValues v = values_by_variable();
     std::string from = dummy_list(current), to = dummy_list(selection.dummy_states);
-    structure::Index1System index1 = structure::make_dummy_derivative_system(
-        system, structure.analysis.pantelides, structure.analysis.dummy_plan, selection);
-    if (pipeline.match_rows) structure::order_rows_by_matching(system, index1);
+    structure::Index1System index1 =
+        structure::index1_for_selection(structure.analysis, selection, pipeline.match_rows);
     structure::Pattern iteration = structure::iteration_pattern(system, index1);
     structure::Coloring coloring = structure::color_columns_best(iteration);
     retire_integrator();  // it refers to the old pattern and residuals
