@@ -49,10 +49,15 @@ struct KluMatrix {
       // Row k of the problem's (matched) system goes to the declared
       // position of the same equation; rows re-sorted within each column.
       const auto& rows = p.structure.index1->rows;
+      // The manifest's order: the same pipeline without the row matching.
+      structure::PipelineOptions declared_options;
+      declared_options.best_ordering = false;
+      declared_options.match_rows = false;
+      const std::vector<structure::EquationRef> declared =
+          structure::run_structure(p.dae.input, nullptr, declared_options).index1.value().rows;
       std::map<std::pair<int, std::size_t>, SuiteSparse_long> declared_position;
-      for (std::size_t k = 0; k < p.declared_rows.size(); ++k)
-        declared_position[{static_cast<int>(p.declared_rows[k].kind), p.declared_rows[k].id}] =
-            static_cast<SuiteSparse_long>(k);
+      for (std::size_t k = 0; k < declared.size(); ++k)
+        declared_position[{static_cast<int>(declared[k].kind), declared[k].id}] = static_cast<SuiteSparse_long>(k);
       std::vector<SuiteSparse_long> to_declared(rows.size());
       for (std::size_t k = 0; k < rows.size(); ++k)
         to_declared[k] = declared_position.at({static_cast<int>(rows[k].kind), rows[k].id});
@@ -102,24 +107,12 @@ KluMatrix* matrix(benchmark::State& state) {
   return m.get();
 }
 
-void BM_KluAnalyze(benchmark::State& state) {
-  KluMatrix* m = matrix(state);
-  if (m == nullptr) return;
-  for (auto _ : state) {
-    klu_l_symbolic* s = klu_l_analyze(m->n, m->ap.data(), m->ai.data(), &m->common);
-    benchmark::DoNotOptimize(s);
-    klu_l_free_symbolic(&s, &m->common);
-  }
-  m->counters(state);
-}
-
-// The same analysis without KLU's block triangular form: with the declared
-// rows, the difference is BTF's maximum transversal searching for a diagonal.
-void BM_KluAnalyzeNoBtf(benchmark::State& state) {
+// klu_l_analyze with BTF (KLU's default) or without.
+void analyze(benchmark::State& state, bool btf) {
   KluMatrix* m = matrix(state);
   if (m == nullptr) return;
   klu_l_common common = m->common;
-  common.btf = 0;
+  common.btf = btf ? 1 : 0;
   for (auto _ : state) {
     klu_l_symbolic* s = klu_l_analyze(m->n, m->ap.data(), m->ai.data(), &common);
     benchmark::DoNotOptimize(s);
@@ -127,6 +120,12 @@ void BM_KluAnalyzeNoBtf(benchmark::State& state) {
   }
   m->counters(state);
 }
+
+void BM_KluAnalyze(benchmark::State& state) { analyze(state, true); }
+
+// The same analysis without KLU's block triangular form: with the declared
+// rows, the difference is BTF's maximum transversal searching for a diagonal.
+void BM_KluAnalyzeNoBtf(benchmark::State& state) { analyze(state, false); }
 
 void BM_KluFactor(benchmark::State& state) {
   KluMatrix* m = matrix(state);

@@ -65,9 +65,6 @@ TlFmuProblem* TlFmuProblem::get(benchmark::State& state, int form, long n, std::
   structure::PipelineOptions options;
   options.best_ordering = true;  // as Simulation::create
   p->structure = structure::run_structure(p->dae.input, nullptr, options);
-  structure::PipelineOptions declared = options;
-  declared.match_rows = false;
-  if (auto d = structure::run_structure(p->dae.input, nullptr, declared); d.index1) p->declared_rows = d.index1->rows;
   if (!p->structure.index1) {
     state.SkipWithError(("structure failed: " + p->structure.analysis.error).c_str());
     return nullptr;

@@ -57,8 +57,6 @@ struct TlFmuProblem {
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
   std::vector<double> y, yp, r, weights, nominal;
-  // The rows in the manifest's order (structure.index1 has them matched).
-  std::vector<structure::EquationRef> declared_rows;
 
   std::size_t size() const { return y.size(); }
   std::vector<kernels::ResidualFunction*> pool() const;
