@@ -623,19 +623,16 @@ double Simulation::advance_to(double t_target) {
           continue;
         }
       }
-      if (t_end == t_target) {  // exactly there (also right after a restart, before any step)
-        keep_point();
-        break;
-      }
       if (t_end > t_target) {  // the last step passed the target: interpolate
         m.integrator->interpolate(t_target, m.y, m.yp);
         m.t = t_target;
         break;
       }
-      // A target a rounding error past IDA's time (typically t_event + n·dt
-      // summed by the caller, just after a restart at the event): IDA refuses a
-      // tout that close to t0 (IDA_ILL_INPUT, "tout too close to t0"), and the
-      // state there is the state at t_end to rounding.
+      // There: exactly (also right after a restart, before any step), or a
+      // rounding error short (typically t_event + n·dt summed by the caller,
+      // just after a restart at the event): IDA refuses a tout that close to
+      // t0 (IDA_ILL_INPUT, "tout too close to t0"), and the state there is the
+      // state at t_end to rounding.
       if (t_target - t_end <= 4.0 * std::numeric_limits<double>::epsilon() *
                                    std::max(std::fabs(t_end), std::fabs(t_target))) {
         keep_point();
