@@ -12,6 +12,10 @@ int exit_code(ErrorKind kind) noexcept {
     case ErrorKind::binary: return 5;
     case ErrorKind::fmu_call: return 6;
     case ErrorKind::solver: return 7;
+    case ErrorKind::structure: return 8;
+    case ErrorKind::output: return 9;
+    case ErrorKind::fmu_crash: return 10;
+    case ErrorKind::timeout: return 11;
     case ErrorKind::interrupted: return 130;
     case ErrorKind::internal: return 70;
   }
@@ -29,6 +33,10 @@ const char* to_string(ErrorKind kind) noexcept {
     case ErrorKind::solver: return "solver";
     case ErrorKind::interrupted: return "interrupted";
     case ErrorKind::internal: return "internal";
+    case ErrorKind::structure: return "structure";
+    case ErrorKind::output: return "output";
+    case ErrorKind::fmu_crash: return "fmu_crash";
+    case ErrorKind::timeout: return "timeout";
   }
   return "internal";
 }

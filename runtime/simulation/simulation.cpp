@@ -153,7 +153,7 @@ struct Simulation::Impl {
         simulation::fmu_jacobian_values(*instances[0], dae, structure.analysis.system);
     structure::StructureOutcome numeric = structure::run_structure(dae.input, &values, pipeline);
     if (!numeric.index1)
-      throw Error(ErrorKind::invalid, fmu->display_name() + ": structural analysis failed: " + numeric.analysis.error);
+      throw Error(ErrorKind::structure, fmu->display_name() + ": structural analysis failed: " + numeric.analysis.error);
     residuals.clear();
     structure = std::move(numeric);
     reselect_values.reset();
@@ -456,7 +456,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.structure = structure::run_structure(m.dae.input, nullptr, m.pipeline);
   m.stats.time_structure = seconds_since(t0);
   if (!m.structure.index1)
-    throw Error(ErrorKind::invalid, m.fmu->display_name() + ": structural analysis failed: " +
+    throw Error(ErrorKind::structure, m.fmu->display_name() + ": structural analysis failed: " +
                                         m.structure.analysis.error);
   for (const auto& w : m.structure.analysis.warnings) log_warning(m.fmu->display_name() + ": structure: " + w);
   m.stats.structural_index = m.structure.analysis.structural_index;

@@ -24,13 +24,18 @@ enum class ErrorKind {
   binary,       // the shared library is missing, unloadable or lacks a symbol
   fmu_call,     // an fmi3 function returned fmi3Error / fmi3Fatal
   solver,       // the numerical solution failed
-  interrupted,  // stopped by a signal (Ctrl-C)
+  interrupted,  // stopped by a signal (Ctrl-C, SIGTERM, SIGHUP)
   internal,     // a bug in lsdae
+  structure,    // the structural analysis failed: unbalanced, singular, no index-1 system
+  output,       // a result or statistics file could not be written (permission, disk full)
+  fmu_crash,    // the FMU crashed the process running it (signal, exit(), abort())
+  timeout,      // a watchdog limit was hit (--timeout for the run, or one FMU call)
 };
 
 // Exit code of the `lsdae` command for an error of this kind.
 //   0 success, 1 validation errors (invalid), 2 usage, 3 archive, 4 xml,
-//   5 binary, 6 fmu_call, 7 solver, 130 interrupted, 70 internal.
+//   5 binary, 6 fmu_call, 7 solver, 8 structure, 9 output, 10 fmu_crash,
+//   11 timeout, 130 interrupted, 70 internal.
 int exit_code(ErrorKind kind) noexcept;
 const char* to_string(ErrorKind kind) noexcept;
 
