@@ -169,6 +169,12 @@ std::size_t read_up_to(int fd, char* p, std::size_t n) {
   return got;
 }
 
+std::string ratio_text(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", ratio);
+  return text;
+}
+
 std::string zip_bomb_todo(const char* limit) {
   return std::string("this looks like a zip bomb; if the FMU is genuine, raise the limit (lsdae --max-unpacked-size, "
                      "or ArchiveLimits::") +
@@ -289,7 +295,7 @@ ExtractionReport extract_archive(const std::filesystem::path& archive, const std
         static_cast<double>(m.size) > limits.max_compression_ratio * static_cast<double>(std::max<std::uint64_t>(m.compressed, 1)))
       fail(archive, "member " + quote_name(m.name) + " inflates " + human_bytes(m.compressed) + " to " +
                         human_bytes(m.size) + ", a compression ratio above " +
-                        std::to_string(static_cast<long long>(limits.max_compression_ratio)) + ":1",
+                        ratio_text(limits.max_compression_ratio) + ":1",
            "this looks like a zip bomb; if the FMU is genuine, unzip it yourself and give lsdae the folder, or "
            "raise ArchiveLimits::max_compression_ratio (C++ API)");
     if (m.copy_of) {
