@@ -181,6 +181,11 @@ void uninstall_handlers() {
 
 bool remove_tree_signal_safe(const char* path) noexcept {
   int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 && errno == EACCES) {  // made unreadable (by the FMU): ours, so make it 0700 again
+    struct stat st {};
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && chmod(path, S_IRWXU) == 0)
+      fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  }
   if (fd < 0) return errno == ENOENT;
   fchmod(fd, S_IRWXU);  // in case the FMU made it read-only
   bool ok = remove_children(fd);

@@ -124,6 +124,8 @@ TEST(TempDir, RemovesWideTreesAndFoldersAnFmuMadeReadOnly) {
     std::ofstream(made / "locked/inner/f") << "x";
     ::chmod((made / "locked/inner").c_str(), 0500);  // no write: its entries cannot be unlinked
     ::chmod((made / "locked").c_str(), 0);           // no read or search at all
+    ::chmod(made.c_str(), 0);                        // and the temp folder itself
+    // (Run as root, the tests cannot see permissions matter; as a user they do.)
   }
   EXPECT_FALSE(fs::exists(made));
   fs::remove_all(root);
