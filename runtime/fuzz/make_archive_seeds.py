@@ -111,6 +111,14 @@ def main(out):
         "comment": archive([("a.txt", b"text", 0o100644)], comment=b"an archive comment"),
         "unicode": archive([("resources/\u00e9t\u00e9/\u6570\u636e.txt", "\u00e9".encode(), 0o100644)]),
     }
+    # Over the fuzzer's cap of 64 members.
+    seeds["many_members"] = archive([("m/%d" % k, b"", 0o100644) for k in range(65)], method=zipfile.ZIP_STORED)
+    # A second copy whose directory entry claims the first copy's CRC-32: caught while comparing.
+    twin = archive([("a.txt", b"0123456789", 0o100644), ("a.txt", b"0123X56789", 0o100644)],
+                   method=zipfile.ZIP_STORED)
+    crc_first = struct.pack("<I", zipfile.crc32(b"0123456789"))
+    crc_second = struct.pack("<I", zipfile.crc32(b"0123X56789"))
+    seeds["duplicate_forged_crc"] = twin.replace(crc_second, crc_first)
     z64 = io.BytesIO()
     with zipfile.ZipFile(z64, "w", zipfile.ZIP_DEFLATED) as z:
         with z.open(info("big.txt"), "w", force_zip64=True) as f:
