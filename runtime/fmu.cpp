@@ -106,8 +106,36 @@ Fmu::~Fmu() = default;
 void Fmu::analyse() {
   import::ValidationResult result = import::validate(md_, manifest_, diagnostics_);
   form_ = manifest_.present() ? result.form : DaeForm::ode;
-  states_ = std::move(result.states);
-  derivatives_ = std::move(result.derivatives);
+  // One entry per scalar state: an array state contributes its elements in
+  // row-major order, as fmi3GetContinuousStates orders them (FMI 3.0 §2.4.8).
+  for (std::size_t i = 0; i < result.states.size(); ++i) {
+    const Variable* x = md_.find(result.states[i]);
+    const Variable* dx = md_.find(result.derivatives[i]);
+    const std::size_t n = x != nullptr ? x->element_count() : 1;
+    if (x != nullptr && dx != nullptr && dx->element_count() != n)
+      diagnostics_.error("modelDescription.xml", dx->line,
+                         "the state derivative \"" + dx->name + "\" has " + std::to_string(dx->element_count()) +
+                             " elements, its state \"" + x->name + "\" " + std::to_string(n),
+                         "give both the same <Dimension>s");
+    if (x != nullptr && x->is_array() && manifest_.present())
+      diagnostics_.error("modelDescription.xml", x->line,
+                         "the state \"" + x->name + "\" is an array in an FMU with an LS-DAE manifest; lsdae reads "
+                         "DAE-mode FMUs with scalar states only",
+                         "export the DAE with scalar states (array states work in FMUs without a manifest)");
+    for (std::size_t e = 0; e < n; ++e) {
+      states_.push_back(result.states[i]);
+      derivatives_.push_back(result.derivatives[i]);
+      state_elements_.push_back(e);
+    }
+  }
+  for (const auto& a : manifest_.algebraic_variables)
+    if (const Variable* z = md_.find(a.value_reference); z != nullptr && z->is_array())
+      diagnostics_.error("modelDescription.xml", z->line,
+                         "the algebraic variable \"" + z->name + "\" is an array; lsdae reads scalar algebraic "
+                         "variables only",
+                         "export the DAE with scalar algebraic variables");
+  for (const auto& u : md_.structure.event_indicators)
+    if (const Variable* v = md_.find(u.value_reference)) event_indicators_ += v->element_count();
   std::error_code ec;
   if (md_.model_exchange) {
     auto binary = unpacked_dir_ / "binaries" / platform_tuple() / (md_.model_exchange->model_identifier + ".so");
@@ -116,6 +144,16 @@ void Fmu::analyse() {
                                md_.model_exchange->model_identifier + ".so",
                            0, "the FMU has no binary for this platform", "it can be inspected but not simulated here");
   }
+}
+
+std::string Fmu::state_name(std::size_t i) const {
+  const Variable* v = md_.find(states_[i]);
+  return v != nullptr ? element_name(*v, state_elements_[i]) : "vr " + std::to_string(states_[i]);
+}
+
+std::string Fmu::derivative_name(std::size_t i) const {
+  const Variable* v = md_.find(derivatives_[i]);
+  return v != nullptr ? element_name(*v, state_elements_[i]) : "vr " + std::to_string(derivatives_[i]);
 }
 
 FmuSummary Fmu::summary() const {
@@ -140,7 +178,7 @@ FmuSummary Fmu::summary() const {
   s.invariants = manifest_.invariants.size();
   for (const auto& g : manifest_.residuals)
     for (const auto& f : g.formulations) ++s.formulations_per_index[f.index.value_or(0)];
-  s.event_indicators = md_.structure.event_indicators.size();
+  s.event_indicators = event_indicators_;
   for (const auto& u : md_.structure.continuous_state_derivatives) {
     if (u.dependencies) s.ode_dependency_nonzeros += u.dependencies->size();
     else if (!manifest_.present()) ++s.dense_rows;

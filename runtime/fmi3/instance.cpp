@@ -96,11 +96,26 @@ CallStatus Instance::check(int status, const char* function, bool discard_is_err
                                        said + " → " + todo);
 }
 
+std::size_t Instance::element_count(std::span<const ValueReference> vrs) const {
+  const ModelDescription& md = fmu_->model_description();
+  if (!md.has_arrays()) return vrs.size();
+  std::size_t n = 0;
+  for (ValueReference vr : vrs) {
+    const Variable* v = md.find(vr);
+    n += v != nullptr ? v->element_count() : 1;
+  }
+  return n;
+}
+
 namespace {
-void require_same_size(const std::string& name, const char* function, std::size_t a, std::size_t b) {
-  if (a != b)
-    throw Error(ErrorKind::usage, "instance \"" + name + "\": " + function + ": " + std::to_string(a) +
-                                      " value references but " + std::to_string(b) + " values → pass equal sizes");
+void require_count(const Instance& instance, const char* function, std::span<const ValueReference> vrs,
+                   std::size_t values) {
+  const std::size_t expected = instance.element_count(vrs);
+  if (expected != values)
+    throw Error(ErrorKind::usage, "instance \"" + instance.name() + "\": " + function + ": " +
+                                      std::to_string(vrs.size()) + " value references stand for " +
+                                      std::to_string(expected) + " values, but " + std::to_string(values) +
+                                      " were passed → pass one value per scalar element");
 }
 }  // namespace
 
@@ -148,7 +163,7 @@ void Instance::enable_dae_mode() {
 #define LSDAE_GETSET(TYPE_NAME, CPP_T, FMI_T, GETTER, SETTER)                                              \
   CallStatus Instance::get_##TYPE_NAME(std::span<const ValueReference> vrs, std::span<CPP_T> values) {    \
     require("fmi3Get" #FMI_T, kAnyLive);                                                                  \
-    require_same_size(name_, "fmi3Get" #FMI_T, vrs.size(), values.size());                               \
+    require_count(*this, "fmi3Get" #FMI_T, vrs, values.size());                                          \
     if (fn_->GETTER == nullptr)                                                                           \
       throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3Get" #FMI_T); \
     return check(fn_->GETTER(handle_, vrs.data(), vrs.size(), values.data(), values.size()),             \
@@ -158,7 +173,7 @@ void Instance::enable_dae_mode() {
     require("fmi3Set" #FMI_T, {InstanceState::instantiated, InstanceState::configuration,               \
                                 InstanceState::initialization, InstanceState::event,                      \
                                 InstanceState::continuous_time});                                         \
-    require_same_size(name_, "fmi3Set" #FMI_T, vrs.size(), values.size());                               \
+    require_count(*this, "fmi3Set" #FMI_T, vrs, values.size());                                          \
     if (fn_->SETTER == nullptr)                                                                           \
       throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3Set" #FMI_T); \
     return check(fn_->SETTER(handle_, vrs.data(), vrs.size(), values.data(), values.size()),             \
@@ -168,7 +183,158 @@ LSDAE_GETSET(float64, double, Float64, GetFloat64, SetFloat64)
 LSDAE_GETSET(boolean, bool, Boolean, GetBoolean, SetBoolean)
 LSDAE_GETSET(int32, std::int32_t, Int32, GetInt32, SetInt32)
 LSDAE_GETSET(int64, std::int64_t, Int64, GetInt64, SetInt64)
+LSDAE_GETSET(float32, float, Float32, GetFloat32, SetFloat32)
+LSDAE_GETSET(int8, std::int8_t, Int8, GetInt8, SetInt8)
+LSDAE_GETSET(uint8, std::uint8_t, UInt8, GetUInt8, SetUInt8)
+LSDAE_GETSET(int16, std::int16_t, Int16, GetInt16, SetInt16)
+LSDAE_GETSET(uint16, std::uint16_t, UInt16, GetUInt16, SetUInt16)
+LSDAE_GETSET(uint32, std::uint32_t, UInt32, GetUInt32, SetUInt32)
+LSDAE_GETSET(uint64, std::uint64_t, UInt64, GetUInt64, SetUInt64)
 #undef LSDAE_GETSET
+
+CallStatus Instance::get_string(std::span<const ValueReference> vrs, std::vector<std::string>& values) {
+  require("fmi3GetString", kAnyLive);
+  if (fn_->GetString == nullptr)
+    throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3GetString");
+  std::vector<fmi3String> raw(element_count(vrs), nullptr);
+  CallStatus status = check(fn_->GetString(handle_, vrs.data(), vrs.size(), raw.data(), raw.size()), "fmi3GetString");
+  values.resize(raw.size());
+  for (std::size_t k = 0; k < raw.size(); ++k) values[k] = raw[k] != nullptr ? raw[k] : "";
+  return status;
+}
+
+CallStatus Instance::set_string(std::span<const ValueReference> vrs, std::span<const std::string> values) {
+  require("fmi3SetString", {InstanceState::instantiated, InstanceState::configuration, InstanceState::initialization,
+                            InstanceState::event, InstanceState::continuous_time});
+  require_count(*this, "fmi3SetString", vrs, values.size());
+  if (fn_->SetString == nullptr)
+    throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3SetString");
+  std::vector<fmi3String> raw(values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) raw[k] = values[k].c_str();
+  return check(fn_->SetString(handle_, vrs.data(), vrs.size(), raw.data(), raw.size()), "fmi3SetString");
+}
+
+CallStatus Instance::get_binary(std::span<const ValueReference> vrs, std::vector<std::vector<std::uint8_t>>& values) {
+  require("fmi3GetBinary", kAnyLive);
+  if (fn_->GetBinary == nullptr)
+    throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3GetBinary");
+  const std::size_t n = element_count(vrs);
+  std::vector<fmi3Binary> raw(n, nullptr);
+  std::vector<std::size_t> sizes(n, 0);
+  CallStatus status =
+      check(fn_->GetBinary(handle_, vrs.data(), vrs.size(), sizes.data(), raw.data(), n), "fmi3GetBinary");
+  values.resize(n);
+  for (std::size_t k = 0; k < n; ++k)
+    values[k].assign(raw[k], raw[k] == nullptr ? raw[k] : raw[k] + sizes[k]);
+  return status;
+}
+
+CallStatus Instance::set_binary(std::span<const ValueReference> vrs,
+                                std::span<const std::vector<std::uint8_t>> values) {
+  require("fmi3SetBinary", {InstanceState::instantiated, InstanceState::configuration, InstanceState::initialization,
+                            InstanceState::event, InstanceState::continuous_time});
+  require_count(*this, "fmi3SetBinary", vrs, values.size());
+  if (fn_->SetBinary == nullptr)
+    throw Error(ErrorKind::binary, "instance \"" + name_ + "\": the binary does not export fmi3SetBinary");
+  std::vector<fmi3Binary> raw(values.size());
+  std::vector<std::size_t> sizes(values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    raw[k] = values[k].data();
+    sizes[k] = values[k].size();
+  }
+  return check(fn_->SetBinary(handle_, vrs.data(), vrs.size(), sizes.data(), raw.data(), raw.size()), "fmi3SetBinary");
+}
+
+namespace {
+// Narrow/widen between a Values vector and the FMI type's own array.
+template <typename T, typename From>
+std::vector<T> narrowed(const std::vector<From>& from) {
+  return std::vector<T>(from.begin(), from.end());
+}
+std::string to_hex(const std::vector<std::uint8_t>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (std::uint8_t b : bytes) {
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+std::vector<std::uint8_t> from_hex(const std::string& text) {
+  std::vector<std::uint8_t> out;
+  for (std::size_t k = 0; k + 1 < text.size(); k += 2)
+    out.push_back(static_cast<std::uint8_t>(std::stoul(text.substr(k, 2), nullptr, 16)));
+  return out;
+}
+}  // namespace
+
+CallStatus Instance::get_values(std::span<const ValueReference> vrs, Values& values) {
+  const std::size_t n = element_count(vrs);
+  values.resize(n);
+  auto via = [&](auto getter, auto& buffer, auto& into) {
+    CallStatus s = (this->*getter)(vrs, std::span(buffer));
+    for (std::size_t k = 0; k < n; ++k) into[k] = static_cast<std::remove_reference_t<decltype(into[0])>>(buffer[k]);
+    return s;
+  };
+  switch (values.type) {
+    case VariableType::float64: return get_float64(vrs, values.reals);
+    case VariableType::float32: { std::vector<float> b(n); return via(&Instance::get_float32, b, values.reals); }
+    case VariableType::int8: { std::vector<std::int8_t> b(n); return via(&Instance::get_int8, b, values.integers); }
+    case VariableType::uint8: { std::vector<std::uint8_t> b(n); return via(&Instance::get_uint8, b, values.integers); }
+    case VariableType::int16: { std::vector<std::int16_t> b(n); return via(&Instance::get_int16, b, values.integers); }
+    case VariableType::uint16: { std::vector<std::uint16_t> b(n); return via(&Instance::get_uint16, b, values.integers); }
+    case VariableType::int32: { std::vector<std::int32_t> b(n); return via(&Instance::get_int32, b, values.integers); }
+    case VariableType::uint32: { std::vector<std::uint32_t> b(n); return via(&Instance::get_uint32, b, values.integers); }
+    case VariableType::int64:
+    case VariableType::enumeration: return get_int64(vrs, values.integers);
+    case VariableType::uint64: return get_uint64(vrs, values.unsigned_integers);
+    case VariableType::boolean: {
+      std::unique_ptr<bool[]> b(new bool[n]());
+      CallStatus s = get_boolean(vrs, std::span<bool>(b.get(), n));
+      for (std::size_t k = 0; k < n; ++k) values.integers[k] = b[k] ? 1 : 0;
+      return s;
+    }
+    case VariableType::string: return get_string(vrs, values.texts);
+    case VariableType::binary: {
+      std::vector<std::vector<std::uint8_t>> b;
+      CallStatus s = get_binary(vrs, b);
+      for (std::size_t k = 0; k < n; ++k) values.texts[k] = to_hex(b[k]);
+      return s;
+    }
+    case VariableType::clock: break;
+  }
+  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": Clock variables have no value to get");
+}
+
+CallStatus Instance::set_values(std::span<const ValueReference> vrs, const Values& values) {
+  switch (values.type) {
+    case VariableType::float64: return set_float64(vrs, values.reals);
+    case VariableType::float32: { auto b = narrowed<float>(values.reals); return set_float32(vrs, b); }
+    case VariableType::int8: { auto b = narrowed<std::int8_t>(values.integers); return set_int8(vrs, b); }
+    case VariableType::uint8: { auto b = narrowed<std::uint8_t>(values.integers); return set_uint8(vrs, b); }
+    case VariableType::int16: { auto b = narrowed<std::int16_t>(values.integers); return set_int16(vrs, b); }
+    case VariableType::uint16: { auto b = narrowed<std::uint16_t>(values.integers); return set_uint16(vrs, b); }
+    case VariableType::int32: { auto b = narrowed<std::int32_t>(values.integers); return set_int32(vrs, b); }
+    case VariableType::uint32: { auto b = narrowed<std::uint32_t>(values.integers); return set_uint32(vrs, b); }
+    case VariableType::int64:
+    case VariableType::enumeration: return set_int64(vrs, values.integers);
+    case VariableType::uint64: return set_uint64(vrs, values.unsigned_integers);
+    case VariableType::boolean: {
+      const std::size_t n = values.integers.size();
+      std::unique_ptr<bool[]> b(new bool[n]());
+      for (std::size_t k = 0; k < n; ++k) b[k] = values.integers[k] != 0;
+      return set_boolean(vrs, std::span<const bool>(b.get(), n));
+    }
+    case VariableType::string: return set_string(vrs, values.texts);
+    case VariableType::binary: {
+      std::vector<std::vector<std::uint8_t>> b;
+      for (const auto& t : values.texts) b.push_back(from_hex(t));
+      return set_binary(vrs, b);
+    }
+    case VariableType::clock: break;
+  }
+  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": Clock variables are not set by value");
+}
 
 void Instance::set_scalar(const Variable& variable, double value) {
   ValueReference vr = variable.value_reference;
@@ -324,8 +490,8 @@ CallStatus Instance::get_directional_derivative(std::span<const ValueReference> 
   if (!provides_directional_derivatives())
     throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + fmu_->display_name() +
                                       " does not provide directional derivatives → use finite differences");
-  require_same_size(name_, "fmi3GetDirectionalDerivative (knowns/seed)", knowns.size(), seed.size());
-  require_same_size(name_, "fmi3GetDirectionalDerivative (unknowns/sensitivity)", unknowns.size(), sensitivity.size());
+  require_count(*this, "fmi3GetDirectionalDerivative (knowns/seed)", knowns, seed.size());
+  require_count(*this, "fmi3GetDirectionalDerivative (unknowns/sensitivity)", unknowns, sensitivity.size());
   return check(fn_->GetDirectionalDerivative(handle_, unknowns.data(), unknowns.size(), knowns.data(), knowns.size(),
                                              seed.data(), seed.size(), sensitivity.data(), sensitivity.size()),
                "fmi3GetDirectionalDerivative");

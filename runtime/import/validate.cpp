@@ -109,11 +109,6 @@ class Validator {
 
   void check_variable(const Variable& v, const std::unordered_set<std::string>& type_names) {
     const std::string what = "variable " + quoted(v.name);
-    if (v.is_array())
-      d_.error(kMd, v.line,
-               what + " is an array (" + std::to_string(v.dimensions.size()) + " <Dimension>); lsdae supports scalar "
-                      "variables only",
-               "export the model with scalarized variables");
     if (v.variability == Variability::continuous && !is_float(v.type))
       d_.error(kMd, v.line, what + " is " + to_string(v.type) + " with variability=\"continuous\"",
                "only Float32/Float64 variables can be continuous");

@@ -111,6 +111,7 @@ struct IdaIntegrator::Impl {
   SUNMatrix matrix = nullptr;
   SUNLinearSolver solver = nullptr;
   bool initialized = false;
+  bool clock = false;  // no unknowns: IDA integrates the internal clock c' = 0 (clock_residual)
   long residual_calls = 0;
   std::string last_ida_message;
   std::vector<sunindextype> col_ptr, row_idx;
@@ -144,6 +145,15 @@ struct IdaIntegrator::Impl {
     for (N_Vector v : {y, yp, atol, id, ewt, dky, dkyp})
       if (v != nullptr) N_VDestroy(v);
     if (ctx != nullptr) SUNContext_Free(&ctx);
+  }
+
+  // No unknowns: IDA carries one internal clock unknown c with c' = 0 so that
+  // it can still advance time, stop at time events and locate the roots of
+  // the event indicators (which then depend on time and discrete states only).
+  static int clock_residual(realtype, N_Vector, N_Vector ypp, N_Vector rr, void* data) {
+    ++static_cast<Impl*>(data)->residual_calls;
+    NV_Ith_S(rr, 0) = NV_Ith_S(ypp, 0);
+    return 0;
   }
 
   static int residual(realtype t, N_Vector yy, N_Vector ypp, N_Vector rr, void* data) {
@@ -197,7 +207,7 @@ struct IdaIntegrator::Impl {
 
   static int roots(realtype t, N_Vector yy, N_Vector ypp, realtype* gout, void* data) {
     auto* self = static_cast<Impl*>(data);
-    const auto n = static_cast<std::size_t>(NV_LENGTH_S(yy));
+    const auto n = self->clock ? std::size_t{0} : static_cast<std::size_t>(NV_LENGTH_S(yy));
     try {
       return self->root_function(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {gout, self->root_count});
     } catch (...) {
@@ -253,7 +263,8 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   impl_ = std::make_unique<Impl>(main, std::move(pool), pattern, coloring, std::move(options));
   Impl& m = *impl_;
   if (SUNContext_Create(nullptr, &m.ctx) != 0) throw Error(ErrorKind::solver, "ida: cannot create a SUNContext");
-  const auto n = static_cast<sunindextype>(n_);
+  m.clock = n_ == 0;
+  const auto n = static_cast<sunindextype>(m.clock ? 1 : n_);
   m.y = N_VNew_Serial(n, m.ctx);
   m.yp = N_VNew_Serial(n, m.ctx);
   m.atol = N_VNew_Serial(n, m.ctx);
@@ -267,6 +278,16 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   for (N_Vector v : {m.y, m.yp, m.atol, m.id, m.ewt, m.dky, m.dkyp}) lsdae_use_optimized_ops(v);
   std::copy(m.options.atol.begin(), m.options.atol.end(), NV_DATA_S(m.atol));
   std::copy(m.options.id.begin(), m.options.id.end(), NV_DATA_S(m.id));
+  if (m.clock) {
+    // c = 0, c' = 0: nothing to factor but a 1 × 1 matrix (IDA's own difference quotient).
+    NV_Ith_S(m.y, 0) = NV_Ith_S(m.yp, 0) = 0.0;
+    NV_Ith_S(m.atol, 0) = 1.0;
+    NV_Ith_S(m.id, 0) = 1.0;
+    m.matrix = SUNDenseMatrix(1, 1, m.ctx);
+    m.solver = SUNLinSol_Dense(m.y, m.matrix, m.ctx);
+    if (m.matrix == nullptr || m.solver == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the clock's solver");
+    return;
+  }
   m.col_ptr.assign(pattern.col_ptr().begin(), pattern.col_ptr().end());
   m.row_idx.assign(pattern.row_idx().begin(), pattern.row_idx().end());
   if (m.options.linear_solver == LinearSolverKind::dense) {
@@ -298,19 +319,23 @@ IdaIntegrator::~IdaIntegrator() = default;
 
 void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const double> yp0) {
   Impl& m = *impl_;
-  std::copy(y0.begin(), y0.end(), NV_DATA_S(m.y));
-  std::copy(yp0.begin(), yp0.end(), NV_DATA_S(m.yp));
+  if (m.clock) {
+    NV_Ith_S(m.y, 0) = NV_Ith_S(m.yp, 0) = 0.0;
+  } else {
+    std::copy(y0.begin(), y0.end(), NV_DATA_S(m.y));
+    std::copy(yp0.begin(), yp0.end(), NV_DATA_S(m.yp));
+  }
   t_ = t0;
   if (!m.initialized) {
     m.ida = IDACreate(m.ctx);
     if (m.ida == nullptr) throw Error(ErrorKind::solver, "ida: IDACreate failed (out of memory?)");
     IDASetErrHandlerFn(m.ida, &Impl::error_handler, &m);
-    m.check(IDAInit(m.ida, &Impl::residual, t0, m.y, m.yp), "IDAInit");
+    m.check(IDAInit(m.ida, m.clock ? &Impl::clock_residual : &Impl::residual, t0, m.y, m.yp), "IDAInit");
     m.check(IDASetUserData(m.ida, &m), "IDASetUserData");
     m.check(IDASVtolerances(m.ida, m.options.rtol, m.atol), "IDASVtolerances");
     m.check(IDASetId(m.ida, m.id), "IDASetId");
     m.check(IDASetLinearSolver(m.ida, m.solver, m.matrix), "IDASetLinearSolver");
-    m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
+    if (!m.clock) m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
     if (m.root_count > 0) {
       m.check(IDARootInit(m.ida, static_cast<int>(m.root_count), &Impl::roots), "IDARootInit");
       IDASetNoInactiveRootWarn(m.ida);
@@ -397,6 +422,7 @@ StepOutcome IdaIntegrator::one_step(double tout) {
 
 void IdaIntegrator::error_weights(std::span<double> w) const {
   const Impl& m = *impl_;
+  if (m.clock) return;
   if (IDAGetErrWeights(m.ida, m.ewt) < 0)
     throw Error(ErrorKind::internal, "ida: error weights requested before the first step");
   std::copy(NV_DATA_S(m.ewt), NV_DATA_S(m.ewt) + n_, w.begin());
@@ -405,6 +431,7 @@ void IdaIntegrator::error_weights(std::span<double> w) const {
 void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double> yp) const {
   const Impl& m = *impl_;
   if (y.size() != n_ || yp.size() != n_) throw Error(ErrorKind::internal, "ida: interpolate needs spans of n_ values");
+  if (m.clock) return;
   N_VSetArrayPointer(y.data(), m.dky);
   N_VSetArrayPointer(yp.data(), m.dkyp);
   const int f1 = IDAGetDky(m.ida, t, 0, m.dky);
@@ -444,7 +471,7 @@ IntegratorStats IdaIntegrator::stats() const {
     s.linear_solver_setups += m.carried_setups;
     s.root_function_calls += m.carried_root_calls;
   }
-  if (sun_klu_numeric* numeric = m.options.linear_solver == LinearSolverKind::klu ? SUNLinSol_KLUGetNumeric(m.solver)
+  if (sun_klu_numeric* numeric = !m.clock && m.options.linear_solver == LinearSolverKind::klu ? SUNLinSol_KLUGetNumeric(m.solver)
                                                                                   : nullptr;
       numeric != nullptr) {
     s.klu_lnz = static_cast<long>(numeric->lnz);

@@ -21,6 +21,12 @@
 //   "ida: at t = 1.25e-03 (h = 3.1e-12): the corrector failed to converge
 //    repeatedly (IDA_CONV_FAIL) → ..." with IDA's own message appended.
 // A residual that reports `recoverable` makes IDA retry with a smaller step.
+//
+// A model without unknowns (an FMU with no continuous states and no algebraic
+// variables: a controller, a feedthrough block, a discrete counter) still
+// runs: IDA then integrates one internal clock unknown c' = 0 that is never
+// shown (y(), yp() stay empty), so time events, stop times and the roots of
+// the event indicators work as for any other model.
 #ifndef LSDAE_RUNTIME_SIMULATION_IDA_INTEGRATOR_H
 #define LSDAE_RUNTIME_SIMULATION_IDA_INTEGRATOR_H
 

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <charconv>
 
 #include "lsdae/error.h"
 #include "lsdae/log.h"
@@ -59,7 +60,9 @@ struct Simulation::Impl {
   std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
   double projection_tolerance = 0;
   simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
-  std::vector<std::pair<const Variable*, double>> pending_sets;
+  // Values given with set() before initialize(), whole variables (an element
+  // set on an array updates the pending array), in the order first given.
+  std::vector<std::pair<const Variable*, Values>> pending_sets;
   std::function<void(double, EventPhase)> observer;
   bool initialized = false;
   bool use_directional = false;
@@ -215,7 +218,10 @@ struct Simulation::Impl {
     io.id = index1.ida_id();
     io.nominal = nominal;
     io.max_steps_per_output = options.max_steps;
-    io.max_step = options.max_step;
+    // Without unknowns IDA's steps only grow (its clock has no error): keep
+    // them to an output interval so that an event indicator cannot cross
+    // zero and back inside one step unseen.
+    io.max_step = options.max_step > 0 ? options.max_step : (N == 0 ? interval : 0.0);
     io.jacobian = use_directional ? simulation::JacobianSource::directional
                                   : simulation::JacobianSource::finite_differences;
     io.ordering = options.klu_ordering == "colamd" ? simulation::KluOrdering::colamd
@@ -441,10 +447,6 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   if (options.klu_ordering != "amd" && options.klu_ordering != "colamd" && options.klu_ordering != "metis")
     throw Error(ErrorKind::usage, "simulate: KLU ordering \"" + options.klu_ordering +
                                       "\" is not one of amd, colamd, metis");
-  for (const auto& v : md.variables)
-    if (v.is_array())
-      throw Error(ErrorKind::usage, m.fmu->display_name() + ": variable \"" + v.name +
-                                        "\" is an array; lsdae simulates scalar variables only → export scalarized");
 
   // Structure.
   auto t0 = std::chrono::steady_clock::now();
@@ -495,16 +497,27 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.projection_tolerance = options.projection_tolerance.value_or(10.0 * m.atol);
   if (!(m.projection_tolerance > 0))
     throw Error(ErrorKind::usage, "simulate: the projection tolerance must be positive, got " + format_number(m.projection_tolerance));
-  m.indicators = md.structure.event_indicators.size();
+  m.indicators = m.fmu->event_indicator_count();
   m.t = m.t_ida = m.t_start;
   return sim;
 }
 
 void Simulation::set(const std::string& name, double value) {
+  // The shortest text that reads back to `value`, parsed for the variable's
+  // type: integers must be integral and in range, Booleans 0 or 1, reals finite.
+  char buffer[64];
+  auto r = std::to_chars(buffer, buffer + sizeof buffer, value);
+  set(name, std::string(buffer, r.ptr));
+}
+
+void Simulation::set(const std::string& name, const std::string& text) {
   Impl& m = *impl_;
   if (m.initialized)
     throw Error(ErrorKind::usage, "simulate: \"" + name + "\" can only be set before initialize()");
-  const Variable& v = m.variable(name);
+  const ModelDescription& md = m.fmu->model_description();
+  auto ref = md.find_element(name);
+  if (!ref) m.variable(name);  // throws the "no variable is named" message
+  const Variable& v = *ref->variable;
   bool settable = v.causality == Causality::parameter || v.causality == Causality::input ||
                   (v.initial && (*v.initial == Initial::exact || *v.initial == Initial::approx) &&
                    v.causality != Causality::calculated_parameter && v.causality != Causality::structural_parameter);
@@ -512,7 +525,30 @@ void Simulation::set(const std::string& name, double value) {
     throw Error(ErrorKind::usage, "simulate: \"" + name + "\" (causality " + to_string(v.causality) +
                                       ", variability " + to_string(v.variability) +
                                       ") cannot be set → set parameters, inputs or variables with a start value");
-  m.pending_sets.emplace_back(&v, value);
+  if (v.type == VariableType::clock)
+    throw Error(ErrorKind::usage, "simulate: \"" + name + "\" is a Clock → clocks are not set by value");
+  auto pending = std::find_if(m.pending_sets.begin(), m.pending_sets.end(),
+                              [&](const auto& p) { return p.first == &v; });
+  const bool element = v.is_array() && name != v.name;
+  if (!element) {
+    Values value = parse_value(v, md, text);
+    if (pending != m.pending_sets.end()) pending->second = std::move(value);
+    else m.pending_sets.emplace_back(&v, std::move(value));
+    return;
+  }
+  Values one = parse_element_value(v, md, text);
+  if (pending == m.pending_sets.end()) {
+    m.pending_sets.emplace_back(&v, start_values(v, md));
+    pending = std::prev(m.pending_sets.end());
+  }
+  Values& all = pending->second;
+  const std::size_t k = ref->element;
+  switch (storage_of(v.type)) {
+    case ValueStorage::real: all.reals[k] = one.reals[0]; break;
+    case ValueStorage::integer: all.integers[k] = one.integers[0]; break;
+    case ValueStorage::unsigned_integer: all.unsigned_integers[k] = one.unsigned_integers[0]; break;
+    case ValueStorage::text: all.texts[k] = one.texts[0]; break;
+  }
 }
 
 bool Simulation::initialized() const { return impl_->initialized; }
@@ -528,7 +564,12 @@ void Simulation::initialize() {
   // Every instance goes through the same sequence so they stay interchangeable.
   for (std::size_t i = 0; i < m.instances.size(); ++i) {
     Instance& inst = *m.instances[i];
-    for (const auto& [v, value] : m.pending_sets) inst.set_scalar(*v, value);
+    for (const auto& [v, value] : m.pending_sets) {
+      const ValueReference vr = v->value_reference;
+      if (inst.set_values({&vr, 1}, value) == CallStatus::discard)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the value set for \"" + v->name +
+                                             "\" → check it against the variable's min/max");
+    }
     inst.enter_initialization_mode(m.rtol, m.t_start, m.t_stop);
     inst.exit_initialization_mode();
     for (int k = 0;; ++k) {
@@ -708,13 +749,51 @@ void Simulation::get(std::span<const ValueReference> vrs, std::span<double> valu
 }
 
 double Simulation::get(const std::string& name) {
-  const Variable& v = impl_->variable(name);
-  if (v.type != VariableType::float64)
-    throw Error(ErrorKind::usage, "simulate: \"" + name + "\" is " + to_string(v.type) + "; get() reads Float64");
-  double value = 0;
+  const ModelDescription& md = impl_->fmu->model_description();
+  auto ref = md.find_element(name);
+  if (!ref) impl_->variable(name);  // throws the "no variable is named" message
+  const Variable& v = *ref->variable;
+  if (v.type == VariableType::float64 && !v.is_array()) {
+    double value = 0;
+    ValueReference vr = v.value_reference;
+    get({&vr, 1}, {&value, 1});
+    return value;
+  }
+  if (storage_of(v.type) == ValueStorage::text || v.type == VariableType::clock)
+    throw Error(ErrorKind::usage, "simulate: \"" + name + "\" is " + to_string(v.type) +
+                                      "; get() reads numbers → use get_values()");
+  Values values(v.type);
   ValueReference vr = v.value_reference;
-  get({&vr, 1}, {&value, 1});
-  return value;
+  get_values({&vr, 1}, values);
+  return values.number(ref->element);
+}
+
+void Simulation::get_values(std::span<const ValueReference> vrs, Values& values) {
+  Impl& m = *impl_;
+  if (m.initialized) m.residuals[0]->apply(m.t, m.y, m.yp);  // the instance at the current point
+  if (m.instances[0]->get_values(vrs, values) == CallStatus::discard)
+    throw Error(ErrorKind::fmu_call, std::string("simulate: the FMU discarded fmi3Get") + to_string(values.type) +
+                                         " at t = " + format_number(m.t));
+}
+
+Values Simulation::get_values(const std::string& name) {
+  const ModelDescription& md = impl_->fmu->model_description();
+  auto ref = md.find_element(name);
+  if (!ref) impl_->variable(name);
+  const Variable& v = *ref->variable;
+  Values all(v.type);
+  ValueReference vr = v.value_reference;
+  get_values({&vr, 1}, all);
+  if (!v.is_array() || name == v.name) return all;
+  Values one(v.type);
+  one.resize(1);
+  switch (storage_of(v.type)) {
+    case ValueStorage::real: one.reals[0] = all.reals[ref->element]; break;
+    case ValueStorage::integer: one.integers[0] = all.integers[ref->element]; break;
+    case ValueStorage::unsigned_integer: one.unsigned_integers[0] = all.unsigned_integers[ref->element]; break;
+    case ValueStorage::text: one.texts[0] = all.texts[ref->element]; break;
+  }
+  return one;
 }
 
 JacobianCheck Simulation::check_jacobian() {

@@ -98,8 +98,16 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
 
   // Continuous states and their derivatives, in ContinuousStateDerivative order
   // (the order of fmi3GetContinuousStates).
+  // One entry per scalar state: an array state appears once per element
+  // (same value reference; state_element() says which, row-major, 0-based).
   const std::vector<ValueReference>& states() const { return states_; }
   const std::vector<ValueReference>& derivatives() const { return derivatives_; }
+  std::size_t state_element(std::size_t i) const { return state_elements_[i]; }
+  // "x" or "x[2]" for state i; likewise its derivative.
+  std::string state_name(std::size_t i) const;
+  std::string derivative_name(std::size_t i) const;
+  // Scalar event indicators (array indicators count their elements).
+  std::size_t event_indicator_count() const { return event_indicators_; }
 
   // Loads binaries/x86_64-linux/<modelIdentifier>.so (RTLD_NOW | RTLD_LOCAL),
   // resolves the fmi3 functions and checks fmi3GetVersion. Called by
@@ -133,6 +141,8 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   Diagnostics diagnostics_;
   DaeForm form_ = DaeForm::ode;
   std::vector<ValueReference> states_, derivatives_;
+  std::vector<std::size_t> state_elements_;
+  std::size_t event_indicators_ = 0;
   mutable std::shared_ptr<Fmi3Library> library_;
   mutable std::atomic<std::size_t> live_instances_{0};
 };

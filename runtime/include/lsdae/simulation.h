@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "lsdae/fmu.h"
+#include "lsdae/values.h"
 
 namespace lsdae {
 
@@ -125,8 +126,13 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  // Before initialize(): a parameter, input or start value, by name.
+  // Before initialize(): a parameter, input or start value, by name, or one
+  // element of an array ("A[2,3]"). The text form is parsed strictly for the
+  // variable's type (lsdae/values.h: "1e400", "nan", "true" are not Float64
+  // values; an Int8 takes -128..127); the double form must be a value of
+  // that type too. Error(usage) names the variable, its type and the value.
   void set(const std::string& name, double value);
+  void set(const std::string& name, const std::string& text);
   void initialize();
   bool initialized() const;
 
@@ -143,8 +149,15 @@ class Simulation {
   double stop_time() const;
   double output_interval() const;
 
-  // The value of a Float64 variable at time(). Error(usage) for an unknown name.
+  // The value of a numeric or Boolean variable (or array element) at
+  // time(), as a double. Error(usage) for an unknown name or a String.
   double get(const std::string& name);
+  // Typed values of any variable at time(): all elements of an array, or
+  // the one element named "A[2,3]".
+  Values get_values(const std::string& name);
+  // Bulk typed read at time(): `values.type` chooses the FMI getter; the
+  // buffer is resized to the element count of `vrs` (all of that type).
+  void get_values(std::span<const ValueReference> vrs, Values& values);
   // Bulk read of Float64 variables at time() (prepare the value references once).
   void get(std::span<const ValueReference> vrs, std::span<double> values);
 
