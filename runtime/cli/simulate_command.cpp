@@ -24,6 +24,7 @@
 #include "lsdae/error.h"
 #include "lsdae/simulation.h"
 #include "simulation/csv_writer.h"
+#include "simulation/output_channels.h"
 
 namespace lsdae::cli {
 
@@ -163,10 +164,13 @@ Runner add_simulate_command(CLI::App& app) {
       ->check(CLI::Range(1, 1024));
   app.add_option("-o,--output", o->output, "Result CSV file ('-' for stdout)")->capture_default_str();
   app.add_option("--stats", o->stats, "Write the run statistics as JSON to this file");
-  app.add_option("--set", o->sets, "Set a parameter or start value: name=value (repeatable)");
-  app.add_option("--output-vars", o->output_vars, "Variables to record: names or globs (* and ?), comma-separated")
-      ->delimiter(',');
-  app.add_flag("--all", o->all, "Record every Float64 variable");
+  app.add_option("--set", o->sets,
+                 "Set a parameter, input or start value: name=value, parsed for the variable's type (an array: "
+                 "A=\"1 2 3\" or one element A[2]=5) (repeatable)");
+  app.add_option("--output-vars", o->output_vars,
+                 "Variables to record: names, array elements (A[2,3]) or globs (* and ?), comma-separated "
+                 "(commas inside [] belong to the name) (repeatable)");
+  app.add_flag("--all", o->all, "Record every variable (all types, every array element)");
   app.add_flag("!--no-progress", o->progress, "No progress bar on stderr");
   app.add_option("--klu-ordering", o->klu_ordering, "Fill-reducing ordering for KLU: amd, colamd, metis")
       ->check(CLI::IsMember({"amd", "colamd", "metis"}))
@@ -229,31 +233,18 @@ Runner add_simulate_command(CLI::App& app) {
     for (const auto& assignment : o->sets) {
       auto eq = assignment.find('=');
       if (eq == std::string::npos || eq == 0)
-        throw Error(ErrorKind::usage, "--set \"" + assignment + "\": expected name=value");
-      std::string name = assignment.substr(0, eq), text = assignment.substr(eq + 1);
-      double value = 0;
-      if (text == "true") value = 1;
-      else if (text == "false") value = 0;
-      else {
-        char* end = nullptr;
-        value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0')
-          throw Error(ErrorKind::usage, "--set " + name + ": \"" + text + "\" is not a number (or true/false)");
-      }
-      sim->set(name, value);
+        throw Error(ErrorKind::usage, "--set \"" + assignment + "\": expected name=value → e.g. --set k=2.5");
+      sim->set(assignment.substr(0, eq), assignment.substr(eq + 1));  // parsed for the variable's type
     }
-    auto variables = simulation::select_output_variables(*fmu, o->output_vars, o->all);
-    std::vector<std::string> names;
-    std::vector<ValueReference> vrs;
-    for (const Variable* v : variables) {
-      names.push_back(v->name);
-      vrs.push_back(v->value_reference);
-    }
+    std::vector<std::string> patterns;
+    for (const auto& list : o->output_vars)
+      for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
+    simulation::OutputReader reader(simulation::select_output_channels(*fmu, patterns, o->all));
+    const std::vector<std::string> names = reader.names();
     simulation::CsvWriter csv(o->output, names);
-    std::vector<double> values(vrs.size());
     auto record = [&] {
-      if (!vrs.empty()) sim->get(vrs, values);
-      csv.write_row(sim->time(), values);
+      reader.read(*sim);
+      csv.write_row(sim->time(), reader);
     };
     // A row just before and just after every event (same time, two rows).
     double last_event_row = std::nan("");

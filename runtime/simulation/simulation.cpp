@@ -460,7 +460,17 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   if (!m.structure.index1)
     throw Error(ErrorKind::structure, m.fmu->display_name() + ": structural analysis failed: " +
                                         m.structure.analysis.error);
-  for (const auto& w : m.structure.analysis.warnings) log_warning(m.fmu->display_name() + ": structure: " + w);
+  {
+    // The same warning for many rows (every element of an array, every
+    // segment of a line) says one thing: the first few, then a count.
+    constexpr std::size_t kShown = 3;
+    const auto& warnings = m.structure.analysis.warnings;
+    for (std::size_t k = 0; k < std::min(kShown, warnings.size()); ++k)
+      log_warning(m.fmu->display_name() + ": " + warnings[k]);
+    if (warnings.size() > kShown)
+      log_warning(m.fmu->display_name() + ": … and " + std::to_string(warnings.size() - kShown) +
+                  " more structure warnings → `lsdae info --structure` lists them all");
+  }
   m.stats.structural_index = m.structure.analysis.structural_index;
   m.model_state_select = m.structure.analysis.system.state_select;
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "catalog.h"
@@ -23,22 +24,34 @@ TEST(GlobMatch, StarQuestionAndLiteralBrackets) {
   EXPECT_FALSE(glob_match("a*b*c", "aXXbYY"));
 }
 
-TEST(SelectOutputVariables, DefaultsPatternsAndAll) {
+TEST(SelectOutputChannels, DefaultsPatternsAndAll) {
   auto fmu = Fmu::open(test::fmu_path("TransmissionLine_dae_shapeA_10"));
-  auto defaults = select_output_variables(*fmu, {}, false);
+  auto defaults = select_output_channels(*fmu, {}, false);
   EXPECT_EQ(defaults.size(), 22u + 1u) << "22 states and the output v_load";
-  auto some = select_output_variables(*fmu, {"L[*].i", "v_load"}, false);
+  auto some = select_output_channels(*fmu, {"L[*].i", "v_load"}, false);
   EXPECT_EQ(some.size(), 11u);
-  EXPECT_EQ(some.back()->name, "v_load");
-  auto all = select_output_variables(*fmu, {}, true);
+  EXPECT_EQ(some.back().name, "v_load");
+  auto all = select_output_channels(*fmu, {}, true);
   EXPECT_GT(all.size(), defaults.size());
+  for (const auto& c : all) EXPECT_NE(c.name, "time") << "the independent variable is the time column already";
+  EXPECT_TRUE(select_output_channels(*fmu, {"time", "v_load", "v_*"}, false).size() >= 1u);
+  for (const auto& c : select_output_channels(*fmu, {"*"}, false)) EXPECT_NE(c.name, "time");
+  auto twice = select_output_channels(*fmu, {"v_load", "v_load", "v_*"}, false);
+  std::set<std::string> unique;
+  for (const auto& c : twice) EXPECT_TRUE(unique.insert(c.name).second) << "duplicate column " << c.name;
   try {
-    select_output_variables(*fmu, {"nothing*here"}, false);
+    select_output_channels(*fmu, {"nothing*here"}, false);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::usage);
     EXPECT_NE(std::string(e.what()).find("\"nothing*here\" matches no variable"), std::string::npos);
   }
+}
+
+TEST(SplitOutputPatterns, CommasInsideBracketsBelongToTheName) {
+  EXPECT_EQ(split_output_patterns("A[2,3],x"), (std::vector<std::string>{"A[2,3]", "x"}));
+  EXPECT_EQ(split_output_patterns("a,,b"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(split_output_patterns("B[1,2,3]"), (std::vector<std::string>{"B[1,2,3]"}));
 }
 
 TEST(CsvWriter, WritesExactValuesAndQuotesNames) {
@@ -52,7 +65,8 @@ TEST(CsvWriter, WritesExactValuesAndQuotesNames) {
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
-    EXPECT_EQ(text.str(), "time,a,\"b,c\",\"q\"\"x\"\n0.33333333333333331,0.10000000000000001,-2.5e-300,3\n");
+    EXPECT_EQ(text.str(), "time,a,\"b,c\",\"q\"\"x\"\n0.3333333333333333,0.1,-2.5e-300,3\n")
+        << "shortest round-trip numbers";
   }
   std::filesystem::remove(path);
   EXPECT_THROW(CsvWriter("/no/such/dir/out.csv", {}), Error);
