@@ -1,0 +1,75 @@
+// runtime/simulation/simulation_projection.cpp -- Simulation::Impl: the
+// projection method's glue to ConstraintProjector (constraint_projection.h;
+// docs/simulation.md, "Projection").
+//
+// make_projector(): with --constraints project and a model that has
+// projection constraints (lower-order formulations, invariants), a projector
+// over residuals[0] in IDA's unknowns, with directional derivatives when the
+// Jacobian uses them and the unknowns' nominals for finite differences.
+// project_start_values(): before IDA starts, the smallest change of the
+// start values onto the constraints, in a norm where fixed starts
+// (initial="exact") cost 1000 times more to move than guesses.
+// project_if_needed(): after an accepted step at IDA's own point (t_ida),
+// when max|C| > projection_tolerance, projects with IDA's error weights and
+// restarts IDA from the projected point; counts stats.projections and the
+// largest correction. Errors: the projector's Error(solver).
+#include <algorithm>
+#include <cmath>
+
+#include "common/format.h"
+#include "lsdae/log.h"
+#include "simulation/simulation_impl.h"
+
+namespace lsdae {
+
+void Simulation::Impl::make_projector() {
+  projector.reset();
+  const auto& constraints = structure.index1->projection_constraints;
+  if (options.constraints != ConstraintMethod::projection || constraints.empty()) return;
+  simulation::ProjectionOptions po;
+  po.jacobian = use_directional ? simulation::ProjectionOptions::Jacobian::directional
+                                : simulation::ProjectionOptions::Jacobian::finite_differences;
+  po.nominal = nominals();
+  projector = std::make_unique<simulation::ConstraintProjector>(*residuals[0], dae, structure.analysis.system,
+                                                                *structure.index1, constraints, po);
+}
+
+void Simulation::Impl::project_start_values() {
+  if (!projector) return;
+  std::vector<double> weights(y.size());
+  const ModelDescription& md = fmu->model_description();
+  for (std::size_t k = 0; k < y.size(); ++k) {
+    const auto& u = structure.index1->unknowns[k];
+    double scale = 1.0 / (rtol * std::fabs(y[k]) + atol * nominal_of(k));
+    bool fixed = false;
+    if (u.kind == structure::UnknownKind::differential || u.kind == structure::UnknownKind::dummy_state) {
+      const Variable* x = md.find(dae.state_vrs[u.index]);
+      fixed = x != nullptr && x->initial == Initial::exact;
+    }
+    weights[k] = fixed ? 1000.0 * scale : scale;
+  }
+  simulation::ProjectionResult r = projector->project(t_start, y, yp, weights, projection_tolerance);
+  if (r.projected)
+    log_info(fmu->display_name() + ": start values projected onto the constraints (violation " +
+             format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
+}
+
+void Simulation::Impl::project_if_needed() {
+  if (!projector) return;
+  std::vector<double> weights(y.size());
+  integrator->error_weights(weights);
+  std::vector<double> y_end(integrator->y().begin(), integrator->y().end());
+  std::vector<double> yp_end(integrator->yp().begin(), integrator->yp().end());
+  simulation::ProjectionResult r = projector->project(t_ida, y_end, yp_end, weights, projection_tolerance);
+  if (!r.projected) return;
+  ++stats.projections;
+  stats.largest_projection = std::max(stats.largest_projection, r.correction);
+  log_debug("t = " + format_number(t_ida) + ": projected onto the constraints (violation " +
+            format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ", correction " +
+            format_number(r.correction) + ")");
+  y = std::move(y_end);
+  yp = std::move(yp_end);
+  restart(t_ida);
+}
+
+}  // namespace lsdae
