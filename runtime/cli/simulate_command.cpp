@@ -41,6 +41,7 @@ struct SimulateOptions {
   std::string output = "result.csv";
   std::string stats;
   std::vector<std::string> sets;
+  std::string input;
   std::vector<std::string> output_vars;
   bool all = false;
   bool progress = true;
@@ -167,6 +168,9 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_option("--set", o->sets,
                  "Set a parameter, input or start value: name=value, parsed for the variable's type (an array: "
                  "A=\"1 2 3\" or one element A[2]=5) (repeatable)");
+  app.add_option("--input", o->input,
+                 "Time-varying inputs from a CSV file: a time column, then one column per input (continuous inputs "
+                 "interpolated linearly, discrete ones held; two rows at one time make a step)");
   app.add_option("--output-vars", o->output_vars,
                  "Variables to record: names, array elements (A[2,3]) or globs (* and ?), comma-separated "
                  "(commas inside [] belong to the name) (repeatable)");
@@ -236,6 +240,7 @@ Runner add_simulate_command(CLI::App& app) {
         throw Error(ErrorKind::usage, "--set \"" + assignment + "\": expected name=value → e.g. --set k=2.5");
       sim->set(assignment.substr(0, eq), assignment.substr(eq + 1));  // parsed for the variable's type
     }
+    if (!o->input.empty()) sim->set_input(o->input);
     std::vector<std::string> patterns;
     for (const auto& list : o->output_vars)
       for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));

@@ -92,6 +92,7 @@ kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std:
   if (natural_unknowns_) {
     const std::size_t n = x_.size(), m = z_.size();
     if (fail(instance_.set_time(t))) return kernels::EvalStatus::recoverable;
+    if (inputs_ != nullptr && fail(inputs_->apply(instance_, t, false))) return kernels::EvalStatus::recoverable;
     if (n > 0 && fail(instance_.set_continuous_states(y.first(n)))) return kernels::EvalStatus::recoverable;
     if (m > 0 && fail(instance_.set_float64(algebraic_vrs_, y.subspan(n, m)))) return kernels::EvalStatus::recoverable;
     if (fully_implicit_ && n > 0 && fail(instance_.set_float64(derivative_vrs_, yp.first(n))))
@@ -101,6 +102,7 @@ kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std:
   states_from(y, yp, x_, xdot_);
   for (std::size_t j = 0; j < z_.size(); ++j) z_[j] = y[z_from_[j]];
   if (fail(instance_.set_time(t))) return kernels::EvalStatus::recoverable;
+  if (inputs_ != nullptr && fail(inputs_->apply(instance_, t, false))) return kernels::EvalStatus::recoverable;
   if (!x_.empty() && fail(instance_.set_continuous_states(x_))) return kernels::EvalStatus::recoverable;
   if (!z_.empty() && fail(instance_.set_float64(algebraic_vrs_, z_))) return kernels::EvalStatus::recoverable;
   if (fully_implicit_ && !xdot_.empty() && fail(instance_.set_float64(derivative_vrs_, xdot_)))

@@ -29,6 +29,7 @@
 #include "kernels/residual_function.h"
 #include "lsdae/instance.h"
 #include "simulation/fmu_dae.h"
+#include "simulation/input_table.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
 
@@ -55,6 +56,9 @@ class FmuResidual final : public kernels::ResidualFunction {
   void states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
                    std::span<double> xdot) const;
   Instance& instance() { return instance_; }
+  // Time-varying inputs (input_table.h) whose continuous columns are set
+  // at every evaluation after the time; null: none. Must outlive this.
+  void set_inputs(const InputTable* inputs) { inputs_ = inputs && inputs->has_continuous() ? inputs : nullptr; }
   std::size_t calls() const { return calls_; }
 
  private:
@@ -77,6 +81,7 @@ class FmuResidual final : public kernels::ResidualFunction {
   std::vector<double> seeds_, sensitivity_;
   std::vector<double> direct_;  // semi-explicit: the ẋ part of a state row's column sum
   std::size_t calls_ = 0;
+  const InputTable* inputs_ = nullptr;
   // The common case without dummy derivatives: y = [x; z] and y' = [ẋ; ·] in
   // the FMU's own order, so the spans go to the FMU without a gather copy.
   bool natural_unknowns_ = false;

@@ -185,6 +185,14 @@ void Simulation::set(const std::string& name, const std::string& text) {
   }
 }
 
+void Simulation::set_input(const std::filesystem::path& csv) {
+  Impl& m = *impl_;
+  if (m.initialized)
+    throw Error(ErrorKind::usage, "simulate: set_input() must come before initialize() → call it first");
+  m.inputs = simulation::InputTable::read_csv(csv, m.fmu->model_description());
+  for (auto& r : m.residuals) r->set_inputs(&*m.inputs);
+}
+
 bool Simulation::initialized() const { return impl_->initialized; }
 bool Simulation::terminated() const { return impl_->terminated; }
 void Simulation::observe_events(std::function<void(double, EventPhase)> observer) {

@@ -36,6 +36,12 @@ void Simulation::Impl::initialize_instances() {
                                              "\" → check it against the variable's min/max");
     }
     inst.enter_initialization_mode(rtol, t_start, t_stop);
+    if (inputs) {
+      inputs->set_stretch_start(t_start);
+      if (inputs->apply(inst, t_start, true) == CallStatus::discard)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the inputs at t = " +
+                                             format_number(t_start) + " from --input → check the table's values");
+    }
     inst.exit_initialization_mode();
     for (int k = 0;; ++k) {
       DiscreteStatesUpdate u = inst.update_discrete_states();
@@ -50,6 +56,7 @@ void Simulation::Impl::initialize_instances() {
     }
     inst.enter_continuous_time_mode();
   }
+  merge_input_events(next_time_event, t_start);
 }
 
 void Simulation::Impl::handle_event(const char* kind) {
@@ -69,6 +76,12 @@ void Simulation::Impl::handle_event(const char* kind) {
     Instance& inst = *instances[i];
     residuals[i]->apply(t, y, yp);
     inst.enter_event_mode();
+    if (inputs) {  // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
+      inputs->set_stretch_start(t);
+      if (inputs->apply(inst, t, true) == CallStatus::discard)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the inputs at t = " +
+                                             format_number(t) + " from --input → check the table's values");
+    }
     for (int k = 0;; ++k) {
       DiscreteStatesUpdate u = inst.update_discrete_states();
       if (i == 0) {
@@ -83,12 +96,12 @@ void Simulation::Impl::handle_event(const char* kind) {
     }
     inst.enter_continuous_time_mode();
   }
-  next_time_event = next;
-  if (next_time_event && *next_time_event <= t) {
-    log_warning(fmu->display_name() + ": the FMU announced a time event at t = " + format_number(*next_time_event) +
+  if (next && *next <= t) {
+    log_warning(fmu->display_name() + ": the FMU announced a time event at t = " + format_number(*next) +
                 ", not after the current time " + format_number(t) + "; ignored");
-    next_time_event.reset();
+    next.reset();
   }
+  merge_input_events(next, t);
   log_debug(std::string(kind) + " event at t = " + format_number(t) + (values_changed ? " (states re-initialized)" : ""));
   if (terminated) {
     stats.terminated_by_fmu = true;

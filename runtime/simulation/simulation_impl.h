@@ -42,6 +42,7 @@
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_residual.h"
 #include "simulation/ida_integrator.h"
+#include "simulation/input_table.h"
 #include "structure/pipeline.h"
 
 namespace lsdae {
@@ -86,7 +87,8 @@ struct Simulation::Impl {
   // An event located at the end of the last step, not handled yet because
   // the caller's output time came first (the step went past it).
   enum class Pending { none, step, state, time } pending = Pending::none;
-  std::optional<double> next_time_event;
+  std::optional<double> next_time_event;  // the earlier of the FMU's and the inputs' next time event
+  std::optional<simulation::InputTable> inputs;  // --input: time-varying inputs (set_input)
   std::size_t indicators = 0;
   SimulationStats stats;
   std::vector<double> y, yp;    // the point at time t (also after a failure)
@@ -116,6 +118,13 @@ struct Simulation::Impl {
   void retire_integrator();
   // A new integrator over residuals, structure.iteration and structure.coloring.
   void make_integrator();
+  // next_time_event from the FMU's announcement and the input table, after t.
+  void merge_input_events(std::optional<double> fmu_next, double after) {
+    next_time_event = fmu_next;
+    if (!inputs) return;
+    if (auto e = inputs->next_event_after(after); e && (!next_time_event || *e < *next_time_event))
+      next_time_event = e;
+  }
   double stop_time_now() const { return next_time_event ? std::min(*next_time_event, t_stop) : t_stop; }
   // (Re)starts IDA at (at, y, yp) and makes the algebraic variables and the
   // derivatives consistent; y, yp, t and t_ida become that point.

@@ -20,9 +20,11 @@ namespace lsdae {
 void Simulation::Impl::make_residuals() {
   projector.reset();
   residuals.clear();
-  for (auto& inst : instances)
+  for (auto& inst : instances) {
     residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, dae, structure.analysis.system,
                                                                   *structure.index1));
+    residuals.back()->set_inputs(inputs ? &*inputs : nullptr);
+  }
   make_projector();
 }
 

@@ -133,6 +133,11 @@ class Simulation {
   // that type too. Error(usage) names the variable, its type and the value.
   void set(const std::string& name, double value);
   void set(const std::string& name, const std::string& text);
+  // Before initialize(): time-varying inputs from a CSV table (a time column
+  // and one column per input: continuous inputs interpolated linearly,
+  // discrete ones held, a time event at every step or discrete change; the
+  // format FMPy and fmusim read). Error(usage) names the line and column.
+  void set_input(const std::filesystem::path& csv);
   void initialize();
   bool initialized() const;
 
