@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <cstring>
 #include <string>
 
 #include "capi/options.h"
@@ -36,6 +37,11 @@ lsdae_status to_status(lsdae::ErrorKind kind) {
     case lsdae::ErrorKind::binary: return LSDAE_ERR_BINARY;
     case lsdae::ErrorKind::fmu_call: return LSDAE_ERR_FMU_CALL;
     case lsdae::ErrorKind::solver: return LSDAE_ERR_SOLVER;
+    case lsdae::ErrorKind::structure: return LSDAE_ERR_STRUCTURE;
+    case lsdae::ErrorKind::output: return LSDAE_ERR_OUTPUT;
+    case lsdae::ErrorKind::fmu_crash: return LSDAE_ERR_FMU_CRASH;
+    case lsdae::ErrorKind::timeout: return LSDAE_ERR_TIMEOUT;
+    case lsdae::ErrorKind::interrupted: return LSDAE_ERR_INTERRUPTED;
     default: return LSDAE_ERR_INTERNAL;
   }
 }
@@ -104,6 +110,65 @@ void lsdae_free(lsdae_simulation* simulation) { delete simulation; }
 lsdae_status lsdae_set(lsdae_simulation* s, const char* name, double value) {
   if (s == nullptr) return null_handle();
   return guarded(s->error, [&] { s->sim->set(name != nullptr ? name : "", value); });
+}
+
+lsdae_status lsdae_set_text(lsdae_simulation* s, const char* name, const char* text) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (name == nullptr || text == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_text: name and text must not be NULL");
+    s->sim->set(std::string(name), std::string(text));
+  });
+}
+
+lsdae_status lsdae_set_input_file(lsdae_simulation* s, const char* csv_path) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (csv_path == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_input_file: csv_path must not be NULL");
+    s->sim->set_input(csv_path);
+  });
+}
+
+lsdae_status lsdae_get_int64(lsdae_simulation* s, const char* name, int64_t* value) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (name == nullptr || value == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_int64: name and value must not be NULL");
+    lsdae::Values v = s->sim->get_values(std::string(name));
+    if (v.size() != 1)
+      throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_get_int64: \"") + name + "\" is an array of " +
+                                                      std::to_string(v.size()) + " elements → name one: " + name + "[1]");
+    switch (lsdae::storage_of(v.type)) {
+      case lsdae::ValueStorage::integer: *value = v.integers[0]; return;
+      case lsdae::ValueStorage::unsigned_integer:
+        if (v.unsigned_integers[0] > static_cast<std::uint64_t>(INT64_MAX))
+          throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_get_int64: \"") + name + "\" = " +
+                                                          std::to_string(v.unsigned_integers[0]) +
+                                                          " does not fit an int64 → use lsdae_get_text");
+        *value = static_cast<int64_t>(v.unsigned_integers[0]);
+        return;
+      default:
+        throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_get_int64: \"") + name + "\" is " +
+                                                        lsdae::to_string(v.type) + " → use lsdae_get or lsdae_get_text");
+    }
+  });
+}
+
+lsdae_status lsdae_get_text(lsdae_simulation* s, const char* name, char* buffer, size_t size, size_t* needed) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (name == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_text: name must not be NULL");
+    lsdae::Values v = s->sim->get_values(std::string(name));
+    std::string text;
+    for (std::size_t k = 0; k < v.size(); ++k) text += (k == 0 ? "" : " ") + v.text(k);
+    if (needed != nullptr) *needed = text.size() + 1;
+    if (size == 0 && buffer == nullptr) return;  // a size query
+    if (buffer == nullptr || size < text.size() + 1)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_text: \"" + std::string(name) + "\" needs " +
+                                                      std::to_string(text.size() + 1) + " bytes, the buffer has " +
+                                                      std::to_string(size) + " → pass a larger buffer (*needed says how large)");
+    std::memcpy(buffer, text.c_str(), text.size() + 1);
+  });
 }
 
 lsdae_status lsdae_initialize(lsdae_simulation* s) {

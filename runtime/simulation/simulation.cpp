@@ -137,6 +137,10 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
 }
 
 void Simulation::set(const std::string& name, double value) {
+  const ModelDescription& md = impl_->fmu->model_description();
+  if (auto ref = md.find_element(name); ref && storage_of(ref->variable->type) == ValueStorage::text)
+    throw Error(ErrorKind::usage, "simulate: \"" + name + "\" is " + to_string(ref->variable->type) +
+                                      ", not a number → set it as text (--set name=text, lsdae_set_text)");
   // The shortest text that reads back to `value`, parsed for the variable's
   // type: integers must be integral and in range, Booleans 0 or 1, reals finite.
   char buffer[64];

@@ -55,6 +55,11 @@ typedef enum {
   LSDAE_ERR_BINARY = 5,
   LSDAE_ERR_FMU_CALL = 6,      /* the FMU returned fmi3Error/fmi3Fatal */
   LSDAE_ERR_SOLVER = 7,        /* IDA failed; lsdae_time() tells where it stopped */
+  LSDAE_ERR_STRUCTURE = 8,     /* structural analysis failed (unbalanced, singular) */
+  LSDAE_ERR_OUTPUT = 9,        /* a result file could not be written */
+  LSDAE_ERR_FMU_CRASH = 10,    /* the FMU crashed the process running it (supervised runs) */
+  LSDAE_ERR_TIMEOUT = 11,      /* a watchdog limit was hit (supervised runs) */
+  LSDAE_ERR_INTERRUPTED = 130,
   LSDAE_ERR_INTERNAL = 70
 } lsdae_status;
 
@@ -121,12 +126,34 @@ void lsdae_options_init(lsdae_options* options);
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation);
 void lsdae_free(lsdae_simulation* simulation);
 
-/* Before lsdae_initialize: parameters, inputs, start values. */
+/* Before lsdae_initialize: parameters, inputs, start values. `name` may be
+ * one element of an array variable ("A[2,3]"). lsdae_set takes a number that
+ * must be a value of the variable's type (an Int8 takes -128..127, a Boolean
+ * 0 or 1, a Float64 a finite number); lsdae_set_text parses text strictly for
+ * the type (any FMI 3.0 type: "true", enumeration item names, Strings,
+ * Binary as hex, a whole array as space-separated values). Otherwise
+ * LSDAE_ERR_USAGE naming the variable, its type and the value. */
 lsdae_status lsdae_set(lsdae_simulation* simulation, const char* name, double value);
+lsdae_status lsdae_set_text(lsdae_simulation* simulation, const char* name, const char* text);
+/* Before lsdae_initialize: time-varying inputs from a CSV table (`lsdae
+ * simulate --input`: a time column, one column per input). */
+lsdae_status lsdae_set_input_file(lsdae_simulation* simulation, const char* csv_path);
 lsdae_status lsdae_initialize(lsdae_simulation* simulation);
 /* Integrates to t (clipped to the stop time); *reached (may be NULL) gets the time reached. */
 lsdae_status lsdae_advance_to(lsdae_simulation* simulation, double t, double* reached);
+/* The value of a numeric or Boolean variable (or array element) at lsdae_time(). */
 lsdae_status lsdae_get(lsdae_simulation* simulation, const char* name, double* value);
+/* An integer, Boolean (0/1) or Enumeration variable exactly (UInt64 values
+ * above INT64_MAX are LSDAE_ERR_USAGE: read them with lsdae_get_text). */
+lsdae_status lsdae_get_int64(lsdae_simulation* simulation, const char* name, int64_t* value);
+/* Any variable (or array element) as exact text: integers in decimal, reals
+ * in the shortest form that reads back to the same double, Booleans 0/1,
+ * Strings as they are, Binary as hex, an array's elements space-separated.
+ * Writes at most `size` bytes including the terminating NUL into `buffer`;
+ * *needed (may be NULL) gets the full length + 1, so a call with size 0
+ * asks for the size. A buffer that is too small is LSDAE_ERR_USAGE. */
+lsdae_status lsdae_get_text(lsdae_simulation* simulation, const char* name, char* buffer, size_t size,
+                            size_t* needed);
 
 /* Bulk reads. lsdae_value_reference: *vr gets the value reference of the
  * Float64 variable `name` (LSDAE_ERR_USAGE, naming it, for an unknown name or
