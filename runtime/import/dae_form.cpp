@@ -28,8 +28,8 @@ DaeFormReading read_dae_form(const Manifest& manifest, std::size_t states, bool 
           std::to_string(n) + " + " + std::to_string(m) + " = " + implicit_count +
           "), or the semi-explicit form, which needs one per algebraic variable (" + explicit_count + "); " +
           std::to_string(rows) + " fits neither",
-      fix + "; or, for the semi-explicit form, list each state derivative as a <ContinuousStateDerivative> and keep " +
-          explicit_count + " residuals");
+      fix + "; or, for the semi-explicit form, list each state derivative as a <ContinuousStateDerivative> (then " +
+          explicit_count + " residuals, one per algebraic variable, plus any constraints on the states)");
   // The nearer reading, for `info`; simulation refuses the FMU either way.
   return {rows > m ? DaeForm::fully_implicit_openmodelica : DaeForm::semi_explicit, true};
 }
