@@ -21,6 +21,19 @@ const char* to_string(DaeForm form) noexcept {
     case DaeForm::ode: return "ODE";
     case DaeForm::semi_explicit: return "semi-explicit DAE";
     case DaeForm::fully_implicit: return "fully implicit DAE";
+    case DaeForm::fully_implicit_openmodelica:
+      return "fully implicit DAE (OpenModelica form: no ContinuousStateDerivative; a state in dependencies stands "
+             "for x and ẋ)";
+  }
+  return "?";
+}
+
+const char* to_key(DaeForm form) noexcept {
+  switch (form) {
+    case DaeForm::ode: return "ode";
+    case DaeForm::semi_explicit: return "semi_explicit";
+    case DaeForm::fully_implicit: return "fully_implicit";
+    case DaeForm::fully_implicit_openmodelica: return "fully_implicit_openmodelica";
   }
   return "?";
 }
@@ -223,11 +236,28 @@ void Fmu::load_binary() const {
   if (manifest_.enable_dae && (library_->fn.EnterConfigurationMode == nullptr || library_->fn.SetBoolean == nullptr))
     log_warning(display_name() + ": the binary lacks fmi3EnterConfigurationMode or fmi3SetBoolean, so its DAE "
                 "switch cannot be set → only ODE mode is usable");
+  if (std::string note = directional_derivatives_note(); !note.empty())
+    log_info(display_name() + ": " + note + " → the Jacobian is built by coloured finite differences (x + h and "
+             "ẋ + cj·h together), as OMSimulator does");
 }
 
 bool Fmu::directional_derivatives_available() const {
   return md_.model_exchange && md_.model_exchange->provides_directional_derivatives && library_ &&
-         library_->fn.GetDirectionalDerivative != nullptr;
+         library_->fn.GetDirectionalDerivative != nullptr && form_ != DaeForm::fully_implicit_openmodelica;
+}
+
+std::string Fmu::directional_derivatives_note() const {
+  if (form_ != DaeForm::fully_implicit_openmodelica || !md_.model_exchange ||
+      !md_.model_exchange->provides_directional_derivatives)
+    return {};
+  // IDA's iteration matrix needs dF/dx + cj·dF/dẋ. In this form the manifest names
+  // a state for both x and ẋ, and FMI-LS-DAE 1.0.0-alpha.1 admits inputs, states,
+  // parameters, algebraic variables and time as knowns, not derivatives: a
+  // directional derivative seeded on a state gives dF/dx at fixed ẋ (or an
+  // FMU-specific mixture), never the cj-weighted sum.
+  return "the fully implicit OpenModelica form names a state for both x and ẋ, and FMI-LS-DAE "
+         "1.0.0-alpha.1 admits no derivative among the knowns of fmi3GetDirectionalDerivative, so dF/dx and "
+         "dF/dẋ cannot be asked for apart";
 }
 
 const Fmi3Functions& Fmu::functions() const {

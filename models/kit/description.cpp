@@ -191,6 +191,11 @@ Description describe(Model& model, const Config& config) {
   else
     throw std::invalid_argument("model configuration: key \"manifest\" is \"" + shape +
                                 "\"; allowed values: none, A, B");
+  const std::string implicit_form = config.get_string("implicit_form", "derivatives");
+  if (implicit_form != "derivatives" && implicit_form != "openmodelica")
+    throw std::invalid_argument("model configuration: key \"implicit_form\" is \"" + implicit_form +
+                                "\"; allowed values: derivatives, openmodelica");
+  d.openmodelica_form = implicit_form == "openmodelica";
   RecordingBuilder builder(d);
   model.declare(builder);
 
@@ -224,6 +229,9 @@ Description describe(Model& model, const Config& config) {
     throw std::invalid_argument("model configuration: form is a DAE form but manifest=none; choose manifest=A or B");
   if (d.manifest != ManifestShape::none && d.form == Form::ode)
     throw std::invalid_argument("model configuration: an ODE-form model cannot carry an LS-DAE manifest");
+  if (d.openmodelica_form && (d.form != Form::fully_implicit || d.manifest != ManifestShape::B))
+    throw std::invalid_argument("model configuration: implicit_form=openmodelica needs a fully implicit model and "
+                                "manifest=B (OpenModelica's DAE export writes shape B)");
   if (d.manifest == ManifestShape::none && (!d.residual_groups.empty() || !d.algebraic.empty()))
     throw std::invalid_argument("declare: residuals or algebraic variables declared for an FMU without manifest");
   for (const ResidualGroup& g : d.residual_groups) {

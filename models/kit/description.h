@@ -25,6 +25,12 @@ struct Description {
   DefaultExperiment experiment;
   Form form = Form::ode;
   ManifestShape manifest = ManifestShape::none;
+  // Config key implicit_form=openmodelica (fully implicit form, shape B only):
+  // the manifest is written as OpenModelica's DAE export writes it -- no
+  // <ContinuousStateDerivative>, and every der(x) in a dependency list is
+  // replaced by its state x, which then stands for both x and der(x). The
+  // binary is the same; the importer still writes der(x) with fmi3SetFloat64.
+  bool openmodelica_form = false;
   ValueRef dae_switch = kNoValueRef;  // Boolean structural parameter, if any
   std::vector<Variable> variables;    // variables[vr].value_reference == vr
   std::vector<ValueRef> states;       // in ContinuousStateDerivative order

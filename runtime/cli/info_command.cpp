@@ -122,7 +122,8 @@ void print_json(const Fmu& fmu, const FmuSummary& s, const structure::StructureO
   if (const auto& me = fmu.model_description().model_exchange) j.field("model_identifier", me->model_identifier);
   j.field("manifest_shape", s.shape == ManifestShape::none ? "none"
                             : s.shape == ManifestShape::draft_0_1 ? "A" : "B");
-  j.field("form", s.form == DaeForm::ode ? "ode" : s.form == DaeForm::semi_explicit ? "semi_explicit" : "fully_implicit");
+  j.field("form", to_key(s.form));
+  j.field("form_description", to_string(s.form));
   j.field("dae_switch", s.has_dae_switch);
   j.key("counts").begin_object();
   j.field("variables", static_cast<std::uint64_t>(s.variables));

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "import/dae_form.h"
 #include "import/manifest_parser.h"
 #include "import/model_description_parser.h"
 
@@ -446,8 +447,10 @@ class Validator {
       const Variable* v = var(u.value_reference);
       if (v != nullptr) check_dae_float(*v, u.line, "invariant");
     }
-    result_.form = fully_implicit ? DaeForm::fully_implicit : DaeForm::semi_explicit;
-    if (!fully_implicit)
+    // The form, and the OpenModelica form's count rule, in dae_form.h.
+    const DaeFormReading reading = read_dae_form(m_, result_.states.size(), fully_implicit, d_);
+    result_.form = reading.form;
+    if (result_.form == DaeForm::semi_explicit)
       for (const auto& u : s.continuous_state_derivatives)
         if (!u.dependencies) ++dense_rows;
     if (dense_rows > 0)
@@ -457,6 +460,7 @@ class Validator {
                  "their Jacobian rows are dense (one evaluation per unknown per Jacobian); export dependencies to "
                  "keep the Jacobian sparse");
 
+    if (reading.counts_checked) return;
     // Counts: does the system fit one of the two forms?
     std::size_t n = result_.states.size(), m = m_.algebraic_variables.size(), rows = m_.residuals.size();
     std::size_t unknowns = fully_implicit ? n + m : m;

@@ -16,7 +16,9 @@
 //   - manifest algebraic variables / residuals that are not Float64 local or
 //     output continuous variables, or that are also states or derivatives;
 //   - Formulation indices that do not decrease within a Residual;
-//   - fewer residual rows than unknowns (under-determined in both forms).
+//   - fewer residual rows than unknowns (under-determined in both forms);
+//     without ContinuousStateDerivative and derivative dependencies, a count
+//     that fits neither the semi-explicit nor the OpenModelica form (dae_form.h).
 // Warnings (simulation proceeds): more residual rows than unknowns, dense
 // (absent) dependencies, duplicate dependency entries, index gaps,
 // start outside [min, max], a non-positive nominal, an enable switch that is

@@ -12,7 +12,8 @@ FmuDae build_fmu_dae(const Fmu& fmu) {
   dae.state_vrs = fmu.states();
   dae.derivative_vrs = fmu.derivatives();
   for (const auto& a : manifest.algebraic_variables) dae.algebraic_vrs.push_back(a.value_reference);
-  dae.fully_implicit = fmu.form() == DaeForm::fully_implicit;
+  dae.fully_implicit = is_fully_implicit(fmu.form());
+  dae.state_stands_for_derivative = fmu.form() == DaeForm::fully_implicit_openmodelica;
   dae.input.form = dae.fully_implicit ? structure::DaeForm::fully_implicit : structure::DaeForm::semi_explicit;
 
   // A value reference stands for every element of an array variable: a
@@ -28,8 +29,16 @@ FmuDae build_fmu_dae(const Fmu& fmu) {
     if (!u.dependencies) return std::nullopt;
     std::vector<structure::VarRef> out;
     out.reserve(u.dependencies->size());
-    for (ValueReference vr : *u.dependencies)
-      if (auto it = var_of.find(vr); it != var_of.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    for (ValueReference vr : *u.dependencies) {
+      auto it = var_of.find(vr);
+      if (it == var_of.end()) continue;
+      for (const structure::VarRef& ref : it->second) {
+        out.push_back(ref);
+        // OpenModelica form: the state's value reference stands for ẋ as well.
+        if (dae.state_stands_for_derivative && ref.block == structure::Block::state)
+          out.push_back(structure::derivative_of(ref.index));
+      }
+    }
     return out;
   };
   auto name_of = [&](ValueReference vr) {

@@ -11,7 +11,10 @@ using structure::UnknownKind;
 
 FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure::DaeSystem& system,
                          const structure::Index1System& index1)
-    : instance_(instance), fully_implicit_(dae.fully_implicit), unknowns_(index1.unknowns) {
+    : instance_(instance),
+      fully_implicit_(dae.fully_implicit),
+      state_stands_for_derivative_(dae.state_stands_for_derivative),
+      unknowns_(index1.unknowns) {
   const std::size_t n = dae.state_vrs.size(), m = dae.algebraic_vrs.size();
   constexpr std::size_t none = structure::no_index;
   x_from_.assign(n, none);
@@ -143,6 +146,9 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
 kernels::EvalStatus FmuResidual::jacobian_columns(double t, std::span<const double> y, std::span<const double> yp,
                                                   double cj, std::span<const std::size_t> columns,
                                                   std::span<double> jv) {
+  if (state_stands_for_derivative_)  // Fmu::directional_derivatives_available() is false for this form
+    throw Error(ErrorKind::internal, "simulation: directional derivatives requested for the OpenModelica form, "
+                                     "where a state's value reference stands for x and ẋ");
   if (auto s = apply(t, y, yp); s != kernels::EvalStatus::ok) return s;
   known_vrs_.clear();
   seeds_.clear();

@@ -16,7 +16,13 @@
 // fmi3Discard makes the evaluation `recoverable`; fmi3Error/fmi3Fatal throw
 // lsdae::Error (caught by the integrator and re-thrown after IDA returns).
 //
-// jacobian_columns: one fmi3GetDirectionalDerivative per call, with the
+// Both fully implicit forms (runtime/import/dae_form.h) evaluate alike: in the
+// OpenModelica form ẋ_i goes to the derivative variable of the core
+// modelDescription.xml (its `derivative` attribute names x_i) although the
+// manifest's dependencies name only x_i.
+//
+// jacobian_columns (not in the OpenModelica form, where the FMU cannot tell
+// x from ẋ: finite differences there): one fmi3GetDirectionalDerivative per call, with the
 // knowns of the requested columns seeded (x_i with 1 and, fully implicit,
 // ẋ_i with cj; z_j, dummy x_s and ẋ_s with 1) and every row's variable as
 // unknowns (plus the derivatives in the semi-explicit form, whose rows add
@@ -69,6 +75,7 @@ class FmuResidual final : public kernels::ResidualFunction {
   };
   Instance& instance_;
   bool fully_implicit_;
+  bool state_stands_for_derivative_;  // OpenModelica form: no directional derivatives
   std::vector<structure::IdaUnknown> unknowns_;
   std::vector<std::size_t> x_from_;     // per state: unknown index holding x_i
   std::vector<std::size_t> xdot_from_;  // per state: unknown index holding ẋ_i

@@ -113,9 +113,12 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
     case JacobianMode::finite_differences: m.use_directional = false; break;
     case JacobianMode::directional:
     case JacobianMode::check:
-      if (!directional)
-        throw Error(ErrorKind::usage, m.fmu->display_name() + ": the FMU does not provide directional derivatives "
-                                                              "→ use --jacobian fd");
+      if (!directional) {
+        const std::string why = m.fmu->directional_derivatives_note();
+        throw Error(ErrorKind::usage, m.fmu->display_name() + ": " +
+                                          (why.empty() ? "the FMU does not provide directional derivatives" : why) +
+                                          " → use --jacobian fd");
+      }
       m.use_directional = true;
       break;
   }

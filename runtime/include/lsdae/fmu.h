@@ -51,13 +51,27 @@ struct OpenOptions {
   std::filesystem::path temp_root;     // default: $TMPDIR, else /tmp
 };
 
-// How the DAE-mode residuals relate to the state derivatives (docs/fmi-ls-dae.md).
+// How the DAE-mode residuals relate to the state derivatives (docs/fmi-ls-dae.md,
+// runtime/import/dae_form.h).
 enum class DaeForm {
   ode,             // no manifest: plain ME FMU, F = x' - f(x)
   semi_explicit,   // x' = f(x, z, t) from GetContinuousStateDerivatives, plus g(x, z, t) = 0
   fully_implicit,  // residuals F(x', x, z, t) = 0 take the derivatives as knowns
+  // F(x', x, z, t) = 0 as OpenModelica exports it: no ContinuousStateDerivative
+  // in the manifest, one residual per state and algebraic variable, and a
+  // state's value reference in dependencies stands for both x and x'. lsdae
+  // writes x' into the derivative variables, as in `fully_implicit`.
+  fully_implicit_openmodelica,
 };
+// "ODE", "semi-explicit DAE", "fully implicit DAE", "fully implicit DAE
+// (OpenModelica form: ...)": what `lsdae info` prints.
 const char* to_string(DaeForm form) noexcept;
+// "ode", "semi_explicit", "fully_implicit", "fully_implicit_openmodelica" (JSON).
+const char* to_key(DaeForm form) noexcept;
+// Both fully implicit forms: lsdae writes x' and the residuals are the whole system.
+inline bool is_fully_implicit(DaeForm form) noexcept {
+  return form == DaeForm::fully_implicit || form == DaeForm::fully_implicit_openmodelica;
+}
 
 // The numbers `lsdae info` prints.
 struct FmuSummary {
@@ -116,8 +130,15 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   // (a warning is logged).
   void load_binary() const;
   bool binary_loaded() const { return library_ != nullptr; }
-  // Whether fmi3GetDirectionalDerivative is both declared and exported.
+  // Whether lsdae uses fmi3GetDirectionalDerivative for this FMU: declared,
+  // exported, and meaningful for the form read. Not in the OpenModelica form:
+  // there one value reference stands for x and x', and FMI-LS-DAE
+  // 1.0.0-alpha.1 admits no derivative among the knowns, so the FMU cannot be
+  // asked for dF/dx and dF/dx' apart (directional_derivatives_note() says so).
   bool directional_derivatives_available() const;
+  // Why declared directional derivatives are not used; empty when they are
+  // used or not declared.
+  std::string directional_derivatives_note() const;
 
   // A new instance (fmi3InstantiateModelExchange with the instantiation token
   // and the resources directory). Throws Error(fmu_call) when the FMU refuses
