@@ -104,14 +104,42 @@ std::shared_ptr<Fmu> Fmu::open(const std::filesystem::path& path, const OpenOpti
     throw Error(e.kind(), name + ": " + e.what());
   }
   fmu->analyse();
-  if (options.reject_invalid && fmu->diagnostics_.has_errors()) {
+  if (options.reject_invalid) fmu->refuse_or_warn(options.strict);
+  return fmu;
+}
+
+namespace {
+std::string count_of(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+// At most this many conformance errors are logged one by one; `lsdae
+// validate` lists them all.
+constexpr std::size_t kConformanceWarningsShown = 20;
+}  // namespace
+
+void Fmu::refuse_or_warn(bool strict) const {
+  const std::string name = display_name();
+  const std::size_t errors = diagnostics_.count(Severity::error);
+  const std::size_t conformance = diagnostics_.count(Severity::conformance);
+  if (errors > 0 || (strict && conformance > 0)) {
+    const bool listed_conformance = strict && conformance > 0;
     std::string message = name + ": the FMU is invalid (" +
-                          std::to_string(fmu->diagnostics_.count(Severity::error)) + " errors):";
-    for (const auto& d : fmu->diagnostics_.items())
-      if (d.severity == Severity::error) message += "\n  " + d.format();
+                          count_of(errors + (listed_conformance ? conformance : 0), "error") +
+                          (listed_conformance && errors == 0 ? ", refused by --strict" : "") + "):";
+    for (const auto& d : diagnostics_.items())
+      if (d.severity == Severity::error || (listed_conformance && d.severity == Severity::conformance))
+        message += "\n  " + d.format();
     throw Error(ErrorKind::invalid, message);
   }
-  return fmu;
+  std::size_t shown = 0;
+  for (const auto& d : diagnostics_.items()) {
+    if (d.severity != Severity::conformance || shown++ >= kConformanceWarningsShown) continue;
+    Diagnostic as_warning = d;
+    as_warning.severity = Severity::warning;
+    log_warning(name + ": " + as_warning.format() + " (breaks an FMI rule that simulation does not depend on; "
+                "--strict refuses it)");
+  }
+  if (conformance > kConformanceWarningsShown)
+    log_warning(name + ": " + count_of(conformance - kConformanceWarningsShown, "more conformance error") +
+                " (`lsdae validate` lists them)");
 }
 
 Fmu::~Fmu() = default;

@@ -46,6 +46,21 @@ struct Description {
   Config config;
   std::string instantiation_token;
 
+  // Layout variations of a variant (Config keys, read by describe(); the XML
+  // side is applied by layout.h, the binary side by Instance):
+  //   value_references=scattered  the XML and the fmi3 functions use
+  //                               external_vr(vr) instead of vr: large,
+  //                               non-contiguous and not in declaration order.
+  //   variable_order=reversed     ModelVariables listed last-declared first.
+  //   manifest_outputs=last       the manifest's <Output>s after its
+  //                               <Residual>s (draft 0.1 schema order).
+  bool scattered_value_references = false;
+  // The value reference importers see for the kit's `vr` (== vr unless scattered).
+  ValueRef external_vr(ValueRef vr) const;
+  // The kit's value reference of an importer's `external` one; kNoValueRef
+  // when no variable has it.
+  ValueRef internal_vr(ValueRef external) const;
+
   // DAE mode is on from the start (shape A without a switch).
   bool always_dae() const { return manifest != ManifestShape::none && dae_switch == kNoValueRef; }
   // Variables the importer may write in DAE mode.

@@ -79,7 +79,7 @@ void print_text(const Fmu& fmu, const FmuSummary& s) {
   }
   const Diagnostics& d = fmu.diagnostics();
   auto count = [](std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
-  row("validation", count(d.count(Severity::error), "error") + ", " + count(d.count(Severity::warning), "warning") +
+  row("validation", count(d.validation_errors(), "error") + ", " + count(d.count(Severity::warning), "warning") +
                         " (`lsdae validate` lists them)");
 }
 
@@ -120,8 +120,7 @@ void print_json(const Fmu& fmu, const FmuSummary& s, const structure::StructureO
   j.field("fmi_version", s.fmi_version);
   j.field("generation_tool", s.generation_tool);
   if (const auto& me = fmu.model_description().model_exchange) j.field("model_identifier", me->model_identifier);
-  j.field("manifest_shape", s.shape == ManifestShape::none ? "none"
-                            : s.shape == ManifestShape::draft_0_1 ? "A" : "B");
+  j.field("manifest_shape", to_key(s.shape));
   j.field("form", to_key(s.form));
   j.field("form_description", to_string(s.form));
   j.field("dae_switch", s.has_dae_switch);
@@ -155,7 +154,7 @@ void print_json(const Fmu& fmu, const FmuSummary& s, const structure::StructureO
   if (e.tolerance) j.field("tolerance", *e.tolerance);
   if (e.step_size) j.field("step_size", *e.step_size);
   j.end_object();
-  j.field("errors", static_cast<std::uint64_t>(fmu.diagnostics().count(Severity::error)));
+  j.field("errors", static_cast<std::uint64_t>(fmu.diagnostics().validation_errors()));
   j.field("warnings", static_cast<std::uint64_t>(fmu.diagnostics().count(Severity::warning)));
   j.end_object();
 }

@@ -54,6 +54,7 @@ struct SimulateOptions {
   bool no_reselect = false;
   bool no_coloring = false;
   std::string row_order = "matched";
+  bool strict = false;
 };
 
 void write_stats(const std::string& path, const Simulation* sim, const std::string& fmu_name, double wall,
@@ -195,6 +196,9 @@ Runner add_simulate_command(CLI::App& app) {
                  "With --constraints project: project when a constraint exceeds this (default 10·atol)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--no-reselect", o->no_reselect, "Keep the dummy derivatives chosen at the start");
+  app.add_flag("--strict", o->strict,
+               "Refuse an FMU that breaks any FMI rule `lsdae validate` reports as an error, also those "
+               "simulation does not depend on (by default they are warnings)");
   app.add_option("--linear-solver", o->linear_solver,
                  "klu (sparse, the default) or dense (baseline for benchmarks: what dense importers do)")
       ->check(CLI::IsMember({"klu", "dense"}))
@@ -232,7 +236,9 @@ Runner add_simulate_command(CLI::App& app) {
                        : o->jacobian == "directional" ? JacobianMode::directional
                        : o->jacobian == "check"       ? JacobianMode::check
                                                       : JacobianMode::automatic;
-    auto fmu = Fmu::open(o->path);
+    OpenOptions open;
+    open.strict = o->strict;
+    auto fmu = Fmu::open(o->path, open);
     auto sim = Simulation::create(fmu, options);
     for (const auto& assignment : o->sets) {
       auto eq = assignment.find('=');

@@ -80,6 +80,15 @@ const char* to_string(ManifestShape shape) noexcept {
   return "?";
 }
 
+const char* to_key(ManifestShape shape) noexcept {
+  switch (shape) {
+    case ManifestShape::none: return "none";
+    case ManifestShape::draft_0_1: return "A";
+    case ManifestShape::alpha_1_0_0: return "B";
+  }
+  return "?";
+}
+
 bool is_float(VariableType type) noexcept { return type == VariableType::float32 || type == VariableType::float64; }
 
 bool is_integer(VariableType type) noexcept {

@@ -338,8 +338,16 @@ ModelDescription parse_model_description(const XmlDocument& doc, Diagnostics& d)
     throw Error(ErrorKind::xml, doc.file() + ":" + std::to_string(a.line()) + ": fmiVersion=\"" + md.fmi_version +
                                     "\" is not FMI 3.x → " + hint);
   }
-  md.model_name = a.required_text("modelName");
-  md.instantiation_token = a.required_text("instantiationToken");
+  // Both attributes are required by the schema (use="required"), but lsdae
+  // runs without them: modelName only labels the FMU, and a missing token is
+  // passed to fmi3InstantiateModelExchange as "" (the FMU decides whether to
+  // accept it). A conformance error, not a stop (lsdae/diagnostics.h).
+  for (const char* required : {"modelName", "instantiationToken"})
+    if (!a.has(required))
+      d.conformance(doc.file(), a.line(), "<fmiModelDescription> lacks the required attribute " + std::string(required),
+                    "add it");
+  md.model_name = a.text("modelName").value_or("");
+  md.instantiation_token = a.text("instantiationToken").value_or("");
   md.description = a.text("description").value_or("");
   md.author = a.text("author").value_or("");
   md.version = a.text("version").value_or("");

@@ -2,8 +2,18 @@
 //
 // A Diagnostic names the file inside the FMU and the line of the offending
 // element, states the rule that was broken with the names and values involved,
-// and says what to do. Errors make `lsdae validate` exit non-zero; warnings and
-// notes do not.
+// and says what to do. The severity says what it means for each command
+// (docs/fmi-ls-dae.md, "Validation rules", has the table of every rule):
+//
+//   error        the standard says "must" and lsdae cannot simulate the FMU as
+//                written: `validate` fails, `simulate` refuses.
+//   conformance  the standard says "must", but simulation does not depend on
+//                the rule (an undefined declaredType, a parameter without
+//                start): `validate` counts it as an error, `simulate` prints
+//                it as a warning and runs, `simulate --strict` refuses.
+//   warning      not a rule the standard makes, or a "should": printed, never
+//                changes an exit code.
+//   note         how lsdae read something unusual.
 #ifndef LSDAE_DIAGNOSTICS_H
 #define LSDAE_DIAGNOSTICS_H
 
@@ -13,7 +23,8 @@
 
 namespace lsdae {
 
-enum class Severity { note, warning, error };
+enum class Severity { note, warning, conformance, error };
+// "note", "warning", "conformance error", "error"
 const char* to_string(Severity severity) noexcept;
 
 struct Diagnostic {
@@ -33,6 +44,9 @@ class Diagnostics {
   void error(std::string file, int line, std::string message, std::string hint = {}) {
     add(Severity::error, std::move(file), line, std::move(message), std::move(hint));
   }
+  void conformance(std::string file, int line, std::string message, std::string hint = {}) {
+    add(Severity::conformance, std::move(file), line, std::move(message), std::move(hint));
+  }
   void warning(std::string file, int line, std::string message, std::string hint = {}) {
     add(Severity::warning, std::move(file), line, std::move(message), std::move(hint));
   }
@@ -43,7 +57,12 @@ class Diagnostics {
 
   const std::vector<Diagnostic>& items() const { return items_; }
   std::size_t count(Severity severity) const;
+  // Errors that stop simulation (Severity::error only).
   bool has_errors() const { return count(Severity::error) > 0; }
+  // Rules broken that simulation does not depend on (Severity::conformance).
+  bool has_conformance_errors() const { return count(Severity::conformance) > 0; }
+  // What `lsdae validate` counts as errors: both kinds.
+  std::size_t validation_errors() const { return count(Severity::error) + count(Severity::conformance); }
   bool empty() const { return items_.empty(); }
 
  private:

@@ -17,9 +17,12 @@
 // opened in place; nothing is then extracted or removed.
 //
 // Errors throw lsdae::Error (lsdae/error.h) with the stage as its kind.
-// Validation problems are collected in diagnostics(); with
-// OpenOptions::reject_invalid (the default) an FMU with validation errors is
-// refused with all of them in the message.
+// Validation problems are collected in diagnostics() (severities in
+// lsdae/diagnostics.h). With OpenOptions::reject_invalid (the default) an FMU
+// with errors that stop simulation is refused with all of them in the
+// message, Error(invalid); conformance errors (FMI rules that simulation does
+// not depend on) are logged as warnings, or refused as well with
+// OpenOptions::strict.
 #ifndef LSDAE_FMU_H
 #define LSDAE_FMU_H
 
@@ -47,7 +50,10 @@ struct ArchiveLimits {
 
 struct OpenOptions {
   ArchiveLimits limits;
-  bool reject_invalid = true;          // throw when validation finds errors
+  bool reject_invalid = true;          // throw when validation finds errors that stop simulation
+  // With reject_invalid: also throw on conformance errors (`simulate --strict`)
+  // instead of logging them as warnings.
+  bool strict = false;
   std::filesystem::path temp_root;     // default: $TMPDIR, else /tmp
 };
 
@@ -153,6 +159,10 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   friend class Instance;
   Fmu() = default;
   void analyse();
+  // OpenOptions::reject_invalid: throws Error(invalid) listing the errors (and,
+  // when `strict`, the conformance errors); otherwise logs each conformance
+  // error as a warning.
+  void refuse_or_warn(bool strict) const;
 
   std::filesystem::path path_;
   std::filesystem::path unpacked_dir_;

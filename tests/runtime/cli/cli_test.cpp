@@ -117,9 +117,10 @@ TEST_F(InfoJsonTest, ValidateJsonOfAnInvalidFmuParsesWithEveryFinding) {
       EXPECT_EQ(d["file"].string, "modelDescription.xml");
       EXPECT_EQ(d["hint"].string, "fix the reference");
     }
-    if (d["message"].string.find("dependenciesKind entries") != std::string::npos) {
+    if (d["message"].string.find("but 1 dependenciesKind entry") != std::string::npos) {
       saw_kinds = true;
       EXPECT_EQ(d["file"].string, kManifest);
+      EXPECT_FALSE(d["blocks_simulation"].boolean) << "lsdae reads only the dependencies: a conformance error";
     }
   }
   EXPECT_TRUE(saw_derivative) << validate.out;
