@@ -33,12 +33,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "lsdae/simulation.h"
 #include "simulation/constraint_projection.h"
+#include "simulation/dummy_selection.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_residual.h"
 #include "simulation/ida_integrator.h"
@@ -68,6 +70,9 @@ struct Simulation::Impl {
   // instances[0], dae and structure.analysis.system, which outlive it).
   std::vector<structure::StateSelect> reselect_preferences;
   std::vector<std::size_t> reselect_preferences_for;
+  // The selection's Jacobian values (directional or finite differences) at
+  // instances[0] for structure.analysis.system; remade with the structure.
+  std::unique_ptr<simulation::SelectionValues> selection_values;
   std::optional<structure::JacobianCallback> reselect_values;
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
@@ -126,6 +131,8 @@ struct Simulation::Impl {
   VariableValues values_by_variable() const;
   // y, yp for the current index-1 system from values by variable.
   void load_values(const VariableValues& v);
+  // The point (t, y, y') of the current index-1 system, by variable.
+  simulation::FmuPoint point_at(double at, std::span<const double> yy, std::span<const double> yyp) const;
 
   // ---- events (simulation_events.cpp) ----------------------------------------
   // Initialization Mode, the event iteration at the start and Continuous-Time
@@ -141,8 +148,12 @@ struct Simulation::Impl {
   // Jacobian at the initial point (create() could only choose structurally).
   void select_dummy_derivatives_numerically();
   // At the end of a step: switches to a better conditioned selection; true
-  // when it switched (IDA restarted at t_ida).
+  // when it switched (IDA restarted at t_ida). Never continues on a singular
+  // selection: Error(solver) when no selection clears the rcond floor (or,
+  // with --no-reselect, when the kept one falls below it).
   bool reselect_if_needed();
+  // The selection values for the current structure (made on first use).
+  simulation::SelectionValues& selection_values_now();
 
   // ---- projection (simulation_projection.cpp) --------------------------------
   // The projector for structure.index1's projection constraints (none when

@@ -130,6 +130,20 @@ Simulation::Impl::VariableValues Simulation::Impl::values_by_variable() const {
   return v;
 }
 
+simulation::FmuPoint Simulation::Impl::point_at(double at, std::span<const double> yy,
+                                                std::span<const double> yyp) const {
+  simulation::FmuPoint p;
+  p.t = at;
+  p.x.resize(dae.state_vrs.size());
+  p.xdot.resize(dae.state_vrs.size());
+  p.z.resize(dae.algebraic_vrs.size());
+  residuals[0]->states_from(yy, yyp, p.x, p.xdot);
+  const auto& unknowns = structure.index1->unknowns;
+  for (std::size_t k = 0; k < unknowns.size(); ++k)
+    if (unknowns[k].kind == structure::UnknownKind::algebraic) p.z[unknowns[k].index] = yy[k];
+  return p;
+}
+
 void Simulation::Impl::load_values(const VariableValues& v) {
   const auto& unknowns = structure.index1->unknowns;
   y.assign(unknowns.size(), 0.0);
