@@ -79,6 +79,10 @@ struct Simulation::Impl {
   std::unique_ptr<simulation::IdaIntegrator> integrator;
   std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
   double projection_tolerance = 0;
+  // The value each invariant keeps (per DaeInput invariant): read after the
+  // FMU's initialization and again after every event; invariant rows and
+  // projection constraints are I − invariant_values.
+  std::vector<double> invariant_values;
   simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
   std::vector<std::pair<const Variable*, double>> pending_sets;
   std::function<void(double, EventPhase)> observer;
@@ -159,9 +163,14 @@ struct Simulation::Impl {
   // The projector for structure.index1's projection constraints (none when
   // the method is not projection or there are no constraints).
   void make_projector();
+  // invariant_values from the instance's current point, handed to the
+  // residuals and the projector.
+  void read_invariant_values();
+  void apply_invariant_values();
   // Moves the start values onto the constraints before IDA starts.
   void project_start_values();
-  // After an accepted step: projects IDA's point when it drifted, and restarts.
+  // After an accepted step: measures the drift (stats.largest_drift) and,
+  // with the projection method, projects IDA's point when it drifted.
   void project_if_needed();
 };
 

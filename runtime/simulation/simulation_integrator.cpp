@@ -23,6 +23,7 @@ void Simulation::Impl::make_residuals() {
   for (auto& inst : instances)
     residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, dae, structure.analysis.system,
                                                                   *structure.index1));
+  for (auto& r : residuals) r->set_invariant_values(invariant_values);
   make_projector();
 }
 

@@ -46,7 +46,7 @@ simulation::SelectionValues& Simulation::Impl::selection_values_now() {
 
 void Simulation::Impl::select_dummy_derivatives_numerically() {
   if (!structure.analysis.ok() || !structure.analysis.dummy_plan.needed()) return;
-  if (options.constraints == ConstraintMethod::projection) return;
+  if (options.constraints != ConstraintMethod::dummy_derivatives) return;
   simulation::SelectionValues& values = selection_values_now();
   values.set_point(simulation::initial_point(*instances[0], dae, t_start));
   structure::StructureOutcome numeric = simulation::select_at_start(dae, structure, values, pipeline);
