@@ -169,6 +169,11 @@ struct Simulation::Impl {
   void apply_invariant_values();
   // Moves the start values onto the constraints before IDA starts.
   void project_start_values();
+  // Inside IDA's step (projecting_nonlinear_solver.h): projects the
+  // corrected y onto the constraints when they drifted past the tolerance;
+  // 0, or 1 when the FMU discarded (IDA retries smaller). Throws the
+  // projector's Error(solver) on a singular or non-converging projection.
+  int project_in_step(double at, std::span<double> yy, std::span<const double> yyp, std::span<const double> weights);
   // After an accepted step: measures the drift (stats.largest_drift) and,
   // with the projection method, projects IDA's point when it drifted.
   void project_if_needed();

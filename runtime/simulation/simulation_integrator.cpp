@@ -95,6 +95,9 @@ void Simulation::Impl::make_integrator() {
     }
     structure.coloring = std::move(one_per_column);
   }
+  if (projector && options.constraints == ConstraintMethod::projection)
+    io.step_projection = [this](double at, std::span<double> yy, std::span<const double> yyp,
+                                std::span<const double> weights) { return project_in_step(at, yy, yyp, weights); };
   io.row_name = [this](std::size_t k) { return row_name(k); };
   io.unknown_name = [this](std::size_t k) { return unknown_name(k); };
   std::vector<kernels::ResidualFunction*> pool;

@@ -75,6 +75,20 @@ void Simulation::Impl::project_start_values() {
              format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
 }
 
+int Simulation::Impl::project_in_step(double at, std::span<double> yy, std::span<const double> yyp,
+                                      std::span<const double> weights) {
+  simulation::ProjectionResult r = projector->project(at, yy, yyp, weights, projection_tolerance);
+  if (r.discarded) return 1;
+  if (r.violation_before > stats.largest_drift) {
+    stats.largest_drift = r.violation_before;
+    stats.largest_drift_constraint.clear();
+  }
+  if (!r.projected) return 0;
+  ++stats.projections;
+  stats.largest_projection = std::max(stats.largest_projection, r.correction);
+  return 0;
+}
+
 void Simulation::Impl::project_if_needed() {
   if (!projector) return;
   auto record_drift = [&](double violation) {
@@ -87,28 +101,9 @@ void Simulation::Impl::project_if_needed() {
       stats.largest_drift_constraint = c.empty() ? std::string() : projector->constraint_name(worst);
     }
   };
-  if (options.constraints != ConstraintMethod::projection) {
+  if (options.constraints != ConstraintMethod::projection)
     record_drift(projector->violation(t_ida, integrator->y(), integrator->yp()));
-    return;
-  }
-  std::vector<double> weights(y.size());
-  integrator->error_weights(weights);
-  std::vector<double> y_end(integrator->y().begin(), integrator->y().end());
-  std::vector<double> yp_end(integrator->yp().begin(), integrator->yp().end());
-  simulation::ProjectionResult r = projector->project(t_ida, y_end, yp_end, weights, projection_tolerance);
-  if (r.violation_before > stats.largest_drift) {
-    stats.largest_drift = r.violation_before;
-    stats.largest_drift_constraint.clear();
-  }
-  if (!r.projected) return;
-  ++stats.projections;
-  stats.largest_projection = std::max(stats.largest_projection, r.correction);
-  log_debug("t = " + format_number(t_ida) + ": projected onto the constraints (violation " +
-            format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ", correction " +
-            format_number(r.correction) + ")");
-  y = std::move(y_end);
-  yp = std::move(yp_end);
-  restart(t_ida);
+  // The projection method projects inside IDA's steps (project_in_step).
 }
 
 }  // namespace lsdae
