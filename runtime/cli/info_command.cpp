@@ -16,6 +16,7 @@
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_jacobian_values.h"
 #include "simulation/output_channels.h"
+#include "simulation/dummy_selection.h"
 #include "structure/pipeline.h"
 
 namespace lsdae::cli {
@@ -92,19 +93,22 @@ structure::StructureOutcome analyse_structure(const std::shared_ptr<Fmu>& fmu, b
   if (!outcome.analysis.ok() || !outcome.analysis.dummy_plan.needed() || !load) return outcome;
   try {
     fmu->load_binary();
-    if (!fmu->directional_derivatives_available()) {
-      selection_note = "structural selection: the FMU provides no directional derivatives";
-      return outcome;
-    }
     auto instance = fmu->instantiate("lsdae-info");
     if (fmu->manifest().present()) instance->enable_dae_mode();
-    instance->enter_initialization_mode(std::nullopt, fmu->model_description().default_experiment.start_time.value_or(0.0),
-                                        std::nullopt);
+    const double t0 = fmu->model_description().default_experiment.start_time.value_or(0.0);
+    instance->enter_initialization_mode(std::nullopt, t0, std::nullopt);
     instance->exit_initialization_mode();
     instance->update_discrete_states();
     instance->enter_continuous_time_mode();
-    structure::JacobianCallback values = simulation::fmu_jacobian_values(*instance, dae, outcome.analysis.system);
-    return structure::run_structure(dae.input, &values);
+    // Directional derivatives when provided, central finite differences
+    // otherwise; the structural choice is checked at the same point.
+    simulation::SelectionValues values(*fmu, *instance, dae, outcome.analysis.system);
+    values.set_point(simulation::initial_point(*instance, dae, t0));
+    structure::PipelineOptions pipeline;
+    structure::StructureOutcome numeric = simulation::select_at_start(dae, outcome, values, pipeline);
+    if (numeric.selection && !numeric.selection->success)
+      selection_note = "no choice of dummy derivatives is nonsingular at the start point: " + numeric.selection->error;
+    return numeric;
   } catch (const Error& e) {
     selection_note = std::string("structural selection: numeric values unavailable (") + e.what() + ")";
     return outcome;

@@ -108,6 +108,8 @@ void write_stats(const std::string& path, const Simulation* sim, const std::stri
     j.end_object();
     j.field("dummy_derivatives", s.dummy_derivatives);
     j.field("largest_projection", s.largest_projection);
+    j.field("largest_drift", s.largest_drift);
+    j.field("largest_drift_constraint", s.largest_drift_constraint);
     j.field("terminated_by_fmu", s.terminated_by_fmu);
     j.key("klu").begin_object();
     j.field("ordering", s.klu_ordering);
@@ -141,6 +143,11 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << (s.projections > 0 ? std::to_string(s.projections) + " projections (largest correction " +
                                         format_number(s.largest_projection) + "); "
                                   : std::string())
+            << (s.largest_drift > 0 ? "largest drift " + format_number(s.largest_drift) +
+                                          (s.largest_drift_constraint.empty() ? std::string()
+                                                                              : " (\"" + s.largest_drift_constraint + "\")") +
+                                          "; "
+                                    : std::string())
             << "integration " << format_number(s.time_integrate)
             << " s; " << rows << " rows in " << output << '\n';
 }
@@ -188,9 +195,10 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output rows")->capture_default_str();
   app.add_option("--max-step", o->max_step, "Largest IDA step size (0: no limit)");
   app.add_option("--constraints", o->constraints,
-                 "Higher-index models: dummy (dummy derivatives, re-selected at run time) or project (index-1 "
-                 "formulations, projected back onto the lower-order ones after steps)")
-      ->check(CLI::IsMember({"dummy", "project"}))
+                 "Higher-index models and invariants: dummy (dummy derivatives, re-selected at run time), "
+                 "project (index-1 formulations, projected back onto the lower-order ones and the invariants "
+                 "inside IDA's steps) or none (index-1 formulations only; the drift is measured and reported)")
+      ->check(CLI::IsMember({"dummy", "project", "none"}))
       ->capture_default_str();
   app.add_option("--projection-tolerance", o->projection_tolerance,
                  "With --constraints project: project when a constraint exceeds this (default 10·atol)")
@@ -228,7 +236,9 @@ Runner add_simulate_command(CLI::App& app) {
     options.max_steps = o->max_steps;
     options.max_step = o->max_step;
     options.dense_linear_solver = o->linear_solver == "dense";
-    options.constraints = o->constraints == "project" ? ConstraintMethod::projection : ConstraintMethod::dummy_derivatives;
+    options.constraints = o->constraints == "project" ? ConstraintMethod::projection
+                          : o->constraints == "none"  ? ConstraintMethod::none
+                                                      : ConstraintMethod::dummy_derivatives;
     options.projection_tolerance = o->projection_tolerance;
     options.reselect = !o->no_reselect;
     options.uncolored_jacobian = o->no_coloring;

@@ -38,6 +38,9 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
       throw Error(ErrorKind::internal, "simulation: algebraic variable " + std::to_string(j) + " has no IDA unknown");
   for (const auto& e : index1.rows) {
     if (e.kind == structure::EquationRef::Kind::invariant) {
+      invariant_row_invariant_.push_back(e.id);
+      invariant_row_.push_back(rows_.size());
+      invariant_offset_.push_back(0.0);
       rows_.push_back({RowKind::fmu_variable, row_vrs_.size()});
       row_vrs_.push_back(dae.invariant_vrs.at(e.id));
       continue;
@@ -80,6 +83,13 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
   natural_rows_ = state_rows_ + row_vrs_.size() == rows_.size();
   for (std::size_t k = state_rows_; k < rows_.size() && natural_rows_; ++k)
     natural_rows_ = rows_[k].kind == RowKind::fmu_variable && rows_[k].index == k - state_rows_;
+}
+
+void FmuResidual::set_invariant_values(std::span<const double> per_invariant) {
+  for (std::size_t i = 0; i < invariant_row_.size(); ++i)
+    invariant_offset_[i] = invariant_row_invariant_[i] < per_invariant.size()
+                               ? per_invariant[invariant_row_invariant_[i]]
+                               : 0.0;
 }
 
 void FmuResidual::states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
@@ -127,6 +137,7 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
         return kernels::EvalStatus::recoverable;
       for (std::size_t i = 0; i < state_rows_; ++i) r[i] = yp[i] - f_[i];
     }
+    for (std::size_t i = 0; i < invariant_row_.size(); ++i) r[invariant_row_[i]] -= invariant_offset_[i];
     return kernels::EvalStatus::ok;
   }
   if (natural_unknowns_)  // apply() skipped the gather: the state rows below read ẋ from xdot_
@@ -140,6 +151,7 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
     const Row& row = rows_[k];
     r[k] = row.kind == RowKind::fmu_variable ? row_values_[row.index] : xdot_[row.index] - f_[row.index];
   }
+  for (std::size_t i = 0; i < invariant_row_.size(); ++i) r[invariant_row_[i]] -= invariant_offset_[i];
   return kernels::EvalStatus::ok;
 }
 

@@ -54,6 +54,11 @@ class FmuResidual final : public kernels::ResidualFunction {
   kernels::EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
                                        std::span<const std::size_t> columns, std::span<double> jv) override;
 
+  // The values the invariant rows keep (per DaeInput invariant): an invariant
+  // row is I_i − value_i, so it vanishes where the invariant has the value it
+  // had after initialization (not where I_i = 0). Default: 0.
+  void set_invariant_values(std::span<const double> per_invariant);
+
   // Writes (t, y, y') into the instance without reading anything: afterwards
   // the instance's outputs and locals belong to that point.
   kernels::EvalStatus apply(double t, std::span<const double> y, std::span<const double> yp);
@@ -82,6 +87,9 @@ class FmuResidual final : public kernels::ResidualFunction {
   std::vector<bool> xdot_in_yp_;        // per state: ẋ_i is y'[k] (differential) or y[k] (dummy)
   std::vector<std::size_t> z_from_;     // per algebraic: unknown index
   std::vector<Row> rows_;
+  std::vector<std::size_t> invariant_row_invariant_;  // rows that are invariants: their invariant index
+  std::vector<std::size_t> invariant_row_;            // … and their row
+  std::vector<double> invariant_offset_;              // … and the value subtracted
   std::vector<ValueReference> state_vrs_, derivative_vrs_, algebraic_vrs_, row_vrs_;
   std::vector<double> x_, xdot_, z_, row_values_, f_;
   std::vector<ValueReference> known_vrs_, unknown_vrs_;

@@ -1,6 +1,8 @@
 // runtime/simulation/ida_integrator.cpp -- see ida_integrator.h.
 #include "simulation/ida_integrator.h"
 
+#include "simulation/projecting_nonlinear_solver.h"
+
 #include <ida/ida.h>
 #include <metis.h>
 #include <nvector/nvector_serial.h>
@@ -110,6 +112,7 @@ struct IdaIntegrator::Impl {
   N_Vector dky = nullptr, dkyp = nullptr;
   SUNMatrix matrix = nullptr;
   SUNLinearSolver solver = nullptr;
+  SUNNonlinearSolver projecting = nullptr;  // options.step_projection only
   bool initialized = false;
   bool clock = false;  // no unknowns: IDA integrates the internal clock c' = 0 (clock_residual)
   long residual_calls = 0;
@@ -140,6 +143,7 @@ struct IdaIntegrator::Impl {
 
   ~Impl() {
     if (ida != nullptr) IDAFree(&ida);
+    if (projecting != nullptr) SUNNonlinSolFree(projecting);
     if (solver != nullptr) SUNLinSolFree(solver);
     if (matrix != nullptr) SUNMatDestroy(matrix);
     for (N_Vector v : {y, yp, atol, id, ewt, dky, dkyp})
@@ -336,6 +340,11 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.check(IDASetId(m.ida, m.id), "IDASetId");
     m.check(IDASetLinearSolver(m.ida, m.solver, m.matrix), "IDASetLinearSolver");
     if (!m.clock) m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
+    if (m.options.step_projection) {
+      m.projecting = ProjectingNonlinearSolver::make(m.y, m.ctx, m.options.step_projection, &m.callback_error);
+      if (m.projecting == nullptr) throw Error(ErrorKind::solver, "ida: creating the projecting nonlinear solver failed");
+      m.check(IDASetNonlinearSolver(m.ida, m.projecting), "IDASetNonlinearSolver");
+    }
     if (m.root_count > 0) {
       m.check(IDARootInit(m.ida, static_cast<int>(m.root_count), &Impl::roots), "IDARootInit");
       IDASetNoInactiveRootWarn(m.ida);

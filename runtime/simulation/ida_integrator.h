@@ -64,6 +64,11 @@ struct IntegratorOptions {
   KluOrdering ordering = KluOrdering::amd;
   LinearSolverKind linear_solver = LinearSolverKind::klu;
   std::size_t threads = 1;
+  // When set: called inside every step, after the Newton corrector converged,
+  // to project y onto constraints before IDA's error test
+  // (projecting_nonlinear_solver.h); 0 ok, > 0 recoverable failure.
+  std::function<int(double t, std::span<double> y, std::span<const double> yp, std::span<const double> weights)>
+      step_projection;
   // Names for messages (rows of G and unknowns of y); may be empty.
   std::function<std::string(std::size_t)> row_name, unknown_name;
 };

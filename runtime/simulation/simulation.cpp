@@ -77,8 +77,9 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.dae = simulation::build_fmu_dae(*m.fmu);
   m.pipeline.best_ordering = true;
   m.pipeline.match_rows = options.match_rows;  // the fewest colours: fewer evaluations per Jacobian for the whole run
-  m.pipeline.method = options.constraints == ConstraintMethod::projection ? structure::ReductionMethod::projection
-                                                                          : structure::ReductionMethod::dummy_derivatives;
+  m.pipeline.method = options.constraints == ConstraintMethod::dummy_derivatives
+                          ? structure::ReductionMethod::dummy_derivatives
+                          : structure::ReductionMethod::projection;
   m.structure = structure::run_structure(m.dae.input, nullptr, m.pipeline);
   m.stats.time_structure = seconds_since(t0);
   if (!m.structure.index1)

@@ -114,6 +114,12 @@ void Simulation::Impl::handle_event(const char* kind) {
     if (!v.x.empty()) instances[0]->get_continuous_states(v.x);
     load_values(v);
   }
+  // An event may change what an invariant is (a re-initialized state, a new
+  // mode): from here on the invariants keep their post-event values.
+  if (!dae.invariant_vrs.empty()) {
+    residuals[0]->apply(t, y, yp);
+    read_invariant_values();
+  }
   // The equations may have changed even when the states did not: restart
   // IDA with consistent algebraic variables and derivatives.
   restart(t);

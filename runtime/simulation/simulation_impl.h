@@ -33,12 +33,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "lsdae/simulation.h"
 #include "simulation/constraint_projection.h"
+#include "simulation/dummy_selection.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_residual.h"
 #include "simulation/ida_integrator.h"
@@ -69,12 +71,19 @@ struct Simulation::Impl {
   // instances[0], dae and structure.analysis.system, which outlive it).
   std::vector<structure::StateSelect> reselect_preferences;
   std::vector<std::size_t> reselect_preferences_for;
+  // The selection's Jacobian values (directional or finite differences) at
+  // instances[0] for structure.analysis.system; remade with the structure.
+  std::unique_ptr<simulation::SelectionValues> selection_values;
   std::optional<structure::JacobianCallback> reselect_values;
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
   std::unique_ptr<simulation::IdaIntegrator> integrator;
   std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
   double projection_tolerance = 0;
+  // The value each invariant keeps (per DaeInput invariant): read after the
+  // FMU's initialization and again after every event; invariant rows and
+  // projection constraints are I − invariant_values.
+  std::vector<double> invariant_values;
   simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
   // Values given with set() before initialize(), whole variables (an element
   // set on an array updates the pending array), in the order first given.
@@ -137,6 +146,8 @@ struct Simulation::Impl {
   VariableValues values_by_variable() const;
   // y, yp for the current index-1 system from values by variable.
   void load_values(const VariableValues& v);
+  // The point (t, y, y') of the current index-1 system, by variable.
+  simulation::FmuPoint point_at(double at, std::span<const double> yy, std::span<const double> yyp) const;
 
   // ---- events (simulation_events.cpp) ----------------------------------------
   // Initialization Mode, the event iteration at the start and Continuous-Time
@@ -152,16 +163,30 @@ struct Simulation::Impl {
   // Jacobian at the initial point (create() could only choose structurally).
   void select_dummy_derivatives_numerically();
   // At the end of a step: switches to a better conditioned selection; true
-  // when it switched (IDA restarted at t_ida).
+  // when it switched (IDA restarted at t_ida). Never continues on a singular
+  // selection: Error(solver) when no selection clears the rcond floor (or,
+  // with --no-reselect, when the kept one falls below it).
   bool reselect_if_needed();
+  // The selection values for the current structure (made on first use).
+  simulation::SelectionValues& selection_values_now();
 
   // ---- projection (simulation_projection.cpp) --------------------------------
   // The projector for structure.index1's projection constraints (none when
   // the method is not projection or there are no constraints).
   void make_projector();
+  // invariant_values from the instance's current point, handed to the
+  // residuals and the projector.
+  void read_invariant_values();
+  void apply_invariant_values();
   // Moves the start values onto the constraints before IDA starts.
   void project_start_values();
-  // After an accepted step: projects IDA's point when it drifted, and restarts.
+  // Inside IDA's step (projecting_nonlinear_solver.h): projects the
+  // corrected y onto the constraints when they drifted past the tolerance;
+  // 0, or 1 when the FMU discarded (IDA retries smaller). Throws the
+  // projector's Error(solver) on a singular or non-converging projection.
+  int project_in_step(double at, std::span<double> yy, std::span<const double> yyp, std::span<const double> weights);
+  // After an accepted step: measures the drift (stats.largest_drift) and,
+  // with the projection method, projects IDA's point when it drifted.
   void project_if_needed();
 };
 

@@ -25,6 +25,7 @@ void Simulation::Impl::make_residuals() {
                                                                   *structure.index1));
     residuals.back()->set_inputs(inputs ? &*inputs : nullptr);
   }
+  for (auto& r : residuals) r->set_invariant_values(invariant_values);
   make_projector();
 }
 
@@ -99,6 +100,9 @@ void Simulation::Impl::make_integrator() {
     }
     structure.coloring = std::move(one_per_column);
   }
+  if (projector && options.constraints == ConstraintMethod::projection)
+    io.step_projection = [this](double at, std::span<double> yy, std::span<const double> yyp,
+                                std::span<const double> weights) { return project_in_step(at, yy, yyp, weights); };
   io.row_name = [this](std::size_t k) { return row_name(k); };
   io.unknown_name = [this](std::size_t k) { return unknown_name(k); };
   std::vector<kernels::ResidualFunction*> pool;
@@ -133,6 +137,20 @@ Simulation::Impl::VariableValues Simulation::Impl::values_by_variable() const {
   for (std::size_t k = 0; k < unknowns.size(); ++k)
     if (unknowns[k].kind == structure::UnknownKind::algebraic) v.z[unknowns[k].index] = y[k];
   return v;
+}
+
+simulation::FmuPoint Simulation::Impl::point_at(double at, std::span<const double> yy,
+                                                std::span<const double> yyp) const {
+  simulation::FmuPoint p;
+  p.t = at;
+  p.x.resize(dae.state_vrs.size());
+  p.xdot.resize(dae.state_vrs.size());
+  p.z.resize(dae.algebraic_vrs.size());
+  residuals[0]->states_from(yy, yyp, p.x, p.xdot);
+  const auto& unknowns = structure.index1->unknowns;
+  for (std::size_t k = 0; k < unknowns.size(); ++k)
+    if (unknowns[k].kind == structure::UnknownKind::algebraic) p.z[unknowns[k].index] = yy[k];
+  return p;
 }
 
 void Simulation::Impl::load_values(const VariableValues& v) {

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "common/format.h"
+#include "lsdae/error.h"
 #include "lsdae/log.h"
 #include "simulation/simulation_impl.h"
 
@@ -25,13 +26,33 @@ namespace lsdae {
 void Simulation::Impl::make_projector() {
   projector.reset();
   const auto& constraints = structure.index1->projection_constraints;
-  if (options.constraints != ConstraintMethod::projection || constraints.empty()) return;
+  if (options.constraints == ConstraintMethod::dummy_derivatives || constraints.empty()) return;
   simulation::ProjectionOptions po;
   po.jacobian = use_directional ? simulation::ProjectionOptions::Jacobian::directional
                                 : simulation::ProjectionOptions::Jacobian::finite_differences;
   po.nominal = nominals();
   projector = std::make_unique<simulation::ConstraintProjector>(*residuals[0], dae, structure.analysis.system,
                                                                 *structure.index1, constraints, po);
+  projector->set_invariant_values(invariant_values);
+}
+
+void Simulation::Impl::read_invariant_values() {
+  invariant_values.assign(dae.invariant_vrs.size(), 0.0);
+  if (invariant_values.empty()) return;
+  if (instances[0]->get_float64(dae.invariant_vrs, invariant_values) == CallStatus::discard)
+    throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(t) +
+                                         ": the FMU discarded reading its invariants → the FMU cannot evaluate them here");
+  for (std::size_t i = 0; i < invariant_values.size(); ++i)
+    if (!std::isfinite(invariant_values[i]))
+      throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(t) + ": invariant \"" +
+                                           structure.analysis.system.invariant_names[i] + "\" is " +
+                                           format_number(invariant_values[i]) + " → fix the FMU's invariant");
+  apply_invariant_values();
+}
+
+void Simulation::Impl::apply_invariant_values() {
+  for (auto& r : residuals) r->set_invariant_values(invariant_values);
+  if (projector) projector->set_invariant_values(invariant_values);
 }
 
 void Simulation::Impl::project_start_values() {
@@ -54,22 +75,35 @@ void Simulation::Impl::project_start_values() {
              format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
 }
 
-void Simulation::Impl::project_if_needed() {
-  if (!projector) return;
-  std::vector<double> weights(y.size());
-  integrator->error_weights(weights);
-  std::vector<double> y_end(integrator->y().begin(), integrator->y().end());
-  std::vector<double> yp_end(integrator->yp().begin(), integrator->yp().end());
-  simulation::ProjectionResult r = projector->project(t_ida, y_end, yp_end, weights, projection_tolerance);
-  if (!r.projected) return;
+int Simulation::Impl::project_in_step(double at, std::span<double> yy, std::span<const double> yyp,
+                                      std::span<const double> weights) {
+  simulation::ProjectionResult r = projector->project(at, yy, yyp, weights, projection_tolerance);
+  if (r.discarded) return 1;
+  if (r.violation_before > stats.largest_drift) {
+    stats.largest_drift = r.violation_before;
+    stats.largest_drift_constraint.clear();
+  }
+  if (!r.projected) return 0;
   ++stats.projections;
   stats.largest_projection = std::max(stats.largest_projection, r.correction);
-  log_debug("t = " + format_number(t_ida) + ": projected onto the constraints (violation " +
-            format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ", correction " +
-            format_number(r.correction) + ")");
-  y = std::move(y_end);
-  yp = std::move(yp_end);
-  restart(t_ida);
+  return 0;
+}
+
+void Simulation::Impl::project_if_needed() {
+  if (!projector) return;
+  auto record_drift = [&](double violation) {
+    if (!(violation <= stats.largest_drift)) {
+      stats.largest_drift = violation;
+      std::size_t worst = 0;
+      const auto c = projector->values();
+      for (std::size_t i = 1; i < c.size(); ++i)
+        if (std::fabs(c[i]) > std::fabs(c[worst])) worst = i;
+      stats.largest_drift_constraint = c.empty() ? std::string() : projector->constraint_name(worst);
+    }
+  };
+  if (options.constraints != ConstraintMethod::projection)
+    record_drift(projector->violation(t_ida, integrator->y(), integrator->yp()));
+  // The projection method projects inside IDA's steps (project_in_step).
 }
 
 }  // namespace lsdae

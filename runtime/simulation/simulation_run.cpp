@@ -38,6 +38,7 @@ void Simulation::initialize() {
   if (m.initialized) throw Error(ErrorKind::usage, "simulate: initialize() was already called");
   auto t0 = std::chrono::steady_clock::now();
   m.initialize_instances();
+  m.read_invariant_values();  // the values the invariants keep: I(x0) after the FMU's initialization
   m.select_dummy_derivatives_numerically();
 
   // Initial guesses: states and algebraic variables from the FMU; derivatives

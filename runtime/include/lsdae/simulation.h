@@ -51,6 +51,8 @@ namespace lsdae {
 enum class ConstraintMethod {
   dummy_derivatives,  // Mattsson–Söderlind: the lower formulations are rows; dummies re-selected at run time
   projection,         // integrate the index-1 formulations, project onto the lower ones after steps
+  none,               // integrate the index-1 formulations only: the lower ones and the invariants
+                      // are measured after every step, not enforced (SimulationStats::largest_drift)
 };
 
 // When observe_events() is set: called at each event, before the FMU handles it
@@ -115,6 +117,13 @@ struct SimulationStats {
   // events and index reduction at run time
   long time_events = 0, state_events = 0, step_events = 0, reselections = 0, projections = 0;
   double largest_projection = 0;   // weighted RMS norm of the largest projection correction
+  // Projection and none: the largest max_i |C_i| over the lower formulations and the
+  // invariants (an invariant's C_i is its change since initialization or the last event), in
+  // the constraints' own units: none measures it after every accepted step; projection, which
+  // projects inside IDA's steps, takes what each corrector left before its projection
+  // (rejected step attempts included).
+  double largest_drift = 0;
+  std::string largest_drift_constraint;  // where it was largest
   std::string dummy_derivatives;   // the current selection, comma-separated (empty: none)
   bool terminated_by_fmu = false;
 };
