@@ -77,6 +77,9 @@ struct Simulation::Impl {
   double t_ida = 0;           // IDA's internal time (>= t after a step past an output time)
   int events_at_this_time = 0;
   double last_event_time = -1e300;
+  // fmi3Discard counts of the instances at the last output point (mark_faults).
+  std::vector<std::uint64_t> discard_marks;
+  double fault_mark_time = 0;
 
   const Variable& variable(const std::string& name) const {
     const Variable* v = fmu->model_description().find(name);
@@ -90,6 +93,44 @@ struct Simulation::Impl {
     return structure::unknown_name(structure.analysis.system, structure.index1->unknowns[k]);
   }
   std::string row_name(std::size_t k) const { return structure.analysis.system.name(structure.index1->rows[k]); }
+  // What the FMU returned for row k, for messages about a NaN in it.
+  std::string row_value_name(std::size_t k) const {
+    const auto& system = structure.analysis.system;
+    const auto& e = structure.index1->rows[k];
+    if (e.kind == structure::EquationRef::Kind::formulation) {
+      const std::size_t g = system.formulation_group[e.id];
+      if (system.group_kind[g] == structure::GroupKind::state_equation && !dae.fully_implicit) {
+        const Variable* der = fmu->model_description().find(dae.derivative_vrs.at(system.group_source[g]));
+        return (der != nullptr ? der->name : row_name(k)) + " (from fmi3GetContinuousStateDerivatives)";
+      }
+    }
+    return "the residual \"" + row_name(k) + "\"";
+  }
+
+  // Faults counted from here on: NaN residuals (the integrator) and fmi3Discard returns.
+  void mark_faults() {
+    discard_marks.resize(instances.size());
+    for (std::size_t i = 0; i < instances.size(); ++i) discard_marks[i] = instances[i]->discards().count;
+    fault_mark_time = t;
+    if (integrator) integrator->reset_faults();
+  }
+  // "fmi3GetFloat64 (instance "lsdae") returned fmi3Discard 40 times since t = ..." or "".
+  std::string discard_report() const {
+    std::uint64_t total = 0;
+    const Instance* most = nullptr;
+    std::uint64_t most_count = 0;
+    for (std::size_t i = 0; i < instances.size() && i < discard_marks.size(); ++i) {
+      const std::uint64_t n = instances[i]->discards().count - discard_marks[i];
+      total += n;
+      if (n > most_count) most_count = n, most = instances[i].get();
+    }
+    if (most == nullptr) return "";
+    const DiscardRecord& d = most->discards();
+    return std::string(d.function != nullptr ? d.function : "a function") + " (instance \"" + most->name() +
+           "\") returned fmi3Discard " + std::to_string(total) + (total == 1 ? " time" : " times") + " since t = " +
+           format_number(fault_mark_time) + " (the last at t = " + format_number(d.time) +
+           "): the FMU refuses to be evaluated there; check its parameters and the range in which the model is valid";
+  }
 
   void make_residuals() {
     projector.reset();
@@ -241,6 +282,8 @@ struct Simulation::Impl {
     }
     io.row_name = [this](std::size_t k) { return row_name(k); };
     io.unknown_name = [this](std::size_t k) { return unknown_name(k); };
+    io.row_value_name = [this](std::size_t k) { return row_value_name(k); };
+    io.explain_failure = [this] { return discard_report(); };
     std::vector<kernels::ResidualFunction*> pool;
     for (auto& r : residuals) pool.push_back(r.get());
     integrator = std::make_unique<simulation::IdaIntegrator>(*residuals[0], pool, structure.iteration,
@@ -525,6 +568,7 @@ void Simulation::initialize() {
   Impl& m = *impl_;
   if (m.initialized) throw Error(ErrorKind::usage, "simulate: initialize() was already called");
   auto t0 = std::chrono::steady_clock::now();
+  m.mark_faults();
   // Every instance goes through the same sequence so they stay interchangeable.
   for (std::size_t i = 0; i < m.instances.size(); ++i) {
     Instance& inst = *m.instances[i];
@@ -603,6 +647,7 @@ double Simulation::advance_to(double t_target) {
   if (t_target > m.t_stop) t_target = m.t_stop;
   if (m.terminated || t_target <= m.t) return m.t;
   auto t0 = std::chrono::steady_clock::now();
+  m.mark_faults();
   auto keep_point = [&] {
     std::copy(m.integrator->y().begin(), m.integrator->y().end(), m.y.begin());
     std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
@@ -639,13 +684,17 @@ double Simulation::advance_to(double t_target) {
         m.t = t_target;
         break;
       }
-      if (++steps_this_call > m.options.max_steps)  // IDA's own mxstep counts per call, i.e. per step here
+      if (++steps_this_call > m.options.max_steps) {  // IDA's own mxstep counts per call, i.e. per step here
+        const std::string cause = m.integrator->known_cause();
         throw Error(ErrorKind::solver, "ida: at t = " + format_number(m.integrator->time()) + " (h = " +
                                            format_number(m.integrator->stats().last_step) + "): more than " +
                                            std::to_string(m.options.max_steps) + " steps before t = " +
-                                           format_number(t_target) + " (IDA_TOO_MUCH_WORK) → raise --max-steps or shorten "
-                                           "the output interval; if the step size collapsed, the model may be "
-                                           "stiff or singular here");
+                                           format_number(t_target) + " (IDA_TOO_MUCH_WORK) → " +
+                                           (cause.empty() ? "raise --max-steps or shorten the output interval; if the "
+                                                            "step size collapsed, the model may be stiff or singular "
+                                                            "here"
+                                                          : cause));
+      }
       simulation::StepOutcome outcome = m.integrator->one_step(t_target);
       m.t_ida = m.integrator->time();
       if (outcome == simulation::StepOutcome::root) {
