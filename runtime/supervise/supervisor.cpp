@@ -234,6 +234,12 @@ void describe_end(RunOutcome& out, const IsolationOptions& options, const CallPa
   action.sa_handler = on_child_stop_signal;
   sigemptyset(&action.sa_mask);
   for (int signo : kStopSignals) sigaction(signo, &action, nullptr);
+  // A crash ends the child by its signal, whatever handlers the caller (a
+  // crash reporter, a sanitizer runtime) installed: the parent reports it.
+  struct sigaction fatal {};
+  fatal.sa_handler = SIG_DFL;
+  sigemptyset(&fatal.sa_mask);
+  for (int signo : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(signo, &fatal, nullptr);
   int results_fd = STDOUT_FILENO;
   if (options.fmu_stdout_to_stderr) {
     int copy = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);

@@ -277,6 +277,7 @@ TEST_F(IsolationTest, ANaNResidualIsNamedWithItsTime) {
   ASSERT_TRUE(ExitedWith(result, 7));
   EXPECT_TRUE(Mentions(result, "re:the FMU returned NaN for the residual \"g\" at t = 0\\.5"));
   EXPECT_FALSE(Mentions(result, "raise --max-steps"));
+  expect_rows_kept(result, 6, 6);
   auto rows = lines(read_text(csv_file()));
   ASSERT_EQ(rows.size(), 7u) << "header, the rows 0 ... 0.4 and the one before the event at t = 0.5";
   EXPECT_EQ(rows.back(), "0.5,nan,nan") << "what the FMU returned there";
@@ -291,6 +292,7 @@ TEST_F(IsolationTest, ANaNResidualBetweenOutputPointsIsNamedToo) {
   EXPECT_TRUE(Mentions(result, "re:→ the FMU returned NaN for the residual \"g\" at t = 0\\.5[0-9]* \\([0-9]+ "
                                "non-finite evaluations, the last at t = 0\\.5[0-9]*\\)"));
   EXPECT_FALSE(Mentions(result, "raise --max-steps"));
+  expect_rows_kept(result, 7, 7);
   EXPECT_TRUE(leftovers().empty());
 }
 
@@ -300,6 +302,7 @@ TEST_F(IsolationTest, ANaNDerivativeIsNamedWithItsTime) {
   EXPECT_TRUE(Mentions(result, "re:the FMU returned NaN for der\\(x\\) \\(from fmi3GetContinuousStateDerivatives\\) "
                                "at t = 0\\.5"));
   EXPECT_FALSE(Mentions(result, "raise --max-steps"));
+  expect_rows_kept(result, 6, 6);  // 0 ... 0.4 and the row before the event at t = 0.5
   EXPECT_TRUE(leftovers().empty());
 }
 
@@ -309,6 +312,7 @@ TEST_F(IsolationTest, DiscardForeverNamesTheFunctionAndTheCount) {
   EXPECT_TRUE(Mentions(result, "re:fmi3GetFloat64 \\(instance \"lsdae\"\\) returned fmi3Discard [0-9]+ times since "
                                "t = 0\\.5 \\(the last at t = 0\\.5[0-9]*\\)"));
   EXPECT_FALSE(Mentions(result, "raise --max-steps"));
+  expect_rows_kept(result, 7, 7);  // 0 ... 0.5, with two rows at the event at t = 0.5
   EXPECT_TRUE(leftovers().empty());
 }
 
