@@ -51,7 +51,12 @@
 //   parent's process group, so a terminal's Ctrl-C reaches both.
 // - Threads: fork() copies only the calling thread. In a multi-threaded
 //   caller, the work function must not need locks other threads may hold
-//   (glibc's malloc and stdio are safe).
+//   (glibc's malloc and stdio are safe). OpenMP in particular: once the
+//   caller has run a parallel region (an in-process Simulation with
+//   threads > 1), GNU libgomp's thread pool does not survive fork, and a
+//   child that uses more than one thread hangs in its first parallel region
+//   (only the run's time limit would stop it). Keep multi-threaded
+//   simulations in the children; the `lsdae` program does.
 // - Linux only (pidfd, prctl).
 //
 // run_in_process() runs the same work function in this process, with the
