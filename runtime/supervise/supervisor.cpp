@@ -357,6 +357,25 @@ RunOutcome run_isolated(const RunBody& body, const IsolationOptions& options) {
   // $TMPDIR) go to a folder this process owns and removes however the child ends.
   const import::TempDir tmpdir = import::TempDir::create();
 
+  // With SIGCHLD ignored the kernel reaps the child itself and its status is
+  // lost: restore the default for the run.
+  struct sigaction old_sigchld {};
+  sigaction(SIGCHLD, nullptr, &old_sigchld);
+  const bool sigchld_ignored = old_sigchld.sa_handler == SIG_IGN;
+  if (sigchld_ignored) {
+    struct sigaction default_sigchld {};
+    default_sigchld.sa_handler = SIG_DFL;
+    sigemptyset(&default_sigchld.sa_mask);
+    sigaction(SIGCHLD, &default_sigchld, nullptr);
+  }
+  struct RestoreSigchld {
+    bool active;
+    struct sigaction previous;
+    ~RestoreSigchld() {
+      if (active) sigaction(SIGCHLD, &previous, nullptr);
+    }
+  } restore_sigchld{sigchld_ignored, old_sigchld};
+
   std::fflush(nullptr);  // nothing buffered may be written twice
   const pid_t parent = getpid();
   const pid_t pid = fork();

@@ -68,6 +68,19 @@ TEST(RunIsolated, ProgressSurvivesACrash) {
   EXPECT_EQ(r.reached_time.value_or(-1), 0.5);
 }
 
+TEST(RunIsolated, ACallerThatIgnoresSigchldStillLearnsHowTheChildEnded) {
+  struct sigaction ignore {}, previous {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGCHLD, &ignore, &previous);
+  RunOutcome r = run_isolated([](RunContext&) -> int { std::abort(); });
+  struct sigaction after {};
+  sigaction(SIGCHLD, &previous, &after);
+  EXPECT_EQ(r.end, RunEnd::crashed);
+  EXPECT_EQ(r.signal, SIGABRT);
+  EXPECT_EQ(after.sa_handler, SIG_IGN) << "the caller's disposition is restored";
+}
+
 TEST(RunIsolated, ExitBeforeReturningIsACrashWithItsStatus) {
   RunOutcome r = run_isolated([](RunContext&) -> int { std::exit(3); });
   EXPECT_EQ(r.end, RunEnd::exited);
