@@ -15,6 +15,7 @@
 #include "lsdae/error.h"
 #include "lsdae/model_description.h"
 #include "lsdae/simulation.h"
+#include "lsdae/supervise.h"
 
 struct lsdae_simulation {
   std::unique_ptr<lsdae::Simulation> sim;
@@ -27,6 +28,7 @@ static_assert(sizeof(lsdae::ValueReference) == sizeof(uint32_t), "lsdae_get_valu
 namespace {
 
 thread_local std::string g_open_error;
+thread_local const lsdae::RunContext* g_run_context = nullptr;  // inside lsdae_run_isolated's body
 
 lsdae_status to_status(lsdae::ErrorKind kind) {
   switch (kind) {
@@ -290,5 +292,58 @@ const char* lsdae_structure_report(lsdae_simulation* s) {
 const char* lsdae_last_error(const lsdae_simulation* s) {
   return s == nullptr ? g_open_error.c_str() : s->error.c_str();
 }
+
+void lsdae_isolation_init(lsdae_isolation* isolation) {
+  if (isolation == nullptr) return;
+  isolation->timeout = isolation->call_timeout = std::numeric_limits<double>::quiet_NaN();
+}
+
+lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae_isolation* isolation) {
+  if (body == nullptr) {
+    g_open_error = "lsdae_run_isolated: body must not be NULL";
+    return LSDAE_ERR_USAGE;
+  }
+  lsdae::IsolationOptions options;
+  if (isolation != nullptr) {
+    auto seconds = [](const char* field, double value, double fallback) {
+      if (std::isnan(value)) return fallback;
+      if (value < 0 || std::isinf(value))
+        throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_run_isolated: isolation.") + field + " is " +
+                                                        std::to_string(value) +
+                                                        ", not a number of seconds → give 0 (no limit) or more, or NaN");
+      return value;
+    };
+    try {
+      options.timeout = seconds("timeout", isolation->timeout, 0.0);
+      options.call_timeout = seconds("call_timeout", isolation->call_timeout, options.call_timeout);
+    } catch (const lsdae::Error& e) {
+      g_open_error = e.what();
+      return LSDAE_ERR_USAGE;
+    }
+  }
+  lsdae::RunOutcome outcome;
+  lsdae_status status = guarded(g_open_error, [&] {
+    outcome = lsdae::run_isolated(
+        [&](lsdae::RunContext& context) {
+          g_run_context = &context;
+          return body(user);
+        },
+        options);
+  });
+  if (status != LSDAE_OK) return status;
+  if (outcome.ok()) {
+    if (outcome.exit_code < 0 || outcome.exit_code > 127) {
+      g_open_error = "lsdae_run_isolated: body returned " + std::to_string(outcome.exit_code) +
+                     ", not an lsdae_status → return LSDAE_OK or an error status";
+      return LSDAE_ERR_INTERNAL;
+    }
+    g_open_error.clear();
+    return static_cast<lsdae_status>(outcome.exit_code);
+  }
+  g_open_error = outcome.message;
+  return to_status(outcome.kind());
+}
+
+int lsdae_stop_requested(void) { return g_run_context != nullptr && g_run_context->stop_requested() ? 1 : 0; }
 
 }  // extern "C"

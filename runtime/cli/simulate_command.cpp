@@ -1,37 +1,47 @@
 // runtime/cli/simulate_command.cpp -- `lsdae simulate model.fmu [options]`:
 // integrate, stream the results to CSV, write the run statistics as JSON.
 //
-// Ctrl-C (SIGINT) and SIGTERM stop the run at the next output point: the rows
-// written so far stay, the statistics are written with "interrupted": true,
-// and the exit code is 130. A failure mid-run (solver or FMU) keeps the rows
+// The FMU's binary runs in a supervised child process (lsdae/supervise.h;
+// `--no-isolate`: in this one). This process unpacks and reads the FMU and
+// owns its extraction folder; the child loads the binary, integrates, writes
+// the result rows (flushed one by one) and the statistics. With `-o -` the
+// rows go to the original stdout and whatever the FMU prints goes to stderr.
+//
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP stop the run at the next output point
+// (also during the last interval): the rows written so far stay, the
+// statistics are written with "interrupted": true, and the exit code is 130.
+// A second signal, or an FMU call that has not returned 2 s after the first,
+// stops the child at once. A failure mid-run (solver or FMU) keeps the rows
 // written so far, writes the statistics with the error, and says where it
-// stopped.
+// stopped. When the child crashes (exit 10) or a watchdog stops it (exit 11,
+// `--timeout`, `--call-timeout`), this process says in which FMU call, at
+// what time, writes the statistics, and leaves the result file ending at the
+// last complete row.
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "common/format.h"
 #include "cli/commands.h"
+#include "cli/isolation_option.h"
 #include "cli/json_writer.h"
 #include "import/temp_dir.h"
 #include "lsdae/error.h"
 #include "lsdae/simulation.h"
+#include "lsdae/supervise.h"
 #include "simulation/csv_writer.h"
 #include "simulation/output_channels.h"
 
 namespace lsdae::cli {
 
 namespace {
-
-std::atomic<int> g_stop_signal{0};
-extern "C" void on_stop_signal(int signo) { g_stop_signal.store(signo); }
 
 struct SimulateOptions {
   std::string path;
@@ -55,6 +65,7 @@ struct SimulateOptions {
   bool no_coloring = false;
   std::string row_order = "matched";
   bool strict = false;
+  IsolationFlags isolation;
 };
 
 void write_stats(const std::string& path, const Simulation* sim, const std::string& fmu_name, double wall,
@@ -152,6 +163,148 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << " s; " << rows << " rows in " << output << '\n';
 }
 
+// The simulation itself: in the supervised child (or in-process with
+// --no-isolate). Returns 0, or 130 when a stop signal ended it; throws
+// lsdae::Error for a failure (with where it stopped and the rows kept).
+int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fmu>& fmu,
+             const SimulationOptions& options, const std::function<double()>& wall) {
+  auto sim = Simulation::create(fmu, options);
+  for (const auto& assignment : o.sets) {
+    auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error(ErrorKind::usage, "--set \"" + assignment + "\": expected name=value → e.g. --set k=2.5");
+    sim->set(assignment.substr(0, eq), assignment.substr(eq + 1));  // parsed for the variable's type
+  }
+  if (!o.input.empty()) sim->set_input(o.input);
+  std::vector<std::string> patterns;
+  for (const auto& list : o.output_vars)
+    for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
+  simulation::OutputReader reader(simulation::select_output_channels(*fmu, patterns, o.all));
+  // With `-o -` the rows go to the original stdout; what the FMU prints goes to stderr.
+  simulation::CsvWriter csv(o.output, reader.names(), ctx.results_fd());
+  auto record = [&] {
+    reader.read(*sim);
+    csv.write_row(sim->time(), reader);
+    ctx.report_progress(csv.rows(), sim->time());
+  };
+  // A row just before and just after every event (same time, two rows).
+  double last_event_row = std::nan("");
+  sim->observe_events([&](double t, EventPhase phase) {
+    record();
+    if (phase == EventPhase::after) last_event_row = t;
+  });
+  const bool show_progress = o.progress && isatty(STDERR_FILENO) && o.output != "-";
+  std::string error;
+  bool interrupted = false;
+  try {
+    sim->initialize();
+    record();
+    const double t0 = sim->start_time(), t1 = sim->stop_time(), dt = sim->output_interval();
+    const auto intervals = static_cast<long>(std::ceil((t1 - t0) / dt - 1e-9));
+    int last_percent = -1;
+    for (long k = 1; k <= intervals; ++k) {
+      if (ctx.stop_requested()) {
+        interrupted = true;
+        break;
+      }
+      double target = k == intervals ? t1 : t0 + static_cast<double>(k) * dt;
+      sim->advance_to(target);
+      if (sim->terminated()) {
+        if (sim->time() != last_event_row) record();
+        std::cerr << "lsdae: the FMU asked to terminate at t = " << format_number(sim->time()) << '\n';
+        break;
+      }
+      if (sim->time() != last_event_row) record();  // an event at an output time already wrote it
+      if (show_progress) {
+        int percent = static_cast<int>(100.0 * static_cast<double>(k) / static_cast<double>(intervals));
+        if (percent != last_percent) {
+          last_percent = percent;
+          std::string bar(static_cast<std::size_t>(percent / 4), '#');
+          std::fprintf(stderr, "\r[%-25s] %3d%%  t = %-12s", bar.c_str(), percent, format_number(sim->time()).c_str());
+        }
+      }
+    }
+    // A stop requested during the last interval is honoured too.
+    if (ctx.stop_requested()) interrupted = true;
+    if (show_progress) std::fprintf(stderr, "\n");
+  } catch (const Error& e) {
+    if (show_progress) std::fprintf(stderr, "\n");
+    error = e.what();
+    write_stats(o.stats, sim.get(), fmu->display_name(), wall(), csv.rows(), false, error);
+    throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
+                              std::to_string(csv.rows()) + " rows kept in " + o.output + ")");
+  }
+  if (interrupted && ctx.stop_for_timeout()) {
+    error = fmu->display_name() + ": the run took longer than its limit of " + format_number(o.isolation.timeout) +
+            " s → raise --timeout, or simulate a shorter time span";
+    write_stats(o.stats, sim.get(), fmu->display_name(), wall(), csv.rows(), true, error);
+    throw Error(ErrorKind::timeout, error + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
+                                        std::to_string(csv.rows()) + " rows kept in " + o.output + ")");
+  }
+  write_stats(o.stats, sim.get(), fmu->display_name(), wall(), csv.rows(), interrupted, error);
+  if (interrupted) {
+    std::cerr << "lsdae: interrupted at t = " << format_number(sim->time()) << "; " << csv.rows() << " rows kept in "
+              << o.output << '\n';
+    return exit_code(ErrorKind::interrupted);
+  }
+  print_summary(*sim, csv.rows(), o.output);
+  return 0;
+}
+
+// Cuts a partial last line (a row the killed child was writing) from a
+// regular file, so the file ends at the last complete row.
+void keep_complete_rows(const std::string& path) {
+  int fd = open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return;
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    char block[65536];
+    off_t end = st.st_size;
+    while (end > 0) {
+      const off_t begin = end > static_cast<off_t>(sizeof block) ? end - static_cast<off_t>(sizeof block) : 0;
+      const ssize_t n = pread(fd, block, static_cast<std::size_t>(end - begin), begin);
+      if (n <= 0) break;
+      ssize_t i = n - 1;
+      while (i >= 0 && block[i] != '\n') --i;
+      if (i >= 0) {
+        const off_t keep = begin + i + 1;
+        if (keep != st.st_size && ftruncate(fd, keep) != 0) {
+          // best effort: the rows before stay either way
+        }
+        break;
+      }
+      end = begin;
+    }
+  }
+  close(fd);
+}
+
+// After the run: the child's own report when it ended by itself; otherwise
+// (a crash, a watchdog, a signal that had to stop it) the message, the rows
+// kept, the statistics and a result file that ends at its last complete row.
+int finish_run(const RunOutcome& r, const SimulateOptions& o, const std::string& fmu_name, double wall) {
+  if (r.end == RunEnd::completed) return r.exit_code;
+  if (r.end == RunEnd::failed) throw Error(r.error_kind, r.message);
+  if (!r.killed && r.end == RunEnd::interrupted) {
+    // It stopped by itself; a signal after its last check still counts.
+    if (r.exit_code != exit_code(ErrorKind::interrupted)) std::cerr << "lsdae: " << r.message << '\n';
+    return exit_code(ErrorKind::interrupted);
+  }
+  if (o.progress && isatty(STDERR_FILENO) && o.output != "-") std::cerr << '\n';  // end the child's progress bar
+  const std::uint64_t rows = r.rows.value_or(0);
+  if (o.output != "-") keep_complete_rows(o.output);
+  const std::string kept = "\n  (" + std::to_string(rows) + " rows kept in " + o.output +
+                           (r.reached_time ? ", up to t = " + format_number(*r.reached_time) : std::string()) + ")";
+  if (r.killed || r.end != RunEnd::run_timeout)
+    write_stats(o.stats, nullptr, fmu_name, wall, static_cast<std::size_t>(rows), r.end == RunEnd::interrupted,
+                r.message);
+  if (r.end == RunEnd::interrupted) {
+    std::cerr << "lsdae: " << r.message << kept << '\n';
+    return exit_code(ErrorKind::interrupted);
+  }
+  throw Error(r.kind(), r.message + kept);
+}
+
 }  // namespace
 
 Runner add_simulate_command(CLI::App& app) {
@@ -214,13 +367,15 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_flag("--no-coloring", o->no_coloring,
                "Evaluate the Jacobian one column at a time (baseline for benchmarks)")
       ->group("Benchmark baselines");
+  add_isolation_options(app, o->isolation, "the simulation");
   return [o]() {
-    // Ctrl-C stops at the next output point and keeps everything; the
-    // extraction folder is removed by the destructors on the way out.
+    // SIGINT, SIGTERM and SIGHUP are stop requests from here on: the run
+    // stops at the next output point and keeps everything; a second signal
+    // (or a call that does not return within the grace period) stops the
+    // process running the FMU at once. The extraction folder is removed by
+    // the destructors on the way out, in every case.
     import::TempDir::set_signal_cleanup(false);
-    g_stop_signal.store(0);
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
+    StopSignals stop_signals;
     auto wall_start = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(); };
 
@@ -246,80 +401,16 @@ Runner add_simulate_command(CLI::App& app) {
                        : o->jacobian == "directional" ? JacobianMode::directional
                        : o->jacobian == "check"       ? JacobianMode::check
                                                       : JacobianMode::automatic;
+    // This process unpacks and reads the FMU (and owns the extraction
+    // folder); the binary is loaded only inside the run below.
     OpenOptions open;
     open.strict = o->strict;
     auto fmu = Fmu::open(o->path, open);
-    auto sim = Simulation::create(fmu, options);
-    for (const auto& assignment : o->sets) {
-      auto eq = assignment.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw Error(ErrorKind::usage, "--set \"" + assignment + "\": expected name=value → e.g. --set k=2.5");
-      sim->set(assignment.substr(0, eq), assignment.substr(eq + 1));  // parsed for the variable's type
-    }
-    if (!o->input.empty()) sim->set_input(o->input);
-    std::vector<std::string> patterns;
-    for (const auto& list : o->output_vars)
-      for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
-    simulation::OutputReader reader(simulation::select_output_channels(*fmu, patterns, o->all));
-    const std::vector<std::string> names = reader.names();
-    simulation::CsvWriter csv(o->output, names);
-    auto record = [&] {
-      reader.read(*sim);
-      csv.write_row(sim->time(), reader);
-    };
-    // A row just before and just after every event (same time, two rows).
-    double last_event_row = std::nan("");
-    sim->observe_events([&](double t, EventPhase phase) {
-      record();
-      if (phase == EventPhase::after) last_event_row = t;
-    });
-    const bool show_progress = o->progress && isatty(STDERR_FILENO) && o->output != "-";
-    std::string error;
-    bool interrupted = false;
-    try {
-      sim->initialize();
-      record();
-      const double t0 = sim->start_time(), t1 = sim->stop_time(), dt = sim->output_interval();
-      const auto intervals = static_cast<long>(std::ceil((t1 - t0) / dt - 1e-9));
-      int last_percent = -1;
-      for (long k = 1; k <= intervals; ++k) {
-        if (g_stop_signal.load() != 0) {
-          interrupted = true;
-          break;
-        }
-        double target = k == intervals ? t1 : t0 + static_cast<double>(k) * dt;
-        sim->advance_to(target);
-        if (sim->terminated()) {
-          if (sim->time() != last_event_row) record();
-          std::cerr << "lsdae: the FMU asked to terminate at t = " << format_number(sim->time()) << '\n';
-          break;
-        }
-        if (sim->time() != last_event_row) record();  // an event at an output time already wrote it
-        if (show_progress) {
-          int percent = static_cast<int>(100.0 * static_cast<double>(k) / static_cast<double>(intervals));
-          if (percent != last_percent) {
-            last_percent = percent;
-            std::string bar(static_cast<std::size_t>(percent / 4), '#');
-            std::fprintf(stderr, "\r[%-25s] %3d%%  t = %-12s", bar.c_str(), percent, format_number(sim->time()).c_str());
-          }
-        }
-      }
-      if (show_progress) std::fprintf(stderr, "\n");
-    } catch (const Error& e) {
-      if (show_progress) std::fprintf(stderr, "\n");
-      error = e.what();
-      write_stats(o->stats, sim.get(), fmu->display_name(), wall(), csv.rows(), false, error);
-      throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
-                                std::to_string(csv.rows()) + " rows kept in " + o->output + ")");
-    }
-    write_stats(o->stats, sim.get(), fmu->display_name(), wall(), csv.rows(), interrupted, error);
-    if (interrupted) {
-      std::cerr << "lsdae: interrupted at t = " << format_number(sim->time()) << "; " << csv.rows() << " rows kept in "
-                << o->output << '\n';
-      return exit_code(ErrorKind::interrupted);
-    }
-    print_summary(*sim, csv.rows(), o->output);
-    return 0;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
+    auto run = [&](RunContext& ctx) { return simulate(ctx, *o, fmu, options, wall); };
+    RunOutcome outcome = run_with_isolation(o->isolation, run, isolation_options(o->isolation, fmu->display_name()));
+    return finish_run(outcome, *o, fmu->display_name(), wall());
   };
 }
 

@@ -2,6 +2,13 @@
 // problem with file:line, then (unless --no-load) load the binary and create
 // and free one instance (in DAE mode when the FMU has a manifest) to check
 // symbols, fmi3GetVersion and the instantiation token.
+//
+// The binary is loaded in a supervised child process (lsdae/supervise.h;
+// `--no-isolate`: in this one): a binary that crashes or ends the process
+// while loading or instantiating is a binary error (exit 5) naming the
+// signal and the fmi3 function; one that hangs longer than --call-timeout is
+// exit 11. A stop signal ends the check at once (exit 130); the extraction
+// folder is removed in every case.
 #include <CLI/CLI.hpp>
 
 #include <cctype>
@@ -13,10 +20,13 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/isolation_option.h"
 #include "cli/json_writer.h"
 #include "cli/limits_option.h"
+#include "import/temp_dir.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
+#include "lsdae/supervise.h"
 
 namespace lsdae::cli {
 
@@ -28,6 +38,7 @@ struct ValidateOptions {
   bool no_load = false;
   bool quiet = false;
   std::uint64_t max_unpacked_size = 0;  // 0: ArchiveLimits' defaults
+  IsolationFlags isolation;
 };
 
 // `--json` when the FMU cannot be read at all (archive, XML, a missing file):
@@ -88,7 +99,10 @@ Runner add_validate_command(CLI::App& app) {
   app.add_flag("--no-load", options->no_load, "Do not load the binary (XML checks only)");
   app.add_flag("-q,--quiet", options->quiet, "Print errors only");
   add_max_unpacked_size_option(app, options->max_unpacked_size);
+  add_isolation_options(app, options->isolation, "loading the binary");
   return [options]() {
+    import::TempDir::set_signal_cleanup(false);
+    StopSignals stop_signals;
     OpenOptions open;
     open.reject_invalid = false;
     apply_max_unpacked_size(options->max_unpacked_size, open);
@@ -106,15 +120,27 @@ Runner add_validate_command(CLI::App& app) {
     std::optional<ErrorKind> load_error;
     // Conformance errors do not stop simulation, so they do not stop the load either.
     if (!options->no_load && !findings.has_errors()) {
-      try {
-        auto instance = fmu->instantiate("lsdae-validate");
-        if (fmu->manifest().present()) instance->enable_dae_mode();
+      IsolationOptions isolation = isolation_options(options->isolation, fmu->display_name());
+      isolation.stop_grace = 0;  // nothing to finish: a stop signal ends the check at once
+      RunOutcome r = run_with_isolation(
+          options->isolation,
+          [&](RunContext&) {
+            auto instance = fmu->instantiate("lsdae-validate");
+            if (fmu->manifest().present()) instance->enable_dae_mode();
+            return 0;
+          },
+          isolation);
+      if (r.end == RunEnd::interrupted) {
+        std::cerr << "lsdae: " << r.message << '\n';
+        return exit_code(ErrorKind::interrupted);
+      }
+      if (r.ok()) {
         load_result = "ok";
-      } catch (const Error& e) {
+      } else {
         // The binary's own message starts with the FMU's name: drop it, the
         // line prefix says it. A missing binary was already a warning: the
-        // error replaces it.
-        std::string message = e.what();
+        // error replaces it. A crash of the binary is a binary error.
+        std::string message = r.message;
         const std::string prefix = fmu->display_name() + ": ";
         if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
         Diagnostics kept;
@@ -124,7 +150,7 @@ Runner add_validate_command(CLI::App& app) {
         const auto& me = fmu->model_description().model_exchange;
         findings.error(std::string("binaries/") + "x86_64-linux/" + (me ? me->model_identifier : "?") + ".so", 0, message);
         load_result = "failed";
-        load_error = e.kind();
+        load_error = r.end == RunEnd::crashed || r.end == RunEnd::exited ? ErrorKind::binary : r.kind();
       }
     }
     // validate counts both kinds of error (lsdae/diagnostics.h).

@@ -1,6 +1,9 @@
 // runtime/simulation/csv_writer.cpp -- see csv_writer.h.
 #include "simulation/csv_writer.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -23,9 +26,18 @@ std::string csv_field(const std::string& text, bool always = false) {
 }
 }  // namespace
 
-CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names) : path_(path) {
-  if (path == "-") {
+CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names, int stdout_fd)
+    : path_(path) {
+  if (path == "-" && stdout_fd == STDOUT_FILENO) {
     file_ = stdout;
+  } else if (path == "-") {
+    const int fd = fcntl(stdout_fd, F_DUPFD_CLOEXEC, 3);
+    file_ = fd >= 0 ? fdopen(fd, "w") : nullptr;
+    owned_ = true;
+    if (file_ == nullptr) {
+      if (fd >= 0) close(fd);
+      throw Error(ErrorKind::usage, std::string("results: cannot write to stdout: ") + std::strerror(errno));
+    }
   } else {
     file_ = std::fopen(path.c_str(), "w");
     owned_ = true;

@@ -25,8 +25,10 @@ namespace lsdae::simulation {
 
 class CsvWriter {
  public:
-  // Throws Error(usage) naming the path when it cannot be created. "-" is stdout.
-  CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names);
+  // Throws Error(usage) naming the path when it cannot be created. "-" is
+  // stdout, or the file descriptor `stdout_fd` when another one stands for it
+  // (a supervised child's results descriptor, lsdae/supervise.h).
+  CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names, int stdout_fd = 1);
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;

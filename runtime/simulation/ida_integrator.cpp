@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -120,6 +121,42 @@ struct IdaIntegrator::Impl {
   std::vector<sunindextype> col_ptr, row_idx;
   std::vector<double> csc_values;  // dense solver: the Jacobian in CSC order before scattering
   std::exception_ptr callback_error;
+  // Non-finite values since reset_faults(): how many, the first and the last.
+  struct NonFinite {
+    long count = 0;
+    std::size_t row = 0, column = 0;
+    bool jacobian = false;
+    double value = 0, t_first = 0, t_last = 0;
+  } nonfinite;
+  // Residuals are scanned for non-finite values only once IDA had a failure
+  // (a NaN always causes one) since the last output point or restart: a run
+  // that goes well pays two counter reads per evaluation, not a pass over r.
+  bool scanning = false;
+  long failures_baseline = 0;
+
+  long failures_so_far() const {
+    long conv = 0, err = 0;
+    IDAGetNumNonlinSolvConvFails(ida, &conv);
+    IDAGetNumErrTestFails(ida, &err);
+    return conv + err;
+  }
+  bool scan_residuals() {
+    if (!scanning && ida != nullptr && failures_so_far() > failures_baseline) scanning = true;
+    return scanning;
+  }
+  void rearm_scan() {
+    scanning = false;
+    failures_baseline = ida != nullptr ? failures_so_far() : 0;
+  }
+  // Records the first non-finite entry of r, if any; true when there was one.
+  bool check_finite(double t, std::span<const double> r) {
+    for (std::size_t i = 0; i < r.size(); ++i)
+      if (!std::isfinite(r[i])) {
+        note_nonfinite(t, i, 0, false, r[i]);
+        return false;
+      }
+    return true;
+  }
   std::size_t root_count = 0;
   RootFunction root_function;
   // IDAReInit zeroes IDA's counters: what earlier segments (between events) counted.
@@ -166,6 +203,8 @@ struct IdaIntegrator::Impl {
     ++self->residual_calls;
     try {
       kernels::EvalStatus s = self->main.residual(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {NV_DATA_S(rr), n});
+      if (s == kernels::EvalStatus::ok && self->scan_residuals() && !self->check_finite(t, {NV_DATA_S(rr), n}))
+        return static_cast<int>(kernels::EvalStatus::recoverable);
       return static_cast<int>(s);
     } catch (...) {
       self->callback_error = std::current_exception();
@@ -187,6 +226,8 @@ struct IdaIntegrator::Impl {
       std::copy(self->row_idx.begin(), self->row_idx.end(), SUNSparseMatrix_IndexValues(J));
       values = {SUNSparseMatrix_Data(J), self->pattern.nnz()};
     }
+    // A non-finite residual at the point spoils every column: name it, not them.
+    if (!self->check_finite(t, {NV_DATA_S(rr), n})) return static_cast<int>(kernels::EvalStatus::recoverable);
     realtype h = 0;
     IDAGetCurrentStep(self->ida, &h);
     IDAGetErrWeights(self->ida, self->ewt);
@@ -196,6 +237,13 @@ struct IdaIntegrator::Impl {
       kernels::EvalStatus s = self->options.jacobian == JacobianSource::directional
                                   ? self->jacobian.evaluate_directional(self->pool, point, values)
                                   : self->jacobian.evaluate_finite_differences(self->pool, point, values);
+      if (s == kernels::EvalStatus::ok)
+        for (std::size_t c = 0; c < n; ++c)
+          for (std::size_t p = self->pattern.col_ptr()[c]; p < self->pattern.col_ptr()[c + 1]; ++p)
+            if (!std::isfinite(values[p])) {
+              self->note_nonfinite(t, self->pattern.row_idx()[p], c, true, values[p]);
+              return static_cast<int>(kernels::EvalStatus::recoverable);
+            }
       if (dense && s == kernels::EvalStatus::ok)  // SUNMatZero cleared J; scatter the pattern's entries
         for (std::size_t c = 0; c < n; ++c) {
           double* column = SUNDenseMatrix_Column(J, static_cast<sunindextype>(c));
@@ -220,21 +268,67 @@ struct IdaIntegrator::Impl {
     }
   }
 
+  // The record names the first residual (else Jacobian entry) found: a
+  // residual says more than the derivatives it spoils.
+  void note_nonfinite(double t, std::size_t row, std::size_t column, bool in_jacobian, double value) {
+    if (nonfinite.count++ == 0 || (nonfinite.jacobian && !in_jacobian)) {
+      nonfinite.row = row;
+      nonfinite.column = column;
+      nonfinite.jacobian = in_jacobian;
+      nonfinite.value = value;
+      nonfinite.t_first = t;
+    }
+    nonfinite.t_last = t;
+  }
+
+  std::string nonfinite_report() const {
+    if (nonfinite.count == 0) return "";
+    const std::size_t r = nonfinite.row;
+    std::string what = options.row_value_name ? options.row_value_name(r)
+                       : options.row_name     ? "row \"" + options.row_name(r) + "\""
+                                              : "row " + std::to_string(r);
+    if (nonfinite.jacobian)
+      what = "the Jacobian entry of " + what + " for " +
+             (options.unknown_name ? "\"" + options.unknown_name(nonfinite.column) + "\""
+                                   : "unknown " + std::to_string(nonfinite.column));
+    const double v = nonfinite.value;
+    std::string text = std::string("the FMU returned ") + (std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf") + " for " +
+                       what + " at t = " +
+                       format_number(nonfinite.t_first);
+    if (nonfinite.count > 1)
+      text += " (" + std::to_string(nonfinite.count) + " non-finite evaluations, the last at t = " +
+              format_number(nonfinite.t_last) + ")";
+    return text;
+  }
+
+  // What the caller and the NaN record know of a failure, instead of IDA's advice ("" when nothing).
+  std::string known_cause() const {
+    std::string cause = nonfinite_report();
+    if (!cause.empty())
+      cause += ": IDA cannot step through it; check the model's equations there (a division by zero, a square "
+               "root or logarithm of a negative number, an overflow)";
+    std::string extra = options.explain_failure ? options.explain_failure() : "";
+    if (!extra.empty()) cause += (cause.empty() ? "" : "; ") + extra;
+    return cause;
+  }
+
   [[noreturn]] void solve_failed(int flag, double t_now) {
     realtype h = 0;
     IDAGetLastStep(ida, &h);
-    std::string hint;
-    switch (flag) {
-      case IDA_TOO_MUCH_WORK: hint = "more than " + std::to_string(options.max_steps_per_output) +
-                                     " steps between two output points; raise --max-steps or shorten the output interval"; break;
-      case IDA_TOO_MUCH_ACC: hint = "the tolerances are too tight for double precision; loosen --rtol/--atol"; break;
-      case IDA_ERR_FAIL: hint = "the error test failed repeatedly: a discontinuity the FMU does not report as an event, or tolerances too tight"; break;
-      case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
-      case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
-      case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
-      case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
-      case IDA_RTFUNC_FAIL: hint = "evaluating the event indicators failed (see the FMU's log)"; break;
-      default: hint = "see IDA's message"; break;
+    std::string hint = known_cause();
+    if (hint.empty()) {
+      switch (flag) {
+        case IDA_TOO_MUCH_WORK: hint = "more than " + std::to_string(options.max_steps_per_output) +
+                                       " steps between two output points; raise --max-steps or shorten the output interval"; break;
+        case IDA_TOO_MUCH_ACC: hint = "the tolerances are too tight for double precision; loosen --rtol/--atol"; break;
+        case IDA_ERR_FAIL: hint = "the error test failed repeatedly: a discontinuity the FMU does not report as an event, or tolerances too tight"; break;
+        case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
+        case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
+        case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
+        case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
+        case IDA_RTFUNC_FAIL: hint = "evaluating the event indicators failed (see the FMU's log)"; break;
+        default: hint = "see IDA's message"; break;
+      }
     }
     throw Error(ErrorKind::solver, "ida: at t = " + format_number(t_now) + " (h = " + format_number(h) + "): " + IDAGetReturnFlagName(flag) +
                                        (last_ida_message.empty() ? "" : " (" + last_ida_message + ")") + " → " + hint);
@@ -357,6 +451,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.carry_counters();
     m.check(IDAReInit(m.ida, t0, m.y, m.yp), "IDAReInit");
   }
+  m.rearm_scan();  // IDAReInit zeroed IDA's counters
 }
 
 void IdaIntegrator::set_stop_time(double t_stop) { impl_->check(IDASetStopTime(impl_->ida, t_stop), "IDASetStopTime"); }
@@ -367,14 +462,17 @@ void IdaIntegrator::make_consistent(double t_next) {
   if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
   IDAGetConsistentIC(m.ida, m.y, m.yp);
   if (flag >= 0) return;
-  // Name the residuals that stayed largest.
+  // Name the residuals that stayed largest (a NaN counts as the largest).
+  auto magnitude = [](double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : std::fabs(v); };
   std::vector<double> r(n_);
-  m.main.residual(t_, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_}, r);
+  if (m.main.residual(t_, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_}, r) == kernels::EvalStatus::ok)
+    m.check_finite(t_, r);
+  const std::string cause = m.known_cause();
   std::vector<std::size_t> order(n_);
   std::iota(order.begin(), order.end(), 0);
   std::size_t shown = std::min<std::size_t>(5, n_);
   std::partial_sort(order.begin(), order.begin() + static_cast<long>(shown), order.end(),
-                    [&](std::size_t a, std::size_t b) { return std::fabs(r[a]) > std::fabs(r[b]); });
+                    [&](std::size_t a, std::size_t b) { return magnitude(r[a]) > magnitude(r[b]); });
   std::string worst;
   for (std::size_t k = 0; k < shown; ++k) {
     std::size_t i = order[k];
@@ -385,9 +483,10 @@ void IdaIntegrator::make_consistent(double t_next) {
   throw Error(ErrorKind::solver,
               std::string("ida: consistent initial values at t = ") + format_number(t_) + " not found (" +
                   IDAGetReturnFlagName(flag) + "); largest residuals: " + (worst.empty() ? "none" : worst) +
-                  (m.last_ida_message.empty() ? "" : "; IDA said: " + m.last_ida_message) +
-                  " → check the start values and parameters (--set name=value), or give better guesses for the "
-                  "algebraic variables");
+                  (m.last_ida_message.empty() ? "" : "; IDA said: " + m.last_ida_message) + " → " +
+                  (cause.empty() ? "check the start values and parameters (--set name=value), or give better guesses "
+                                   "for the algebraic variables"
+                                 : cause));
 }
 
 // One IDASolve call in `mode`; failures throw with time, step and reason.
@@ -449,6 +548,13 @@ void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double>
   N_VSetArrayPointer(nullptr, m.dkyp);
   if (f1 < 0 || f2 < 0)
     throw Error(ErrorKind::internal, "ida: cannot interpolate at t = " + format_number(t) + " (outside the last step)");
+}
+
+std::string IdaIntegrator::nonfinite_report() const { return impl_->nonfinite_report(); }
+std::string IdaIntegrator::known_cause() const { return impl_->known_cause(); }
+void IdaIntegrator::reset_faults() {
+  impl_->nonfinite = {};
+  impl_->rearm_scan();
 }
 
 std::span<const double> IdaIntegrator::y() const { return {NV_DATA_S(impl_->y), n_}; }

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -106,12 +107,21 @@ struct Simulation::Impl {
   double t_ida = 0;             // IDA's internal time (>= t after a step past an output time)
   int events_at_this_time = 0;
   double last_event_time = -1e300;
+  // fmi3Discard counts of the instances at the last output point (mark_faults).
+  std::vector<std::uint64_t> discard_marks;
+  double fault_mark_time = 0;
 
   // ---- names (simulation.cpp) ----------------------------------------------
   // The variable called `name`; Error(usage) when there is none.
   const Variable& variable(const std::string& name) const;
   std::string unknown_name(std::size_t k) const;  // IDA unknown k
   std::string row_name(std::size_t k) const;      // IDA row k
+  // What the FMU returned for row k, for messages about a NaN in it.
+  std::string row_value_name(std::size_t k) const;
+  // Faults counted from here on: NaN residuals (the integrator) and fmi3Discard returns.
+  void mark_faults();
+  // "fmi3GetFloat64 (instance "lsdae") returned fmi3Discard 40 times since t = ..." or "".
+  std::string discard_report() const;
   // Column names of `states` (state indices), comma-separated.
   std::string dummy_list(const std::vector<std::size_t>& states) const;
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/format.h"
 #include "simulation/simulation_impl.h"
 #include "structure/coloring.h"
 
@@ -105,6 +106,8 @@ void Simulation::Impl::make_integrator() {
                                 std::span<const double> weights) { return project_in_step(at, yy, yyp, weights); };
   io.row_name = [this](std::size_t k) { return row_name(k); };
   io.unknown_name = [this](std::size_t k) { return unknown_name(k); };
+  io.row_value_name = [this](std::size_t k) { return row_value_name(k); };
+  io.explain_failure = [this] { return discard_report(); };
   std::vector<kernels::ResidualFunction*> pool;
   for (auto& r : residuals) pool.push_back(r.get());
   integrator = std::make_unique<simulation::IdaIntegrator>(*residuals[0], pool, structure.iteration,
@@ -166,6 +169,47 @@ void Simulation::Impl::load_values(const VariableValues& v) {
       case structure::UnknownKind::algebraic: y[k] = v.z[u.index]; break;
     }
   }
+}
+
+}  // namespace lsdae
+
+namespace lsdae {
+
+std::string Simulation::Impl::row_value_name(std::size_t k) const {
+  const auto& system = structure.analysis.system;
+  const auto& e = structure.index1->rows[k];
+  if (e.kind == structure::EquationRef::Kind::formulation) {
+    const std::size_t g = system.formulation_group[e.id];
+    if (system.group_kind[g] == structure::GroupKind::state_equation && !dae.fully_implicit) {
+      const Variable* der = fmu->model_description().find(dae.derivative_vrs.at(system.group_source[g]));
+      return (der != nullptr ? der->name : row_name(k)) + " (from fmi3GetContinuousStateDerivatives)";
+    }
+  }
+  return "the residual \"" + row_name(k) + "\"";
+}
+
+void Simulation::Impl::mark_faults() {
+  discard_marks.resize(instances.size());
+  for (std::size_t i = 0; i < instances.size(); ++i) discard_marks[i] = instances[i]->discards().count;
+  fault_mark_time = t;
+  if (integrator) integrator->reset_faults();
+}
+
+std::string Simulation::Impl::discard_report() const {
+  std::uint64_t total = 0;
+  const Instance* most = nullptr;
+  std::uint64_t most_count = 0;
+  for (std::size_t i = 0; i < instances.size() && i < discard_marks.size(); ++i) {
+    const std::uint64_t n = instances[i]->discards().count - discard_marks[i];
+    total += n;
+    if (n > most_count) most_count = n, most = instances[i].get();
+  }
+  if (most == nullptr) return "";
+  const DiscardRecord& d = most->discards();
+  return std::string(d.function != nullptr ? d.function : "a function") + " (instance \"" + most->name() +
+         "\") returned fmi3Discard " + std::to_string(total) + (total == 1 ? " time" : " times") + " since t = " +
+         format_number(fault_mark_time) + " (the last at t = " + format_number(d.time) +
+         "): the FMU refuses to be evaluated there; check its parameters and the range in which the model is valid";
 }
 
 }  // namespace lsdae

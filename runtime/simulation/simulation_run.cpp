@@ -37,6 +37,7 @@ void Simulation::initialize() {
   Impl& m = *impl_;
   if (m.initialized) throw Error(ErrorKind::usage, "simulate: initialize() was already called");
   auto t0 = std::chrono::steady_clock::now();
+  m.mark_faults();
   m.initialize_instances();
   m.read_invariant_values();  // the values the invariants keep: I(x0) after the FMU's initialization
   m.select_dummy_derivatives_numerically();
@@ -78,6 +79,7 @@ double Simulation::advance_to(double t_target) {
   if (t_target > m.t_stop) t_target = m.t_stop;
   if (m.terminated || t_target <= m.t) return m.t;
   auto t0 = std::chrono::steady_clock::now();
+  m.mark_faults();
   auto keep_point = [&] {
     std::copy(m.integrator->y().begin(), m.integrator->y().end(), m.y.begin());
     std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
@@ -114,13 +116,17 @@ double Simulation::advance_to(double t_target) {
         m.t = t_target;
         break;
       }
-      if (++steps_this_call > m.options.max_steps)  // IDA's own mxstep counts per call, i.e. per step here
+      if (++steps_this_call > m.options.max_steps) {  // IDA's own mxstep counts per call, i.e. per step here
+        const std::string cause = m.integrator->known_cause();
         throw Error(ErrorKind::solver, "ida: at t = " + format_number(m.integrator->time()) + " (h = " +
                                            format_number(m.integrator->stats().last_step) + "): more than " +
                                            std::to_string(m.options.max_steps) + " steps before t = " +
-                                           format_number(t_target) + " (IDA_TOO_MUCH_WORK) → raise --max-steps or shorten "
-                                           "the output interval; if the step size collapsed, the model may be "
-                                           "stiff or singular here");
+                                           format_number(t_target) + " (IDA_TOO_MUCH_WORK) → " +
+                                           (cause.empty() ? "raise --max-steps or shorten the output interval; if the "
+                                                            "step size collapsed, the model may be stiff or singular "
+                                                            "here"
+                                                          : cause));
+      }
       simulation::StepOutcome outcome = m.integrator->one_step(t_target);
       m.t_ida = m.integrator->time();
       if (outcome == simulation::StepOutcome::root) {

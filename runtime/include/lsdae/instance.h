@@ -15,8 +15,15 @@
 //                           the instance can still be reset or freed.
 //   fmi3Fatal            -> the same, and the instance is unusable afterwards
 //                           (FMI forbids every further call, even Free).
+//                           Every discard is counted (discards()), so a run
+//                           that fails after many can name the function.
 // Calling a function in a state where FMI 3.0 forbids it throws
 // lsdae::Error(ErrorKind::usage) before the FMU is called.
+//
+// Every call into the FMU is marked in this process's call record
+// (runtime/supervise/call_record.h: the function, the instance name and the
+// last simulation time, written with plain stores), which a supervising
+// parent reads when the FMU crashes or hangs (lsdae/supervise.h).
 //
 // An Instance is not thread-safe; use one instance per thread (the FMU must
 // not declare canBeInstantiatedOnlyOncePerProcess for that).
@@ -37,6 +44,9 @@ namespace lsdae {
 
 class Fmu;
 struct Fmi3Functions;
+namespace supervise {
+struct CallSlot;
+}
 
 enum class CallStatus { ok, discard };
 
@@ -60,6 +70,15 @@ struct DiscreteStatesUpdate {
   std::optional<double> next_event_time;
 };
 
+// The fmi3Discard returns of one instance's data functions (fmi3Get*,
+// fmi3Set*, derivatives, event indicators): how many so far, the function
+// of the last one and the simulation time then (NaN before any fmi3SetTime).
+struct DiscardRecord {
+  std::uint64_t count = 0;
+  const char* function = nullptr;  // e.g. "fmi3GetFloat64"; nullptr while count == 0
+  double time = 0.0;
+};
+
 struct IntegratorStepResult {
   bool enter_event_mode = false;
   bool terminate_simulation = false;
@@ -76,6 +95,7 @@ class Instance {
   const Fmu& fmu() const { return *fmu_; }
   // The last message the FMU logged with status fmi3Error or fmi3Fatal.
   const std::string& last_error_message() const { return last_error_; }
+  const DiscardRecord& discards() const { return discards_; }
 
   // --- configuration (structural parameters, the DAE switch)
   void enter_configuration_mode();
@@ -175,6 +195,10 @@ class Instance {
   InstanceState state_ = InstanceState::instantiated;
   bool dae_mode_ = false;
   std::string last_error_;
+  DiscardRecord discards_;
+  double time_;  // the last time given to the FMU (NaN: none yet)
+  // "The call in progress" for a supervising process (runtime/supervise/call_record.h).
+  supervise::CallSlot* call_slot_ = nullptr;
 };
 
 }  // namespace lsdae

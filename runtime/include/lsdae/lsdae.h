@@ -57,8 +57,8 @@ typedef enum {
   LSDAE_ERR_SOLVER = 7,        /* IDA failed; lsdae_time() tells where it stopped */
   LSDAE_ERR_STRUCTURE = 8,     /* structural analysis failed (unbalanced, singular) */
   LSDAE_ERR_OUTPUT = 9,        /* a result file could not be written */
-  LSDAE_ERR_FMU_CRASH = 10,    /* the FMU crashed the process running it (supervised runs) */
-  LSDAE_ERR_TIMEOUT = 11,      /* a watchdog limit was hit (supervised runs) */
+  LSDAE_ERR_FMU_CRASH = 10,    /* the FMU crashed the process running it (supervised runs: lsdae_run_isolated) */
+  LSDAE_ERR_TIMEOUT = 11,      /* a watchdog limit was hit (supervised runs: lsdae_run_isolated) */
   LSDAE_ERR_INTERRUPTED = 130,
   LSDAE_ERR_INTERNAL = 70
 } lsdae_status;
@@ -178,6 +178,33 @@ lsdae_status lsdae_statistics(lsdae_simulation* simulation, lsdae_stats* stats);
  * lsdae_free. NULL (with lsdae_last_error) on failure or a NULL handle. */
 const char* lsdae_structure_report(lsdae_simulation* simulation);
 const char* lsdae_last_error(const lsdae_simulation* simulation);
+
+/* Isolation: run FMU work in a supervised child process, so a crashing or
+ * hanging FMU cannot take the calling program down (lsdae/supervise.h has
+ * the whole contract). body(user) runs in a child (a fork of the caller)
+ * and does its work with the functions above -- lsdae_open, ...,
+ * lsdae_free -- writing its results to files (flushed as it goes: whatever
+ * it wrote stays); it returns LSDAE_OK or another lsdae_status, and prints
+ * its own messages (nothing it changes in memory comes back).
+ * lsdae_run_isolated returns:
+ *   - what body returned when it returned (an lsdae_status);
+ *   - LSDAE_ERR_FMU_CRASH when the child died (a signal, or exit() called
+ *     by the FMU), LSDAE_ERR_TIMEOUT when a limit stopped it,
+ *     LSDAE_ERR_INTERNAL when no child could be started;
+ * and, for the last three, lsdae_last_error(NULL) says what happened: the
+ * signal, the fmi3 function in progress, the instance and the simulation
+ * time. The child's temporary folders (FMUs it unpacks) are removed however
+ * it ends. Linux only. */
+typedef struct {
+  double timeout;       /* seconds for the whole run; 0 or NaN: no limit (init: NaN) */
+  double call_timeout;  /* seconds for one FMU call; 0: no limit; NaN: the default, 60 (init: NaN) */
+} lsdae_isolation;
+
+void lsdae_isolation_init(lsdae_isolation* isolation);
+lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae_isolation* isolation);
+/* Inside body: 1 when the run's time limit asks it to stop (then it should
+ * stop soon, at a convenient point; it is killed after 2 s), else 0. */
+int lsdae_stop_requested(void);
 
 #ifdef __cplusplus
 }
