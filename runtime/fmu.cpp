@@ -84,7 +84,7 @@ std::shared_ptr<Fmu> Fmu::open(const std::filesystem::path& path, const OpenOpti
     auto temp = std::make_shared<import::TempDir>(import::TempDir::create(options.temp_root));
     fmu->temp_dir_ = temp;
     fmu->unpacked_dir_ = temp->path();
-    import::extract_archive(path, temp->path(), options.limits);
+    import::extract_archive(path, temp->path(), options.limits, &fmu->diagnostics_);
   } else {
     throw Error(ErrorKind::usage, path.string() + ": no such file → check the path");
   }

@@ -14,6 +14,13 @@ namespace lsdae::cli {
 
 using Runner = std::function<int()>;
 
+// The whole `lsdae` program (main.cpp): parses the command line, then runs the
+// selected command and returns its exit code. With run_command false it stops
+// after parsing (returning 0, or the usage exit code for a bad command line),
+// so runtime/fuzz/fuzz_cli.cpp can fuzz the option parsing without running
+// commands.
+int run(int argc, char** argv, bool run_command);
+
 // `lsdae info model.fmu [--json]`
 Runner add_info_command(CLI::App& app);
 // `lsdae validate model.fmu [--json] [--no-load] [--quiet]`

@@ -9,7 +9,7 @@
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 
-int main(int argc, char** argv) {
+int lsdae::cli::run(int argc, char** argv, bool run_command) {
   CLI::App app{"lsdae -- simulate large sparse DAE models delivered as FMI 3.0 Model Exchange FMUs "
                "(FMI-LS-DAE)",
                "lsdae"};
@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   }
   if (debug) lsdae::Logger::instance().set_threshold(lsdae::LogLevel::debug);
   else if (verbose) lsdae::Logger::instance().set_threshold(lsdae::LogLevel::info);
+  if (!run_command) return 0;
 
   try {
     for (auto& [sub, runner] : runners)
@@ -53,3 +54,7 @@ int main(int argc, char** argv) {
     return lsdae::exit_code(lsdae::ErrorKind::internal);
   }
 }
+
+#ifndef LSDAE_CLI_NO_MAIN  // defined by the option-parsing fuzzer (runtime/fuzz)
+int main(int argc, char** argv) { return lsdae::cli::run(argc, argv, true); }
+#endif

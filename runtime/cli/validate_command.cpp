@@ -145,7 +145,7 @@ Runner add_validate_command(CLI::App& app) {
         if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
         Diagnostics kept;
         for (const auto& d : findings.items())
-          if (!(d.severity == Severity::warning && d.file.rfind("binaries/", 0) == 0)) kept.add(d.severity, d.file, d.line, d.message, d.hint);
+          if (!(d.severity == Severity::warning && d.file.rfind("binaries/", 0) == 0)) kept.add(d);
         findings = kept;
         const auto& me = fmu->model_description().model_exchange;
         findings.error(std::string("binaries/") + "x86_64-linux/" + (me ? me->model_identifier : "?") + ".so", 0, message);

@@ -263,19 +263,21 @@ Unknown read_unknown(const XmlDocument& doc, const pugi::xml_node& node, Diagnos
   u.line = a.line();
   u.value_reference = a.uint32("valueReference", true).value_or(0);
   u.dependencies = a.uint32_list("dependencies");
-  if (auto kinds = a.token_list("dependenciesKind")) {
+  if (auto count = a.token_count("dependenciesKind")) {
+    // In place, one enum per token: no vector of 10^7 strings for a list of 10^7 kinds.
     std::vector<DependencyKind> parsed;
-    for (const auto& token : *kinds) {
+    parsed.reserve(*count);
+    a.tokens("dependenciesKind", [&](std::string_view token) {
       auto kind = lookup(kDependencyKinds, token);
       if (!kind) {
         a.error("<" + a.element() + " valueReference=\"" + std::to_string(u.value_reference) +
-                    "\"> dependenciesKind has the unknown value \"" + token + "\"",
+                    "\"> dependenciesKind has the unknown value \"" + std::string(token) + "\"",
                 "use independent, constant, fixed, tunable, discrete or dependent");
         parsed.push_back(DependencyKind::dependent);
       } else {
         parsed.push_back(*kind);
       }
-    }
+    });
     u.dependencies_kind = std::move(parsed);
   }
   return u;

@@ -41,40 +41,110 @@ constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
 constexpr std::size_t kDirentReclenOffset = 16;
 constexpr std::size_t kDirentNameOffset = 19;
 
-bool remove_children(int dir_fd, int depth) noexcept {
-  if (depth > 64) return false;
+// Identity of a directory, to check that ".." led back to where we came from.
+struct DirId {
+  std::size_t depth = static_cast<std::size_t>(-1);
+  dev_t dev = 0;
+  ino_t ino = 0;
+};
+constexpr std::size_t kTrail = 64;
+
+// Opens the subdirectory `name` of `dir_fd` without following a symlink. A
+// folder without read or search permission (an FMU may chmod its resources)
+// is made 0700 first: we own everything below our private folder.
+int open_subdir(int dir_fd, const char* name) noexcept {
+  int child = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (child < 0 && errno == EACCES) {
+    struct stat st {};
+    if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+        fchmodat(dir_fd, name, S_IRWXU, 0) == 0)
+      child = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  }
+  if (child >= 0) fchmod(child, S_IRWXU);  // so its entries can be unlinked; harmless if not ours
+  return child;
+}
+
+// Empties the directory `root_fd` (which is not removed and stays open).
+//
+// Depth-first and iterative, so the depth of the tree does not matter (a zip
+// member name of 64 KiB nests 32768 folders) and the stack stays at one
+// getdents buffer, as a signal handler needs: in the current folder, unlink
+// every file and rmdir every empty folder; descend into the first folder that
+// is not empty; when the current folder is empty, go back up through "..",
+// where the now empty folder is removed on the next scan. The last kTrail
+// ancestors' identities are kept and compared after each ".." (deeper ones
+// only by device), so a folder moved away during the removal stops it instead
+// of emptying a stranger's folder. A scan that removes nothing and leaves
+// something behind stops the whole removal (returns false) instead of looping.
+bool remove_children(int root_fd) noexcept {
+  struct stat root_st {};
+  if (fstat(root_fd, &root_st) != 0) return false;
+  int fd = openat(root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  DirId trail[kTrail];
+  std::size_t depth = 0;
   bool ok = true;
   alignas(8) char buffer[8192];
   for (;;) {
-    long n = syscall(SYS_getdents64, dir_fd, buffer, sizeof buffer);
-    if (n <= 0) break;
-    bool removed_any = false;
-    for (long offset = 0; offset < n;) {
-      const char* entry = buffer + offset;
-      unsigned short reclen = 0;
-      std::memcpy(&reclen, entry + kDirentReclenOffset, sizeof reclen);
-      offset += reclen;
-      const char* name = entry + kDirentNameOffset;
-      if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) continue;
-      if (unlinkat(dir_fd, name, 0) == 0) {
-        removed_any = true;
-        continue;
-      }
-      if (errno == EISDIR || errno == EPERM) {
-        int child = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (child >= 0) {
-          ok = remove_children(child, depth + 1) && ok;
-          close(child);
+    lseek(fd, 0, SEEK_SET);
+    bool progress = false, descended = false, left_behind = false;
+    long n = 0;
+    while (!descended && (n = syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0) {
+      for (long offset = 0; offset < n;) {
+        const char* entry = buffer + offset;
+        unsigned short reclen = 0;
+        std::memcpy(&reclen, entry + kDirentReclenOffset, sizeof reclen);
+        offset += reclen;
+        const char* name = entry + kDirentNameOffset;
+        if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) continue;
+        if (unlinkat(fd, name, 0) == 0 || errno == ENOENT) {
+          progress = true;
+          continue;
         }
-        if (unlinkat(dir_fd, name, AT_REMOVEDIR) == 0) removed_any = true; else ok = false;
-      } else {
-        ok = false;
+        if (errno == EISDIR || errno == EPERM) {
+          if (unlinkat(fd, name, AT_REMOVEDIR) == 0) {
+            progress = true;
+            continue;
+          }
+          if (errno == ENOTEMPTY || errno == EEXIST) {
+            int child = open_subdir(fd, name);
+            if (child >= 0) {
+              struct stat st {};
+              fstat(fd, &st);
+              trail[depth % kTrail] = DirId{depth, st.st_dev, st.st_ino};
+              close(fd);
+              fd = child;
+              ++depth;
+              descended = true;
+              break;
+            }
+          }
+        }
+        left_behind = true;
       }
     }
-    // Entries were removed while reading: restart from the beginning so none is skipped.
-    if (removed_any) lseek(dir_fd, 0, SEEK_SET);
-    else break;
+    if (descended) continue;
+    if (n < 0) left_behind = true;
+    if (progress && n == 0) continue;  // entries were removed while reading: scan again so none is skipped
+    if (left_behind) {
+      ok = false;
+      break;
+    }
+    if (depth == 0) break;  // the root is empty
+    int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    close(fd);
+    fd = parent;
+    --depth;
+    struct stat st {};
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_dev != root_st.st_dev ||
+        (trail[depth % kTrail].depth == depth &&
+         (trail[depth % kTrail].dev != st.st_dev || trail[depth % kTrail].ino != st.st_ino)) ||
+        (depth == 0 && st.st_ino != root_st.st_ino)) {
+      ok = false;
+      break;
+    }
   }
+  if (fd >= 0) close(fd);
   return ok;
 }
 
@@ -111,8 +181,14 @@ void uninstall_handlers() {
 
 bool remove_tree_signal_safe(const char* path) noexcept {
   int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 && errno == EACCES) {  // made unreadable (by the FMU): ours, so make it 0700 again
+    struct stat st {};
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && chmod(path, S_IRWXU) == 0)
+      fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  }
   if (fd < 0) return errno == ENOENT;
-  bool ok = remove_children(fd, 0);
+  fchmod(fd, S_IRWXU);  // in case the FMU made it read-only
+  bool ok = remove_children(fd);
   close(fd);
   return rmdir(path) == 0 && ok;
 }

@@ -86,16 +86,24 @@ std::optional<std::uint64_t> parse_uint64(std::string_view text) {
 }
 
 namespace {
-std::vector<std::string_view> split_ws(std::string_view text) {
-  std::vector<std::string_view> out;
+bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// Calls f(token) for each whitespace-separated token, without allocating.
+template <class F>
+void for_each_token(std::string_view text, F&& f) {
   std::size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && std::strchr(" \t\r\n", text[i]) != nullptr && text[i] != '\0') ++i;
-    std::size_t start = i;
-    while (i < text.size() && std::strchr(" \t\r\n", text[i]) == nullptr) ++i;
-    if (i > start) out.push_back(text.substr(start, i - start));
+    while (i < text.size() && is_ws(text[i])) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && !is_ws(text[i])) ++i;
+    if (i > start) f(text.substr(start, i - start));
   }
-  return out;
+}
+
+std::size_t count_tokens(std::string_view text) {
+  std::size_t n = 0;
+  for_each_token(text, [&](std::string_view) { ++n; });
+  return n;
 }
 
 std::string clip(const std::string& value) {
@@ -191,27 +199,58 @@ bool AttributeReader::boolean(std::string_view name, bool fallback) const {
   return fallback;
 }
 
+std::optional<std::string_view> AttributeReader::view(std::string_view name) const {
+  pugi::xml_attribute a = find_attribute(node_, name);
+  if (a.empty()) return std::nullopt;
+  return std::string_view(a.value());
+}
+
+// Reads the list in place (no copy of the attribute) into a vector sized by a
+// first counting pass: 4 bytes per entry, at most twice the attribute's size.
 std::optional<std::vector<std::uint32_t>> AttributeReader::uint32_list(std::string_view name) const {
-  auto value = text(name);
+  auto value = view(name);
   if (!value) return std::nullopt;
   std::vector<std::uint32_t> out;
-  for (std::string_view token : split_ws(*value)) {
+  out.reserve(count_tokens(*value));
+  bool bad = false;
+  for_each_token(*value, [&](std::string_view token) {
+    if (bad) return;
     auto parsed = parse_uint64(token);
     if (!parsed || *parsed > std::numeric_limits<std::uint32_t>::max()) {
       bad_value(name, std::string(token), "a list of value references (unsigned 32-bit integers)");
-      return out;
+      bad = true;
+      return;
     }
     out.push_back(static_cast<std::uint32_t>(*parsed));
-  }
+  });
   return out;
 }
 
 std::optional<std::vector<std::string>> AttributeReader::token_list(std::string_view name) const {
-  auto value = text(name);
+  auto value = view(name);
   if (!value) return std::nullopt;
   std::vector<std::string> out;
-  for (std::string_view token : split_ws(*value)) out.emplace_back(token);
+  out.reserve(count_tokens(*value));
+  for_each_token(*value, [&](std::string_view token) { out.emplace_back(token); });
   return out;
+}
+
+std::optional<std::size_t> AttributeReader::tokens(std::string_view name,
+                                                   const std::function<void(std::string_view)>& f) const {
+  auto value = view(name);
+  if (!value) return std::nullopt;
+  std::size_t n = 0;
+  for_each_token(*value, [&](std::string_view token) {
+    ++n;
+    f(token);
+  });
+  return n;
+}
+
+std::optional<std::size_t> AttributeReader::token_count(std::string_view name) const {
+  auto value = view(name);
+  if (!value) return std::nullopt;
+  return count_tokens(*value);
 }
 
 }  // namespace lsdae::import

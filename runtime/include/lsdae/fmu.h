@@ -46,6 +46,10 @@ struct ArchiveLimits {
   std::uint64_t max_total_bytes = 8ull << 30;            // uncompressed, all members
   std::uint64_t max_entry_bytes = 4ull << 30;            // uncompressed, one member
   std::uint64_t max_xml_bytes = 512ull << 20;            // modelDescription.xml / manifest
+  // A member declaring more than ratio_check_bytes uncompressed and more than
+  // max_compression_ratio times its compressed size is refused before inflating.
+  double max_compression_ratio = 1000;
+  std::uint64_t ratio_check_bytes = 8ull << 20;
 };
 
 struct OpenOptions {
