@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/format.h"
 #include "fmi3/library.h"
 #include "import/archive.h"
 #include "import/manifest_parser.h"
@@ -109,7 +110,6 @@ std::shared_ptr<Fmu> Fmu::open(const std::filesystem::path& path, const OpenOpti
 }
 
 namespace {
-std::string count_of(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 // At most this many conformance errors are logged one by one; `lsdae
 // validate` lists them all.
 constexpr std::size_t kConformanceWarningsShown = 20;

@@ -84,7 +84,7 @@ void lsdae_options_init(lsdae_options* options) {
   options->start_time = options->stop_time = options->rtol = options->atol = options->output_interval = nan;
   options->threads = 0;
   options->jacobian = LSDAE_JACOBIAN_AUTO;
-  options->max_steps = 0;
+  options->max_steps = lsdae::SimulationOptions{}.max_steps;
   options->constraints = LSDAE_CONSTRAINTS_DEFAULT;
   options->projection_tolerance = nan;
   options->klu_ordering = nullptr;

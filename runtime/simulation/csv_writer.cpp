@@ -1,13 +1,11 @@
 // runtime/simulation/csv_writer.cpp -- see csv_writer.h.
 #include "simulation/csv_writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 
+#include "common/output_file.h"
 #include "lsdae/error.h"
 
 namespace lsdae::simulation {
@@ -27,36 +25,14 @@ std::string csv_field(const std::string& text, bool always = false) {
 }  // namespace
 
 CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names, int stdout_fd)
-    : path_(path) {
-  if (path == "-" && stdout_fd == STDOUT_FILENO) {
-    file_ = stdout;
-  } else if (path == "-") {
-    const int fd = fcntl(stdout_fd, F_DUPFD_CLOEXEC, 3);
-    file_ = fd >= 0 ? fdopen(fd, "w") : nullptr;
-    owned_ = true;
-    if (file_ == nullptr) {
-      if (fd >= 0) close(fd);
-      throw Error(ErrorKind::usage, std::string("results: cannot write to stdout: ") + std::strerror(errno));
-    }
-  } else {
-    file_ = std::fopen(path.c_str(), "w");
-    owned_ = true;
-    if (file_ == nullptr)
-      throw Error(ErrorKind::usage, "results: cannot create \"" + path.string() + "\": " + std::strerror(errno) +
-                                        " → check the folder exists and is writable");
-  }
+    : file_(std::make_unique<OutputFile>(path, "results", stdout_fd)) {
   std::string header = "time";
   for (const auto& name : names) header += "," + csv_field(name);
-  std::fprintf(file_, "%s\n", header.c_str());
-  std::fflush(file_);
+  header += '\n';
+  if (int error = file_->append(header); error != 0) fail(error);
 }
 
-CsvWriter::~CsvWriter() {
-  if (file_ != nullptr) {
-    std::fflush(file_);
-    if (owned_) std::fclose(file_);
-  }
-}
+CsvWriter::~CsvWriter() = default;
 
 namespace {
 void append_number(std::string& line, double x) {
@@ -89,11 +65,19 @@ void CsvWriter::write_row(double time, const OutputReader& reader) {
 
 void CsvWriter::finish_row() {
   line_ += '\n';
-  std::fwrite(line_.data(), 1, line_.size(), file_);
-  if (std::fflush(file_) != 0)
-    throw Error(ErrorKind::usage, "results: writing \"" + path_.string() + "\" failed: " + std::strerror(errno) +
-                                      " → check free disk space");
+  if (int error = file_->append(line_); error != 0) fail(error);
   ++rows_;
+}
+
+void CsvWriter::fail(int error) const {
+  const std::string name = file_->is_stdout() ? "standard output" : "\"" + file_->path().string() + "\"";
+  const std::string kept = file_->is_stdout() ? "; the last row may be incomplete"
+                                              : "; the file ends with the last complete row";
+  const std::string todo = error == ENOSPC ? "free disk space"
+                           : error == EFBIG ? "raise the file-size limit (ulimit -f) or write fewer rows"
+                                            : "check the disk and the path";
+  throw Error(ErrorKind::output, "results: writing " + name + " failed after " + std::to_string(rows_) + " row" +
+                                     (rows_ == 1 ? "" : "s") + ": " + std::strerror(error) + kept + " → " + todo);
 }
 
 }  // namespace lsdae::simulation

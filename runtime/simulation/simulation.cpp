@@ -273,6 +273,18 @@ Values Simulation::get_values(const std::string& name) {
   return one;
 }
 
+std::string to_string(const JacobianCheck& c) {
+  const std::string where = "jacobian check at t = " + format_number(c.time) + ": finite differences and directional derivatives ";
+  if (c.agree())
+    return where + "agree to " + format_number(c.max_rel_difference) + " (relative; threshold " +
+           format_number(c.threshold) + "): OK";
+  return where + "differ: largest relative difference " + format_number(c.max_rel_difference) + " (threshold " +
+         format_number(c.threshold) + ") at row \"" + c.row + "\", column \"" + c.column + "\": finite differences " +
+         format_number(c.finite_difference) + ", directional " + format_number(c.directional) + " (largest absolute " +
+         "difference " + format_number(c.max_abs_difference) + ") → wrong directional derivatives in the FMU (use " +
+         "--jacobian fd), unless this residual is so nonlinear that finite differences are off themselves";
+}
+
 JacobianCheck Simulation::check_jacobian() {
   Impl& m = *impl_;
   if (!m.initialized) throw Error(ErrorKind::usage, "simulate: check_jacobian() needs initialize() first");
@@ -292,6 +304,7 @@ JacobianCheck Simulation::check_jacobian() {
   jac.evaluate_finite_differences(pool, point, fd);
   jac.evaluate_directional(pool, point, dd);
   JacobianCheck c;
+  c.time = m.t;
   std::vector<double> row_scale(N, 0.0);
   for (std::size_t p = 0; p < pattern.nnz(); ++p)
     row_scale[pattern.row_idx()[p]] = std::max(row_scale[pattern.row_idx()[p]], std::fabs(dd[p]));

@@ -66,10 +66,8 @@ void Simulation::initialize() {
   m.stats.time_initialize = seconds_since(t0);
   if (m.options.jacobian == JacobianMode::check) {
     JacobianCheck c = check_jacobian();
-    log_warning("jacobian check at t = " + format_number(m.t) + ": largest relative difference " + format_number(c.max_rel_difference) +
-                " at row \"" + c.row + "\", column \"" + c.column + "\" (finite differences " +
-                format_number(c.finite_difference) + ", directional " + format_number(c.directional) + "); largest absolute " +
-                format_number(c.max_abs_difference));
+    if (c.agree()) log_info(to_string(c));
+    else log_warning(to_string(c));
   }
 }
 

@@ -93,7 +93,8 @@ typedef struct {
   double start_time, stop_time, rtol, atol, output_interval;  /* NaN: default */
   int threads;                      /* 0: default (1); negative: usage error */
   lsdae_jacobian jacobian;          /* any other value: LSDAE_JACOBIAN_AUTO */
-  long max_steps;                   /* IDA steps between two output points; <= 0: default (100000) */
+  long max_steps;                   /* IDA steps between two output points, at least 1 (init: 100000);
+                                       <= 0: usage error, as --max-steps on the command line */
   /* -- appended later (index reduction, KLU, step size); lsdae_options_init sets them too -- */
   lsdae_constraint_method constraints;  /* init: LSDAE_CONSTRAINTS_DEFAULT */
   double projection_tolerance;      /* projection: project when max |constraint| exceeds this;

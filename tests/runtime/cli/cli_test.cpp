@@ -157,12 +157,10 @@ TEST_F(UsageTest, BadCommandLinesExitTwo) {
     std::string fragment;
   };
   const std::vector<Case> cases = {
-      {{}, "A subcommand is required"},
-      // CLI11 reports a missing subcommand before the unknown word; the message
-      // does not name it (yet), so only the pointer to --help is pinned.
-      {{"--no-such-option"}, "Run with --help"},
-      {{"frobnicate", fmu}, "Run with --help"},
-      {{"info"}, "fmu is required"},
+      {{}, "no command given"},
+      {{"--no-such-option"}, "unknown option \"--no-such-option\" → `lsdae --help` lists the options"},
+      {{"frobnicate", fmu}, "\"frobnicate\" is not a command"},
+      {{"info"}, "info: no FMU given"},
       {{"info", "--no-such-option", fmu}, "--no-such-option"},
       {{"validate", "--no-such-option", fmu}, "--no-such-option"},
       {{"info", "--max-unpacked-size", "lots", fmu}, "\"lots\" is not a positive whole number of bytes"},

@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -69,7 +74,67 @@ TEST(CsvWriter, WritesExactValuesAndQuotesNames) {
         << "shortest round-trip numbers";
   }
   std::filesystem::remove(path);
-  EXPECT_THROW(CsvWriter("/no/such/dir/out.csv", {}), Error);
+  try {
+    CsvWriter("/no/such/dir/out.csv", {});
+    FAIL() << "created a file in a folder that does not exist";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::output);
+    EXPECT_NE(std::string(e.what()).find("results: cannot create \"/no/such/dir/out.csv\""), std::string::npos);
+  }
+}
+
+TEST(CsvWriter, AFullDeviceIsAnOutputError) {
+  try {
+    CsvWriter csv("/dev/full", {"x"});
+    FAIL() << "the header went to /dev/full";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::output);
+    EXPECT_NE(std::string(e.what()).find("results: writing \"/dev/full\" failed after 0 rows: No space left on device"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CsvWriter, AFailedRowIsCutOffAndTheFileEndsWithTheLastCompleteOne) {
+  // The file-size limit makes write() stop part-way through a row (then
+  // fail with EFBIG): the partial row must not stay in the file.
+  auto path = std::filesystem::temp_directory_path() / ("lsdae-csv-limit-" + std::to_string(::getpid()) + ".csv");
+  constexpr rlim_t kLimit = 1000;
+  struct rlimit saved {};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  struct rlimit small = saved;
+  small.rlim_cur = kLimit;
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  std::size_t rows = 0;
+  std::string message;
+  {
+    CsvWriter csv(path, {"a", "b"});
+    std::vector<double> row{1.0 / 3.0, 2.0 / 3.0};
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+    try {
+      for (int k = 0; k < 1000; ++k) csv.write_row(0.1 * k, row);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::output);
+      message = e.what();
+    }
+    setrlimit(RLIMIT_FSIZE, &saved);
+    rows = csv.rows();
+  }
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(message.find("failed after " + std::to_string(rows) + " rows: File too large; the file ends with the "
+                         "last complete row"),
+            std::string::npos)
+      << message;
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(path);
+  const std::string content = text.str();
+  ASSERT_FALSE(content.empty());
+  EXPECT_EQ(content.back(), '\n');
+  EXPECT_LE(content.size(), kLimit);
+  EXPECT_GT(content.size(), kLimit - 80) << "only the partial row was cut";
+  EXPECT_EQ(static_cast<std::size_t>(std::count(content.begin(), content.end(), '\n')), rows + 1);
 }
 
 }  // namespace
