@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "common/format.h"
 #include "cli/isolation_option.h"
 #include "cli/json_writer.h"
 #include "cli/limits_option.h"
@@ -87,8 +88,6 @@ void print_json_failure(const std::string& path, const Error& e) {
   j.end_array();
   j.end_object();
 }
-
-std::string count_of(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 }  // namespace
 
