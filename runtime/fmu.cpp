@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/format.h"
 #include "fmi3/library.h"
 #include "import/archive.h"
 #include "import/manifest_parser.h"
@@ -21,6 +22,19 @@ const char* to_string(DaeForm form) noexcept {
     case DaeForm::ode: return "ODE";
     case DaeForm::semi_explicit: return "semi-explicit DAE";
     case DaeForm::fully_implicit: return "fully implicit DAE";
+    case DaeForm::fully_implicit_openmodelica:
+      return "fully implicit DAE (OpenModelica form: no ContinuousStateDerivative; a state in dependencies stands "
+             "for x and ẋ)";
+  }
+  return "?";
+}
+
+const char* to_key(DaeForm form) noexcept {
+  switch (form) {
+    case DaeForm::ode: return "ode";
+    case DaeForm::semi_explicit: return "semi_explicit";
+    case DaeForm::fully_implicit: return "fully_implicit";
+    case DaeForm::fully_implicit_openmodelica: return "fully_implicit_openmodelica";
   }
   return "?";
 }
@@ -91,14 +105,41 @@ std::shared_ptr<Fmu> Fmu::open(const std::filesystem::path& path, const OpenOpti
     throw Error(e.kind(), name + ": " + e.what());
   }
   fmu->analyse();
-  if (options.reject_invalid && fmu->diagnostics_.has_errors()) {
+  if (options.reject_invalid) fmu->refuse_or_warn(options.strict);
+  return fmu;
+}
+
+namespace {
+// At most this many conformance errors are logged one by one; `lsdae
+// validate` lists them all.
+constexpr std::size_t kConformanceWarningsShown = 20;
+}  // namespace
+
+void Fmu::refuse_or_warn(bool strict) const {
+  const std::string name = display_name();
+  const std::size_t errors = diagnostics_.count(Severity::error);
+  const std::size_t conformance = diagnostics_.count(Severity::conformance);
+  if (errors > 0 || (strict && conformance > 0)) {
+    const bool listed_conformance = strict && conformance > 0;
     std::string message = name + ": the FMU is invalid (" +
-                          std::to_string(fmu->diagnostics_.count(Severity::error)) + " errors):";
-    for (const auto& d : fmu->diagnostics_.items())
-      if (d.severity == Severity::error) message += "\n  " + d.format();
+                          count_of(errors + (listed_conformance ? conformance : 0), "error") +
+                          (listed_conformance && errors == 0 ? ", refused by --strict" : "") + "):";
+    for (const auto& d : diagnostics_.items())
+      if (d.severity == Severity::error || (listed_conformance && d.severity == Severity::conformance))
+        message += "\n  " + d.format();
     throw Error(ErrorKind::invalid, message);
   }
-  return fmu;
+  std::size_t shown = 0;
+  for (const auto& d : diagnostics_.items()) {
+    if (d.severity != Severity::conformance || shown++ >= kConformanceWarningsShown) continue;
+    Diagnostic as_warning = d;
+    as_warning.severity = Severity::warning;
+    log_warning(name + ": " + as_warning.format() + " (breaks an FMI rule that simulation does not depend on; "
+                "--strict refuses it)");
+  }
+  if (conformance > kConformanceWarningsShown)
+    log_warning(name + ": " + count_of(conformance - kConformanceWarningsShown, "more conformance error") +
+                " (`lsdae validate` lists them)");
 }
 
 Fmu::~Fmu() = default;
@@ -106,8 +147,36 @@ Fmu::~Fmu() = default;
 void Fmu::analyse() {
   import::ValidationResult result = import::validate(md_, manifest_, diagnostics_);
   form_ = manifest_.present() ? result.form : DaeForm::ode;
-  states_ = std::move(result.states);
-  derivatives_ = std::move(result.derivatives);
+  // One entry per scalar state: an array state contributes its elements in
+  // row-major order, as fmi3GetContinuousStates orders them (FMI 3.0 §2.4.8).
+  for (std::size_t i = 0; i < result.states.size(); ++i) {
+    const Variable* x = md_.find(result.states[i]);
+    const Variable* dx = md_.find(result.derivatives[i]);
+    const std::size_t n = x != nullptr ? x->element_count() : 1;
+    if (x != nullptr && dx != nullptr && dx->element_count() != n)
+      diagnostics_.error("modelDescription.xml", dx->line,
+                         "the state derivative \"" + dx->name + "\" has " + std::to_string(dx->element_count()) +
+                             " elements, its state \"" + x->name + "\" " + std::to_string(n),
+                         "give both the same <Dimension>s");
+    if (x != nullptr && x->is_array() && manifest_.present())
+      diagnostics_.error("modelDescription.xml", x->line,
+                         "the state \"" + x->name + "\" is an array in an FMU with an LS-DAE manifest; lsdae reads "
+                         "DAE-mode FMUs with scalar states only",
+                         "export the DAE with scalar states (array states work in FMUs without a manifest)");
+    for (std::size_t e = 0; e < n; ++e) {
+      states_.push_back(result.states[i]);
+      derivatives_.push_back(result.derivatives[i]);
+      state_elements_.push_back(e);
+    }
+  }
+  for (const auto& a : manifest_.algebraic_variables)
+    if (const Variable* z = md_.find(a.value_reference); z != nullptr && z->is_array())
+      diagnostics_.error("modelDescription.xml", z->line,
+                         "the algebraic variable \"" + z->name + "\" is an array; lsdae reads scalar algebraic "
+                         "variables only",
+                         "export the DAE with scalar algebraic variables");
+  for (const auto& u : md_.structure.event_indicators)
+    if (const Variable* v = md_.find(u.value_reference)) event_indicators_ += v->element_count();
   std::error_code ec;
   if (md_.model_exchange) {
     auto binary = unpacked_dir_ / "binaries" / platform_tuple() / (md_.model_exchange->model_identifier + ".so");
@@ -116,6 +185,16 @@ void Fmu::analyse() {
                                md_.model_exchange->model_identifier + ".so",
                            0, "the FMU has no binary for this platform", "it can be inspected but not simulated here");
   }
+}
+
+std::string Fmu::state_name(std::size_t i) const {
+  const Variable* v = md_.find(states_[i]);
+  return v != nullptr ? element_name(*v, state_elements_[i]) : "vr " + std::to_string(states_[i]);
+}
+
+std::string Fmu::derivative_name(std::size_t i) const {
+  const Variable* v = md_.find(derivatives_[i]);
+  return v != nullptr ? element_name(*v, state_elements_[i]) : "vr " + std::to_string(derivatives_[i]);
 }
 
 FmuSummary Fmu::summary() const {
@@ -140,7 +219,7 @@ FmuSummary Fmu::summary() const {
   s.invariants = manifest_.invariants.size();
   for (const auto& g : manifest_.residuals)
     for (const auto& f : g.formulations) ++s.formulations_per_index[f.index.value_or(0)];
-  s.event_indicators = md_.structure.event_indicators.size();
+  s.event_indicators = event_indicators_;
   for (const auto& u : md_.structure.continuous_state_derivatives) {
     if (u.dependencies) s.ode_dependency_nonzeros += u.dependencies->size();
     else if (!manifest_.present()) ++s.dense_rows;
@@ -185,11 +264,28 @@ void Fmu::load_binary() const {
   if (manifest_.enable_dae && (library_->fn.EnterConfigurationMode == nullptr || library_->fn.SetBoolean == nullptr))
     log_warning(display_name() + ": the binary lacks fmi3EnterConfigurationMode or fmi3SetBoolean, so its DAE "
                 "switch cannot be set → only ODE mode is usable");
+  if (std::string note = directional_derivatives_note(); !note.empty())
+    log_info(display_name() + ": " + note + " → the Jacobian is built by coloured finite differences (x + h and "
+             "ẋ + cj·h together), as OMSimulator does");
 }
 
 bool Fmu::directional_derivatives_available() const {
   return md_.model_exchange && md_.model_exchange->provides_directional_derivatives && library_ &&
-         library_->fn.GetDirectionalDerivative != nullptr;
+         library_->fn.GetDirectionalDerivative != nullptr && form_ != DaeForm::fully_implicit_openmodelica;
+}
+
+std::string Fmu::directional_derivatives_note() const {
+  if (form_ != DaeForm::fully_implicit_openmodelica || !md_.model_exchange ||
+      !md_.model_exchange->provides_directional_derivatives)
+    return {};
+  // IDA's iteration matrix needs dF/dx + cj·dF/dẋ. In this form the manifest names
+  // a state for both x and ẋ, and FMI-LS-DAE 1.0.0-alpha.1 admits inputs, states,
+  // parameters, algebraic variables and time as knowns, not derivatives: a
+  // directional derivative seeded on a state gives dF/dx at fixed ẋ (or an
+  // FMU-specific mixture), never the cj-weighted sum.
+  return "the fully implicit OpenModelica form names a state for both x and ẋ, and FMI-LS-DAE "
+         "1.0.0-alpha.1 admits no derivative among the knowns of fmi3GetDirectionalDerivative, so dF/dx and "
+         "dF/dẋ cannot be asked for apart";
 }
 
 const Fmi3Functions& Fmu::functions() const {

@@ -48,6 +48,8 @@ def row(name, stage, identifier):
     derivs = [u for u in ms if local(u.tag) == "ContinuousStateDerivative"]
     semi = any(u.get("dependencies") is not None for u in derivs)
     form = "semi-explicit" if semi else "fully implicit"
+    if not derivs and states > 0 and len(groups) == states + algebraic:
+        form = "fully implicit (OpenModelica form)"  # the states in dependencies stand for der(x) too
     rows = len(groups) + (states if semi else 0)
     nnz = sum(deps(f) for f in formulations + invariants) + sum(deps(u) for u in derivs)
     extra = f" ({len(formulations) + len(invariants)} formulations)" if len(formulations) + len(invariants) != len(groups) else ""

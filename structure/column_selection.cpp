@@ -52,6 +52,24 @@ class PivotPool {
   bool fresh_only_ = false;
 };
 
+// Both variants: the heights and priorities must fit a d × k matrix, d ≤ k.
+void check_shape(std::size_t d, std::size_t k, std::span<const std::size_t> row_height,
+                 std::span<const std::size_t> column_height, std::span<const int> column_priority) {
+  if (row_height.size() != d || column_height.size() != k || column_priority.size() != k || d > k)
+    throw StructureError(messages::selection_shape(d, k, row_height.size(), column_height.size(),
+                                                   column_priority.size()));
+}
+
+// No rows: the empty selection succeeds, perfectly conditioned.
+ColumnSelection nothing_to_select() {
+  ColumnSelection out;
+  out.success = true;
+  out.rcond = 1.0;
+  return out;
+}
+
+}  // namespace
+
 // rcond of a square sparse matrix: 1 / (‖A‖₁ · est ‖A⁻¹‖₁), Hager's estimator
 // as refined by Higham (LAPACK's xLACON) with at most five iterations.
 double sparse_rcond(const Eigen::SparseMatrix<double>& a) {
@@ -84,24 +102,6 @@ double sparse_rcond(const Eigen::SparseMatrix<double>& a) {
   }
   return estimate > 0.0 ? 1.0 / (norm * estimate) : 0.0;
 }
-
-// Both variants: the heights and priorities must fit a d × k matrix, d ≤ k.
-void check_shape(std::size_t d, std::size_t k, std::span<const std::size_t> row_height,
-                 std::span<const std::size_t> column_height, std::span<const int> column_priority) {
-  if (row_height.size() != d || column_height.size() != k || column_priority.size() != k || d > k)
-    throw StructureError(messages::selection_shape(d, k, row_height.size(), column_height.size(),
-                                                   column_priority.size()));
-}
-
-// No rows: the empty selection succeeds, perfectly conditioned.
-ColumnSelection nothing_to_select() {
-  ColumnSelection out;
-  out.success = true;
-  out.rcond = 1.0;
-  return out;
-}
-
-}  // namespace
 
 ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const std::size_t> row_height,
                                std::span<const std::size_t> column_height, std::span<const int> column_priority,

@@ -72,6 +72,11 @@ ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const st
 // estimate with Eigen's SparseLU of the selected columns (a few solves).
 // Cost: O(nnz + fill) for banded or tree-like constraint structures instead
 // of O(d² k); the dense function is the reference for small components.
+// rcond of a square sparse matrix: 1 / (‖A‖₁ · est ‖A⁻¹‖₁), the Hager–Higham
+// estimate (LAPACK's xLACON, at most five iterations) with Eigen's SparseLU; 0
+// when the factorization fails (singular).
+double sparse_rcond(const Eigen::SparseMatrix<double>& a);
+
 ColumnSelection select_columns_sparse(const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix,
                                       std::span<const std::size_t> row_height,
                                       std::span<const std::size_t> column_height,

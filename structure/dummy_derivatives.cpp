@@ -227,6 +227,72 @@ DummyDerivativePlan plan_dummy_derivatives(const DaeSystem& sys, const Pantelide
   return plan;
 }
 
+namespace {
+
+// The constraint Jacobian of every component at the point where `values`
+// evaluates: a dense local matrix [[C_x, C_u], [F_x, F_u]] for a small
+// component (or one with a closure), a sparse C_x for a large closure-free one.
+struct Assembled {
+  std::vector<bool> sparse;
+  std::vector<Eigen::MatrixXd> local;
+  std::vector<std::vector<Eigen::Triplet<double>>> triplets;
+  std::string error;  // a non-finite value
+};
+
+Assembled assemble(const DaeSystem& sys, const DummyDerivativePlan& plan, const JacobianCallback& values,
+                   const SelectionOptions& options) {
+  Assembled a;
+  std::vector<double> v(plan.entries.size(), 0.0);
+  values(plan.entries, v);
+  for (std::size_t e = 0; e < v.size(); ++e) {
+    if (std::isfinite(v[e])) continue;
+    a.error = messages::selection_not_finite(sys.name(plan.entries[e].row),
+                                             sys.column_names[sys.layout.column(plan.entries[e].column)], v[e]);
+    return a;
+  }
+  const std::size_t components = plan.components.size();
+  a.sparse.assign(components, false);
+  a.local.resize(components);
+  a.triplets.resize(components);
+  for (std::size_t k = 0; k < components; ++k) {
+    const DummyComponent& comp = plan.components[k];
+    a.sparse[k] = comp.closure_groups.empty() &&
+                  comp.constraints.size() * comp.candidates.size() > options.dense_limit;
+    if (a.sparse[k]) continue;
+    const std::size_t rows = comp.constraints.size() + comp.closure_groups.size();
+    const std::size_t cols = comp.candidates.size() + comp.closure_unknowns.size();
+    a.local[k] = Eigen::MatrixXd::Zero(idx(rows), idx(cols));
+  }
+  for (std::size_t e = 0; e < v.size(); ++e) {
+    const std::size_t k = plan.entry_component[e];
+    if (a.sparse[k]) a.triplets[k].emplace_back(idx(plan.entry_row[e]), idx(plan.entry_column[e]), v[e]);
+    else a.local[k](idx(plan.entry_row[e]), idx(plan.entry_column[e])) += v[e];
+  }
+  return a;
+}
+
+// S = C_x − C_u F_u^{-1} F_x of a dense component (d × k); false when F_u is
+// singular (`error` then names the closure rows).
+bool schur_complement(const DaeSystem& sys, const DummyComponent& comp, const Eigen::MatrixXd& mat,
+                      Eigen::MatrixXd& s, std::string& error) {
+  const Index d = idx(comp.constraints.size());
+  const Index kc = idx(comp.candidates.size());
+  const Index pc = idx(comp.closure_groups.size());
+  s = mat.topLeftCorner(d, kc);
+  if (pc == 0) return true;
+  const Eigen::FullPivLU<Eigen::MatrixXd> fu(mat.bottomRightCorner(pc, pc));
+  if (!fu.isInvertible()) {
+    std::vector<std::string> names;
+    for (const std::size_t f : comp.closure_formulations) names.push_back(sys.formulation_names[f]);
+    error = messages::closure_singular(names);
+    return false;
+  }
+  s -= mat.topRightCorner(d, pc) * fu.solve(mat.bottomLeftCorner(pc, kc));
+  return true;
+}
+
+}  // namespace
+
 DummySelection select_dummy_derivatives(const DaeSystem& sys, const DummyDerivativePlan& plan,
                                         const JacobianCallback& values, const SelectionOptions& options) {
   DummySelection out;
@@ -238,64 +304,29 @@ DummySelection select_dummy_derivatives(const DaeSystem& sys, const DummyDerivat
     out.success = true;
     return out;
   }
-  std::vector<double> v(plan.entries.size(), 0.0);
-  values(plan.entries, v);
-  for (std::size_t e = 0; e < v.size(); ++e) {
-    if (std::isfinite(v[e])) continue;
-    out.error = messages::selection_not_finite(sys.name(plan.entries[e].row),
-                                               sys.column_names[sys.layout.column(plan.entries[e].column)], v[e]);
+  Assembled a = assemble(sys, plan, values, options);
+  if (!a.error.empty()) {
+    out.error = a.error;
     return out;
   }
-
-  // Dense components get a dense local matrix, large closure-free ones a sparse S.
   const std::size_t components = plan.components.size();
-  std::vector<bool> sparse(components, false);
-  std::vector<Eigen::MatrixXd> local(components);
-  std::vector<std::vector<Eigen::Triplet<double>>> triplets(components);
-  for (std::size_t k = 0; k < components; ++k) {
-    const DummyComponent& comp = plan.components[k];
-    sparse[k] = comp.closure_groups.empty() &&
-                comp.constraints.size() * comp.candidates.size() > options.dense_limit;
-    if (sparse[k]) continue;
-    const std::size_t rows = comp.constraints.size() + comp.closure_groups.size();
-    const std::size_t cols = comp.candidates.size() + comp.closure_unknowns.size();
-    local[k] = Eigen::MatrixXd::Zero(idx(rows), idx(cols));
-  }
-  for (std::size_t e = 0; e < v.size(); ++e) {
-    const std::size_t k = plan.entry_component[e];
-    if (sparse[k]) triplets[k].emplace_back(idx(plan.entry_row[e]), idx(plan.entry_column[e]), v[e]);
-    else local[k](idx(plan.entry_row[e]), idx(plan.entry_column[e])) += v[e];
-  }
-
   out.rcond = 1.0;
   for (std::size_t k = 0; k < components; ++k) {
     const DummyComponent& comp = plan.components[k];
     const Index d = idx(comp.constraints.size());
     const Index kc = idx(comp.candidates.size());
-    const Index pc = idx(comp.closure_groups.size());
     std::vector<std::size_t> row_height;
     for (const auto& c : comp.constraints) row_height.push_back(c.height);
     std::vector<int> priority;
     for (const std::size_t i : comp.candidates) priority.push_back(priority_of(sys.state_select[i]));
     ColumnSelection sel;
-    if (sparse[k]) {
+    if (a.sparse[k]) {
       Eigen::SparseMatrix<double, Eigen::RowMajor> s(d, kc);
-      s.setFromTriplets(triplets[k].begin(), triplets[k].end());  // duplicates are summed
+      s.setFromTriplets(a.triplets[k].begin(), a.triplets[k].end());  // duplicates are summed
       sel = select_columns_sparse(s, row_height, comp.candidate_height, priority, options.columns);
     } else {
-      const Eigen::MatrixXd& mat = local[k];
-      Eigen::MatrixXd s = mat.topLeftCorner(d, kc);
-      if (pc > 0) {
-        // S = C_x − C_u F_u^{-1} F_x on the closure.
-        const Eigen::FullPivLU<Eigen::MatrixXd> fu(mat.bottomRightCorner(pc, pc));
-        if (!fu.isInvertible()) {
-          std::vector<std::string> names;
-          for (const std::size_t f : comp.closure_formulations) names.push_back(sys.formulation_names[f]);
-          out.error = messages::closure_singular(names);
-          return out;
-        }
-        s -= mat.topRightCorner(d, pc) * fu.solve(mat.bottomLeftCorner(pc, kc));
-      }
+      Eigen::MatrixXd s;
+      if (!schur_complement(sys, comp, a.local[k], s, out.error)) return out;
       sel = select_columns(s, row_height, comp.candidate_height, priority, options.columns);
     }
     if (!sel.success) {
@@ -309,6 +340,72 @@ DummySelection select_dummy_derivatives(const DaeSystem& sys, const DummyDerivat
     out.rcond = std::min(out.rcond, sel.rcond);
   }
   std::sort(out.dummy_states.begin(), out.dummy_states.end());
+  out.success = true;
+  return out;
+}
+
+DummySelection check_dummy_selection(const DaeSystem& sys, const DummyDerivativePlan& plan,
+                                     const JacobianCallback& values, std::span<const std::size_t> dummy_states,
+                                     const SelectionOptions& options) {
+  DummySelection out;
+  out.dummy_states.assign(dummy_states.begin(), dummy_states.end());
+  std::sort(out.dummy_states.begin(), out.dummy_states.end());
+  if (!plan.error.empty()) {
+    out.error = plan.error;
+    return out;
+  }
+  out.rcond = 1.0;
+  if (!plan.needed()) {
+    out.success = out.dummy_states.empty();
+    return out;
+  }
+  Assembled a = assemble(sys, plan, values, options);
+  if (!a.error.empty()) {
+    out.error = a.error;
+    return out;
+  }
+  std::size_t taken = 0;
+  for (std::size_t k = 0; k < plan.components.size(); ++k) {
+    const DummyComponent& comp = plan.components[k];
+    const std::size_t d = comp.constraints.size();
+    std::vector<Index> chosen;  // local candidate columns that are dummies
+    for (std::size_t j = 0; j < comp.candidates.size(); ++j)
+      if (std::binary_search(out.dummy_states.begin(), out.dummy_states.end(), comp.candidates[j]))
+        chosen.push_back(idx(j));
+    taken += chosen.size();
+    std::vector<std::string> names;
+    for (const auto& c : comp.constraints) names.push_back(sys.name(c.equation));
+    if (chosen.size() != d) {
+      out.error = messages::selection_does_not_fit(names, d, chosen.size());
+      return out;
+    }
+    double rcond = 0.0;
+    if (a.sparse[k]) {
+      Eigen::SparseMatrix<double> s(idx(d), idx(comp.candidates.size()));
+      s.setFromTriplets(a.triplets[k].begin(), a.triplets[k].end());
+      Eigen::SparseMatrix<double> block(idx(d), idx(d));
+      std::vector<Eigen::Triplet<double>> t;
+      for (std::size_t c = 0; c < chosen.size(); ++c)
+        for (Eigen::SparseMatrix<double>::InnerIterator it(s, chosen[c]); it; ++it)
+          t.emplace_back(it.row(), idx(c), it.value());
+      block.setFromTriplets(t.begin(), t.end());
+      rcond = sparse_rcond(block);
+    } else {
+      Eigen::MatrixXd s;
+      if (!schur_complement(sys, comp, a.local[k], s, out.error)) return out;
+      Eigen::MatrixXd block(idx(d), idx(d));
+      for (std::size_t c = 0; c < chosen.size(); ++c) block.col(idx(c)) = s.col(chosen[c]);
+      // A zero block (all pivots zero) makes PartialPivLU's estimate NaN or inf.
+      rcond = block.cwiseAbs().maxCoeff() > 0.0 ? Eigen::PartialPivLU<Eigen::MatrixXd>(block).rcond() : 0.0;
+      if (!std::isfinite(rcond)) rcond = 0.0;
+    }
+    out.component_rcond.push_back(rcond);
+    out.rcond = std::min(out.rcond, rcond);
+  }
+  if (taken != out.dummy_states.size()) {
+    out.error = messages::selection_does_not_fit({}, plan.constraints, out.dummy_states.size());
+    return out;
+  }
   out.success = true;
   return out;
 }

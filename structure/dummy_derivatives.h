@@ -51,6 +51,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -119,12 +120,37 @@ struct DummySelection {
   std::vector<double> component_rcond;      // per component (NaN when not numeric)
   double rcond = 1.0;                       // smallest over the components; NaN when not numeric
   std::string error;
+  // Set by the caller that supplied the values (the structure does not know
+  // where they came from): how they were computed, e.g. "directional
+  // derivatives" or "finite differences"; empty when not numeric.
+  std::string values_source;
+  // The structure-alone choice checked at the same point (check_dummy_selection),
+  // when the caller did so: its dummy states and rcond (0: singular).
+  struct StructuralCheck {
+    std::vector<std::size_t> dummy_states;
+    double rcond = 0.0;
+    bool kept = false;  // the numeric selection is the structural one
+  };
+  std::optional<StructuralCheck> structural_check;
 };
 
 // Numeric selection at the point where `values` evaluates. Call again with new
 // values to re-select (the plan is not modified).
 DummySelection select_dummy_derivatives(const DaeSystem& system, const DummyDerivativePlan& plan,
                                         const JacobianCallback& values, const SelectionOptions& options = {});
+
+// The conditioning of a GIVEN choice of dummy states at the point where
+// `values` evaluates (a structural choice checked before use, or the current
+// choice under a monitor): per component, the d × d block of S on the chosen
+// candidates and its rcond (PartialPivLU, or the sparse estimate for a large
+// component); `rcond` is the smallest, 0 for an exactly singular block.
+// success = false (with `error`) only when the states do not give each
+// component exactly d candidates, a value is not finite or a closure is
+// singular; judging the rcond is the caller's. Cost: one callback plus
+// O(d³) per dense component.
+DummySelection check_dummy_selection(const DaeSystem& system, const DummyDerivativePlan& plan,
+                                     const JacobianCallback& values, std::span<const std::size_t> dummy_states,
+                                     const SelectionOptions& options = {});
 
 // Without values (e.g. `lsdae info --structure` without instantiating the
 // FMU): a structurally nonsingular choice by the same hierarchy and state

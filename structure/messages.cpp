@@ -244,6 +244,13 @@ std::string index1_not_square(std::size_t rows, std::size_t unknowns) {
          " unknowns → this is a bug in lsdae::structure; please report it with the model";
 }
 
+std::string selection_does_not_fit(const std::vector<std::string>& constraints, std::size_t needed,
+                                   std::size_t given) {
+  return "structure: " + (constraints.empty() ? std::string("the plan") : "the constraints " + quoted_list(constraints, 0)) +
+         " need " + num(needed) + " dummy states, the selection to check gives " + num(given) +
+         " → check a selection made on the same plan";
+}
+
 std::string dummy_fallback_to_projection(std::string_view error) {
   return std::string(error) + " (the dummy-derivative selection failed; lsdae uses the projection method "
                               "instead)";

@@ -84,6 +84,10 @@ std::string selection_shape(std::size_t rows, std::size_t cols, std::size_t row_
 std::string selection_failed_precondition(std::string_view error);
 std::string index1_not_square(std::size_t rows, std::size_t unknowns);
 std::string dummy_fallback_to_projection(std::string_view error);
+// check_dummy_selection: the given dummy states do not give the component of
+// `constraints` (empty: the whole plan) its `needed` candidates.
+std::string selection_does_not_fit(const std::vector<std::string>& constraints, std::size_t needed,
+                                   std::size_t given);
 std::string dummy_plan_unusable(std::string_view error);
 
 // ---- colouring ------------------------------------------------------------------

@@ -17,6 +17,7 @@ StructureOutcome run_structure(const DaeInput& input, const JacobianCallback* va
     if (dummies) {
       out.selection = values ? select_dummy_derivatives(a.system, a.dummy_plan, *values, options.selection)
                              : select_dummy_derivatives_structurally(a.system, a.dummy_plan);
+      if (options.review_selection) options.review_selection(*out.selection);
       if (out.selection->success)
         out.index1 = make_dummy_derivative_system(a.system, a.pantelides, a.dummy_plan, *out.selection);
       else

@@ -20,6 +20,7 @@
 #ifndef LSDAE_STRUCTURE_PIPELINE_H
 #define LSDAE_STRUCTURE_PIPELINE_H
 
+#include <functional>
 #include <optional>
 
 #include "structure/analysis.h"
@@ -44,6 +45,11 @@ struct PipelineOptions {
   // zero-free diagonal for KLU. false keeps the declared order.
   bool match_rows = true;
   ReportOptions report;
+  // Called with the selection before the index-1 system and the report are
+  // made (when a selection was attempted): the caller that supplied the
+  // values records where they came from, or declares a selection it will not
+  // use (success = false and an error: the projection fallback follows).
+  std::function<void(DummySelection&)> review_selection;
 };
 
 struct StructureOutcome {

@@ -106,6 +106,18 @@ StructureReport make_report(const StructuralAnalysis& a, const Index1System* ind
     if (selection && !index1->dummy_states.empty()) red.selection = selection->numeric ? "numeric" : "structural";
     red.rcond = selection ? selection->rcond : 1.0;
     const ColumnLayout& layout = sys.layout;
+    if (!red.selection.empty()) {
+      red.checked = !selection->numeric ? "not checked numerically" : selection->values_source;
+      if (selection->structural_check) {
+        const auto& c = *selection->structural_check;
+        std::string names;
+        for (const std::size_t s : c.dummy_states)
+          names += (names.empty() ? "" : ", ") + sys.column_names[layout.column(derivative_of(s))];
+        red.structural_check = "structural choice " + (names.empty() ? std::string("(none)") : names) + ": rcond " +
+                               real(c.rcond) + (c.rcond == 0.0 ? " (singular)" : "") +
+                               (c.kept ? ", kept" : ", replaced");
+      }
+    }
     red.dummy_count = capped(red.dummy_derivatives, index1->dummy_states.size(), options.max_names, [&](std::size_t k) {
       return sys.column_names[layout.column(derivative_of(index1->dummy_states[k]))];
     });
@@ -180,8 +192,10 @@ std::string StructureReport::to_text() const {
     const auto& red = *reduction;
     std::string head = "index reduction: " + red.method;
     if (!red.selection.empty())
-      head += " (" + red.selection + " selection" + (red.selection == "numeric" ? ", rcond " + real(red.rcond) : "") + ")";
+      head += " (" + red.selection + " selection" + (red.selection == "numeric" ? ", rcond " + real(red.rcond) : "") +
+              (red.checked.empty() ? "" : "; " + red.checked) + ")";
     line(head);
+    if (!red.structural_check.empty()) line("  checked at the start point: " + red.structural_check);
     if (red.method == to_string(ReductionMethod::dummy_derivatives))
       line("  dummy derivatives (" + std::to_string(red.dummy_count) + "): " +
            list_or_none(red.dummy_derivatives, red.dummy_count, shown));
@@ -288,6 +302,12 @@ std::string StructureReport::to_json() const {
     json.key("selection");
     if (red.selection.empty()) json.null();
     else json.value(red.selection);
+    json.key("checked");
+    if (red.checked.empty()) json.null();
+    else json.value(red.checked);
+    json.key("structural_check");
+    if (red.structural_check.empty()) json.null();
+    else json.value(red.structural_check);
     json.key("dummy_derivatives");
     string_array(json, red.dummy_derivatives);
     json.key("dummy_count").value(red.dummy_count);

@@ -65,6 +65,12 @@ struct StructureReport {
   struct Reduction {
     std::string method;     // to_string(ReductionMethod)
     std::string selection;  // "numeric", "structural" or "" (no dummy derivatives)
+    // How the numeric values were computed ("directional derivatives",
+    // "finite differences"); "not checked numerically" for a structural selection.
+    std::string checked;
+    // The structure-alone choice checked at the same point, e.g.
+    // "structural choice der(x), der(vx): rcond 0 (singular), replaced"; empty when not checked.
+    std::string structural_check;
     std::vector<std::string> dummy_derivatives;
     std::size_t dummy_count = 0;
     std::vector<std::string> states_after;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "kit/description.h"
+#include "kit/layout.h"
 #include "kit/xml_writer.h"
 
 namespace fs = std::filesystem;
@@ -51,8 +52,8 @@ int main(int argc, char** argv) {
     config.set_resource_dir((out / "resources").string());  // pack_fmu.cmake copied RESOURCES there
     auto model = make_model(config);
     const Description d = describe(*model, config);
-    write_file(out / "modelDescription.xml", model_description_xml(d, identifier));
-    if (d.manifest != ManifestShape::none) write_file(out / kManifestPath, manifest_xml(d));
+    write_file(out / "modelDescription.xml", apply_layout_to_model_description(d, model_description_xml(d, identifier)));
+    if (d.manifest != ManifestShape::none) write_file(out / kManifestPath, apply_layout_to_manifest(d, manifest_xml(d)));
     write_file(out / "resources" / kConfigFile, format_config(config));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "describe %s: %s\n", identifier.c_str(), e.what());

@@ -136,9 +136,13 @@ class RecordingBuilder final : public Builder {
     check_vr(variable, "event_indicator");
     d_.event_indicators.push_back(variable);
   }
+  void state_order(std::vector<ValueRef> derivatives) override { state_order_ = std::move(derivatives); }
+  void output_order(std::vector<ValueRef> outputs) override { output_order_ = std::move(outputs); }
   void provides_partials() override { d_.provides_partials = true; }
   void has_time_events() override { d_.has_time_events = true; }
   const Config& config() const override { return d_.config; }
+
+  std::vector<ValueRef> state_order_, output_order_;  // empty: declaration order
 
  private:
   void check_vr(ValueRef vr, const char* where) const {
@@ -191,6 +195,11 @@ Description describe(Model& model, const Config& config) {
   else
     throw std::invalid_argument("model configuration: key \"manifest\" is \"" + shape +
                                 "\"; allowed values: none, A, B");
+  const std::string implicit_form = config.get_string("implicit_form", "derivatives");
+  if (implicit_form != "derivatives" && implicit_form != "openmodelica")
+    throw std::invalid_argument("model configuration: key \"implicit_form\" is \"" + implicit_form +
+                                "\"; allowed values: derivatives, openmodelica");
+  d.openmodelica_form = implicit_form == "openmodelica";
   RecordingBuilder builder(d);
   model.declare(builder);
 
@@ -202,6 +211,18 @@ Description describe(Model& model, const Config& config) {
   }
   std::set<ValueRef> state_set(d.states.begin(), d.states.end());
   if (state_set.size() != d.states.size()) throw std::invalid_argument("declare: a state has two derivatives");
+  // An explicit order of the derivatives / outputs (Builder::state_order, output_order).
+  auto reorder = [](std::vector<ValueRef>& list, const std::vector<ValueRef>& order, const char* what) {
+    if (order.empty()) return;
+    if (std::set<ValueRef>(order.begin(), order.end()) != std::set<ValueRef>(list.begin(), list.end()) ||
+        order.size() != list.size())
+      throw std::invalid_argument(std::string("declare: ") + what + " must list every declared one exactly once");
+    list = order;
+  };
+  reorder(d.derivatives, builder.state_order_, "state_order");
+  d.states.clear();
+  for (ValueRef der : d.derivatives) d.states.push_back(d.variables[der].derivative_of);
+  reorder(d.outputs, builder.output_order_, "output_order");
 
   // The DAE enable switch: required by shape B, optional for shape A.
   const bool want_switch = d.manifest == ManifestShape::B ||
@@ -218,12 +239,35 @@ Description describe(Model& model, const Config& config) {
     d.dae_switch = builder.add(std::move(sw));
   }
 
+  // Layout variations (description.h).
+  auto optional_choice = [&](const std::string& key, const std::string& fallback, const std::string& other) {
+    const std::string value = config.get_string(key, fallback);
+    if (value != fallback && value != other)
+      throw std::invalid_argument("model configuration: key \"" + key + "\" is \"" + value + "\"; allowed values: " +
+                                  fallback + ", " + other);
+    return value == other;
+  };
+  d.scattered_value_references = optional_choice("value_references", "dense", "scattered");
+  optional_choice("variable_order", "declared", "reversed");
+  if (optional_choice("manifest_outputs", "first", "last") && d.manifest != ManifestShape::A)
+    throw std::invalid_argument("model configuration: manifest_outputs=last needs manifest=A (shape B fixes the order "
+                                "of its ModelStructure)");
+  if (d.scattered_value_references) {
+    std::set<ValueRef> seen;
+    for (const Variable& v : d.variables)
+      if (!seen.insert(d.external_vr(v.value_reference)).second || d.external_vr(v.value_reference) == kNoValueRef)
+        throw std::invalid_argument("value_references=scattered: no distinct value reference for \"" + v.name + "\"");
+  }
+
   // Consistency checks.
   if (d.model_name.empty()) throw std::invalid_argument("declare: model_name() was not called");
   if (d.manifest == ManifestShape::none && d.form != Form::ode)
     throw std::invalid_argument("model configuration: form is a DAE form but manifest=none; choose manifest=A or B");
   if (d.manifest != ManifestShape::none && d.form == Form::ode)
     throw std::invalid_argument("model configuration: an ODE-form model cannot carry an LS-DAE manifest");
+  if (d.openmodelica_form && (d.form != Form::fully_implicit || d.manifest != ManifestShape::B))
+    throw std::invalid_argument("model configuration: implicit_form=openmodelica needs a fully implicit model and "
+                                "manifest=B (OpenModelica's DAE export writes shape B)");
   if (d.manifest == ManifestShape::none && (!d.residual_groups.empty() || !d.algebraic.empty()))
     throw std::invalid_argument("declare: residuals or algebraic variables declared for an FMU without manifest");
   for (const ResidualGroup& g : d.residual_groups) {

@@ -25,6 +25,12 @@ struct Description {
   DefaultExperiment experiment;
   Form form = Form::ode;
   ManifestShape manifest = ManifestShape::none;
+  // Config key implicit_form=openmodelica (fully implicit form, shape B only):
+  // the manifest is written as OpenModelica's DAE export writes it -- no
+  // <ContinuousStateDerivative>, and every der(x) in a dependency list is
+  // replaced by its state x, which then stands for both x and der(x). The
+  // binary is the same; the importer still writes der(x) with fmi3SetFloat64.
+  bool openmodelica_form = false;
   ValueRef dae_switch = kNoValueRef;  // Boolean structural parameter, if any
   std::vector<Variable> variables;    // variables[vr].value_reference == vr
   std::vector<ValueRef> states;       // in ContinuousStateDerivative order
@@ -39,6 +45,21 @@ struct Description {
   bool has_time_events = false;
   Config config;
   std::string instantiation_token;
+
+  // Layout variations of a variant (Config keys, read by describe(); the XML
+  // side is applied by layout.h, the binary side by Instance):
+  //   value_references=scattered  the XML and the fmi3 functions use
+  //                               external_vr(vr) instead of vr: large,
+  //                               non-contiguous and not in declaration order.
+  //   variable_order=reversed     ModelVariables listed last-declared first.
+  //   manifest_outputs=last       the manifest's <Output>s after its
+  //                               <Residual>s (draft 0.1 schema order).
+  bool scattered_value_references = false;
+  // The value reference importers see for the kit's `vr` (== vr unless scattered).
+  ValueRef external_vr(ValueRef vr) const;
+  // The kit's value reference of an importer's `external` one; kNoValueRef
+  // when no variable has it.
+  ValueRef internal_vr(ValueRef external) const;
 
   // DAE mode is on from the start (shape A without a switch).
   bool always_dae() const { return manifest != ManifestShape::none && dae_switch == kNoValueRef; }

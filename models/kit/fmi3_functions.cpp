@@ -99,30 +99,48 @@ LSDAE_EXPORT fmi3Status fmi3Reset(fmi3Instance instance) {
 
 LSDAE_EXPORT fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
                                        fmi3Float64 values[], size_t nValues) {
-  return guarded(instance, "fmi3GetFloat64", [&](Instance& s) { return s.get_float64(vrs, n, values, nValues); });
+  return guarded(instance, "fmi3GetFloat64", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3GetFloat64", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.get_float64(own, n, values, nValues);
+  });
 }
 LSDAE_EXPORT fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
                                        const fmi3Float64 values[], size_t nValues) {
-  return guarded(instance, "fmi3SetFloat64", [&](Instance& s) { return s.set_float64(vrs, n, values, nValues); });
+  return guarded(instance, "fmi3SetFloat64", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3SetFloat64", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.set_float64(own, n, values, nValues);
+  });
 }
 LSDAE_EXPORT fmi3Status fmi3GetBoolean(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
                                        fmi3Boolean values[], size_t nValues) {
-  return guarded(instance, "fmi3GetBoolean", [&](Instance& s) { return s.get_boolean(vrs, n, values, nValues); });
+  return guarded(instance, "fmi3GetBoolean", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3GetBoolean", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.get_boolean(own, n, values, nValues);
+  });
 }
 LSDAE_EXPORT fmi3Status fmi3SetBoolean(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
                                        const fmi3Boolean values[], size_t nValues) {
-  return guarded(instance, "fmi3SetBoolean", [&](Instance& s) { return s.set_boolean(vrs, n, values, nValues); });
+  return guarded(instance, "fmi3SetBoolean", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3SetBoolean", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.set_boolean(own, n, values, nValues);
+  });
 }
 
 // Types no kit FMU has: any value reference is an error naming it.
 #define LSDAE_NO_SUCH_TYPE(NAME, T)                                                                        \
   LSDAE_EXPORT fmi3Status fmi3Get##NAME(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n, T[], \
                                         size_t) {                                                           \
-    return guarded(instance, "fmi3Get" #NAME, [&](Instance& s) { return s.no_such_type("fmi3Get" #NAME, vrs, n); }); \
+    return guarded(instance, "fmi3Get" #NAME, [&](Instance& s) {                                            \
+      const fmi3ValueReference* own = s.internal_vrs("fmi3Get" #NAME, vrs, n, 0);                            \
+      return own == nullptr ? fmi3Error : s.no_such_type("fmi3Get" #NAME, own, n);                           \
+    });                                                                                                     \
   }                                                                                                         \
   LSDAE_EXPORT fmi3Status fmi3Set##NAME(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,      \
                                         const T[], size_t) {                                                \
-    return guarded(instance, "fmi3Set" #NAME, [&](Instance& s) { return s.no_such_type("fmi3Set" #NAME, vrs, n); }); \
+    return guarded(instance, "fmi3Set" #NAME, [&](Instance& s) {                                            \
+      const fmi3ValueReference* own = s.internal_vrs("fmi3Set" #NAME, vrs, n, 0);                            \
+      return own == nullptr ? fmi3Error : s.no_such_type("fmi3Set" #NAME, own, n);                           \
+    });                                                                                                     \
   }
 LSDAE_NO_SUCH_TYPE(Float32, fmi3Float32)
 LSDAE_NO_SUCH_TYPE(Int8, fmi3Int8)
@@ -192,7 +210,10 @@ LSDAE_EXPORT fmi3Status fmi3GetDirectionalDerivative(fmi3Instance instance, cons
                                                      size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
                                                      fmi3Float64 sensitivity[], size_t nSensitivity) {
   return guarded(instance, "fmi3GetDirectionalDerivative", [&](Instance& s) {
-    return s.get_directional_derivative(unknowns, nUnknowns, knowns, nKnowns, seed, nSeed, sensitivity,
+    const fmi3ValueReference* own_unknowns = s.internal_vrs("fmi3GetDirectionalDerivative", unknowns, nUnknowns, 0);
+    const fmi3ValueReference* own_knowns = s.internal_vrs("fmi3GetDirectionalDerivative", knowns, nKnowns, 1);
+    if (own_unknowns == nullptr || own_knowns == nullptr) return fmi3Error;
+    return s.get_directional_derivative(own_unknowns, nUnknowns, own_knowns, nKnowns, seed, nSeed, sensitivity,
                                         nSensitivity);
   });
 }

@@ -225,6 +225,22 @@ fmi3Status Instance::reset() {
   return fmi3OK;
 }
 
+const fmi3ValueReference* Instance::internal_vrs(const char* function, const fmi3ValueReference vrs[], size_t n,
+                                                int slot) {
+  if (!desc_.scattered_value_references) return vrs;
+  std::vector<fmi3ValueReference>& own = vr_scratch_[slot];
+  own.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    own[i] = desc_.internal_vr(vrs[i]);
+    if (own[i] == kNoValueRef) {
+      log(fmi3Error, "logStatusError",
+          std::string(function) + ": value reference " + std::to_string(vrs[i]) + " does not exist");
+      return nullptr;
+    }
+  }
+  return own.data();
+}
+
 bool Instance::check_vr(const char* function, fmi3ValueReference vr, VarType type) const {
   if (vr >= desc_.variables.size()) {
     log(fmi3Error, "logStatusError",
@@ -235,7 +251,7 @@ bool Instance::check_vr(const char* function, fmi3ValueReference vr, VarType typ
   if (desc_.variables[vr].type != type) {
     log(fmi3Error, "logStatusError",
         std::string(function) + ": variable \"" + desc_.variables[vr].name + "\" (value reference " +
-            std::to_string(vr) + ") is not of this type");
+            std::to_string(desc_.external_vr(vr)) + ") is not of this type");
     return false;
   }
   return true;
@@ -326,7 +342,7 @@ fmi3Status Instance::set_float64(const fmi3ValueReference vrs[], size_t n, const
     if (!refusal.empty()) {
       log(fmi3Error, "logStatusError",
           "fmi3SetFloat64: variable \"" + desc_.variables[vrs[i]].name + "\" (value reference " +
-              std::to_string(vrs[i]) + ") " + refusal + " (" + mode_name(mode_) + ", " +
+              std::to_string(desc_.external_vr(vrs[i])) + ") " + refusal + " (" + mode_name(mode_) + ", " +
               (dae_mode() ? "DAE" : "ODE") + " mode)");
       return fmi3Error;
     }

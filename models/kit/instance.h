@@ -91,6 +91,14 @@ class Instance {
 
   const std::string& name() const { return name_; }
 
+  // The instance's own value references for `vrs` as the importer passed them
+  // (the numbers of modelDescription.xml): `vrs` itself unless the variant
+  // scatters its value references (Description::external_vr), else a
+  // translated copy in scratch `slot` (0 or 1: two lists per call at most).
+  // Logs "<function>: value reference N does not exist" and returns nullptr
+  // for a number no variable has.
+  const fmi3ValueReference* internal_vrs(const char* function, const fmi3ValueReference vrs[], size_t n, int slot);
+
  private:
   bool dae_mode() const;
   bool check_vr(const char* function, fmi3ValueReference vr, VarType type) const;
@@ -130,6 +138,7 @@ class Instance {
   Mode settable_mode_ = Mode::terminated;
   bool settable_dae_ = false;
   bool settable_valid_ = false;
+  std::vector<fmi3ValueReference> vr_scratch_[2];  // internal_vrs()
 };
 
 }  // namespace lsdae::kit

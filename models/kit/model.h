@@ -165,6 +165,13 @@ class Builder {
   virtual void ode_dependencies(ValueRef unknown, std::vector<Dependency> deps) = 0;
   // A Float64 local that the kit reports through fmi3GetEventIndicators.
   virtual void event_indicator(ValueRef variable) = 0;
+  // The order of the <ContinuousStateDerivative> lists (and so of the state
+  // vector of fmi3GetContinuousStates): a permutation of every declared
+  // derivative. Without it: declaration order of the derivatives.
+  virtual void state_order(std::vector<ValueRef> derivatives) = 0;
+  // The order of the <Output> lists: a permutation of every declared output.
+  // Without it: declaration order. (FMI 3.0 leaves both orders to the exporter.)
+  virtual void output_order(std::vector<ValueRef> outputs) = 0;
   // The model provides partial derivatives (providesDirectionalDerivatives).
   virtual void provides_partials() = 0;
   // The model announces time events through DiscreteUpdate::next_event_time.

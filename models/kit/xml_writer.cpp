@@ -98,6 +98,29 @@ void unknown_element(std::ostringstream& out, const char* tag, ValueRef vr, cons
   out << indent << '<' << tag << " valueReference=\"" << vr << '"' << dependency_attributes(deps) << "/>\n";
 }
 
+// The OpenModelica form's dependency list: each der(x) replaced by its state x,
+// which then stands for both; a state named twice this way is listed once, at
+// its first place, with the more general of the two kinds (constant < fixed <
+// tunable < discrete < dependent).
+std::vector<Dependency> state_for_derivative(const Description& d, const std::vector<Dependency>& deps) {
+  std::vector<Dependency> out;
+  for (Dependency dep : deps) {
+    if (d.variables[dep.known].derivative_of != kNoValueRef) dep.known = d.variables[dep.known].derivative_of;
+    auto same = std::find_if(out.begin(), out.end(), [&](const Dependency& o) { return o.known == dep.known; });
+    if (same == out.end()) out.push_back(dep);
+    else same->kind = std::max(same->kind, dep.kind);
+  }
+  return out;
+}
+
+// The manifest's dependency list of an unknown: as declared, or in the OpenModelica form.
+const std::vector<Dependency>* manifest_dependencies(const Description& d, const std::vector<Dependency>* deps,
+                                                     std::vector<Dependency>& storage) {
+  if (deps == nullptr || !d.openmodelica_form) return deps;
+  storage = state_for_derivative(d, *deps);
+  return &storage;
+}
+
 }  // namespace
 
 std::string model_description_xml(const Description& d, const std::string& model_identifier) {
@@ -193,16 +216,20 @@ std::string manifest_xml(const Description& d) {
     out << "    <AlgebraicVariable valueReference=\"" << vr << "\"/> <!-- " << escape(d.variables[vr].name)
         << " -->\n";
   out << "  </AlgebraicVariables>\n  <ModelStructure>\n";
-  for (ValueRef vr : d.outputs) unknown_element(out, "Output", vr, lookup(d.dae_dependencies, vr), "    ");
+  std::vector<Dependency> storage;
+  auto deps_of = [&](const std::vector<Dependency>* deps) { return manifest_dependencies(d, deps, storage); };
+  for (ValueRef vr : d.outputs) unknown_element(out, "Output", vr, deps_of(lookup(d.dae_dependencies, vr)), "    ");
   // In the fully implicit form the derivatives are knowns written by the
   // importer; listing them as unknowns would contradict the residuals, so only
   // the semi-explicit form lists ContinuousStateDerivative with dependencies.
-  for (ValueRef vr : d.derivatives)
-    unknown_element(out, "ContinuousStateDerivative", vr,
-                    d.form == Form::semi_explicit ? lookup(d.dae_dependencies, vr) : nullptr, "    ");
+  // The OpenModelica form lists none at all: its residuals cover the state rows.
+  if (!d.openmodelica_form)
+    for (ValueRef vr : d.derivatives)
+      unknown_element(out, "ContinuousStateDerivative", vr,
+                      d.form == Form::semi_explicit ? lookup(d.dae_dependencies, vr) : nullptr, "    ");
   if (!shape_a)
     for (ValueRef vr : d.event_indicators)
-      unknown_element(out, "EventIndicator", vr, lookup(d.dae_dependencies, vr), "    ");
+      unknown_element(out, "EventIndicator", vr, deps_of(lookup(d.dae_dependencies, vr)), "    ");
   for (const ResidualGroup& g : d.residual_groups) {
     if (shape_a) {
       out << "    <Residual> <!-- " << escape(d.variables[g.formulations.front().residual].name) << " -->\n";
@@ -214,7 +241,7 @@ std::string manifest_xml(const Description& d) {
       out << "    </Residual>\n";
     } else {
       const Formulation& f = g.formulations.back();
-      out << "    <Residual valueReference=\"" << f.residual << '"' << dependency_attributes(&f.dependencies)
+      out << "    <Residual valueReference=\"" << f.residual << '"' << dependency_attributes(deps_of(&f.dependencies))
           << "/> <!-- " << escape(d.variables[f.residual].name) << " -->\n";
     }
   }
@@ -222,7 +249,7 @@ std::string manifest_xml(const Description& d) {
     for (const ResidualGroup& g : d.residual_groups)
       for (std::size_t i = 0; i + 1 < g.formulations.size(); ++i) {
         const Formulation& f = g.formulations[i];
-        out << "    <Invariant valueReference=\"" << f.residual << '"' << dependency_attributes(&f.dependencies)
+        out << "    <Invariant valueReference=\"" << f.residual << '"' << dependency_attributes(deps_of(&f.dependencies))
             << "/> <!-- " << escape(d.variables[f.residual].name) << " -->\n";
       }
   out << "  </ModelStructure>\n</" << (shape_a ? "fmiLayeredStandardManifest" : "fmiDAEManifest") << ">\n";

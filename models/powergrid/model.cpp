@@ -16,10 +16,20 @@
 // the two differential equations become residuals gen[m].res_delta =
 // der(δ) − ω_s(ω − 1) and gen[m].res_omega = 2H der(ω) − (Pm − Pe − D(ω − 1)).
 //
+// ODE mode (manifest shape B, before the importer sets enableDAEMode): the
+// network is linear in V, A V = b(δ) with A = Y + y_f [fault] − trip stamp +
+// Σ_m 1/(j x'd_m) at the machine buses and b_i = Σ_{m at i} E'_m e^(jδ_m)/(j x'd_m);
+// the FMU solves it with a dense LU (dense_lu.h, refactored when the topology
+// or a disturbance parameter changes), writes Vr, Vi, the derivatives from the
+// swing equation, and every residual as exactly 0 (they hold by construction).
+// Only for grids of at most kMaxOdeBuses buses; larger ones run in DAE mode.
+//
 // Configuration keys: grid (data file in resources/), form (semi_explicit,
-// fully_implicit), manifest (A), fault_bus, fault_on, fault_off, fault_r,
-// fault_x, trip_branch, trip_time (default parameter values), fault_buses and
-// trip_branches (candidate sets, see disturbance.h).
+// fully_implicit), manifest (A without switch: DAE-only; or B, with ODE mode),
+// fault_bus, fault_on, fault_off, fault_r, fault_x, trip_branch, trip_time
+// (default parameter values), fault_buses and trip_branches (candidate sets,
+// see disturbance.h); the kit's implicit_form (openmodelica: shape B written as
+// OpenModelica's DAE export writes it).
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -27,6 +37,7 @@
 #include <vector>
 
 #include "kit/model.h"
+#include "powergrid/dense_lu.h"
 #include "powergrid/disturbance.h"
 #include "powergrid/grid_data.h"
 
@@ -71,9 +82,17 @@ class PowerGrid final : public Model {
     defaults_.trip_branch = static_cast<double>(config.get_int("trip_branch", 0));
     defaults_.trip_time = config.get_double("trip_time", 1.1);
     lsdae::powergrid::resolve(candidates_, defaults_, grid_.name);  // the default scenario must be valid
-    if (config.get_string("manifest", "none") != "A" || config.get_string("enable_dae_switch", "false") != "false")
-      throw std::invalid_argument("model configuration: PowerGrid has no ODE mode (it would need a network solve "
-                                  "inside the FMU) → use manifest=A without enable_dae_switch");
+    const std::string manifest = config.get_string("manifest", "none");
+    if (!((manifest == "A" && config.get_string("enable_dae_switch", "false") == "false") || manifest == "B"))
+      throw std::invalid_argument("model configuration: PowerGrid needs manifest=A without enable_dae_switch "
+                                  "(a DAE-only FMU) or manifest=B (ODE mode through the switch, for grids of at most " +
+                                  std::to_string(kMaxOdeBuses) + " buses)");
+    if (manifest == "B" && grid_.bus_number.size() > kMaxOdeBuses)
+      throw std::invalid_argument("model configuration: manifest=B gives PowerGrid an ODE mode, a dense network "
+                                  "solve inside the FMU, which is limited to " + std::to_string(kMaxOdeBuses) +
+                                  " buses; " + grid_.name + " has " + std::to_string(grid_.bus_number.size()) +
+                                  " → use manifest=A");
+    ode_mode_ = manifest == "B";
     omega_s_ = 2.0 * std::numbers::pi * grid_.frequency;
   }
 
@@ -147,11 +166,14 @@ class PowerGrid final : public Model {
 
   void compute(Context& c) override {
     double* v = c.v;
-    if (!c.dae_mode) throw std::logic_error("PowerGrid has no ODE mode (manifest shape A without switch)");
     const Disturbance d = disturbance(v);
     if (c.initialization) {
       v[fault_active_] = d.fault_active(c.time) ? 1.0 : 0.0;
       v[trip_open_] = d.trip_open(c.time) ? 1.0 : 0.0;
+    }
+    if (!c.dae_mode) {
+      compute_ode_mode(v, d);
+      return;
     }
     const auto& y = grid_.y;
     for (std::size_t i = 0; i < y.n; ++i) {
@@ -202,6 +224,10 @@ class PowerGrid final : public Model {
   void partials(const Context& c, PartialSink& sink) override {
     const double* v = c.v;
     const Disturbance d = disturbance(v);
+    if (!c.dae_mode) {
+      ode_partials(v, d, sink);
+      return;
+    }
     const auto& y = grid_.y;
     for (std::size_t i = 0; i < y.n; ++i)
       for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p)
@@ -256,6 +282,97 @@ class PowerGrid final : public Model {
   }
 
  private:
+  static constexpr std::size_t kMaxOdeBuses = 500;
+
+  // ---- ODE mode (shape B before the switch) --------------------------------
+
+  // The network matrix of the current topology, factored; refactored when the
+  // fault or trip state or a disturbance parameter changed.
+  void factor_network(const double* v, const Disturbance& d) {
+    const bool fault = v[fault_active_] != 0.0 && d.fault_bus != kNoIndex;
+    const bool trip = v[trip_open_] != 0.0 && d.trip_branch != kNoIndex;
+    const NetworkKey key{fault ? d.fault_bus : kNoIndex, fault ? d.fault_admittance : Complex(),
+                         trip ? d.trip_branch : kNoIndex};
+    if (factored_ && key == factored_key_) return;
+    const auto& y = grid_.y;
+    const std::size_t n = y.n;
+    std::vector<Complex> a(n * n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p) a[i * n + y.column[p]] += y.value[p];
+    if (fault) a[d.fault_bus * n + d.fault_bus] += d.fault_admittance;
+    if (trip) {
+      const auto& br = grid_.branches[d.trip_branch];
+      a[br.from * n + br.from] -= br.yff;
+      a[br.from * n + br.to] -= br.yft;
+      a[br.to * n + br.from] -= br.ytf;
+      a[br.to * n + br.to] -= br.ytt;
+    }
+    for (const auto& mc : grid_.machines) a[mc.bus * n + mc.bus] += 1.0 / Complex(0.0, mc.xd);
+    lu_.factor(n, a);
+    factored_key_ = key;
+    factored_ = true;
+  }
+
+  void compute_ode_mode(double* v, const Disturbance& d) {
+    factor_network(v, d);
+    network_.assign(grid_.y.n, Complex());
+    for (std::size_t m = 0; m < grid_.machines.size(); ++m) {
+      const auto& mc = grid_.machines[m];
+      network_[mc.bus] += mc.e * std::polar(1.0, v[delta_[m]]) / Complex(0.0, mc.xd);
+    }
+    lu_.solve(network_);
+    for (std::size_t i = 0; i < grid_.y.n; ++i) {
+      v[vr_[i]] = network_[i].real();
+      v[vi_[i]] = network_[i].imag();
+      v[res_re_[i]] = v[res_im_[i]] = 0.0;  // the network equations hold by construction
+    }
+    for (std::size_t m = 0; m < grid_.machines.size(); ++m) {
+      const auto& mc = grid_.machines[m];
+      const double s = std::sin(v[delta_[m]]), co = std::cos(v[delta_[m]]);
+      const double pe = mc.e * (s * v[vr_[mc.bus]] - co * v[vi_[mc.bus]]) / mc.xd;
+      const double slip = v[omega_[m]] - 1.0;
+      v[der_delta_[m]] = omega_s_ * slip;
+      v[der_omega_[m]] = (mc.pm - pe - mc.d * slip) / (2.0 * mc.h);
+      if (form_ == Form::fully_implicit) v[res_delta_[m]] = v[res_omega_[m]] = 0.0;
+    }
+  }
+
+  // dV/dδ_k = A⁻¹ e_(bus of k) E'_k e^(jδ_k)/x'd_k (b's derivative), then Pe and the swing equation.
+  void ode_partials(const double* v, const Disturbance& d, PartialSink& sink) {
+    factor_network(v, d);
+    const std::size_t nm = grid_.machines.size(), n = grid_.y.n;
+    std::vector<Complex> dv(n);
+    for (std::size_t k = 0; k < nm; ++k) {
+      const auto& mk = grid_.machines[k];
+      std::fill(dv.begin(), dv.end(), Complex());
+      dv[mk.bus] = mk.e * std::polar(1.0, v[delta_[k]]) / mk.xd;
+      lu_.solve(dv);
+      for (std::size_t i = 0; i < n; ++i) {
+        sink.add(vr_[i], delta_[k], dv[i].real());
+        sink.add(vi_[i], delta_[k], dv[i].imag());
+      }
+      for (std::size_t m = 0; m < nm; ++m) {
+        const auto& mc = grid_.machines[m];
+        const double s = std::sin(v[delta_[m]]), co = std::cos(v[delta_[m]]);
+        double dpe = mc.e * (s * dv[mc.bus].real() - co * dv[mc.bus].imag()) / mc.xd;
+        if (m == k) dpe += mc.e * (co * v[vr_[mc.bus]] + s * v[vi_[mc.bus]]) / mc.xd;
+        sink.add(der_omega_[m], delta_[k], -dpe / (2.0 * mc.h));
+      }
+    }
+    for (std::size_t m = 0; m < nm; ++m) {
+      const auto& mc = grid_.machines[m];
+      sink.add(der_delta_[m], omega_[m], omega_s_);
+      sink.add(der_omega_[m], omega_[m], -mc.d / (2.0 * mc.h));
+    }
+  }
+
+  struct NetworkKey {
+    std::size_t fault_bus = kNoIndex;
+    Complex fault_admittance;
+    std::size_t trip_branch = kNoIndex;
+    friend bool operator==(const NetworkKey&, const NetworkKey&) = default;
+  };
+
   static Variable discrete(const char* name, const char* description) {
     Variable x;
     x.name = std::string(name);
@@ -318,6 +435,15 @@ class PowerGrid final : public Model {
       b.residual_group({{{res_re_[i], 0, deps}}});
       b.residual_group({{{res_im_[i], 0, std::move(deps)}}});
     }
+    if (ode_mode_) {
+      // ODE mode: V solves the whole network, so every der(ω) depends on every rotor angle.
+      for (std::size_t m = 0; m < nm; ++m) {
+        b.ode_dependencies(der_delta_[m], {{omega_[m], DepKind::constant}});
+        std::vector<Dependency> deps{{omega_[m], DepKind::constant}};
+        for (std::size_t k = 0; k < nm; ++k) deps.push_back({delta_[k], DepKind::dependent});
+        b.ode_dependencies(der_omega_[m], std::move(deps));
+      }
+    }
     for (std::size_t m = 0; m < nm; ++m) {
       const std::size_t i = grid_.machines[m].bus;
       const std::vector<Dependency> swing = {{omega_[m], DepKind::constant},
@@ -337,6 +463,7 @@ class PowerGrid final : public Model {
   }
 
   Form form_;
+  bool ode_mode_ = false;  // manifest B: an ODE mode before the switch
   GridData grid_;
   DisturbanceCandidates candidates_;
   DisturbanceParameters defaults_;
@@ -345,6 +472,10 @@ class PowerGrid final : public Model {
   ValueRef fault_active_ = 0, trip_open_ = 0;
   ValueRef p_fault_bus_ = 0, p_fault_on_ = 0, p_fault_off_ = 0, p_fault_r_ = 0, p_fault_x_ = 0;
   ValueRef p_trip_branch_ = 0, p_trip_time_ = 0;
+  lsdae::powergrid::DenseComplexLu lu_;
+  NetworkKey factored_key_;
+  bool factored_ = false;
+  std::vector<Complex> network_;  // the right-hand side, then V
 };
 
 }  // namespace

@@ -8,12 +8,14 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <cstring>
 #include <string>
 
 #include "capi/options.h"
 #include "lsdae/error.h"
 #include "lsdae/model_description.h"
 #include "lsdae/simulation.h"
+#include "lsdae/supervise.h"
 
 struct lsdae_simulation {
   std::unique_ptr<lsdae::Simulation> sim;
@@ -26,6 +28,7 @@ static_assert(sizeof(lsdae::ValueReference) == sizeof(uint32_t), "lsdae_get_valu
 namespace {
 
 thread_local std::string g_open_error;
+thread_local const lsdae::RunContext* g_run_context = nullptr;  // inside lsdae_run_isolated's body
 
 lsdae_status to_status(lsdae::ErrorKind kind) {
   switch (kind) {
@@ -36,6 +39,11 @@ lsdae_status to_status(lsdae::ErrorKind kind) {
     case lsdae::ErrorKind::binary: return LSDAE_ERR_BINARY;
     case lsdae::ErrorKind::fmu_call: return LSDAE_ERR_FMU_CALL;
     case lsdae::ErrorKind::solver: return LSDAE_ERR_SOLVER;
+    case lsdae::ErrorKind::structure: return LSDAE_ERR_STRUCTURE;
+    case lsdae::ErrorKind::output: return LSDAE_ERR_OUTPUT;
+    case lsdae::ErrorKind::fmu_crash: return LSDAE_ERR_FMU_CRASH;
+    case lsdae::ErrorKind::timeout: return LSDAE_ERR_TIMEOUT;
+    case lsdae::ErrorKind::interrupted: return LSDAE_ERR_INTERRUPTED;
     default: return LSDAE_ERR_INTERNAL;
   }
 }
@@ -76,7 +84,7 @@ void lsdae_options_init(lsdae_options* options) {
   options->start_time = options->stop_time = options->rtol = options->atol = options->output_interval = nan;
   options->threads = 0;
   options->jacobian = LSDAE_JACOBIAN_AUTO;
-  options->max_steps = 0;
+  options->max_steps = lsdae::SimulationOptions{}.max_steps;
   options->constraints = LSDAE_CONSTRAINTS_DEFAULT;
   options->projection_tolerance = nan;
   options->klu_ordering = nullptr;
@@ -104,6 +112,65 @@ void lsdae_free(lsdae_simulation* simulation) { delete simulation; }
 lsdae_status lsdae_set(lsdae_simulation* s, const char* name, double value) {
   if (s == nullptr) return null_handle();
   return guarded(s->error, [&] { s->sim->set(name != nullptr ? name : "", value); });
+}
+
+lsdae_status lsdae_set_text(lsdae_simulation* s, const char* name, const char* text) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (name == nullptr || text == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_text: name and text must not be NULL");
+    s->sim->set(std::string(name), std::string(text));
+  });
+}
+
+lsdae_status lsdae_set_input_file(lsdae_simulation* s, const char* csv_path) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (csv_path == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_input_file: csv_path must not be NULL");
+    s->sim->set_input(csv_path);
+  });
+}
+
+lsdae_status lsdae_get_int64(lsdae_simulation* s, const char* name, int64_t* value) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (name == nullptr || value == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_int64: name and value must not be NULL");
+    lsdae::Values v = s->sim->get_values(std::string(name));
+    if (v.size() != 1)
+      throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_get_int64: \"") + name + "\" is an array of " +
+                                                      std::to_string(v.size()) + " elements → name one: " + name + "[1]");
+    switch (lsdae::storage_of(v.type)) {
+      case lsdae::ValueStorage::integer: *value = v.integers[0]; return;
+      case lsdae::ValueStorage::unsigned_integer:
+        if (v.unsigned_integers[0] > static_cast<std::uint64_t>(INT64_MAX))
+          throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_get_int64: \"") + name + "\" = " +
+                                                          std::to_string(v.unsigned_integers[0]) +
+                                                          " does not fit an int64 → use lsdae_get_text");
+        *value = static_cast<int64_t>(v.unsigned_integers[0]);
+        return;
+      default:
+        throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_get_int64: \"") + name + "\" is " +
+                                                        lsdae::to_string(v.type) + " → use lsdae_get or lsdae_get_text");
+    }
+  });
+}
+
+lsdae_status lsdae_get_text(lsdae_simulation* s, const char* name, char* buffer, size_t size, size_t* needed) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (name == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_text: name must not be NULL");
+    lsdae::Values v = s->sim->get_values(std::string(name));
+    std::string text;
+    for (std::size_t k = 0; k < v.size(); ++k) text += (k == 0 ? "" : " ") + v.text(k);
+    if (needed != nullptr) *needed = text.size() + 1;
+    if (size == 0 && buffer == nullptr) return;  // a size query
+    if (buffer == nullptr || size < text.size() + 1)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_text: \"" + std::string(name) + "\" needs " +
+                                                      std::to_string(text.size() + 1) + " bytes, the buffer has " +
+                                                      std::to_string(size) + " → pass a larger buffer (*needed says how large)");
+    std::memcpy(buffer, text.c_str(), text.size() + 1);
+  });
 }
 
 lsdae_status lsdae_initialize(lsdae_simulation* s) {
@@ -225,5 +292,58 @@ const char* lsdae_structure_report(lsdae_simulation* s) {
 const char* lsdae_last_error(const lsdae_simulation* s) {
   return s == nullptr ? g_open_error.c_str() : s->error.c_str();
 }
+
+void lsdae_isolation_init(lsdae_isolation* isolation) {
+  if (isolation == nullptr) return;
+  isolation->timeout = isolation->call_timeout = std::numeric_limits<double>::quiet_NaN();
+}
+
+lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae_isolation* isolation) {
+  if (body == nullptr) {
+    g_open_error = "lsdae_run_isolated: body must not be NULL";
+    return LSDAE_ERR_USAGE;
+  }
+  lsdae::IsolationOptions options;
+  if (isolation != nullptr) {
+    auto seconds = [](const char* field, double value, double fallback) {
+      if (std::isnan(value)) return fallback;
+      if (value < 0 || std::isinf(value))
+        throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_run_isolated: isolation.") + field + " is " +
+                                                        std::to_string(value) +
+                                                        ", not a number of seconds → give 0 (no limit) or more, or NaN");
+      return value;
+    };
+    try {
+      options.timeout = seconds("timeout", isolation->timeout, 0.0);
+      options.call_timeout = seconds("call_timeout", isolation->call_timeout, options.call_timeout);
+    } catch (const lsdae::Error& e) {
+      g_open_error = e.what();
+      return LSDAE_ERR_USAGE;
+    }
+  }
+  lsdae::RunOutcome outcome;
+  lsdae_status status = guarded(g_open_error, [&] {
+    outcome = lsdae::run_isolated(
+        [&](lsdae::RunContext& context) {
+          g_run_context = &context;
+          return body(user);
+        },
+        options);
+  });
+  if (status != LSDAE_OK) return status;
+  if (outcome.ok()) {
+    if (outcome.exit_code < 0 || outcome.exit_code > 127) {
+      g_open_error = "lsdae_run_isolated: body returned " + std::to_string(outcome.exit_code) +
+                     ", not an lsdae_status → return LSDAE_OK or an error status";
+      return LSDAE_ERR_INTERNAL;
+    }
+    g_open_error.clear();
+    return static_cast<lsdae_status>(outcome.exit_code);
+  }
+  g_open_error = outcome.message;
+  return to_status(outcome.kind());
+}
+
+int lsdae_stop_requested(void) { return g_run_context != nullptr && g_run_context->stop_requested() ? 1 : 0; }
 
 }  // extern "C"

@@ -42,7 +42,13 @@ SimulationOptions to_simulation_options(const lsdae_options* options) {
     bad_option("threads", std::to_string(options->threads), "negative",
                "use a positive count, or 0 for the default (1)");
   if (options->threads > 0) o.threads = static_cast<std::size_t>(options->threads);
-  if (options->max_steps > 0) o.max_steps = options->max_steps;
+  // As `--max-steps` on the command line: a count of at least 1; 0 and
+  // negative values are refused rather than quietly meaning "the default".
+  if (options->max_steps <= 0)
+    bad_option("max_steps", std::to_string(options->max_steps), "not a positive count of steps",
+               "use at least 1, e.g. " + std::to_string(SimulationOptions{}.max_steps) +
+                   " (the default lsdae_options_init sets)");
+  o.max_steps = options->max_steps;
   // As before the other options existed: any other value means automatic.
   const int jacobian = c_enum(options->jacobian);
   o.jacobian = jacobian == LSDAE_JACOBIAN_FINITE_DIFFERENCES ? JacobianMode::finite_differences

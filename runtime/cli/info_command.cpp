@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -14,6 +15,8 @@
 #include "lsdae/fmu.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_jacobian_values.h"
+#include "simulation/output_channels.h"
+#include "simulation/dummy_selection.h"
 #include "structure/pipeline.h"
 
 namespace lsdae::cli {
@@ -22,6 +25,7 @@ namespace {
 
 struct InfoOptions {
   std::string path;
+  std::optional<std::string> variables;  // --variables [GLOB]: "" lists every variable
   bool json = false;
   bool structure = false;
   bool no_load = false;
@@ -76,7 +80,7 @@ void print_text(const Fmu& fmu, const FmuSummary& s) {
   }
   const Diagnostics& d = fmu.diagnostics();
   auto count = [](std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
-  row("validation", count(d.count(Severity::error), "error") + ", " + count(d.count(Severity::warning), "warning") +
+  row("validation", count(d.validation_errors(), "error") + ", " + count(d.count(Severity::warning), "warning") +
                         " (`lsdae validate` lists them)");
 }
 
@@ -89,19 +93,22 @@ structure::StructureOutcome analyse_structure(const std::shared_ptr<Fmu>& fmu, b
   if (!outcome.analysis.ok() || !outcome.analysis.dummy_plan.needed() || !load) return outcome;
   try {
     fmu->load_binary();
-    if (!fmu->directional_derivatives_available()) {
-      selection_note = "structural selection: the FMU provides no directional derivatives";
-      return outcome;
-    }
     auto instance = fmu->instantiate("lsdae-info");
     if (fmu->manifest().present()) instance->enable_dae_mode();
-    instance->enter_initialization_mode(std::nullopt, fmu->model_description().default_experiment.start_time.value_or(0.0),
-                                        std::nullopt);
+    const double t0 = fmu->model_description().default_experiment.start_time.value_or(0.0);
+    instance->enter_initialization_mode(std::nullopt, t0, std::nullopt);
     instance->exit_initialization_mode();
     instance->update_discrete_states();
     instance->enter_continuous_time_mode();
-    structure::JacobianCallback values = simulation::fmu_jacobian_values(*instance, dae, outcome.analysis.system);
-    return structure::run_structure(dae.input, &values);
+    // Directional derivatives when provided, central finite differences
+    // otherwise; the structural choice is checked at the same point.
+    simulation::SelectionValues values(*fmu, *instance, dae, outcome.analysis.system);
+    values.set_point(simulation::initial_point(*instance, dae, t0));
+    structure::PipelineOptions pipeline;
+    structure::StructureOutcome numeric = simulation::select_at_start(dae, outcome, values, pipeline);
+    if (numeric.selection && !numeric.selection->success)
+      selection_note = "no choice of dummy derivatives is nonsingular at the start point: " + numeric.selection->error;
+    return numeric;
   } catch (const Error& e) {
     selection_note = std::string("structural selection: numeric values unavailable (") + e.what() + ")";
     return outcome;
@@ -117,9 +124,9 @@ void print_json(const Fmu& fmu, const FmuSummary& s, const structure::StructureO
   j.field("fmi_version", s.fmi_version);
   j.field("generation_tool", s.generation_tool);
   if (const auto& me = fmu.model_description().model_exchange) j.field("model_identifier", me->model_identifier);
-  j.field("manifest_shape", s.shape == ManifestShape::none ? "none"
-                            : s.shape == ManifestShape::draft_0_1 ? "A" : "B");
-  j.field("form", s.form == DaeForm::ode ? "ode" : s.form == DaeForm::semi_explicit ? "semi_explicit" : "fully_implicit");
+  j.field("manifest_shape", to_key(s.shape));
+  j.field("form", to_key(s.form));
+  j.field("form_description", to_string(s.form));
   j.field("dae_switch", s.has_dae_switch);
   j.key("counts").begin_object();
   j.field("variables", static_cast<std::uint64_t>(s.variables));
@@ -151,9 +158,75 @@ void print_json(const Fmu& fmu, const FmuSummary& s, const structure::StructureO
   if (e.tolerance) j.field("tolerance", *e.tolerance);
   if (e.step_size) j.field("step_size", *e.step_size);
   j.end_object();
-  j.field("errors", static_cast<std::uint64_t>(fmu.diagnostics().count(Severity::error)));
+  j.field("errors", static_cast<std::uint64_t>(fmu.diagnostics().validation_errors()));
   j.field("warnings", static_cast<std::uint64_t>(fmu.diagnostics().count(Severity::warning)));
   j.end_object();
+}
+
+std::string shape_text(const Variable& v) {
+  if (!v.is_array()) return "";
+  std::string out = "[";
+  for (std::size_t d = 0; d < v.shape.size(); ++d) out += (d == 0 ? "" : ",") + std::to_string(v.shape[d]);
+  return out + "]";
+}
+
+// `info --variables [GLOB]`: every variable whose name matches, with what a
+// user needs to --set it or record it.
+int print_variables(const Fmu& fmu, const std::string& glob, bool json) {
+  const ModelDescription& md = fmu.model_description();
+  std::vector<const Variable*> selected;
+  for (const auto& v : md.variables)
+    if (glob.empty() || simulation::glob_match(glob, v.name)) selected.push_back(&v);
+  if (selected.empty())
+    throw Error(ErrorKind::usage, "info --variables: \"" + glob + "\" matches no variable of " + fmu.display_name() +
+                                      " → `lsdae info --variables " + fmu.path().string() + "` lists all " +
+                                      std::to_string(md.variables.size()));
+  auto initial_of = [](const Variable& v) { return v.initial ? std::string(to_string(*v.initial)) : std::string(); };
+  if (json) {
+    JsonWriter j(std::cout);
+    j.begin_array();
+    for (const Variable* v : selected) {
+      j.begin_object();
+      j.field("name", v->name);
+      j.field("value_reference", static_cast<std::uint64_t>(v->value_reference));
+      j.field("type", to_string(v->type));
+      j.field("causality", to_string(v->causality));
+      j.field("variability", to_string(v->variability));
+      if (v->initial) j.field("initial", initial_of(*v));
+      if (v->start_text) j.field("start", *v->start_text);
+      if (!v->unit.empty()) j.field("unit", v->unit);
+      if (!v->description.empty()) j.field("description", v->description);
+      if (v->is_array()) {
+        j.key("shape").begin_array();
+        for (std::uint64_t d : v->shape) j.value(d);
+        j.end_array();
+      }
+      j.end_object();
+    }
+    j.end_array();
+    std::cout << '\n';
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows{
+      {"name", "type", "causality", "variability", "initial", "start", "unit", "description"}};
+  for (const Variable* v : selected)
+    rows.push_back({v->name + shape_text(*v), to_string(v->type), to_string(v->causality),
+                    to_string(v->variability), initial_of(*v), v->start_text.value_or(""), v->unit, v->description});
+  std::vector<std::size_t> width(rows[0].size(), 0);
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c + 1 < r.size(); ++c) width[c] = std::max(width[c], std::min<std::size_t>(r[c].size(), 40));
+  for (const auto& r : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      line += r[c];
+      if (c + 1 < r.size()) line += std::string(r[c].size() < width[c] ? width[c] - r[c].size() + 2 : 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::cout << line << '\n';
+  }
+  std::cout << selected.size() << " of " << md.variables.size() << " variable" << (md.variables.size() == 1 ? "" : "s")
+            << " (array elements are named like A[2,3] in --set and --output-vars)\n";
+  return 0;
 }
 
 }  // namespace
@@ -162,6 +235,11 @@ Runner add_info_command(CLI::App& app) {
   auto options = std::make_shared<InfoOptions>();
   app.add_option("fmu", options->path, "The .fmu file (or an unpacked FMU folder)")->required();
   app.add_flag("--json", options->json, "Print machine-readable JSON instead of text");
+  app.add_option("--variables", options->variables,
+                 "List the variables (name, type, causality, variability, initial, start, unit, description), "
+                 "all or those matching a glob")
+      ->expected(0, 1)
+      ->default_str("");
   app.add_flag("--structure", options->structure,
                "Also run the structural analysis: matching, BLT, Pantelides index, dummy derivatives, colouring");
   app.add_flag("--no-load", options->no_load,
@@ -172,6 +250,7 @@ Runner add_info_command(CLI::App& app) {
     open.reject_invalid = false;  // info shows what it can; validate explains
     apply_max_unpacked_size(options->max_unpacked_size, open);
     auto fmu = Fmu::open(options->path, open);
+    if (options->variables) return print_variables(*fmu, *options->variables, options->json);
     FmuSummary summary = fmu->summary();
     std::optional<structure::StructureOutcome> st;
     std::string note;

@@ -2,10 +2,15 @@
 // options, and the mapping from lsdae::Error to exit codes (README.md).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <csignal>
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
+#include "cli/usage_errors.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 
@@ -19,22 +24,32 @@ int lsdae::cli::run(int argc, char** argv, bool run_command) {
   app.add_flag("-v,--verbose", verbose, "Show informational messages (and the FMU's log)");
   app.add_flag("--debug", debug, "Show debug messages");
   app.footer("Exit codes: 0 ok, 1 invalid FMU, 2 usage, 3 archive, 4 XML, 5 binary, 6 FMU call failed, "
-             "7 solver, 70 internal, 130 interrupted.\nRun `lsdae <command> --help` for a command's options.");
+             "7 solver, 8 structure, 9 output file, 10 FMU crashed, 11 timeout, 70 internal, 130 interrupted.\n"
+             "`simulate` and `validate` run the FMU's binary in a supervised child process "
+             "(--no-isolate: in lsdae's own).\nRun `lsdae <command> --help` for a command's options.");
 
   std::map<CLI::App*, lsdae::cli::Runner> runners;
   auto add = [&](lsdae::cli::Runner (*adder)(CLI::App&), const char* name, const char* description) {
     CLI::App* sub = app.add_subcommand(name, description);
+    sub->fallthrough();  // -v/--debug after the command too: `lsdae simulate m.fmu -v`
     runners[sub] = adder(*sub);
   };
   add(lsdae::cli::add_info_command, "info", "Summarise an FMU: model, manifest shape, counts, capabilities");
   add(lsdae::cli::add_validate_command, "validate", "Check an FMU against FMI 3.0 and FMI-LS-DAE; load its binary");
   add(lsdae::cli::add_simulate_command, "simulate", "Simulate an FMU with IDA + KLU; write results CSV and statistics");
 
+  // A file-size limit (ulimit -f) reached while writing results is a write
+  // error lsdae reports (exit 9, the file cut back to its last complete row),
+  // not a silent death by SIGXFSZ.
+  std::signal(SIGXFSZ, SIG_IGN);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : lsdae::exit_code(lsdae::ErrorKind::usage);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+    std::cerr << "lsdae: error: " << lsdae::cli::describe_usage_error(app, args, e) << '\n';
+    return lsdae::exit_code(lsdae::ErrorKind::usage);
   }
   if (debug) lsdae::Logger::instance().set_threshold(lsdae::LogLevel::debug);
   else if (verbose) lsdae::Logger::instance().set_threshold(lsdae::LogLevel::info);

@@ -1,36 +1,63 @@
 // runtime/cli/simulate_command.cpp -- `lsdae simulate model.fmu [options]`:
 // integrate, stream the results to CSV, write the run statistics as JSON.
 //
-// Ctrl-C (SIGINT) and SIGTERM stop the run at the next output point: the rows
-// written so far stay, the statistics are written with "interrupted": true,
-// and the exit code is 130. A failure mid-run (solver or FMU) keeps the rows
+// The FMU's binary runs in a supervised child process (lsdae/supervise.h;
+// `--no-isolate`: in this one). This process unpacks and reads the FMU and
+// owns its extraction folder; the child loads the binary, integrates, writes
+// the result rows (flushed one by one) and the statistics. With `-o -` the
+// rows go to the original stdout and whatever the FMU prints goes to stderr.
+//
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP stop the run at the next output point
+// (also during the last interval): the rows written so far stay, the
+// statistics are written with "interrupted": true, and the exit code is 130.
+// A second signal, or an FMU call that has not returned 2 s after the first,
+// stops the child at once. A failure mid-run (solver or FMU) keeps the rows
 // written so far, writes the statistics with the error, and says where it
-// stopped.
+// stopped. When the child crashes (exit 10) or a watchdog stops it (exit 11,
+// `--timeout`, `--call-timeout`), this process says in which FMU call, at
+// what time, writes the statistics, and leaves the result file ending at the
+// last complete row.
+//
+// Nothing is written before the run has initialised: option values are
+// checked while parsing (option_values.h), the output files before the
+// binary is loaded and the run length right after (simulate_options_check.h),
+// --set values by Simulation::set, the FMU's initialisation by
+// Simulation::initialize. Only then are the result and statistics files
+// created (or truncated), so a refused command line leaves an earlier
+// result.csv as it was. A result or statistics file that cannot be written
+// is exit code 9 (ErrorKind::output); the CSV keeps its complete rows.
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <csignal>
-#include <fstream>
+#include <cstring>
 #include <iostream>
+#include <limits>
 #include <memory>
+#include <sstream>
 
 #include "common/format.h"
+#include "common/output_file.h"
 #include "cli/commands.h"
+#include "cli/isolation_option.h"
 #include "cli/json_writer.h"
+#include "cli/option_values.h"
+#include "cli/simulate_options_check.h"
 #include "import/temp_dir.h"
 #include "lsdae/error.h"
+#include "lsdae/log.h"
 #include "lsdae/simulation.h"
+#include "lsdae/supervise.h"
 #include "simulation/csv_writer.h"
+#include "simulation/output_channels.h"
 
 namespace lsdae::cli {
 
 namespace {
-
-std::atomic<int> g_stop_signal{0};
-extern "C" void on_stop_signal(int signo) { g_stop_signal.store(signo); }
 
 struct SimulateOptions {
   std::string path;
@@ -40,6 +67,7 @@ struct SimulateOptions {
   std::string output = "result.csv";
   std::string stats;
   std::vector<std::string> sets;
+  std::string input;
   std::vector<std::string> output_vars;
   bool all = false;
   bool progress = true;
@@ -52,16 +80,15 @@ struct SimulateOptions {
   bool no_reselect = false;
   bool no_coloring = false;
   std::string row_order = "matched";
+  bool strict = false;
+  IsolationFlags isolation;
+  std::int64_t max_rows = kDefaultMaxRows;
 };
 
-void write_stats(const std::string& path, const Simulation* sim, const std::string& fmu_name, double wall,
-                 std::size_t rows, bool interrupted, const std::string& error) {
-  if (path.empty()) return;
-  std::ofstream out(path);
-  if (!out) {
-    std::cerr << "lsdae: error: cannot write the statistics to \"" << path << "\"\n";
-    return;
-  }
+// The statistics JSON as one text; written whole by write_stats.
+std::string stats_json(const Simulation* sim, const std::string& fmu_name, double wall, std::size_t rows,
+                       bool interrupted, const std::string& error) {
+  std::ostringstream out;
   JsonWriter j(out);
   j.begin_object();
   j.field("fmu", fmu_name);
@@ -105,6 +132,8 @@ void write_stats(const std::string& path, const Simulation* sim, const std::stri
     j.end_object();
     j.field("dummy_derivatives", s.dummy_derivatives);
     j.field("largest_projection", s.largest_projection);
+    j.field("largest_drift", s.largest_drift);
+    j.field("largest_drift_constraint", s.largest_drift_constraint);
     j.field("terminated_by_fmu", s.terminated_by_fmu);
     j.key("klu").begin_object();
     j.field("ordering", s.klu_ordering);
@@ -122,24 +151,222 @@ void write_stats(const std::string& path, const Simulation* sim, const std::stri
     j.end_object();
   }
   j.end_object();
+  out << '\n';
+  return out.str();
+}
+
+// Writes the statistics to `file` (nothing when it is null); "" when done,
+// else the message of the failed write.
+std::string write_stats(OutputFile* file, const Simulation* sim, const std::string& fmu_name, double wall,
+                        std::size_t rows, bool interrupted, const std::string& error) {
+  if (file == nullptr) return {};
+  const int failure = file->append(stats_json(sim, fmu_name, wall, rows, interrupted, error));
+  if (failure == 0) return {};
+  const std::string name = file->is_stdout() ? "standard output" : "\"" + file->path().string() + "\"";
+  return "statistics: writing " + name + " failed: " + std::strerror(failure) + " → " +
+         (failure == ENOSPC ? "free disk space" : "check the disk and the path") + " and run again";
+}
+
+// The same for a path (after the child running the simulation was stopped):
+// "" when there is nothing to write or it was written.
+std::string write_stats(const std::string& path, const std::string& fmu_name, double wall, std::size_t rows,
+                        bool interrupted, const std::string& error) {
+  if (path.empty()) return {};
+  try {
+    OutputFile file(path, "statistics");
+    return write_stats(&file, nullptr, fmu_name, wall, rows, interrupted, error);
+  } catch (const Error& e) {
+    return e.what();
+  }
 }
 
 void print_summary(Simulation& sim, std::size_t rows, const std::string& output) {
   const SimulationStats& s = sim.statistics();
   std::cerr << "lsdae: simulated " << sim.fmu().display_name() << " from " << format_number(sim.start_time()) << " to "
-            << format_number(s.reached_time) << ": " << s.steps << " steps, " << s.residual_calls << " residual calls, "
-            << s.jacobian_evaluations << " Jacobians (" << s.jacobian_method << ", " << s.colors << " colours, "
-            << s.jacobian_nonzeros << " nonzeros, " << s.threads << " thread" << (s.threads == 1 ? "" : "s")
-            << "), KLU L+U " << (s.klu_lnz + s.klu_unz) << " nonzeros; "
+            << format_number(s.reached_time) << ": " << count_of(s.steps, "step") << ", "
+            << count_of(s.residual_calls, "residual call") << ", " << count_of(s.jacobian_evaluations, "Jacobian")
+            << " (" << s.jacobian_method << ", " << count_of(s.colors, "colour") << ", "
+            << count_of(s.jacobian_nonzeros, "nonzero") << ", " << count_of(s.threads, "thread") << "), KLU L+U "
+            << count_of(s.klu_lnz + s.klu_unz, "nonzero") << "; "
             << (s.time_events + s.state_events + s.step_events > 0
-                    ? std::to_string(s.time_events + s.state_events + s.step_events) + " events; "
+                    ? count_of(s.time_events + s.state_events + s.step_events, "event") + "; "
                     : std::string())
-            << (s.reselections > 0 ? std::to_string(s.reselections) + " dummy re-selections; " : std::string())
-            << (s.projections > 0 ? std::to_string(s.projections) + " projections (largest correction " +
+            << (s.reselections > 0 ? count_of(s.reselections, "dummy re-selection") + "; " : std::string())
+            << (s.projections > 0 ? count_of(s.projections, "projection") + " (largest correction " +
                                         format_number(s.largest_projection) + "); "
                                   : std::string())
+            << (s.largest_drift > 0 ? "largest drift " + format_number(s.largest_drift) +
+                                          (s.largest_drift_constraint.empty() ? std::string()
+                                                                              : " (\"" + s.largest_drift_constraint + "\")") +
+                                          "; "
+                                    : std::string())
             << "integration " << format_number(s.time_integrate)
-            << " s; " << rows << " rows in " << output << '\n';
+            << " s; " << count_of(rows, "row") << " in " << (output == "-" ? "standard output" : output) << '\n';
+}
+
+// The simulation itself: in the supervised child (or in-process with
+// --no-isolate). Returns 0, or 130 when a stop signal ended it; throws
+// lsdae::Error for a failure (with where it stopped and the rows kept).
+int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fmu>& fmu,
+             const SimulationOptions& options, const std::function<double()>& wall) {
+  auto sim = Simulation::create(fmu, options);
+  const std::int64_t intervals =
+      check_run_length(sim->start_time(), sim->stop_time(), sim->output_interval(), o.max_rows);
+  for (const auto& assignment : o.sets) {
+    auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error(ErrorKind::usage, "--set \"" + assignment + "\": expected name=value → e.g. --set k=2.5");
+    sim->set(assignment.substr(0, eq), assignment.substr(eq + 1));  // parsed for the variable's type
+  }
+  if (!o.input.empty()) sim->set_input(o.input);
+  std::vector<std::string> patterns;
+  for (const auto& list : o.output_vars)
+    for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
+  simulation::OutputReader reader(simulation::select_output_channels(*fmu, patterns, o.all));
+  // Created once the run has initialised (see the top of this file). With
+  // `-o -` (or `--stats -`) they go to the original stdout; what the FMU
+  // prints goes to stderr.
+  std::unique_ptr<simulation::CsvWriter> csv;
+  std::unique_ptr<OutputFile> stats;
+  auto rows = [&] { return csv ? csv->rows() : std::size_t{0}; };
+  const std::string results_name = o.output == "-" ? "standard output" : o.output;
+  auto record = [&] {
+    reader.read(*sim);
+    csv->write_row(sim->time(), reader);
+    ctx.report_progress(csv->rows(), sim->time());
+  };
+  // A row just before and just after every event (same time, two rows).
+  double last_event_row = std::nan("");
+  sim->observe_events([&](double t, EventPhase phase) {
+    record();
+    if (phase == EventPhase::after) last_event_row = t;
+  });
+  const bool show_progress = o.progress && isatty(STDERR_FILENO) && o.output != "-";
+  std::string error;
+  bool interrupted = false;
+  try {
+    sim->initialize();
+    if (o.jacobian == "check") {
+      const JacobianCheck check = sim->check_jacobian();
+      if (check.agree()) std::cerr << "lsdae: " << to_string(check) << '\n';
+      else log_warning(to_string(check));
+    }
+    if (!o.stats.empty()) stats = std::make_unique<OutputFile>(o.stats, "statistics", ctx.results_fd());
+    csv = std::make_unique<simulation::CsvWriter>(o.output, reader.names(), ctx.results_fd());
+    record();
+    const double t0 = sim->start_time(), t1 = sim->stop_time(), dt = sim->output_interval();
+    int last_percent = -1;
+    for (std::int64_t k = 1; k <= intervals; ++k) {
+      if (ctx.stop_requested()) {
+        interrupted = true;
+        break;
+      }
+      double target = k == intervals ? t1 : t0 + static_cast<double>(k) * dt;
+      sim->advance_to(target);
+      if (sim->terminated()) {
+        if (sim->time() != last_event_row) record();
+        std::cerr << "lsdae: the FMU asked to terminate at t = " << format_number(sim->time()) << '\n';
+        break;
+      }
+      if (sim->time() != last_event_row) record();  // an event at an output time already wrote it
+      if (show_progress) {
+        int percent = static_cast<int>(100.0 * static_cast<double>(k) / static_cast<double>(intervals));
+        if (percent != last_percent) {
+          last_percent = percent;
+          std::string bar(static_cast<std::size_t>(percent / 4), '#');
+          std::fprintf(stderr, "\r[%-25s] %3d%%  t = %-12s", bar.c_str(), percent, format_number(sim->time()).c_str());
+        }
+      }
+    }
+    // A stop requested during the last interval is honoured too.
+    if (ctx.stop_requested()) interrupted = true;
+    if (show_progress) std::fprintf(stderr, "\n");
+  } catch (const Error& e) {
+    if (show_progress) std::fprintf(stderr, "\n");
+    if (!csv) throw;  // failed before the first row: nothing was written
+    error = e.what();
+    const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), false, error);
+    throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
+                              count_of(rows(), "row") + " kept in " + results_name + ")" +
+                              (stats_error.empty() ? "" : "\n  " + stats_error));
+  }
+  if (interrupted && ctx.stop_for_timeout()) {
+    error = fmu->display_name() + ": the run took longer than its limit of " + format_number(o.isolation.timeout) +
+            " s → raise --timeout, or simulate a shorter time span";
+    const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), true, error);
+    throw Error(ErrorKind::timeout, error + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
+                                        count_of(rows(), "row") + " kept in " + results_name + ")" +
+                                        (stats_error.empty() ? "" : "\n  " + stats_error));
+  }
+  const std::string stats_error =
+      write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), interrupted, error);
+  if (interrupted) {
+    std::cerr << "lsdae: interrupted at t = " << format_number(sim->time()) << "; " << count_of(rows(), "row")
+              << " kept in " << results_name << '\n';
+    if (!stats_error.empty()) std::cerr << "lsdae: error: " << stats_error << '\n';
+    return exit_code(ErrorKind::interrupted);
+  }
+  if (!stats_error.empty())
+    throw Error(ErrorKind::output, stats_error + " (the results are complete: " + count_of(rows(), "row") + " in " +
+                                       results_name + ")");
+  print_summary(*sim, rows(), o.output);
+  return 0;
+}
+
+// Cuts a partial last line (a row the killed child was writing) from a
+// regular file, so the file ends at the last complete row.
+void keep_complete_rows(const std::string& path) {
+  int fd = open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return;
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    char block[65536];
+    off_t end = st.st_size;
+    while (end > 0) {
+      const off_t begin = end > static_cast<off_t>(sizeof block) ? end - static_cast<off_t>(sizeof block) : 0;
+      const ssize_t n = pread(fd, block, static_cast<std::size_t>(end - begin), begin);
+      if (n <= 0) break;
+      ssize_t i = n - 1;
+      while (i >= 0 && block[i] != '\n') --i;
+      if (i >= 0) {
+        const off_t keep = begin + i + 1;
+        if (keep != st.st_size && ftruncate(fd, keep) != 0) {
+          // best effort: the rows before stay either way
+        }
+        break;
+      }
+      end = begin;
+    }
+  }
+  close(fd);
+}
+
+// After the run: the child's own report when it ended by itself; otherwise
+// (a crash, a watchdog, a signal that had to stop it) the message, the rows
+// kept, the statistics and a result file that ends at its last complete row.
+int finish_run(const RunOutcome& r, const SimulateOptions& o, const std::string& fmu_name, double wall) {
+  if (r.end == RunEnd::completed) return r.exit_code;
+  if (r.end == RunEnd::failed) throw Error(r.error_kind, r.message);
+  if (!r.killed && r.end == RunEnd::interrupted) {
+    // It stopped by itself; a signal after its last check still counts.
+    if (r.exit_code != exit_code(ErrorKind::interrupted)) std::cerr << "lsdae: " << r.message << '\n';
+    return exit_code(ErrorKind::interrupted);
+  }
+  if (o.progress && isatty(STDERR_FILENO) && o.output != "-") std::cerr << '\n';  // end the child's progress bar
+  const std::uint64_t rows = r.rows.value_or(0);
+  if (o.output != "-") keep_complete_rows(o.output);
+  const std::string kept = "\n  (" + count_of(rows, "row") + " kept in " + (o.output == "-" ? "standard output" : o.output) +
+                           (r.reached_time ? ", up to t = " + format_number(*r.reached_time) : std::string()) + ")";
+  std::string stats_error;
+  if (r.killed || r.end != RunEnd::run_timeout)
+    stats_error = write_stats(o.stats, fmu_name, wall, static_cast<std::size_t>(rows), r.end == RunEnd::interrupted,
+                              r.message);
+  if (!stats_error.empty()) stats_error = "\n  " + stats_error;
+  if (r.end == RunEnd::interrupted) {
+    std::cerr << "lsdae: " << r.message << kept << stats_error << '\n';
+    return exit_code(ErrorKind::interrupted);
+  }
+  throw Error(r.kind(), r.message + kept + stats_error);
 }
 
 }  // namespace
@@ -147,60 +374,95 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
 Runner add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   app.add_option("fmu", o->path, "The .fmu file (or an unpacked FMU folder)")->required();
-  app.add_option("--start", o->start, "Start time (default: DefaultExperiment startTime, else 0)");
-  app.add_option("--stop", o->stop, "Stop time (default: DefaultExperiment stopTime, else start + 1)");
-  app.add_option("--rtol", o->rtol, "Relative tolerance (default: DefaultExperiment tolerance, else 1e-6)")
-      ->check(CLI::PositiveNumber);
+  // Every value is checked as text before CLI11 converts it (option_values.h).
+  const double inf = std::numeric_limits<double>::infinity();
+  app.add_option("--start", o->start, "Start time (default: DefaultExperiment startTime, else 0)")
+      ->type_name("TIME")
+      ->check(real_value({-inf, inf, true, true, "the start time", "--start 0"}));
+  app.add_option("--stop", o->stop, "Stop time (default: DefaultExperiment stopTime, else start + 1)")
+      ->type_name("TIME")
+      ->check(real_value({-inf, inf, true, true, "the stop time", "--stop 10"}));
+  app.add_option("--rtol", o->rtol,
+                 "Relative tolerance, from 1e-15 to 1 (default: DefaultExperiment tolerance, else 1e-6)")
+      ->type_name("NUMBER")
+      ->check(real_value({1e-15, 1.0, true, true, "the relative tolerance", "--rtol 1e-6"}));
   app.add_option("--atol", o->atol, "Absolute tolerance, scaled by each variable's nominal (default: rtol)")
-      ->check(CLI::PositiveNumber);
+      ->type_name("NUMBER")
+      ->check(real_value({0.0, inf, false, true, "the absolute tolerance", "--atol 1e-8"}));
   app.add_option("--output-interval", o->interval, "Time between output rows (default: DefaultExperiment stepSize)")
-      ->check(CLI::PositiveNumber);
+      ->type_name("TIME")
+      ->check(real_value({0.0, inf, false, true, "the output interval", "--output-interval 0.01"}));
+  app.add_option("--max-rows", o->max_rows,
+                 "Refuse a run whose output interval gives more rows than this (events add theirs)")
+      ->type_name("ROWS")
+      ->transform(count_value(1, kLargestMaxRows, "the most output rows", "--max-rows 1000000000"))
+      ->capture_default_str();
   app.add_option("--jacobian", o->jacobian,
                  "auto (directional if provided), fd (coloured finite differences), directional, or check "
-                 "(compare both at the start, then directional)")
-      ->check(CLI::IsMember({"auto", "fd", "directional", "check"}));
-  app.add_option("--threads", o->threads, "Threads (and FMU instances) for Jacobian evaluation")
-      ->check(CLI::Range(1, 1024));
+                 "(compare both at the start and say whether they agree, then directional)")
+      ->check(one_of({"auto", "fd", "directional", "check"}));
+  app.add_option("--threads", o->threads, "Threads (and FMU instances) for Jacobian evaluation, 1 to 1024")
+      ->type_name("N")
+      ->transform(count_value(1, 1024, "the thread count", "--threads 4"));
   app.add_option("-o,--output", o->output, "Result CSV file ('-' for stdout)")->capture_default_str();
-  app.add_option("--stats", o->stats, "Write the run statistics as JSON to this file");
-  app.add_option("--set", o->sets, "Set a parameter or start value: name=value (repeatable)");
-  app.add_option("--output-vars", o->output_vars, "Variables to record: names or globs (* and ?), comma-separated")
-      ->delimiter(',');
-  app.add_flag("--all", o->all, "Record every Float64 variable");
+  app.add_option("--stats", o->stats, "Write the run statistics as JSON to this file ('-' for stdout)");
+  app.add_option("--set", o->sets,
+                 "Set a parameter, input or start value: name=value, parsed for the variable's type (an array: "
+                 "A=\"1 2 3\" or one element A[2]=5) (repeatable)");
+  app.add_option("--input", o->input,
+                 "Time-varying inputs from a CSV file: a time column, then one column per input (continuous inputs "
+                 "interpolated linearly, discrete ones held; two rows at one time make a step)");
+  app.add_option("--output-vars", o->output_vars,
+                 "Variables to record: names, array elements (A[2,3]) or globs (* and ?), comma-separated "
+                 "(commas inside [] belong to the name) (repeatable)");
+  app.add_flag("--all", o->all, "Record every variable (all types, every array element)");
   app.add_flag("!--no-progress", o->progress, "No progress bar on stderr");
   app.add_option("--klu-ordering", o->klu_ordering, "Fill-reducing ordering for KLU: amd, colamd, metis")
-      ->check(CLI::IsMember({"amd", "colamd", "metis"}))
+      ->check(one_of({"amd", "colamd", "metis"}))
       ->capture_default_str();
   app.add_option("--row-order", o->row_order,
                  "IDA's rows: matched (permuted onto a structural matching: a zero-free diagonal for KLU) or "
                  "declared (the manifest's order of residuals)")
-      ->check(CLI::IsMember({"matched", "declared"}))
+      ->check(one_of({"matched", "declared"}))
       ->capture_default_str();
-  app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output rows")->capture_default_str();
-  app.add_option("--max-step", o->max_step, "Largest IDA step size (0: no limit)");
+  app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output rows (at least 1)")
+      ->type_name("N")
+      ->transform(count_value(1, std::numeric_limits<long>::max(), "the most steps between two output rows",
+                              "--max-steps 1000000"))
+      ->capture_default_str();
+  app.add_option("--max-step", o->max_step, "Largest IDA step size (0: no limit)")
+      ->type_name("TIME")
+      ->check(real_value({0.0, inf, true, true, "the largest step size (0: no limit)", "--max-step 0.001"}));
   app.add_option("--constraints", o->constraints,
-                 "Higher-index models: dummy (dummy derivatives, re-selected at run time) or project (index-1 "
-                 "formulations, projected back onto the lower-order ones after steps)")
-      ->check(CLI::IsMember({"dummy", "project"}))
+                 "Higher-index models and invariants: dummy (dummy derivatives, re-selected at run time), "
+                 "project (index-1 formulations, projected back onto the lower-order ones and the invariants "
+                 "inside IDA's steps) or none (index-1 formulations only; the drift is measured and reported)")
+      ->check(one_of({"dummy", "project", "none"}))
       ->capture_default_str();
   app.add_option("--projection-tolerance", o->projection_tolerance,
                  "With --constraints project: project when a constraint exceeds this (default 10·atol)")
-      ->check(CLI::PositiveNumber);
+      ->type_name("NUMBER")
+      ->check(real_value({0.0, inf, false, true, "the projection tolerance", "--projection-tolerance 1e-8"}));
   app.add_flag("--no-reselect", o->no_reselect, "Keep the dummy derivatives chosen at the start");
+  app.add_flag("--strict", o->strict,
+               "Refuse an FMU that breaks any FMI rule `lsdae validate` reports as an error, also those "
+               "simulation does not depend on (by default they are warnings)");
   app.add_option("--linear-solver", o->linear_solver,
                  "klu (sparse, the default) or dense (baseline for benchmarks: what dense importers do)")
-      ->check(CLI::IsMember({"klu", "dense"}))
+      ->check(one_of({"klu", "dense"}))
       ->group("Benchmark baselines");
   app.add_flag("--no-coloring", o->no_coloring,
                "Evaluate the Jacobian one column at a time (baseline for benchmarks)")
       ->group("Benchmark baselines");
+  add_isolation_options(app, o->isolation, "the simulation");
   return [o]() {
-    // Ctrl-C stops at the next output point and keeps everything; the
-    // extraction folder is removed by the destructors on the way out.
+    // SIGINT, SIGTERM and SIGHUP are stop requests from here on: the run
+    // stops at the next output point and keeps everything; a second signal
+    // (or a call that does not return within the grace period) stops the
+    // process running the FMU at once. The extraction folder is removed by
+    // the destructors on the way out, in every case.
     import::TempDir::set_signal_cleanup(false);
-    g_stop_signal.store(0);
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
+    StopSignals stop_signals;
     auto wall_start = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(); };
 
@@ -216,98 +478,28 @@ Runner add_simulate_command(CLI::App& app) {
     options.max_steps = o->max_steps;
     options.max_step = o->max_step;
     options.dense_linear_solver = o->linear_solver == "dense";
-    options.constraints = o->constraints == "project" ? ConstraintMethod::projection : ConstraintMethod::dummy_derivatives;
+    options.constraints = o->constraints == "project" ? ConstraintMethod::projection
+                          : o->constraints == "none"  ? ConstraintMethod::none
+                                                      : ConstraintMethod::dummy_derivatives;
     options.projection_tolerance = o->projection_tolerance;
     options.reselect = !o->no_reselect;
     options.uncolored_jacobian = o->no_coloring;
-    options.jacobian = o->jacobian == "fd"            ? JacobianMode::finite_differences
-                       : o->jacobian == "directional" ? JacobianMode::directional
-                       : o->jacobian == "check"       ? JacobianMode::check
-                                                      : JacobianMode::automatic;
-    auto fmu = Fmu::open(o->path);
-    auto sim = Simulation::create(fmu, options);
-    for (const auto& assignment : o->sets) {
-      auto eq = assignment.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw Error(ErrorKind::usage, "--set \"" + assignment + "\": expected name=value");
-      std::string name = assignment.substr(0, eq), text = assignment.substr(eq + 1);
-      double value = 0;
-      if (text == "true") value = 1;
-      else if (text == "false") value = 0;
-      else {
-        char* end = nullptr;
-        value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0')
-          throw Error(ErrorKind::usage, "--set " + name + ": \"" + text + "\" is not a number (or true/false)");
-      }
-      sim->set(name, value);
-    }
-    auto variables = simulation::select_output_variables(*fmu, o->output_vars, o->all);
-    std::vector<std::string> names;
-    std::vector<ValueReference> vrs;
-    for (const Variable* v : variables) {
-      names.push_back(v->name);
-      vrs.push_back(v->value_reference);
-    }
-    simulation::CsvWriter csv(o->output, names);
-    std::vector<double> values(vrs.size());
-    auto record = [&] {
-      if (!vrs.empty()) sim->get(vrs, values);
-      csv.write_row(sim->time(), values);
-    };
-    // A row just before and just after every event (same time, two rows).
-    double last_event_row = std::nan("");
-    sim->observe_events([&](double t, EventPhase phase) {
-      record();
-      if (phase == EventPhase::after) last_event_row = t;
-    });
-    const bool show_progress = o->progress && isatty(STDERR_FILENO) && o->output != "-";
-    std::string error;
-    bool interrupted = false;
-    try {
-      sim->initialize();
-      record();
-      const double t0 = sim->start_time(), t1 = sim->stop_time(), dt = sim->output_interval();
-      const auto intervals = static_cast<long>(std::ceil((t1 - t0) / dt - 1e-9));
-      int last_percent = -1;
-      for (long k = 1; k <= intervals; ++k) {
-        if (g_stop_signal.load() != 0) {
-          interrupted = true;
-          break;
-        }
-        double target = k == intervals ? t1 : t0 + static_cast<double>(k) * dt;
-        sim->advance_to(target);
-        if (sim->terminated()) {
-          if (sim->time() != last_event_row) record();
-          std::cerr << "lsdae: the FMU asked to terminate at t = " << format_number(sim->time()) << '\n';
-          break;
-        }
-        if (sim->time() != last_event_row) record();  // an event at an output time already wrote it
-        if (show_progress) {
-          int percent = static_cast<int>(100.0 * static_cast<double>(k) / static_cast<double>(intervals));
-          if (percent != last_percent) {
-            last_percent = percent;
-            std::string bar(static_cast<std::size_t>(percent / 4), '#');
-            std::fprintf(stderr, "\r[%-25s] %3d%%  t = %-12s", bar.c_str(), percent, format_number(sim->time()).c_str());
-          }
-        }
-      }
-      if (show_progress) std::fprintf(stderr, "\n");
-    } catch (const Error& e) {
-      if (show_progress) std::fprintf(stderr, "\n");
-      error = e.what();
-      write_stats(o->stats, sim.get(), fmu->display_name(), wall(), csv.rows(), false, error);
-      throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
-                                std::to_string(csv.rows()) + " rows kept in " + o->output + ")");
-    }
-    write_stats(o->stats, sim.get(), fmu->display_name(), wall(), csv.rows(), interrupted, error);
-    if (interrupted) {
-      std::cerr << "lsdae: interrupted at t = " << format_number(sim->time()) << "; " << csv.rows() << " rows kept in "
-                << o->output << '\n';
-      return exit_code(ErrorKind::interrupted);
-    }
-    print_summary(*sim, csv.rows(), o->output);
-    return 0;
+    // --jacobian check: the run uses directional derivatives; the comparison
+    // is made after initialisation, so that its verdict is printed.
+    options.jacobian = o->jacobian == "fd" ? JacobianMode::finite_differences
+                       : o->jacobian == "directional" || o->jacobian == "check" ? JacobianMode::directional
+                                                                                 : JacobianMode::automatic;
+    // This process unpacks and reads the FMU (and owns the extraction
+    // folder); the binary is loaded only inside the run below.
+    OpenOptions open;
+    open.strict = o->strict;
+    auto fmu = Fmu::open(o->path, open);
+    check_output_files({o->path, o->output, o->stats});
+    std::error_code ec;
+    if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
+    auto run = [&](RunContext& ctx) { return simulate(ctx, *o, fmu, options, wall); };
+    RunOutcome outcome = run_with_isolation(o->isolation, run, isolation_options(o->isolation, fmu->display_name()));
+    return finish_run(outcome, *o, fmu->display_name(), wall());
   };
 }
 

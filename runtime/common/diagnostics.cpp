@@ -38,6 +38,7 @@ const char* to_string(Severity severity) noexcept {
   switch (severity) {
     case Severity::note: return "note";
     case Severity::warning: return "warning";
+    case Severity::conformance: return "conformance error";
     case Severity::error: return "error";
   }
   return "error";

@@ -80,6 +80,15 @@ const char* to_string(ManifestShape shape) noexcept {
   return "?";
 }
 
+const char* to_key(ManifestShape shape) noexcept {
+  switch (shape) {
+    case ManifestShape::none: return "none";
+    case ManifestShape::draft_0_1: return "A";
+    case ManifestShape::alpha_1_0_0: return "B";
+  }
+  return "?";
+}
+
 bool is_float(VariableType type) noexcept { return type == VariableType::float32 || type == VariableType::float64; }
 
 bool is_integer(VariableType type) noexcept {
@@ -114,9 +123,62 @@ const Variable* ModelDescription::find(const std::string& name) const {
   return i ? &variables[*i] : nullptr;
 }
 
+std::size_t Variable::element_count() const {
+  std::size_t n = 1;
+  for (std::uint64_t d : shape) n *= static_cast<std::size_t>(d);
+  return n;
+}
+
+std::string element_name(const Variable& variable, std::size_t element) {
+  if (variable.shape.empty()) return variable.name;
+  std::vector<std::size_t> index(variable.shape.size());
+  for (std::size_t d = variable.shape.size(); d-- > 0;) {
+    const auto extent = static_cast<std::size_t>(variable.shape[d]);
+    index[d] = extent == 0 ? 0 : element % extent;
+    element = extent == 0 ? 0 : element / extent;
+  }
+  std::string out = variable.name + "[";
+  for (std::size_t d = 0; d < index.size(); ++d) out += (d == 0 ? "" : ",") + std::to_string(index[d] + 1);
+  return out + "]";
+}
+
+std::optional<ModelDescription::ElementRef> ModelDescription::find_element(const std::string& name) const {
+  if (const Variable* v = find(name)) return ElementRef{v, 0};
+  // "base[i,j,...]": the last '[' opens the subscripts (a flat name such as
+  // "L[1].i" is a plain variable name and was found above).
+  if (name.empty() || name.back() != ']') return std::nullopt;
+  const std::size_t open = name.rfind('[');
+  if (open == std::string::npos || open == 0) return std::nullopt;
+  const Variable* v = find(name.substr(0, open));
+  if (v == nullptr || v->shape.empty()) return std::nullopt;
+  std::vector<std::size_t> index;
+  std::string digits;
+  for (std::size_t k = open + 1; k < name.size(); ++k) {
+    char c = name[k];
+    if (c >= '0' && c <= '9') {
+      digits += c;
+    } else if (c == ',' || c == ']') {
+      if (digits.empty() || digits.size() > 18) return std::nullopt;
+      index.push_back(static_cast<std::size_t>(std::stoull(digits)));
+      digits.clear();
+    } else if (c != ' ') {
+      return std::nullopt;
+    }
+  }
+  if (index.size() != v->shape.size()) return std::nullopt;
+  std::size_t flat = 0;
+  for (std::size_t d = 0; d < index.size(); ++d) {
+    if (index[d] < 1 || index[d] > v->shape[d]) return std::nullopt;
+    flat = flat * static_cast<std::size_t>(v->shape[d]) + (index[d] - 1);
+  }
+  return ElementRef{v, flat};
+}
+
 void ModelDescription::rebuild_index() {
   by_vr_.clear();
   by_name_.clear();
+  has_arrays_ = false;
+  for (const auto& v : variables) has_arrays_ = has_arrays_ || v.is_array();
   by_vr_.reserve(variables.size());
   by_name_.reserve(variables.size());
   for (std::size_t i = 0; i < variables.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "lsdae/error.h"
+#include "supervise/call_record.h"
 
 namespace lsdae {
 
@@ -27,7 +28,11 @@ Fmi3Library::Fmi3Library(const std::filesystem::path& lib_path, const std::strin
                                        " is missing: the FMU has no binary for this platform → export the FMU for " +
                                        platform_tuple() + " (or with source code and build it)");
   dlerror();
-  handle_ = dlopen(lib_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  {
+    // The binary's own initialisers run inside dlopen: mark it like an FMU call.
+    supervise::CallScope scope(supervise::loader_slot(), supervise::FmuFunction::load_binary);
+    handle_ = dlopen(lib_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  }
   if (handle_ == nullptr) {
     const char* why = dlerror();
     throw Error(ErrorKind::binary, fmu_name + ": cannot load " + lib_path.filename().string() + ": " +
@@ -81,6 +86,24 @@ Fmi3Library::Fmi3Library(const std::filesystem::path& lib_path, const std::strin
   LSDAE_OPTIONAL(SetInt32);
   LSDAE_OPTIONAL(GetInt64);
   LSDAE_OPTIONAL(SetInt64);
+  LSDAE_OPTIONAL(GetFloat32);
+  LSDAE_OPTIONAL(SetFloat32);
+  LSDAE_OPTIONAL(GetInt8);
+  LSDAE_OPTIONAL(SetInt8);
+  LSDAE_OPTIONAL(GetUInt8);
+  LSDAE_OPTIONAL(SetUInt8);
+  LSDAE_OPTIONAL(GetInt16);
+  LSDAE_OPTIONAL(SetInt16);
+  LSDAE_OPTIONAL(GetUInt16);
+  LSDAE_OPTIONAL(SetUInt16);
+  LSDAE_OPTIONAL(GetUInt32);
+  LSDAE_OPTIONAL(SetUInt32);
+  LSDAE_OPTIONAL(GetUInt64);
+  LSDAE_OPTIONAL(SetUInt64);
+  LSDAE_OPTIONAL(GetString);
+  LSDAE_OPTIONAL(SetString);
+  LSDAE_OPTIONAL(GetBinary);
+  LSDAE_OPTIONAL(SetBinary);
   LSDAE_OPTIONAL(EnterConfigurationMode);
   LSDAE_OPTIONAL(ExitConfigurationMode);
   LSDAE_OPTIONAL(GetDirectionalDerivative);
@@ -93,7 +116,11 @@ Fmi3Library::Fmi3Library(const std::filesystem::path& lib_path, const std::strin
   LSDAE_OPTIONAL(GetVariableDependencies);
 #undef LSDAE_REQUIRED
 #undef LSDAE_OPTIONAL
-  const char* v = fn.GetVersion();
+  const char* v = nullptr;
+  {
+    supervise::CallScope scope(supervise::loader_slot(), supervise::FmuFunction::GetVersion);
+    v = fn.GetVersion();
+  }
   version = v != nullptr ? v : "";
   if (version.rfind("3.", 0) != 0) {
     dlclose(handle_);

@@ -67,6 +67,28 @@ void parse_residual(const XmlDocument& doc, const pugi::xml_node& node, Manifest
   m.residuals.push_back(std::move(group));
 }
 
+// FMI-LS-DAE: "Each <AlgebraicVariable> has only one attribute defining the
+// value reference." Other attributes (the Reference-FMUs' Roberts manifest
+// writes nominal="7", the value reference of its constant y3_nominal) are
+// ignored with a warning that says what the value seems to be.
+void warn_extra_attributes(const XmlDocument& doc, const pugi::xml_node& node, const ModelDescription* md,
+                           Diagnostics& d) {
+  AttributeReader a(doc, node, d);
+  for (const pugi::xml_attribute& attribute : node.attributes()) {
+    const std::string_view name = local_name(attribute.name());
+    if (name == "valueReference" || std::string_view(attribute.name()).rfind("xmlns", 0) == 0) continue;
+    const std::string value = attribute.value();
+    std::string seems;
+    if (md != nullptr)
+      if (auto vr = parse_uint64(value); vr && *vr <= 0xffffffffu)
+        if (const Variable* v = md->find(static_cast<ValueReference>(*vr)))
+          seems = " (it is the value reference of \"" + v->name + "\")";
+    a.warning("<AlgebraicVariable> attribute " + std::string(name) + "=\"" + value +
+                  "\" is not defined by FMI-LS-DAE and is ignored" + seems,
+              "put " + std::string(name) + " on the variable in modelDescription.xml, where FMI 3.0 defines it");
+  }
+}
+
 }  // namespace
 
 Manifest parse_manifest(std::string_view xml, const ModelDescription* md, Diagnostics& d) {
@@ -77,13 +99,21 @@ Manifest parse_manifest(std::string_view xml, const ModelDescription* md, Diagno
   AttributeReader ra(doc, root, d);
   if (m.root_element == "fmiLayeredStandardManifest" || m.root_element == "fmi-ls-dae") {
     m.shape = ManifestShape::draft_0_1;
+  } else if (m.root_element == "FMILSManifest") {
+    // FMI 3.0's generic layered-standard root (fmi3LSManifest.xsd: "the
+    // default root element to use in a layered standard ... if no other
+    // suitable root element definition is provided"), renamed
+    // fmiLayeredStandardManifest later. Its children are those of shape A.
+    m.shape = ManifestShape::draft_0_1;
+    ra.note("root <FMILSManifest> (FMI 3.0's generic layered-standard manifest root) is read as a draft-0.1 manifest");
   } else if (m.root_element == "fmiDAEManifest") {
     m.shape = ManifestShape::alpha_1_0_0;
   } else {
     throw Error(ErrorKind::xml, doc.file() + ":" + std::to_string(ra.line()) + ": the root element is <" +
                                     m.root_element +
                                     ">, which is neither an FMI-LS-DAE draft-0.1 manifest "
-                                    "(<fmiLayeredStandardManifest>) nor a 1.0.0-alpha.1 one (<fmiDAEManifest>) → "
+                                    "(<fmiLayeredStandardManifest>, <fmi-ls-dae>, <FMILSManifest>) nor a "
+                                    "1.0.0-alpha.1 one (<fmiDAEManifest>) → "
                                     "re-export the FMU with a supported manifest");
   }
   m.ls_name = ra.text("fmi-ls-name").value_or("");
@@ -127,6 +157,7 @@ Manifest parse_manifest(std::string_view xml, const ModelDescription* md, Diagno
           continue;
         }
         if (auto vr = va.uint32("valueReference", true)) m.algebraic_variables.push_back({*vr, va.line()});
+        warn_extra_attributes(doc, var, md, d);
       }
     } else if (element == "ModelStructure") {
       int last_rank = -1;
@@ -134,8 +165,10 @@ Manifest parse_manifest(std::string_view xml, const ModelDescription* md, Diagno
       for (const auto& s : element_children(child)) {
         std::string_view name = local_name(s.name());
         int rank = shape_b_rank(name);
+        // The 1.0.0-alpha.1 schema fixes the order (an xs:sequence); lsdae
+        // reads any order, so a conformance error, reported once.
         if (m.shape == ManifestShape::alpha_1_0_0 && rank >= 0 && rank < last_rank && !order_reported) {
-          d.warning(doc.file(), doc.line_of(s),
+          d.conformance(doc.file(), doc.line_of(s),
                     "<" + std::string(name) + "> comes after a later kind of element; the 1.0.0-alpha.1 schema orders "
                     "ModelStructure as Output, ContinuousStateDerivative, ClockedState, InitialUnknown, "
                     "EventIndicator, Residual, Invariant",
@@ -160,8 +193,10 @@ Manifest parse_manifest(std::string_view xml, const ModelDescription* md, Diagno
       a.warning("unknown element <" + std::string(element) + "> in the manifest is ignored");
     }
   }
+  // 1.0.0-alpha.1 requires the element; without it lsdae reads a DAE-only FMU:
+  // a conformance error (lsdae/diagnostics.h).
   if (m.shape == ManifestShape::alpha_1_0_0 && !saw_enable_parameter && !m.enable_dae)
-    d.warning(doc.file(), ra.line(),
+    d.conformance(doc.file(), ra.line(),
               "a 1.0.0-alpha.1 manifest requires <EnableDAEParameter>; none is given, so the FMU is taken to be in "
               "DAE mode from the start",
               "add <EnableDAEParameter valueReference=\"...\"/> naming the Boolean structural parameter");

@@ -3,15 +3,19 @@
 //
 // Shape detection, by the root element's local name:
 //   fmiLayeredStandardManifest, fmi-ls-dae  -> shape A
+//   FMILSManifest (FMI 3.0's generic root)  -> shape A, with a note
 //   fmiDAEManifest                          -> shape B
 //   anything else                           -> Error(xml)
 // Tolerated real-world variations (each reported as a warning or note, never
-// an error): another fmi-ls-name, an empty or missing version, extra
+// an error; the two breaks of the 1.0.0-alpha.1 schema at the end are
+// conformance errors, which `simulate` tolerates too): another fmi-ls-name, an empty or missing version, extra
 // attributes, the `enableDAEModeVariable="<name>"` root attribute instead of
 // <EnableDAE>, a flat <Residual valueReference> in shape A, a grouped
 // <Residual><Formulation> in shape B, ModelStructure children out of the
-// schema's order, unknown elements (ignored with a warning). A shape-B
-// manifest without <EnableDAEParameter> is read as a DAE-only FMU.
+// schema's order (conformance), unknown elements (ignored with a warning), attributes that
+// FMI-LS-DAE does not define on <AlgebraicVariable> (a warning naming the
+// variable when the value is a value reference). A shape-B
+// manifest without <EnableDAEParameter> is read as a DAE-only FMU (conformance).
 // Cross-references are checked by the validator (validate.h).
 // Cost: linear in the document size.
 #ifndef LSDAE_RUNTIME_IMPORT_MANIFEST_PARSER_H

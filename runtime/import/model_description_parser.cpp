@@ -283,6 +283,43 @@ Unknown read_unknown(const XmlDocument& doc, const pugi::xml_node& node, Diagnos
   return u;
 }
 
+namespace {
+
+// Each <Dimension> is a fixed size (start) or the start value of a
+// structural parameter (FMI 3.0 §2.4.7.4: an Int/UInt variable with
+// causality structuralParameter). Arrays are fixed-size for lsdae: a size
+// parameter changed in Configuration Mode is not followed.
+void resolve_array_shapes(const XmlDocument& doc, ModelDescription& md, Diagnostics& d) {
+  for (auto& v : md.variables) {
+    if (v.dimensions.empty()) continue;
+    std::vector<std::uint64_t> shape;
+    for (const Dimension& dim : v.dimensions) {
+      if (dim.start) {
+        shape.push_back(*dim.start);
+        continue;
+      }
+      if (!dim.value_reference) break;
+      const Variable* size = md.find(*dim.value_reference);
+      std::string problem;
+      if (size == nullptr)
+        problem = "names valueReference " + std::to_string(*dim.value_reference) + ", which no variable has";
+      else if (!is_integer(size->type))
+        problem = "names \"" + size->name + "\", which is " + to_string(size->type) + ", not an integer type";
+      else if (!size->start || *size->start < 0)
+        problem = "names \"" + size->name + "\", which has no non-negative start value";
+      if (!problem.empty()) {
+        d.error(doc.file(), dim.line, "<Dimension> of \"" + v.name + "\" " + problem,
+                "give the Dimension a start, or point it at an integer structural parameter with a start");
+        break;
+      }
+      shape.push_back(static_cast<std::uint64_t>(*size->start));
+    }
+    if (shape.size() == v.dimensions.size()) v.shape = std::move(shape);
+  }
+}
+
+}  // namespace
+
 ModelDescription parse_model_description(std::string_view xml, Diagnostics& diagnostics) {
   XmlDocument doc(xml, kModelDescriptionFile);
   return parse_model_description(doc, diagnostics);
@@ -303,8 +340,16 @@ ModelDescription parse_model_description(const XmlDocument& doc, Diagnostics& d)
     throw Error(ErrorKind::xml, doc.file() + ":" + std::to_string(a.line()) + ": fmiVersion=\"" + md.fmi_version +
                                     "\" is not FMI 3.x → " + hint);
   }
-  md.model_name = a.required_text("modelName");
-  md.instantiation_token = a.required_text("instantiationToken");
+  // Both attributes are required by the schema (use="required"), but lsdae
+  // runs without them: modelName only labels the FMU, and a missing token is
+  // passed to fmi3InstantiateModelExchange as "" (the FMU decides whether to
+  // accept it). A conformance error, not a stop (lsdae/diagnostics.h).
+  for (const char* required : {"modelName", "instantiationToken"})
+    if (!a.has(required))
+      d.conformance(doc.file(), a.line(), "<fmiModelDescription> lacks the required attribute " + std::string(required),
+                    "add it");
+  md.model_name = a.text("modelName").value_or("");
+  md.instantiation_token = a.text("instantiationToken").value_or("");
   md.description = a.text("description").value_or("");
   md.author = a.text("author").value_or("");
   md.version = a.text("version").value_or("");
@@ -350,6 +395,7 @@ ModelDescription parse_model_description(const XmlDocument& doc, Diagnostics& d)
     }
   }
   md.rebuild_index();
+  resolve_array_shapes(doc, md, d);
   return md;
 }
 

@@ -128,7 +128,9 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
     names_.push_back(system.name(e));
     if (e.kind == EquationRef::Kind::invariant) {
       vrs_.push_back(dae.invariant_vrs.at(e.id));
+      invariant_of_.push_back(e.id);
     } else {
+      invariant_of_.push_back(structure::no_index);
       const std::size_t g = system.formulation_group.at(e.id);
       if (system.group_kind[g] == structure::GroupKind::state_equation)
         throw Error(ErrorKind::usage, messages::state_equation(names_.back()));
@@ -209,7 +211,20 @@ ConstraintProjector::Eval ConstraintProjector::read(double t, std::span<const do
                                                     std::span<double> out) {
   if (residual_.apply(t, y, yp) != kernels::EvalStatus::ok) return Eval::discard;
   if (!out.empty() && instance_.get_float64(vrs_, out) == CallStatus::discard) return Eval::discard;
+  if (!offset_.empty())
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] -= offset_[i];
   return Eval::ok;
+}
+
+void ConstraintProjector::set_invariant_values(std::span<const double> per_invariant) {
+  offset_.assign(vrs_.size(), 0.0);
+  bool any = false;
+  for (std::size_t i = 0; i < vrs_.size(); ++i)
+    if (invariant_of_[i] != structure::no_index && invariant_of_[i] < per_invariant.size()) {
+      offset_[i] = per_invariant[invariant_of_[i]];
+      any = true;
+    }
+  if (!any) offset_.clear();
 }
 
 double ConstraintProjector::max_abs() const {

@@ -50,6 +50,9 @@
 //
 // VIOLATION is max_i |C_i|, absolute, in each constraint's own units (no
 // scaling: the caller picks `tolerance`, e.g. the integrator's atol).
+// An INVARIANT keeps its value, it need not be zero: C_i = I_i − I_i(x0)
+// with the value set by set_invariant_values (the energy of an oscillator
+// is 0.5 at its start and must stay 0.5, not be projected onto 0).
 //
 // Contract (inputs, outputs, sizes; N = IDA unknowns = residual.size()):
 //   t                 in      time of the point
@@ -156,6 +159,10 @@ class ConstraintProjector {
   // Directional-derivative calls (or constraint evaluations) per Jacobian.
   std::size_t jacobian_colors() const { return coloring_.colors; }
   bool uses_directional_derivatives() const { return directional_; }
+  // The values the invariants keep (per DaeInput invariant, e.g. I(x0) read
+  // after initialization): an invariant constraint is C_i = I_i − value_i.
+  // Formulations are C_i = r_i (their value is zero on the solution).
+  void set_invariant_values(std::span<const double> per_invariant);
   // The constraint values of the last evaluation, per constraint.
   std::span<const double> values() const { return c_; }
 
@@ -181,6 +188,8 @@ class ConstraintProjector {
   std::size_t n_ = 0;                     // N, IDA unknowns
   std::vector<std::string> names_;        // per constraint
   std::vector<ValueReference> vrs_;       // per constraint: the variable C_i is read from
+  std::vector<std::size_t> invariant_of_;  // per constraint: its invariant index, or no_index
+  std::vector<double> offset_;            // per constraint: subtracted from the value read (empty: none)
   std::vector<std::size_t> moved_;        // moved IDA unknowns (local column k → unknown)
   std::vector<ValueReference> moved_vrs_;  // per local column: the state's value reference
 

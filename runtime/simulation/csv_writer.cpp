@@ -2,69 +2,19 @@
 #include "simulation/csv_writer.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
-#include <unordered_set>
 
+#include "common/output_file.h"
 #include "lsdae/error.h"
 
 namespace lsdae::simulation {
 
-bool glob_match(const std::string& pattern, const std::string& name) {
-  // Iterative wildcard match with backtracking to the last '*'.
-  std::size_t p = 0, s = 0, star = std::string::npos, mark = 0;
-  while (s < name.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[s])) {
-      ++p;
-      ++s;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = s;
-    } else if (star != std::string::npos) {
-      p = star + 1;
-      s = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
-std::vector<const Variable*> select_output_variables(const Fmu& fmu, const std::vector<std::string>& patterns,
-                                                     bool all) {
-  const ModelDescription& md = fmu.model_description();
-  std::vector<const Variable*> out;
-  if (all) {
-    for (const auto& v : md.variables)
-      if (v.type == VariableType::float64 && v.causality != Causality::independent && !v.is_array()) out.push_back(&v);
-    return out;
-  }
-  if (patterns.empty()) {
-    std::unordered_set<ValueReference> states(fmu.states().begin(), fmu.states().end());
-    for (const auto& v : md.variables)
-      if (v.type == VariableType::float64 && (v.causality == Causality::output || states.count(v.value_reference)))
-        out.push_back(&v);
-    return out;
-  }
-  std::unordered_set<const Variable*> taken;
-  for (const auto& pattern : patterns) {
-    bool matched = false;
-    for (const auto& v : md.variables) {
-      if (!glob_match(pattern, v.name)) continue;
-      matched = true;
-      if (v.type != VariableType::float64) continue;
-      if (taken.insert(&v).second) out.push_back(&v);
-    }
-    if (!matched)
-      throw Error(ErrorKind::usage, "--output-vars: \"" + pattern + "\" matches no variable of " +
-                                        fmu.display_name() + " → `lsdae info` and the modelDescription list the names");
-  }
-  return out;
-}
-
 namespace {
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
+// break, or always (`always`: String values, so that "1" stays text).
+std::string csv_field(const std::string& text, bool always = false) {
+  if (!always && text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string out = "\"";
   for (char c : text) {
     if (c == '"') out += '"';
@@ -74,37 +24,60 @@ std::string csv_field(const std::string& text) {
 }
 }  // namespace
 
-CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names) : path_(path) {
-  if (path == "-") {
-    file_ = stdout;
-  } else {
-    file_ = std::fopen(path.c_str(), "w");
-    owned_ = true;
-    if (file_ == nullptr)
-      throw Error(ErrorKind::usage, "results: cannot create \"" + path.string() + "\": " + std::strerror(errno) +
-                                        " → check the folder exists and is writable");
-  }
+CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names, int stdout_fd)
+    : file_(std::make_unique<OutputFile>(path, "results", stdout_fd)) {
   std::string header = "time";
   for (const auto& name : names) header += "," + csv_field(name);
-  std::fprintf(file_, "%s\n", header.c_str());
-  std::fflush(file_);
+  header += '\n';
+  if (int error = file_->append(header); error != 0) fail(error);
 }
 
-CsvWriter::~CsvWriter() {
-  if (file_ != nullptr) {
-    std::fflush(file_);
-    if (owned_) std::fclose(file_);
-  }
+CsvWriter::~CsvWriter() = default;
+
+namespace {
+void append_number(std::string& line, double x) {
+  char buffer[32];
+  auto r = std::to_chars(buffer, buffer + sizeof buffer, x);
+  line.append(buffer, r.ptr);
 }
+}  // namespace
 
 void CsvWriter::write_row(double time, std::span<const double> values) {
-  std::fprintf(file_, "%.17g", time);
-  for (double v : values) std::fprintf(file_, ",%.17g", v);
-  std::fputc('\n', file_);
-  if (std::fflush(file_) != 0)
-    throw Error(ErrorKind::usage, "results: writing \"" + path_.string() + "\" failed: " + std::strerror(errno) +
-                                      " → check free disk space");
+  line_.clear();
+  append_number(line_, time);
+  for (double v : values) {
+    line_ += ',';
+    append_number(line_, v);
+  }
+  finish_row();
+}
+
+void CsvWriter::write_row(double time, const OutputReader& reader) {
+  line_.clear();
+  append_number(line_, time);
+  for (std::size_t c = 0; c < reader.size(); ++c) {
+    line_ += ',';
+    if (reader.is_text(c)) line_ += csv_field(reader.text(c), true);
+    else reader.append_text(c, line_);
+  }
+  finish_row();
+}
+
+void CsvWriter::finish_row() {
+  line_ += '\n';
+  if (int error = file_->append(line_); error != 0) fail(error);
   ++rows_;
+}
+
+void CsvWriter::fail(int error) const {
+  const std::string name = file_->is_stdout() ? "standard output" : "\"" + file_->path().string() + "\"";
+  const std::string kept = file_->is_stdout() ? "; the last row may be incomplete"
+                                              : "; the file ends with the last complete row";
+  const std::string todo = error == ENOSPC ? "free disk space"
+                           : error == EFBIG ? "raise the file-size limit (ulimit -f) or write fewer rows"
+                                            : "check the disk and the path";
+  throw Error(ErrorKind::output, "results: writing " + name + " failed after " + std::to_string(rows_) + " row" +
+                                     (rows_ == 1 ? "" : "s") + ": " + std::strerror(error) + kept + " → " + todo);
 }
 
 }  // namespace lsdae::simulation

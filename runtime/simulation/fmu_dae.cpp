@@ -12,21 +12,33 @@ FmuDae build_fmu_dae(const Fmu& fmu) {
   dae.state_vrs = fmu.states();
   dae.derivative_vrs = fmu.derivatives();
   for (const auto& a : manifest.algebraic_variables) dae.algebraic_vrs.push_back(a.value_reference);
-  dae.fully_implicit = fmu.form() == DaeForm::fully_implicit;
+  dae.fully_implicit = is_fully_implicit(fmu.form());
+  dae.state_stands_for_derivative = fmu.form() == DaeForm::fully_implicit_openmodelica;
   dae.input.form = dae.fully_implicit ? structure::DaeForm::fully_implicit : structure::DaeForm::semi_explicit;
 
-  std::unordered_map<ValueReference, structure::VarRef> var_of;
+  // A value reference stands for every element of an array variable: a
+  // dependency on an array state is a dependency on each of its elements.
+  std::unordered_map<ValueReference, std::vector<structure::VarRef>> var_of;
   for (std::size_t i = 0; i < dae.state_vrs.size(); ++i) {
-    var_of[dae.state_vrs[i]] = structure::state(i);
-    var_of[dae.derivative_vrs[i]] = structure::derivative_of(i);
+    var_of[dae.state_vrs[i]].push_back(structure::state(i));
+    var_of[dae.derivative_vrs[i]].push_back(structure::derivative_of(i));
   }
-  for (std::size_t j = 0; j < dae.algebraic_vrs.size(); ++j) var_of[dae.algebraic_vrs[j]] = structure::algebraic(j);
+  for (std::size_t j = 0; j < dae.algebraic_vrs.size(); ++j)
+    var_of[dae.algebraic_vrs[j]].push_back(structure::algebraic(j));
   auto map_deps = [&](const Unknown& u) -> structure::Dependencies {
     if (!u.dependencies) return std::nullopt;
     std::vector<structure::VarRef> out;
     out.reserve(u.dependencies->size());
-    for (ValueReference vr : *u.dependencies)
-      if (auto it = var_of.find(vr); it != var_of.end()) out.push_back(it->second);
+    for (ValueReference vr : *u.dependencies) {
+      auto it = var_of.find(vr);
+      if (it == var_of.end()) continue;
+      for (const structure::VarRef& ref : it->second) {
+        out.push_back(ref);
+        // OpenModelica form: the state's value reference stands for ẋ as well.
+        if (dae.state_stands_for_derivative && ref.block == structure::Block::state)
+          out.push_back(structure::derivative_of(ref.index));
+      }
+    }
     return out;
   };
   auto name_of = [&](ValueReference vr) {
@@ -41,8 +53,8 @@ FmuDae build_fmu_dae(const Fmu& fmu) {
   for (const auto& u : csd) csd_of[u.value_reference] = &u;
   for (std::size_t i = 0; i < dae.state_vrs.size(); ++i) {
     structure::StateInput s;
-    s.name = name_of(dae.state_vrs[i]);
-    s.derivative_name = name_of(dae.derivative_vrs[i]);
+    s.name = fmu.state_name(i);
+    s.derivative_name = fmu.derivative_name(i);
     const Variable* x = md.find(dae.state_vrs[i]);
     s.select = (x != nullptr && x->initial == Initial::approx) ? structure::StateSelect::avoid
                                                                : structure::StateSelect::normal;

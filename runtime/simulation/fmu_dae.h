@@ -12,7 +12,10 @@
 // The form: ODE FMUs (no manifest) become a semi-explicit DAE without algebraic
 // variables or residuals, with the core ModelStructure's dependencies; a
 // semi-explicit manifest takes the state derivatives' dependencies from the
-// manifest's ContinuousStateDerivative list (absent: dense).
+// manifest's ContinuousStateDerivative list (absent: dense). Both fully
+// implicit forms become structure::DaeForm::fully_implicit; in the OpenModelica
+// form (runtime/import/dae_form.h) a state's value reference in a dependency
+// list becomes two VarRefs, x_i and ẋ_i, since it stands for both.
 // StateSelect: a state with initial="approx" is `avoid` (a guess the model
 // does not insist on), otherwise `normal`.
 #ifndef LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
@@ -27,7 +30,8 @@ namespace lsdae::simulation {
 
 struct FmuDae {
   structure::DaeInput input;
-  bool fully_implicit = false;
+  bool fully_implicit = false;               // either fully implicit form: lsdae writes ẋ
+  bool state_stands_for_derivative = false;  // the OpenModelica form: dependencies name x for ẋ too
   std::vector<ValueReference> state_vrs, derivative_vrs, algebraic_vrs;
   // residual_vrs[g][level]: the residual variable of DaeInput::residuals[g].formulations[level]
   std::vector<std::vector<ValueReference>> residual_vrs;

@@ -11,7 +11,10 @@ using structure::UnknownKind;
 
 FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure::DaeSystem& system,
                          const structure::Index1System& index1)
-    : instance_(instance), fully_implicit_(dae.fully_implicit), unknowns_(index1.unknowns) {
+    : instance_(instance),
+      fully_implicit_(dae.fully_implicit),
+      state_stands_for_derivative_(dae.state_stands_for_derivative),
+      unknowns_(index1.unknowns) {
   const std::size_t n = dae.state_vrs.size(), m = dae.algebraic_vrs.size();
   constexpr std::size_t none = structure::no_index;
   x_from_.assign(n, none);
@@ -35,6 +38,9 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
       throw Error(ErrorKind::internal, "simulation: algebraic variable " + std::to_string(j) + " has no IDA unknown");
   for (const auto& e : index1.rows) {
     if (e.kind == structure::EquationRef::Kind::invariant) {
+      invariant_row_invariant_.push_back(e.id);
+      invariant_row_.push_back(rows_.size());
+      invariant_offset_.push_back(0.0);
       rows_.push_back({RowKind::fmu_variable, row_vrs_.size()});
       row_vrs_.push_back(dae.invariant_vrs.at(e.id));
       continue;
@@ -79,6 +85,13 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
     natural_rows_ = rows_[k].kind == RowKind::fmu_variable && rows_[k].index == k - state_rows_;
 }
 
+void FmuResidual::set_invariant_values(std::span<const double> per_invariant) {
+  for (std::size_t i = 0; i < invariant_row_.size(); ++i)
+    invariant_offset_[i] = invariant_row_invariant_[i] < per_invariant.size()
+                               ? per_invariant[invariant_row_invariant_[i]]
+                               : 0.0;
+}
+
 void FmuResidual::states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
                               std::span<double> xdot) const {
   for (std::size_t i = 0; i < x_from_.size(); ++i) {
@@ -92,6 +105,7 @@ kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std:
   if (natural_unknowns_) {
     const std::size_t n = x_.size(), m = z_.size();
     if (fail(instance_.set_time(t))) return kernels::EvalStatus::recoverable;
+    if (inputs_ != nullptr && fail(inputs_->apply(instance_, t, false))) return kernels::EvalStatus::recoverable;
     if (n > 0 && fail(instance_.set_continuous_states(y.first(n)))) return kernels::EvalStatus::recoverable;
     if (m > 0 && fail(instance_.set_float64(algebraic_vrs_, y.subspan(n, m)))) return kernels::EvalStatus::recoverable;
     if (fully_implicit_ && n > 0 && fail(instance_.set_float64(derivative_vrs_, yp.first(n))))
@@ -101,6 +115,7 @@ kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std:
   states_from(y, yp, x_, xdot_);
   for (std::size_t j = 0; j < z_.size(); ++j) z_[j] = y[z_from_[j]];
   if (fail(instance_.set_time(t))) return kernels::EvalStatus::recoverable;
+  if (inputs_ != nullptr && fail(inputs_->apply(instance_, t, false))) return kernels::EvalStatus::recoverable;
   if (!x_.empty() && fail(instance_.set_continuous_states(x_))) return kernels::EvalStatus::recoverable;
   if (!z_.empty() && fail(instance_.set_float64(algebraic_vrs_, z_))) return kernels::EvalStatus::recoverable;
   if (fully_implicit_ && !xdot_.empty() && fail(instance_.set_float64(derivative_vrs_, xdot_)))
@@ -122,6 +137,7 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
         return kernels::EvalStatus::recoverable;
       for (std::size_t i = 0; i < state_rows_; ++i) r[i] = yp[i] - f_[i];
     }
+    for (std::size_t i = 0; i < invariant_row_.size(); ++i) r[invariant_row_[i]] -= invariant_offset_[i];
     return kernels::EvalStatus::ok;
   }
   if (natural_unknowns_)  // apply() skipped the gather: the state rows below read ẋ from xdot_
@@ -135,12 +151,16 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
     const Row& row = rows_[k];
     r[k] = row.kind == RowKind::fmu_variable ? row_values_[row.index] : xdot_[row.index] - f_[row.index];
   }
+  for (std::size_t i = 0; i < invariant_row_.size(); ++i) r[invariant_row_[i]] -= invariant_offset_[i];
   return kernels::EvalStatus::ok;
 }
 
 kernels::EvalStatus FmuResidual::jacobian_columns(double t, std::span<const double> y, std::span<const double> yp,
                                                   double cj, std::span<const std::size_t> columns,
                                                   std::span<double> jv) {
+  if (state_stands_for_derivative_)  // Fmu::directional_derivatives_available() is false for this form
+    throw Error(ErrorKind::internal, "simulation: directional derivatives requested for the OpenModelica form, "
+                                     "where a state's value reference stands for x and ẋ");
   if (auto s = apply(t, y, yp); s != kernels::EvalStatus::ok) return s;
   known_vrs_.clear();
   seeds_.clear();

@@ -16,7 +16,13 @@
 // fmi3Discard makes the evaluation `recoverable`; fmi3Error/fmi3Fatal throw
 // lsdae::Error (caught by the integrator and re-thrown after IDA returns).
 //
-// jacobian_columns: one fmi3GetDirectionalDerivative per call, with the
+// Both fully implicit forms (runtime/import/dae_form.h) evaluate alike: in the
+// OpenModelica form ẋ_i goes to the derivative variable of the core
+// modelDescription.xml (its `derivative` attribute names x_i) although the
+// manifest's dependencies name only x_i.
+//
+// jacobian_columns (not in the OpenModelica form, where the FMU cannot tell
+// x from ẋ: finite differences there): one fmi3GetDirectionalDerivative per call, with the
 // knowns of the requested columns seeded (x_i with 1 and, fully implicit,
 // ẋ_i with cj; z_j, dummy x_s and ẋ_s with 1) and every row's variable as
 // unknowns (plus the derivatives in the semi-explicit form, whose rows add
@@ -29,6 +35,7 @@
 #include "kernels/residual_function.h"
 #include "lsdae/instance.h"
 #include "simulation/fmu_dae.h"
+#include "simulation/input_table.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
 
@@ -47,6 +54,11 @@ class FmuResidual final : public kernels::ResidualFunction {
   kernels::EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
                                        std::span<const std::size_t> columns, std::span<double> jv) override;
 
+  // The values the invariant rows keep (per DaeInput invariant): an invariant
+  // row is I_i − value_i, so it vanishes where the invariant has the value it
+  // had after initialization (not where I_i = 0). Default: 0.
+  void set_invariant_values(std::span<const double> per_invariant);
+
   // Writes (t, y, y') into the instance without reading anything: afterwards
   // the instance's outputs and locals belong to that point.
   kernels::EvalStatus apply(double t, std::span<const double> y, std::span<const double> yp);
@@ -55,6 +67,9 @@ class FmuResidual final : public kernels::ResidualFunction {
   void states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
                    std::span<double> xdot) const;
   Instance& instance() { return instance_; }
+  // Time-varying inputs (input_table.h) whose continuous columns are set
+  // at every evaluation after the time; null: none. Must outlive this.
+  void set_inputs(const InputTable* inputs) { inputs_ = inputs && inputs->has_continuous() ? inputs : nullptr; }
   std::size_t calls() const { return calls_; }
 
  private:
@@ -65,18 +80,23 @@ class FmuResidual final : public kernels::ResidualFunction {
   };
   Instance& instance_;
   bool fully_implicit_;
+  bool state_stands_for_derivative_;  // OpenModelica form: no directional derivatives
   std::vector<structure::IdaUnknown> unknowns_;
   std::vector<std::size_t> x_from_;     // per state: unknown index holding x_i
   std::vector<std::size_t> xdot_from_;  // per state: unknown index holding ẋ_i
   std::vector<bool> xdot_in_yp_;        // per state: ẋ_i is y'[k] (differential) or y[k] (dummy)
   std::vector<std::size_t> z_from_;     // per algebraic: unknown index
   std::vector<Row> rows_;
+  std::vector<std::size_t> invariant_row_invariant_;  // rows that are invariants: their invariant index
+  std::vector<std::size_t> invariant_row_;            // … and their row
+  std::vector<double> invariant_offset_;              // … and the value subtracted
   std::vector<ValueReference> state_vrs_, derivative_vrs_, algebraic_vrs_, row_vrs_;
   std::vector<double> x_, xdot_, z_, row_values_, f_;
   std::vector<ValueReference> known_vrs_, unknown_vrs_;
   std::vector<double> seeds_, sensitivity_;
   std::vector<double> direct_;  // semi-explicit: the ẋ part of a state row's column sum
   std::size_t calls_ = 0;
+  const InputTable* inputs_ = nullptr;
   // The common case without dummy derivatives: y = [x; z] and y' = [ẋ; ·] in
   // the FMU's own order, so the spans go to the FMU without a gather copy.
   bool natural_unknowns_ = false;

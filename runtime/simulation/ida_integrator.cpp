@@ -1,6 +1,8 @@
 // runtime/simulation/ida_integrator.cpp -- see ida_integrator.h.
 #include "simulation/ida_integrator.h"
 
+#include "simulation/projecting_nonlinear_solver.h"
+
 #include <ida/ida.h>
 #include <metis.h>
 #include <nvector/nvector_serial.h>
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -110,12 +113,50 @@ struct IdaIntegrator::Impl {
   N_Vector dky = nullptr, dkyp = nullptr;
   SUNMatrix matrix = nullptr;
   SUNLinearSolver solver = nullptr;
+  SUNNonlinearSolver projecting = nullptr;  // options.step_projection only
   bool initialized = false;
+  bool clock = false;  // no unknowns: IDA integrates the internal clock c' = 0 (clock_residual)
   long residual_calls = 0;
   std::string last_ida_message;
   std::vector<sunindextype> col_ptr, row_idx;
   std::vector<double> csc_values;  // dense solver: the Jacobian in CSC order before scattering
   std::exception_ptr callback_error;
+  // Non-finite values since reset_faults(): how many, the first and the last.
+  struct NonFinite {
+    long count = 0;
+    std::size_t row = 0, column = 0;
+    bool jacobian = false;
+    double value = 0, t_first = 0, t_last = 0;
+  } nonfinite;
+  // Residuals are scanned for non-finite values only once IDA had a failure
+  // (a NaN always causes one) since the last output point or restart: a run
+  // that goes well pays two counter reads per evaluation, not a pass over r.
+  bool scanning = false;
+  long failures_baseline = 0;
+
+  long failures_so_far() const {
+    long conv = 0, err = 0;
+    IDAGetNumNonlinSolvConvFails(ida, &conv);
+    IDAGetNumErrTestFails(ida, &err);
+    return conv + err;
+  }
+  bool scan_residuals() {
+    if (!scanning && ida != nullptr && failures_so_far() > failures_baseline) scanning = true;
+    return scanning;
+  }
+  void rearm_scan() {
+    scanning = false;
+    failures_baseline = ida != nullptr ? failures_so_far() : 0;
+  }
+  // Records the first non-finite entry of r, if any; true when there was one.
+  bool check_finite(double t, std::span<const double> r) {
+    for (std::size_t i = 0; i < r.size(); ++i)
+      if (!std::isfinite(r[i])) {
+        note_nonfinite(t, i, 0, false, r[i]);
+        return false;
+      }
+    return true;
+  }
   std::size_t root_count = 0;
   RootFunction root_function;
   // IDAReInit zeroes IDA's counters: what earlier segments (between events) counted.
@@ -139,11 +180,21 @@ struct IdaIntegrator::Impl {
 
   ~Impl() {
     if (ida != nullptr) IDAFree(&ida);
+    if (projecting != nullptr) SUNNonlinSolFree(projecting);
     if (solver != nullptr) SUNLinSolFree(solver);
     if (matrix != nullptr) SUNMatDestroy(matrix);
     for (N_Vector v : {y, yp, atol, id, ewt, dky, dkyp})
       if (v != nullptr) N_VDestroy(v);
     if (ctx != nullptr) SUNContext_Free(&ctx);
+  }
+
+  // No unknowns: IDA carries one internal clock unknown c with c' = 0 so that
+  // it can still advance time, stop at time events and locate the roots of
+  // the event indicators (which then depend on time and discrete states only).
+  static int clock_residual(realtype, N_Vector, N_Vector ypp, N_Vector rr, void* data) {
+    ++static_cast<Impl*>(data)->residual_calls;
+    NV_Ith_S(rr, 0) = NV_Ith_S(ypp, 0);
+    return 0;
   }
 
   static int residual(realtype t, N_Vector yy, N_Vector ypp, N_Vector rr, void* data) {
@@ -152,6 +203,8 @@ struct IdaIntegrator::Impl {
     ++self->residual_calls;
     try {
       kernels::EvalStatus s = self->main.residual(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {NV_DATA_S(rr), n});
+      if (s == kernels::EvalStatus::ok && self->scan_residuals() && !self->check_finite(t, {NV_DATA_S(rr), n}))
+        return static_cast<int>(kernels::EvalStatus::recoverable);
       return static_cast<int>(s);
     } catch (...) {
       self->callback_error = std::current_exception();
@@ -173,6 +226,8 @@ struct IdaIntegrator::Impl {
       std::copy(self->row_idx.begin(), self->row_idx.end(), SUNSparseMatrix_IndexValues(J));
       values = {SUNSparseMatrix_Data(J), self->pattern.nnz()};
     }
+    // A non-finite residual at the point spoils every column: name it, not them.
+    if (!self->check_finite(t, {NV_DATA_S(rr), n})) return static_cast<int>(kernels::EvalStatus::recoverable);
     realtype h = 0;
     IDAGetCurrentStep(self->ida, &h);
     IDAGetErrWeights(self->ida, self->ewt);
@@ -182,6 +237,13 @@ struct IdaIntegrator::Impl {
       kernels::EvalStatus s = self->options.jacobian == JacobianSource::directional
                                   ? self->jacobian.evaluate_directional(self->pool, point, values)
                                   : self->jacobian.evaluate_finite_differences(self->pool, point, values);
+      if (s == kernels::EvalStatus::ok)
+        for (std::size_t c = 0; c < n; ++c)
+          for (std::size_t p = self->pattern.col_ptr()[c]; p < self->pattern.col_ptr()[c + 1]; ++p)
+            if (!std::isfinite(values[p])) {
+              self->note_nonfinite(t, self->pattern.row_idx()[p], c, true, values[p]);
+              return static_cast<int>(kernels::EvalStatus::recoverable);
+            }
       if (dense && s == kernels::EvalStatus::ok)  // SUNMatZero cleared J; scatter the pattern's entries
         for (std::size_t c = 0; c < n; ++c) {
           double* column = SUNDenseMatrix_Column(J, static_cast<sunindextype>(c));
@@ -197,7 +259,7 @@ struct IdaIntegrator::Impl {
 
   static int roots(realtype t, N_Vector yy, N_Vector ypp, realtype* gout, void* data) {
     auto* self = static_cast<Impl*>(data);
-    const auto n = static_cast<std::size_t>(NV_LENGTH_S(yy));
+    const auto n = self->clock ? std::size_t{0} : static_cast<std::size_t>(NV_LENGTH_S(yy));
     try {
       return self->root_function(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {gout, self->root_count});
     } catch (...) {
@@ -206,21 +268,67 @@ struct IdaIntegrator::Impl {
     }
   }
 
+  // The record names the first residual (else Jacobian entry) found: a
+  // residual says more than the derivatives it spoils.
+  void note_nonfinite(double t, std::size_t row, std::size_t column, bool in_jacobian, double value) {
+    if (nonfinite.count++ == 0 || (nonfinite.jacobian && !in_jacobian)) {
+      nonfinite.row = row;
+      nonfinite.column = column;
+      nonfinite.jacobian = in_jacobian;
+      nonfinite.value = value;
+      nonfinite.t_first = t;
+    }
+    nonfinite.t_last = t;
+  }
+
+  std::string nonfinite_report() const {
+    if (nonfinite.count == 0) return "";
+    const std::size_t r = nonfinite.row;
+    std::string what = options.row_value_name ? options.row_value_name(r)
+                       : options.row_name     ? "row \"" + options.row_name(r) + "\""
+                                              : "row " + std::to_string(r);
+    if (nonfinite.jacobian)
+      what = "the Jacobian entry of " + what + " for " +
+             (options.unknown_name ? "\"" + options.unknown_name(nonfinite.column) + "\""
+                                   : "unknown " + std::to_string(nonfinite.column));
+    const double v = nonfinite.value;
+    std::string text = std::string("the FMU returned ") + (std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf") + " for " +
+                       what + " at t = " +
+                       format_number(nonfinite.t_first);
+    if (nonfinite.count > 1)
+      text += " (" + std::to_string(nonfinite.count) + " non-finite evaluations, the last at t = " +
+              format_number(nonfinite.t_last) + ")";
+    return text;
+  }
+
+  // What the caller and the NaN record know of a failure, instead of IDA's advice ("" when nothing).
+  std::string known_cause() const {
+    std::string cause = nonfinite_report();
+    if (!cause.empty())
+      cause += ": IDA cannot step through it; check the model's equations there (a division by zero, a square "
+               "root or logarithm of a negative number, an overflow)";
+    std::string extra = options.explain_failure ? options.explain_failure() : "";
+    if (!extra.empty()) cause += (cause.empty() ? "" : "; ") + extra;
+    return cause;
+  }
+
   [[noreturn]] void solve_failed(int flag, double t_now) {
     realtype h = 0;
     IDAGetLastStep(ida, &h);
-    std::string hint;
-    switch (flag) {
-      case IDA_TOO_MUCH_WORK: hint = "more than " + std::to_string(options.max_steps_per_output) +
-                                     " steps between two output points; raise --max-steps or shorten the output interval"; break;
-      case IDA_TOO_MUCH_ACC: hint = "the tolerances are too tight for double precision; loosen --rtol/--atol"; break;
-      case IDA_ERR_FAIL: hint = "the error test failed repeatedly: a discontinuity the FMU does not report as an event, or tolerances too tight"; break;
-      case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
-      case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
-      case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
-      case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
-      case IDA_RTFUNC_FAIL: hint = "evaluating the event indicators failed (see the FMU's log)"; break;
-      default: hint = "see IDA's message"; break;
+    std::string hint = known_cause();
+    if (hint.empty()) {
+      switch (flag) {
+        case IDA_TOO_MUCH_WORK: hint = "more than " + std::to_string(options.max_steps_per_output) +
+                                       " steps between two output points; raise --max-steps or shorten the output interval"; break;
+        case IDA_TOO_MUCH_ACC: hint = "the tolerances are too tight for double precision; loosen --rtol/--atol"; break;
+        case IDA_ERR_FAIL: hint = "the error test failed repeatedly: a discontinuity the FMU does not report as an event, or tolerances too tight"; break;
+        case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
+        case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
+        case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
+        case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
+        case IDA_RTFUNC_FAIL: hint = "evaluating the event indicators failed (see the FMU's log)"; break;
+        default: hint = "see IDA's message"; break;
+      }
     }
     throw Error(ErrorKind::solver, "ida: at t = " + format_number(t_now) + " (h = " + format_number(h) + "): " + IDAGetReturnFlagName(flag) +
                                        (last_ida_message.empty() ? "" : " (" + last_ida_message + ")") + " → " + hint);
@@ -253,7 +361,8 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   impl_ = std::make_unique<Impl>(main, std::move(pool), pattern, coloring, std::move(options));
   Impl& m = *impl_;
   if (SUNContext_Create(nullptr, &m.ctx) != 0) throw Error(ErrorKind::solver, "ida: cannot create a SUNContext");
-  const auto n = static_cast<sunindextype>(n_);
+  m.clock = n_ == 0;
+  const auto n = static_cast<sunindextype>(m.clock ? 1 : n_);
   m.y = N_VNew_Serial(n, m.ctx);
   m.yp = N_VNew_Serial(n, m.ctx);
   m.atol = N_VNew_Serial(n, m.ctx);
@@ -267,6 +376,16 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   for (N_Vector v : {m.y, m.yp, m.atol, m.id, m.ewt, m.dky, m.dkyp}) lsdae_use_optimized_ops(v);
   std::copy(m.options.atol.begin(), m.options.atol.end(), NV_DATA_S(m.atol));
   std::copy(m.options.id.begin(), m.options.id.end(), NV_DATA_S(m.id));
+  if (m.clock) {
+    // c = 0, c' = 0: nothing to factor but a 1 × 1 matrix (IDA's own difference quotient).
+    NV_Ith_S(m.y, 0) = NV_Ith_S(m.yp, 0) = 0.0;
+    NV_Ith_S(m.atol, 0) = 1.0;
+    NV_Ith_S(m.id, 0) = 1.0;
+    m.matrix = SUNDenseMatrix(1, 1, m.ctx);
+    m.solver = SUNLinSol_Dense(m.y, m.matrix, m.ctx);
+    if (m.matrix == nullptr || m.solver == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the clock's solver");
+    return;
+  }
   m.col_ptr.assign(pattern.col_ptr().begin(), pattern.col_ptr().end());
   m.row_idx.assign(pattern.row_idx().begin(), pattern.row_idx().end());
   if (m.options.linear_solver == LinearSolverKind::dense) {
@@ -298,19 +417,28 @@ IdaIntegrator::~IdaIntegrator() = default;
 
 void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const double> yp0) {
   Impl& m = *impl_;
-  std::copy(y0.begin(), y0.end(), NV_DATA_S(m.y));
-  std::copy(yp0.begin(), yp0.end(), NV_DATA_S(m.yp));
+  if (m.clock) {
+    NV_Ith_S(m.y, 0) = NV_Ith_S(m.yp, 0) = 0.0;
+  } else {
+    std::copy(y0.begin(), y0.end(), NV_DATA_S(m.y));
+    std::copy(yp0.begin(), yp0.end(), NV_DATA_S(m.yp));
+  }
   t_ = t0;
   if (!m.initialized) {
     m.ida = IDACreate(m.ctx);
     if (m.ida == nullptr) throw Error(ErrorKind::solver, "ida: IDACreate failed (out of memory?)");
     IDASetErrHandlerFn(m.ida, &Impl::error_handler, &m);
-    m.check(IDAInit(m.ida, &Impl::residual, t0, m.y, m.yp), "IDAInit");
+    m.check(IDAInit(m.ida, m.clock ? &Impl::clock_residual : &Impl::residual, t0, m.y, m.yp), "IDAInit");
     m.check(IDASetUserData(m.ida, &m), "IDASetUserData");
     m.check(IDASVtolerances(m.ida, m.options.rtol, m.atol), "IDASVtolerances");
     m.check(IDASetId(m.ida, m.id), "IDASetId");
     m.check(IDASetLinearSolver(m.ida, m.solver, m.matrix), "IDASetLinearSolver");
-    m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
+    if (!m.clock) m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
+    if (m.options.step_projection) {
+      m.projecting = ProjectingNonlinearSolver::make(m.y, m.ctx, m.options.step_projection, &m.callback_error);
+      if (m.projecting == nullptr) throw Error(ErrorKind::solver, "ida: creating the projecting nonlinear solver failed");
+      m.check(IDASetNonlinearSolver(m.ida, m.projecting), "IDASetNonlinearSolver");
+    }
     if (m.root_count > 0) {
       m.check(IDARootInit(m.ida, static_cast<int>(m.root_count), &Impl::roots), "IDARootInit");
       IDASetNoInactiveRootWarn(m.ida);
@@ -323,6 +451,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.carry_counters();
     m.check(IDAReInit(m.ida, t0, m.y, m.yp), "IDAReInit");
   }
+  m.rearm_scan();  // IDAReInit zeroed IDA's counters
 }
 
 void IdaIntegrator::set_stop_time(double t_stop) { impl_->check(IDASetStopTime(impl_->ida, t_stop), "IDASetStopTime"); }
@@ -333,14 +462,17 @@ void IdaIntegrator::make_consistent(double t_next) {
   if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
   IDAGetConsistentIC(m.ida, m.y, m.yp);
   if (flag >= 0) return;
-  // Name the residuals that stayed largest.
+  // Name the residuals that stayed largest (a NaN counts as the largest).
+  auto magnitude = [](double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : std::fabs(v); };
   std::vector<double> r(n_);
-  m.main.residual(t_, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_}, r);
+  if (m.main.residual(t_, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_}, r) == kernels::EvalStatus::ok)
+    m.check_finite(t_, r);
+  const std::string cause = m.known_cause();
   std::vector<std::size_t> order(n_);
   std::iota(order.begin(), order.end(), 0);
   std::size_t shown = std::min<std::size_t>(5, n_);
   std::partial_sort(order.begin(), order.begin() + static_cast<long>(shown), order.end(),
-                    [&](std::size_t a, std::size_t b) { return std::fabs(r[a]) > std::fabs(r[b]); });
+                    [&](std::size_t a, std::size_t b) { return magnitude(r[a]) > magnitude(r[b]); });
   std::string worst;
   for (std::size_t k = 0; k < shown; ++k) {
     std::size_t i = order[k];
@@ -351,9 +483,10 @@ void IdaIntegrator::make_consistent(double t_next) {
   throw Error(ErrorKind::solver,
               std::string("ida: consistent initial values at t = ") + format_number(t_) + " not found (" +
                   IDAGetReturnFlagName(flag) + "); largest residuals: " + (worst.empty() ? "none" : worst) +
-                  (m.last_ida_message.empty() ? "" : "; IDA said: " + m.last_ida_message) +
-                  " → check the start values and parameters (--set name=value), or give better guesses for the "
-                  "algebraic variables");
+                  (m.last_ida_message.empty() ? "" : "; IDA said: " + m.last_ida_message) + " → " +
+                  (cause.empty() ? "check the start values and parameters (--set name=value), or give better guesses "
+                                   "for the algebraic variables"
+                                 : cause));
 }
 
 // One IDASolve call in `mode`; failures throw with time, step and reason.
@@ -397,6 +530,7 @@ StepOutcome IdaIntegrator::one_step(double tout) {
 
 void IdaIntegrator::error_weights(std::span<double> w) const {
   const Impl& m = *impl_;
+  if (m.clock) return;
   if (IDAGetErrWeights(m.ida, m.ewt) < 0)
     throw Error(ErrorKind::internal, "ida: error weights requested before the first step");
   std::copy(NV_DATA_S(m.ewt), NV_DATA_S(m.ewt) + n_, w.begin());
@@ -405,6 +539,7 @@ void IdaIntegrator::error_weights(std::span<double> w) const {
 void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double> yp) const {
   const Impl& m = *impl_;
   if (y.size() != n_ || yp.size() != n_) throw Error(ErrorKind::internal, "ida: interpolate needs spans of n_ values");
+  if (m.clock) return;
   N_VSetArrayPointer(y.data(), m.dky);
   N_VSetArrayPointer(yp.data(), m.dkyp);
   const int f1 = IDAGetDky(m.ida, t, 0, m.dky);
@@ -413,6 +548,13 @@ void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double>
   N_VSetArrayPointer(nullptr, m.dkyp);
   if (f1 < 0 || f2 < 0)
     throw Error(ErrorKind::internal, "ida: cannot interpolate at t = " + format_number(t) + " (outside the last step)");
+}
+
+std::string IdaIntegrator::nonfinite_report() const { return impl_->nonfinite_report(); }
+std::string IdaIntegrator::known_cause() const { return impl_->known_cause(); }
+void IdaIntegrator::reset_faults() {
+  impl_->nonfinite = {};
+  impl_->rearm_scan();
 }
 
 std::span<const double> IdaIntegrator::y() const { return {NV_DATA_S(impl_->y), n_}; }
@@ -444,7 +586,7 @@ IntegratorStats IdaIntegrator::stats() const {
     s.linear_solver_setups += m.carried_setups;
     s.root_function_calls += m.carried_root_calls;
   }
-  if (sun_klu_numeric* numeric = m.options.linear_solver == LinearSolverKind::klu ? SUNLinSol_KLUGetNumeric(m.solver)
+  if (sun_klu_numeric* numeric = !m.clock && m.options.linear_solver == LinearSolverKind::klu ? SUNLinSol_KLUGetNumeric(m.solver)
                                                                                   : nullptr;
       numeric != nullptr) {
     s.klu_lnz = static_cast<long>(numeric->lnz);

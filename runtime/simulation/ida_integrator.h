@@ -21,6 +21,23 @@
 //   "ida: at t = 1.25e-03 (h = 3.1e-12): the corrector failed to converge
 //    repeatedly (IDA_CONV_FAIL) → ..." with IDA's own message appended.
 // A residual that reports `recoverable` makes IDA retry with a smaller step.
+//
+// A model without unknowns (an FMU with no continuous states and no algebraic
+// variables: a controller, a feedthrough block, a discrete counter) still
+// runs: IDA then integrates one internal clock unknown c' = 0 that is never
+// shown (y(), yp() stay empty), so time events, stop times and the roots of
+// the event indicators work as for any other model.
+//
+// Non-finite values. A residual (or Jacobian entry) that comes back NaN or
+// ±inf is treated like a refused evaluation (`recoverable`: IDA retries with
+// a smaller step) and recorded: which row, at what time, how often since
+// reset_faults(). When IDA then fails, the message names them instead of
+// IDA's generic advice (which for NaN is "raise --max-steps"); so does the
+// caller's `explain_failure` (e.g. fmi3Discard counts). Jacobians are always
+// checked; residuals once IDA had a convergence or error-test failure since
+// reset_faults() or start() -- a NaN residual always causes one within a
+// Newton iteration or two --, so a run that goes well does not pay a pass
+// over every residual vector.
 #ifndef LSDAE_RUNTIME_SIMULATION_IDA_INTEGRATOR_H
 #define LSDAE_RUNTIME_SIMULATION_IDA_INTEGRATOR_H
 
@@ -58,8 +75,21 @@ struct IntegratorOptions {
   KluOrdering ordering = KluOrdering::amd;
   LinearSolverKind linear_solver = LinearSolverKind::klu;
   std::size_t threads = 1;
+  // When set: called inside every step, after the Newton corrector converged,
+  // to project y onto constraints before IDA's error test
+  // (projecting_nonlinear_solver.h); 0 ok, > 0 recoverable failure.
+  std::function<int(double t, std::span<double> y, std::span<const double> yp, std::span<const double> weights)>
+      step_projection;
   // Names for messages (rows of G and unknowns of y); may be empty.
   std::function<std::string(std::size_t)> row_name, unknown_name;
+  // What row k's value is, for a message about a NaN in it, e.g. "the
+  // residual \"g\"" or "der(x) from fmi3GetContinuousStateDerivatives"
+  // (empty: "row \"<row_name>\"").
+  std::function<std::string(std::size_t)> row_value_name;
+  // Called when IDA fails: a cause the caller knows of (e.g. "the FMU
+  // returned fmi3Discard 40 times ..."), stated instead of IDA's generic
+  // advice; empty when none. May be empty.
+  std::function<std::string()> explain_failure;
 };
 
 // g(t, y, y') for IDA's root finding (event indicators); same sign rule as residuals.
@@ -134,6 +164,15 @@ class IdaIntegrator {
   std::span<const double> yp() const;
   IntegratorStats stats() const;
   std::size_t size() const { return n_; }
+
+  // Non-finite residuals and Jacobian entries seen since the last
+  // reset_faults() (or construction): "" when none, else e.g. "the residual
+  // \"g\" was NaN at t = 0.5 (3 non-finite evaluations, the last at t = 0.51)".
+  std::string nonfinite_report() const;
+  // The report above with advice, and the caller's explain_failure: what a
+  // failure message states instead of IDA's generic advice ("" when nothing).
+  std::string known_cause() const;
+  void reset_faults();
 
  private:
   int solve(double tout, int mode);

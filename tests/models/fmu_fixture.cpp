@@ -181,6 +181,9 @@ ParsedFmu parse_fmu(const std::string& stage_dir) {
     for (const auto& f : g)
       for (auto d : f.dependencies)
         if (p.by_vr.count(d) && p.var(d).derivative) p.fully_implicit = true;
+  if (!p.fully_implicit && p.dae_derivatives.empty() && !p.core_derivatives.empty() &&
+      p.residual_groups.size() == p.core_derivatives.size() + p.algebraic.size())
+    p.fully_implicit = p.state_stands_for_derivative = true;
   return p;
 }
 

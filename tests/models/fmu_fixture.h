@@ -53,7 +53,11 @@ struct ParsedFmu {
   std::vector<XmlUnknown> dae_outputs, dae_derivatives, dae_event_indicators;
   std::vector<std::vector<XmlUnknown>> residual_groups;  // shape B: one formulation each
   std::vector<XmlUnknown> invariants;                    // shape B only
-  bool fully_implicit = false;  // some residual depends on a derivative
+  bool fully_implicit = false;  // some residual depends on a derivative, or the OpenModelica form
+  // OpenModelica's form: no ContinuousStateDerivative in the manifest, one
+  // residual per state and algebraic variable, and a state in dependencies
+  // standing for both x and der(x) (runtime/import/dae_form.h).
+  bool state_stands_for_derivative = false;
 
   const XmlVariable& var(fmi3ValueReference vr) const { return variables.at(by_vr.at(vr)); }
   std::vector<fmi3ValueReference> states() const;       // in ContinuousStateDerivative order

@@ -125,6 +125,44 @@ TEST_F(Kit, UnknownValueReferenceIsAnError) {
   EXPECT_NE(last_message().find("value reference 9999 does not exist"), std::string::npos) << last_message();
 }
 
+// value_references=scattered: the fmi3 functions take the numbers of modelDescription.xml,
+// refuse the kit's own ones, and name the XML's numbers in their messages.
+TEST_F(Kit, ScatteredValueReferencesAreTheOnesTheXmlShows) {
+  open("UnusualOscillator_ode_scattered");
+  fmi3Instance i = instantiate("x");
+  to_continuous_time(i);
+  const fmi3ValueReference p = vr("p"), sum = vr("sum"), time = vr("time");
+  EXPECT_GT(time, 1000000u);
+  double value = 0;
+  ASSERT_EQ(fns_.get_float64(i, &p, 1, &value, 1), fmi3OK) << last_message();
+  EXPECT_EQ(value, 1.0);  // its start
+  const fmi3ValueReference kit_own = 3;
+  EXPECT_EQ(fns_.get_float64(i, &kit_own, 1, &value, 1), fmi3Error);
+  EXPECT_NE(last_message().find("fmi3GetFloat64: value reference 3 does not exist"), std::string::npos) << last_message();
+  const double one = 1.0;
+  EXPECT_EQ(fns_.set_float64(i, &sum, 1, &one, 1), fmi3Error);
+  EXPECT_NE(last_message().find("variable \"sum\" (value reference " + std::to_string(sum) + ") is calculated"),
+            std::string::npos)
+      << last_message();
+  const fmi3ValueReference both[] = {sum, p};
+  double values[2] = {0, 0};
+  ASSERT_EQ(fns_.get_float64(i, both, 2, values, 2), fmi3OK) << last_message();
+  EXPECT_EQ(values[0], 2.0);  // x + p at the start
+}
+
+TEST_F(Kit, ScatteredValueReferencesInDirectionalDerivatives) {
+  open("UnusualConstraint_dae_only_scattered");
+  fmi3Instance i = instantiate("x");
+  to_continuous_time(i);
+  const fmi3ValueReference unknowns[] = {vr("r1"), vr("c0")}, knowns[] = {vr("der(x1)"), vr("x2")};
+  const double seed[] = {1.0, 1.0};
+  double sensitivity[2] = {0, 0};
+  ASSERT_EQ(fns_.get_directional_derivative(i, unknowns, 2, knowns, 2, seed, 2, sensitivity, 2), fmi3OK)
+      << last_message();
+  EXPECT_EQ(sensitivity[0], 1.0);   // d r1 / d der(x1) = C1
+  EXPECT_EQ(sensitivity[1], -2.0);  // d c0 / d x2 = -a
+}
+
 TEST_F(Kit, DaeSwitchIsAStructuralParameter) {
   open("HelloWorld_semi_explicit_shapeB");
   ASSERT_TRUE(fmu_.dae_switch.has_value());

@@ -2,8 +2,18 @@
 //
 // A Diagnostic names the file inside the FMU and the line of the offending
 // element, states the rule that was broken with the names and values involved,
-// and says what to do. Errors make `lsdae validate` exit non-zero; warnings and
-// notes do not.
+// and says what to do. The severity says what it means for each command
+// (docs/fmi-ls-dae.md, "Validation rules", has the table of every rule):
+//
+//   error        the standard says "must" and lsdae cannot simulate the FMU as
+//                written: `validate` fails, `simulate` refuses.
+//   conformance  the standard says "must", but simulation does not depend on
+//                the rule (an undefined declaredType, a parameter without
+//                start): `validate` counts it as an error, `simulate` prints
+//                it as a warning and runs, `simulate --strict` refuses.
+//   warning      not a rule the standard makes, or a "should": printed, never
+//                changes an exit code.
+//   note         how lsdae read something unusual.
 #ifndef LSDAE_DIAGNOSTICS_H
 #define LSDAE_DIAGNOSTICS_H
 
@@ -16,7 +26,8 @@
 
 namespace lsdae {
 
-enum class Severity { note, warning, error };
+enum class Severity { note, warning, conformance, error };
+// "note", "warning", "conformance error", "error"
 const char* to_string(Severity severity) noexcept;
 
 struct Diagnostic {
@@ -44,6 +55,9 @@ class Diagnostics {
   void error(std::string file, int line, std::string message, std::string hint = {}) {
     add(Severity::error, std::move(file), line, std::move(message), std::move(hint));
   }
+  void conformance(std::string file, int line, std::string message, std::string hint = {}) {
+    add(Severity::conformance, std::move(file), line, std::move(message), std::move(hint));
+  }
   void warning(std::string file, int line, std::string message, std::string hint = {}) {
     add(Severity::warning, std::move(file), line, std::move(message), std::move(hint));
   }
@@ -58,7 +72,12 @@ class Diagnostics {
   const std::vector<Diagnostic>& items() const;
   // Every diagnostic of this severity that was added, summarised ones included.
   std::size_t count(Severity severity) const { return counts_[static_cast<std::size_t>(severity)]; }
+  // Errors that stop simulation (Severity::error only).
   bool has_errors() const { return count(Severity::error) > 0; }
+  // Rules broken that simulation does not depend on (Severity::conformance).
+  bool has_conformance_errors() const { return count(Severity::conformance) > 0; }
+  // What `lsdae validate` counts as errors: both kinds.
+  std::size_t validation_errors() const { return count(Severity::error) + count(Severity::conformance); }
   bool empty() const { return kept_.empty(); }
 
  private:
@@ -74,7 +93,7 @@ class Diagnostics {
   std::vector<std::size_t> kept_kind_;  // kind of each kept diagnostic
   std::vector<Kind> kinds_;
   std::unordered_map<std::string, std::size_t> kind_index_;  // masked key -> index in kinds_
-  std::size_t counts_[3] = {0, 0, 0};
+  std::size_t counts_[static_cast<std::size_t>(Severity::error) + 1] = {};  // one per Severity
   std::size_t summarised_ = 0;             // diagnostics counted but not kept
   std::size_t last_kind_ = SIZE_MAX;       // kind of the last diagnostic added
   // items() with the summary entries, rebuilt when stale (only when something

@@ -17,9 +17,12 @@
 // opened in place; nothing is then extracted or removed.
 //
 // Errors throw lsdae::Error (lsdae/error.h) with the stage as its kind.
-// Validation problems are collected in diagnostics(); with
-// OpenOptions::reject_invalid (the default) an FMU with validation errors is
-// refused with all of them in the message.
+// Validation problems are collected in diagnostics() (severities in
+// lsdae/diagnostics.h). With OpenOptions::reject_invalid (the default) an FMU
+// with errors that stop simulation is refused with all of them in the
+// message, Error(invalid); conformance errors (FMI rules that simulation does
+// not depend on) are logged as warnings, or refused as well with
+// OpenOptions::strict.
 #ifndef LSDAE_FMU_H
 #define LSDAE_FMU_H
 
@@ -51,17 +54,34 @@ struct ArchiveLimits {
 
 struct OpenOptions {
   ArchiveLimits limits;
-  bool reject_invalid = true;          // throw when validation finds errors
+  bool reject_invalid = true;          // throw when validation finds errors that stop simulation
+  // With reject_invalid: also throw on conformance errors (`simulate --strict`)
+  // instead of logging them as warnings.
+  bool strict = false;
   std::filesystem::path temp_root;     // default: $TMPDIR, else /tmp
 };
 
-// How the DAE-mode residuals relate to the state derivatives (docs/fmi-ls-dae.md).
+// How the DAE-mode residuals relate to the state derivatives (docs/fmi-ls-dae.md,
+// runtime/import/dae_form.h).
 enum class DaeForm {
   ode,             // no manifest: plain ME FMU, F = x' - f(x)
   semi_explicit,   // x' = f(x, z, t) from GetContinuousStateDerivatives, plus g(x, z, t) = 0
   fully_implicit,  // residuals F(x', x, z, t) = 0 take the derivatives as knowns
+  // F(x', x, z, t) = 0 as OpenModelica exports it: no ContinuousStateDerivative
+  // in the manifest, one residual per state and algebraic variable, and a
+  // state's value reference in dependencies stands for both x and x'. lsdae
+  // writes x' into the derivative variables, as in `fully_implicit`.
+  fully_implicit_openmodelica,
 };
+// "ODE", "semi-explicit DAE", "fully implicit DAE", "fully implicit DAE
+// (OpenModelica form: ...)": what `lsdae info` prints.
 const char* to_string(DaeForm form) noexcept;
+// "ode", "semi_explicit", "fully_implicit", "fully_implicit_openmodelica" (JSON).
+const char* to_key(DaeForm form) noexcept;
+// Both fully implicit forms: lsdae writes x' and the residuals are the whole system.
+inline bool is_fully_implicit(DaeForm form) noexcept {
+  return form == DaeForm::fully_implicit || form == DaeForm::fully_implicit_openmodelica;
+}
 
 // The numbers `lsdae info` prints.
 struct FmuSummary {
@@ -102,8 +122,16 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
 
   // Continuous states and their derivatives, in ContinuousStateDerivative order
   // (the order of fmi3GetContinuousStates).
+  // One entry per scalar state: an array state appears once per element
+  // (same value reference; state_element() says which, row-major, 0-based).
   const std::vector<ValueReference>& states() const { return states_; }
   const std::vector<ValueReference>& derivatives() const { return derivatives_; }
+  std::size_t state_element(std::size_t i) const { return state_elements_[i]; }
+  // "x" or "x[2]" for state i; likewise its derivative.
+  std::string state_name(std::size_t i) const;
+  std::string derivative_name(std::size_t i) const;
+  // Scalar event indicators (array indicators count their elements).
+  std::size_t event_indicator_count() const { return event_indicators_; }
 
   // Loads binaries/x86_64-linux/<modelIdentifier>.so (RTLD_NOW | RTLD_LOCAL),
   // resolves the fmi3 functions and checks fmi3GetVersion. Called by
@@ -112,8 +140,15 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   // (a warning is logged).
   void load_binary() const;
   bool binary_loaded() const { return library_ != nullptr; }
-  // Whether fmi3GetDirectionalDerivative is both declared and exported.
+  // Whether lsdae uses fmi3GetDirectionalDerivative for this FMU: declared,
+  // exported, and meaningful for the form read. Not in the OpenModelica form:
+  // there one value reference stands for x and x', and FMI-LS-DAE
+  // 1.0.0-alpha.1 admits no derivative among the knowns, so the FMU cannot be
+  // asked for dF/dx and dF/dx' apart (directional_derivatives_note() says so).
   bool directional_derivatives_available() const;
+  // Why declared directional derivatives are not used; empty when they are
+  // used or not declared.
+  std::string directional_derivatives_note() const;
 
   // A new instance (fmi3InstantiateModelExchange with the instantiation token
   // and the resources directory). Throws Error(fmu_call) when the FMU refuses
@@ -128,6 +163,10 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   friend class Instance;
   Fmu() = default;
   void analyse();
+  // OpenOptions::reject_invalid: throws Error(invalid) listing the errors (and,
+  // when `strict`, the conformance errors); otherwise logs each conformance
+  // error as a warning.
+  void refuse_or_warn(bool strict) const;
 
   std::filesystem::path path_;
   std::filesystem::path unpacked_dir_;
@@ -137,6 +176,8 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   Diagnostics diagnostics_;
   DaeForm form_ = DaeForm::ode;
   std::vector<ValueReference> states_, derivatives_;
+  std::vector<std::size_t> state_elements_;
+  std::size_t event_indicators_ = 0;
   mutable std::shared_ptr<Fmi3Library> library_;
   mutable std::atomic<std::size_t> live_instances_{0};
 };

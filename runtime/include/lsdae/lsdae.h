@@ -55,6 +55,11 @@ typedef enum {
   LSDAE_ERR_BINARY = 5,
   LSDAE_ERR_FMU_CALL = 6,      /* the FMU returned fmi3Error/fmi3Fatal */
   LSDAE_ERR_SOLVER = 7,        /* IDA failed; lsdae_time() tells where it stopped */
+  LSDAE_ERR_STRUCTURE = 8,     /* structural analysis failed (unbalanced, singular) */
+  LSDAE_ERR_OUTPUT = 9,        /* a result file could not be written */
+  LSDAE_ERR_FMU_CRASH = 10,    /* the FMU crashed the process running it (supervised runs: lsdae_run_isolated) */
+  LSDAE_ERR_TIMEOUT = 11,      /* a watchdog limit was hit (supervised runs: lsdae_run_isolated) */
+  LSDAE_ERR_INTERRUPTED = 130,
   LSDAE_ERR_INTERNAL = 70
 } lsdae_status;
 
@@ -88,7 +93,8 @@ typedef struct {
   double start_time, stop_time, rtol, atol, output_interval;  /* NaN: default */
   int threads;                      /* 0: default (1); negative: usage error */
   lsdae_jacobian jacobian;          /* any other value: LSDAE_JACOBIAN_AUTO */
-  long max_steps;                   /* IDA steps between two output points; <= 0: default (100000) */
+  long max_steps;                   /* IDA steps between two output points, at least 1 (init: 100000);
+                                       <= 0: usage error, as --max-steps on the command line */
   /* -- appended later (index reduction, KLU, step size); lsdae_options_init sets them too -- */
   lsdae_constraint_method constraints;  /* init: LSDAE_CONSTRAINTS_DEFAULT */
   double projection_tolerance;      /* projection: project when max |constraint| exceeds this;
@@ -121,12 +127,34 @@ void lsdae_options_init(lsdae_options* options);
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation);
 void lsdae_free(lsdae_simulation* simulation);
 
-/* Before lsdae_initialize: parameters, inputs, start values. */
+/* Before lsdae_initialize: parameters, inputs, start values. `name` may be
+ * one element of an array variable ("A[2,3]"). lsdae_set takes a number that
+ * must be a value of the variable's type (an Int8 takes -128..127, a Boolean
+ * 0 or 1, a Float64 a finite number); lsdae_set_text parses text strictly for
+ * the type (any FMI 3.0 type: "true", enumeration item names, Strings,
+ * Binary as hex, a whole array as space-separated values). Otherwise
+ * LSDAE_ERR_USAGE naming the variable, its type and the value. */
 lsdae_status lsdae_set(lsdae_simulation* simulation, const char* name, double value);
+lsdae_status lsdae_set_text(lsdae_simulation* simulation, const char* name, const char* text);
+/* Before lsdae_initialize: time-varying inputs from a CSV table (`lsdae
+ * simulate --input`: a time column, one column per input). */
+lsdae_status lsdae_set_input_file(lsdae_simulation* simulation, const char* csv_path);
 lsdae_status lsdae_initialize(lsdae_simulation* simulation);
 /* Integrates to t (clipped to the stop time); *reached (may be NULL) gets the time reached. */
 lsdae_status lsdae_advance_to(lsdae_simulation* simulation, double t, double* reached);
+/* The value of a numeric or Boolean variable (or array element) at lsdae_time(). */
 lsdae_status lsdae_get(lsdae_simulation* simulation, const char* name, double* value);
+/* An integer, Boolean (0/1) or Enumeration variable exactly (UInt64 values
+ * above INT64_MAX are LSDAE_ERR_USAGE: read them with lsdae_get_text). */
+lsdae_status lsdae_get_int64(lsdae_simulation* simulation, const char* name, int64_t* value);
+/* Any variable (or array element) as exact text: integers in decimal, reals
+ * in the shortest form that reads back to the same double, Booleans 0/1,
+ * Strings as they are, Binary as hex, an array's elements space-separated.
+ * Writes at most `size` bytes including the terminating NUL into `buffer`;
+ * *needed (may be NULL) gets the full length + 1, so a call with size 0
+ * asks for the size. A buffer that is too small is LSDAE_ERR_USAGE. */
+lsdae_status lsdae_get_text(lsdae_simulation* simulation, const char* name, char* buffer, size_t size,
+                            size_t* needed);
 
 /* Bulk reads. lsdae_value_reference: *vr gets the value reference of the
  * Float64 variable `name` (LSDAE_ERR_USAGE, naming it, for an unknown name or
@@ -151,6 +179,33 @@ lsdae_status lsdae_statistics(lsdae_simulation* simulation, lsdae_stats* stats);
  * lsdae_free. NULL (with lsdae_last_error) on failure or a NULL handle. */
 const char* lsdae_structure_report(lsdae_simulation* simulation);
 const char* lsdae_last_error(const lsdae_simulation* simulation);
+
+/* Isolation: run FMU work in a supervised child process, so a crashing or
+ * hanging FMU cannot take the calling program down (lsdae/supervise.h has
+ * the whole contract). body(user) runs in a child (a fork of the caller)
+ * and does its work with the functions above -- lsdae_open, ...,
+ * lsdae_free -- writing its results to files (flushed as it goes: whatever
+ * it wrote stays); it returns LSDAE_OK or another lsdae_status, and prints
+ * its own messages (nothing it changes in memory comes back).
+ * lsdae_run_isolated returns:
+ *   - what body returned when it returned (an lsdae_status);
+ *   - LSDAE_ERR_FMU_CRASH when the child died (a signal, or exit() called
+ *     by the FMU), LSDAE_ERR_TIMEOUT when a limit stopped it,
+ *     LSDAE_ERR_INTERNAL when no child could be started;
+ * and, for the last three, lsdae_last_error(NULL) says what happened: the
+ * signal, the fmi3 function in progress, the instance and the simulation
+ * time. The child's temporary folders (FMUs it unpacks) are removed however
+ * it ends. Linux only. */
+typedef struct {
+  double timeout;       /* seconds for the whole run; 0 or NaN: no limit (init: NaN) */
+  double call_timeout;  /* seconds for one FMU call; 0: no limit; NaN: the default, 60 (init: NaN) */
+} lsdae_isolation;
+
+void lsdae_isolation_init(lsdae_isolation* isolation);
+lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae_isolation* isolation);
+/* Inside body: 1 when the run's time limit asks it to stop (then it should
+ * stop soon, at a convenient point; it is killed after 2 s), else 0. */
+int lsdae_stop_requested(void);
 
 #ifdef __cplusplus
 }

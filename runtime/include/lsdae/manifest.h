@@ -30,8 +30,10 @@ enum class ManifestShape {
   draft_0_1,    // shape A
   alpha_1_0_0,  // shape B
 };
-// "none", "A (draft 0.1)", "B (1.0.0-alpha.1)"
+// "none", "A (draft 0.1)", "B (1.0.0-alpha.1)": what the text outputs print.
 const char* to_string(ManifestShape shape) noexcept;
+// "none", "A", "B": the one spelling of every --json output.
+const char* to_key(ManifestShape shape) noexcept;
 
 // One <Formulation> (shape A) or a flat <Residual> (shape B).
 struct Formulation {

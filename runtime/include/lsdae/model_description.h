@@ -11,8 +11,10 @@
 // capability flags, DefaultExperiment, UnitDefinitions (name, base-unit factor
 // and offset), TypeDefinitions (unit, nominal, min, max, enumeration items;
 // applied to variables through declaredType), ModelVariables of every FMI 3.0
-// type, and ModelStructure. Array variables (<Dimension>) are parsed and
-// reported; the simulator rejects them with a message (scalar variables only).
+// type, and ModelStructure. Array variables (<Dimension>) get their shape
+// resolved at parse time (from each Dimension's start, or from the start
+// value of the structural parameter it names); their elements are addressed
+// row-major and named "A[2,3]" (1-based, as Modelica and fmusim print them).
 // CoSimulation and ScheduledExecution elements are recognised and ignored.
 #ifndef LSDAE_MODEL_DESCRIPTION_H
 #define LSDAE_MODEL_DESCRIPTION_H
@@ -77,11 +79,20 @@ struct Variable {
   std::optional<double> nominal, min, max;  // after applying declaredType
   std::string unit;                         // after applying declaredType
   std::vector<Dimension> dimensions;         // empty: scalar
+  // The resolved size of each dimension (empty for a scalar, or when a size
+  // could not be resolved: the parser reported that as an error).
+  std::vector<std::uint64_t> shape;
   std::vector<ValueReference> clocks;       // clocked variables
   int line = 0;
 
   bool is_array() const { return !dimensions.empty(); }
+  // Number of scalar elements: 1 for a scalar, the product of `shape` for an array.
+  std::size_t element_count() const;
 };
+
+// "A[2,3]": the name of element `element` (0-based, row-major) of an array
+// variable; the variable's own name for a scalar.
+std::string element_name(const Variable& variable, std::size_t element);
 
 // One entry of a ModelStructure list: the unknown and what it depends on.
 // `dependencies` absent means "depends on all knowns" (dense); present and
@@ -155,12 +166,24 @@ struct ModelDescription {
   std::optional<std::size_t> index_of(const std::string& name) const;
   const Variable* find(ValueReference vr) const;
   const Variable* find(const std::string& name) const;
+  // A variable by name, or one element of an array variable by its element
+  // name ("A[2,3]", also written "A[2, 3]"): the variable and the 0-based
+  // row-major element (0 for a scalar). nullopt when nothing matches.
+  struct ElementRef {
+    const Variable* variable = nullptr;
+    std::size_t element = 0;
+  };
+  std::optional<ElementRef> find_element(const std::string& name) const;
+  // Whether any variable is an array (the typed value functions then count
+  // elements, not value references).
+  bool has_arrays() const { return has_arrays_; }
   // Rebuilds the lookup tables (the parser calls it; call it after editing `variables`).
   void rebuild_index();
 
  private:
   std::unordered_map<ValueReference, std::size_t> by_vr_;
   std::unordered_map<std::string, std::size_t> by_name_;
+  bool has_arrays_ = false;
 };
 
 }  // namespace lsdae

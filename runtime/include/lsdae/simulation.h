@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "lsdae/fmu.h"
+#include "lsdae/values.h"
 
 namespace lsdae {
 
@@ -50,6 +51,8 @@ namespace lsdae {
 enum class ConstraintMethod {
   dummy_derivatives,  // Mattsson–Söderlind: the lower formulations are rows; dummies re-selected at run time
   projection,         // integrate the index-1 formulations, project onto the lower ones after steps
+  none,               // integrate the index-1 formulations only: the lower ones and the invariants
+                      // are measured after every step, not enforced (SimulationStats::largest_drift)
 };
 
 // When observe_events() is set: called at each event, before the FMU handles it
@@ -94,7 +97,23 @@ struct JacobianCheck {
   double max_rel_difference = 0.0;
   std::string row, column;          // where the largest relative difference is
   double finite_difference = 0.0, directional = 0.0;  // the two values there
+  double time = 0.0;                // where the check was made
+  // Finite differences with increments of sqrt(eps) are good to about
+  // sqrt(eps) ≈ 1.5e-8 on this scale (the smooth models of the test suite
+  // stay below 1.2e-8); a wrong directional derivative is off by O(1). The
+  // verdict: the two agree when the largest relative difference is at most
+  // `threshold`, three orders of magnitude above the finite differences' own
+  // error. Strongly nonlinear residuals can push the finite differences
+  // themselves past it (Robertson's y2² term at y2 = 0).
+  double threshold = 1e-5;
+  bool agree() const { return max_rel_difference <= threshold; }
 };
+
+// The verdict in one line: "jacobian check at t = 0: finite differences and
+// directional derivatives agree to 6.04e-11 (relative; threshold 1e-05): OK",
+// or "... differ: largest relative difference 11.2 (threshold 1e-05) at row
+// "r", column "x": finite differences 0.447, directional 2.5e-08 → ...".
+std::string to_string(const JacobianCheck& check);
 
 struct SimulationStats {
   // model size
@@ -114,6 +133,13 @@ struct SimulationStats {
   // events and index reduction at run time
   long time_events = 0, state_events = 0, step_events = 0, reselections = 0, projections = 0;
   double largest_projection = 0;   // weighted RMS norm of the largest projection correction
+  // Projection and none: the largest max_i |C_i| over the lower formulations and the
+  // invariants (an invariant's C_i is its change since initialization or the last event), in
+  // the constraints' own units: none measures it after every accepted step; projection, which
+  // projects inside IDA's steps, takes what each corrector left before its projection
+  // (rejected step attempts included).
+  double largest_drift = 0;
+  std::string largest_drift_constraint;  // where it was largest
   std::string dummy_derivatives;   // the current selection, comma-separated (empty: none)
   bool terminated_by_fmu = false;
 };
@@ -125,8 +151,18 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  // Before initialize(): a parameter, input or start value, by name.
+  // Before initialize(): a parameter, input or start value, by name, or one
+  // element of an array ("A[2,3]"). The text form is parsed strictly for the
+  // variable's type (lsdae/values.h: "1e400", "nan", "true" are not Float64
+  // values; an Int8 takes -128..127); the double form must be a value of
+  // that type too. Error(usage) names the variable, its type and the value.
   void set(const std::string& name, double value);
+  void set(const std::string& name, const std::string& text);
+  // Before initialize(): time-varying inputs from a CSV table (a time column
+  // and one column per input: continuous inputs interpolated linearly,
+  // discrete ones held, a time event at every step or discrete change; the
+  // format FMPy and fmusim read). Error(usage) names the line and column.
+  void set_input(const std::filesystem::path& csv);
   void initialize();
   bool initialized() const;
 
@@ -143,8 +179,15 @@ class Simulation {
   double stop_time() const;
   double output_interval() const;
 
-  // The value of a Float64 variable at time(). Error(usage) for an unknown name.
+  // The value of a numeric or Boolean variable (or array element) at
+  // time(), as a double. Error(usage) for an unknown name or a String.
   double get(const std::string& name);
+  // Typed values of any variable at time(): all elements of an array, or
+  // the one element named "A[2,3]".
+  Values get_values(const std::string& name);
+  // Bulk typed read at time(): `values.type` chooses the FMI getter; the
+  // buffer is resized to the element count of `vrs` (all of that type).
+  void get_values(std::span<const ValueReference> vrs, Values& values);
   // Bulk read of Float64 variables at time() (prepare the value references once).
   void get(std::span<const ValueReference> vrs, std::span<double> values);
 

@@ -18,6 +18,13 @@ GridFmuSession::GridFmuSession(const std::string& name, const std::string& stage
     throw std::runtime_error("instantiate failed: " + joined_log());
   }
   try {
+    if (fmu.dae_switch) {  // shape B (the OpenModelica form): DAE mode through the switch
+      ok(fns_.enter_configuration(inst_), "EnterConfigurationMode");
+      const fmi3ValueReference vr = *fmu.dae_switch;
+      const bool on = true;
+      ok(fns_.set_boolean(inst_, &vr, 1, &on, 1), "SetBoolean (enable DAE mode)");
+      ok(fns_.exit_configuration(inst_), "ExitConfigurationMode");
+    }
     for (const auto& [parameter, value] : parameters) {
       const fmi3ValueReference vr = fmu.by_name.at(parameter);
       ok(fns_.set_float64(inst_, &vr, 1, &value, 1), "SetFloat64 (parameter)");

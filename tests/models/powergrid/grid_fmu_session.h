@@ -1,5 +1,6 @@
 // tests/models/powergrid/grid_fmu_session.h -- one PowerGrid FMU instance in
-// DAE mode, driven through its fmi3 functions (no lsdae runtime), with the
+// DAE mode (set through the switch when the FMU has one: shape B), driven
+// through its fmi3 functions (no lsdae runtime), with the
 // DAE written uniformly as
 //     R(x', x, z) = 0,
 // R = [x' − f(x, z); g(x, z)] for the semi-explicit form (f from the

@@ -101,6 +101,9 @@ int check_columns(GridFmuSession& s, const ParsedFmu& fmu, const std::vector<fmi
   int failures = 0;
   for (fmi3ValueReference k : knowns) {
     const bool is_state = std::count(states.begin(), states.end(), k) != 0;
+    // OpenModelica form: a declared state stands for its derivative as well.
+    const auto& kv = fmu.var(k);
+    const fmi3ValueReference declared_as = fmu.state_stands_for_derivative && kv.derivative ? *kv.derivative : k;
     auto set_known = [&](double value) {
       if (is_state) {
         Eigen::VectorXd x = s.get(states);
@@ -121,7 +124,7 @@ int check_columns(GridFmuSession& s, const ParsedFmu& fmu, const std::vector<fmi
     set_known(v);
     for (std::size_t i = 0; i < unknowns.size(); ++i) {
       const auto ii = static_cast<Eigen::Index>(i);
-      if ((plus[ii] != base[ii] || minus[ii] != base[ii]) && !declared[i].count(k)) {
+      if ((plus[ii] != base[ii] || minus[ii] != base[ii]) && !declared[i].count(declared_as)) {
         if (++failures <= 10)
           ADD_FAILURE() << where << ": " << fmu.var(unknowns[i]).name << " changes with " << fmu.var(k).name
                         << ", which its dependencies do not list";

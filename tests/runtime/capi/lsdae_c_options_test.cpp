@@ -44,6 +44,7 @@ TEST(CApiOptions, InitGivesTheSimulationDefaults) {
   EXPECT_EQ(options.row_order, LSDAE_ROW_ORDER_DEFAULT);
   EXPECT_EQ(options.reselect, 1);
   EXPECT_TRUE(std::isnan(options.max_step));
+  EXPECT_EQ(options.max_steps, 100000);
   const lsdae::SimulationOptions o = lsdae::capi::to_simulation_options(&options), d;
   EXPECT_EQ(o.constraints, d.constraints);
   EXPECT_EQ(o.projection_tolerance, d.projection_tolerance);
@@ -64,7 +65,9 @@ TEST(CApiOptions, EachFieldIsTranslated) {
   options.row_order = LSDAE_ROW_ORDER_DECLARED;
   options.reselect = 0;
   options.max_step = 0.25;
+  options.max_steps = 250;
   lsdae::SimulationOptions o = lsdae::capi::to_simulation_options(&options);
+  EXPECT_EQ(o.max_steps, 250);
   EXPECT_EQ(o.constraints, lsdae::ConstraintMethod::projection);
   EXPECT_EQ(o.projection_tolerance, 1e-9);
   EXPECT_EQ(o.klu_ordering, "metis");
@@ -125,7 +128,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"projection_tolerance_inf", [](lsdae_options& o) { o.projection_tolerance = inf; },
                   "projection_tolerance is inf"},
         BadOption{"max_step", [](lsdae_options& o) { o.max_step = -0.5; }, "max_step is -0.5"},
-        BadOption{"threads", [](lsdae_options& o) { o.threads = -2; }, "threads is -2"}),
+        BadOption{"threads", [](lsdae_options& o) { o.threads = -2; }, "threads is -2"},
+        // <= 0 is refused, as `lsdae simulate --max-steps 0` is (it used to mean the default here).
+        BadOption{"max_steps_zero", [](lsdae_options& o) { o.max_steps = 0; }, "max_steps is 0"},
+        BadOption{"max_steps_negative", [](lsdae_options& o) { o.max_steps = -5; }, "max_steps is -5"}),
     [](const auto& param_info) { return std::string(param_info.param.label); });
 
 // --- each option reaches the simulation (Pendulum: index 3, reduced at run time) ---

@@ -28,10 +28,11 @@ std::string description(const std::string& types, const std::string& variables) 
 )";
 }
 
+// What `lsdae validate` counts as errors: both severities.
 std::string errors_of(const Diagnostics& d) {
   std::string out;
   for (const auto& item : d.items())
-    if (item.severity == Severity::error) out += item.format() + "\n";
+    if (item.severity == Severity::error || item.severity == Severity::conformance) out += item.format() + "\n";
   return out;
 }
 

@@ -58,7 +58,7 @@ TEST_F(SimulateTest, ASolverFailureKeepsTheRowsAndSaysWhereItStopped) {
   ASSERT_TRUE(ExitedWith(result, 7));
   EXPECT_TRUE(Mentions(result, "lsdae: error: ida: at t = "));
   EXPECT_TRUE(Mentions(result, "IDA_TOO_MUCH_WORK"));
-  EXPECT_TRUE(Mentions(result, "re:\\(stopped at t = [0-9.e-]+; [0-9]+ rows kept in "));
+  EXPECT_TRUE(Mentions(result, "re:\\(stopped at t = [0-9.e-]+; [0-9]+ rows? kept in "));
   auto rows = lines(read_text(csv));
   EXPECT_GE(rows.size(), 2u) << "at least the header and the initial row";
   Json j = JsonReader::parse(read_text(stats));
@@ -81,7 +81,7 @@ TEST_F(SimulateTest, CtrlCStopsCleanlyAndKeepsTheResults) {
   child.send(SIGINT);
   ProcessResult result = child.wait(std::chrono::seconds(60));
   ASSERT_TRUE(ExitedWith(result, 130));
-  EXPECT_TRUE(Mentions(result, "re:interrupted at t = [0-9.e-]+; [0-9]+ rows kept in "));
+  EXPECT_TRUE(Mentions(result, "re:interrupted at t = [0-9.e-]+; [0-9]+ rows? kept in "));
   auto rows = lines(read_text(csv));
   EXPECT_GE(rows.size(), 5u);
   EXPECT_LT(rows.size(), 2002u) << "it stopped before the end";
@@ -100,14 +100,15 @@ TEST_F(SimulateTest, EventsGetARowBeforeAndAfter) {
   for (const auto& row : lines(read_text(csv)))
     if (row.rfind("1,", 0) == 0) ++at_switch;
   EXPECT_EQ(at_switch, 2) << "t = 1 appears twice: just before and just after the event";
-  EXPECT_TRUE(Mentions(result, "1 events"));
+  EXPECT_TRUE(Mentions(result, "; 1 event; "));
 }
 
-TEST_F(SimulateTest, JacobianCheckReportsTheLargestDifference) {
+TEST_F(SimulateTest, JacobianCheckGivesAVerdict) {
   auto result = lsdae({"simulate", catalog_entry("HelloWorld_ode").fmu.string(), "-o", (work_ / "h.csv").string(),
                        "--jacobian", "check"});
   ASSERT_TRUE(ExitedWith(result, 0));
-  EXPECT_TRUE(Mentions(result, "re:jacobian check at t = 0: largest relative difference [0-9.e-]+ at row"));
+  EXPECT_TRUE(Mentions(result, "re:jacobian check at t = 0: finite differences and directional derivatives agree to "
+                               "[0-9.e-]+ \\(relative; threshold 1e-05\\): OK"));
 }
 
 TEST_F(SimulateTest, BadOptionsAreUsageErrors) {

@@ -113,9 +113,9 @@ TEST(ManifestParser, WarnsOnShapeBOrderAndMissingSwitch) {
   Manifest m = parse_manifest(test::manifest_b(body), nullptr, d);
   EXPECT_FALSE(m.enable_dae);
   std::string text = all(d);
-  EXPECT_NE(text.find(":5: warning: <ContinuousStateDerivative> comes after a later kind of element"),
+  EXPECT_NE(text.find(":5: conformance error: <ContinuousStateDerivative> comes after a later kind of element"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("requires <EnableDAEParameter>"), std::string::npos) << text;
+  EXPECT_NE(text.find("conformance error: a 1.0.0-alpha.1 manifest requires <EnableDAEParameter>"), std::string::npos) << text;
 }
 
 TEST(ManifestParser, RejectsUnknownRootsAndBadReferences) {
@@ -137,6 +137,40 @@ TEST(ManifestParser, RejectsUnknownRootsAndBadReferences) {
   Diagnostics d2;
   parse_manifest(test::manifest_a("<ModelStructure><Residual/></ModelStructure>"), nullptr, d2);
   EXPECT_NE(all(d2).find("<Residual> has neither a valueReference nor <Formulation> children"), std::string::npos);
+}
+
+// FMI 3.0's generic layered-standard root (fmi3LSManifest.xsd), the fourth root name in the wild.
+TEST(ManifestParser, ReadsTheGenericFmiLsManifestRootAsShapeA) {
+  ModelDescription md = hello();
+  Diagnostics d;
+  Manifest m = parse_manifest(test::manifest_a(test::kManifestBodyA, "FMILSManifest"), &md, d);
+  EXPECT_EQ(m.shape, ManifestShape::draft_0_1);
+  EXPECT_EQ(m.root_element, "FMILSManifest");
+  EXPECT_EQ(m.residuals.size(), 2u);
+  EXPECT_EQ(d.count(Severity::note), 1u) << all(d);
+  EXPECT_NE(all(d).find("note: root <FMILSManifest> (FMI 3.0's generic layered-standard manifest root) is read as a "
+                        "draft-0.1 manifest"), std::string::npos) << all(d);
+}
+
+// FMI-LS-DAE: "Each <AlgebraicVariable> has only one attribute defining the value reference."
+// The Reference-FMUs' Roberts manifest writes nominal="7", a value reference.
+TEST(ManifestParser, WarnsOnAttributesAnAlgebraicVariableDoesNotHave) {
+  ModelDescription md = hello();
+  Diagnostics d;
+  std::string body = R"(
+  <AlgebraicVariables>
+    <AlgebraicVariable valueReference="3" nominal="4"/>
+    <AlgebraicVariable valueReference="4" nominal="1e-3"/>
+  </AlgebraicVariables>)";
+  Manifest m = parse_manifest(test::manifest_a(body), &md, d);
+  EXPECT_EQ(m.algebraic_variables.size(), 2u);
+  EXPECT_EQ(d.validation_errors(), 0u) << all(d);
+  const std::string text = all(d);
+  EXPECT_NE(text.find(":4: warning: <AlgebraicVariable> attribute nominal=\"4\" is not defined by FMI-LS-DAE and is "
+                      "ignored (it is the value reference of \"z\") → put nominal on the variable in "
+                      "modelDescription.xml, where FMI 3.0 defines it"), std::string::npos) << text;
+  EXPECT_NE(text.find(":5: warning: <AlgebraicVariable> attribute nominal=\"1e-3\" is not defined by FMI-LS-DAE and "
+                      "is ignored → put"), std::string::npos) << text;
 }
 
 }  // namespace

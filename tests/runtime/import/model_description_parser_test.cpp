@@ -168,5 +168,20 @@ TEST(ModelDescriptionParser, ReportsEveryBadAttributeWithItsLine) {
   EXPECT_NE(lines[5].find("dependenciesKind has the unknown value \"often\""), std::string::npos) << lines[5];
 }
 
+// The schema requires modelName and instantiationToken, but lsdae runs without them:
+// conformance errors (validate fails, simulate warns), not a stop.
+TEST(ModelDescriptionParser, MissingModelNameOrTokenIsAConformanceError) {
+  Diagnostics d;
+  std::string text = test::model_description();
+  text.replace(text.find(" modelName=\"HelloWorld\""), std::string(" modelName=\"HelloWorld\"").size(), "");
+  text.replace(text.find(" instantiationToken=\"{tok}\""), std::string(" instantiationToken=\"{tok}\"").size(), "");
+  ModelDescription md = parse_model_description(text, d);
+  EXPECT_EQ(d.count(Severity::error), 0u);
+  ASSERT_EQ(d.count(Severity::conformance), 2u);
+  EXPECT_EQ(d.items()[0].format(),
+            "modelDescription.xml:2: conformance error: <fmiModelDescription> lacks the required attribute modelName → add it");
+  EXPECT_EQ(md.instantiation_token, "");
+}
+
 }  // namespace
 }  // namespace lsdae::import

@@ -65,7 +65,7 @@ TEST_P(TransmissionLine10, FollowsTheReferenceTrajectory) {
 
 INSTANTIATE_TEST_SUITE_P(Forms, TransmissionLine10,
                          ::testing::Values("TransmissionLine_dae_shapeA_10", "TransmissionLine_dae_shapeB_10",
-                                           "TransmissionLine_ode_10"));
+                                           "TransmissionLine_dae_openmodelica_10", "TransmissionLine_ode_10"));
 
 TEST(Simulation, FiniteDifferenceJacobiansCostOneResidualPerColour) {
   SimulationOptions options;

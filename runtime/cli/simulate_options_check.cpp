@@ -1,0 +1,141 @@
+// runtime/cli/simulate_options_check.cpp -- see simulate_options_check.h.
+#include "cli/simulate_options_check.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "common/format.h"
+#include "lsdae/error.h"
+
+namespace lsdae::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Output {
+  std::string option;  // "-o", "--stats"
+  std::string path;
+};
+
+std::optional<struct stat> stat_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return st;
+}
+
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// `path` (existing) lies inside the folder `dir` (existing), after resolving links.
+bool inside(const std::string& path, const std::string& dir) {
+  std::error_code ec;
+  const fs::path file = fs::canonical(path, ec);
+  if (ec) return false;
+  const fs::path folder = fs::canonical(dir, ec);
+  if (ec) return false;
+  auto f = file.begin();
+  for (auto d = folder.begin(); d != folder.end(); ++d, ++f)
+    if (f == file.end() || *f != *d) return false;
+  return true;
+}
+
+[[noreturn]] void cannot_write(const Output& out, const std::string& what, const std::string& todo) {
+  throw Error(ErrorKind::output,
+              "simulate " + out.option + " \"" + out.path + "\": " + what + " → " + todo + " (nothing was run)");
+}
+
+bool writable(const std::string& path, int mode) { return ::faccessat(AT_FDCWD, path.c_str(), mode, AT_EACCESS) == 0; }
+
+void check_can_create(const Output& out) {
+  if (auto st = stat_of(out.path)) {
+    if (S_ISDIR(st->st_mode)) cannot_write(out, "is a folder", "give a file name, e.g. " + out.path + "/result.csv");
+    if (!writable(out.path, W_OK))
+      cannot_write(out, std::string("cannot be written: ") + std::strerror(errno),
+                   "check its permissions, or choose another file");
+    return;
+  }
+  if (errno != ENOENT && errno != ENOTDIR)
+    cannot_write(out, std::string("cannot be used: ") + std::strerror(errno), "check the path");
+  // A new file: its folder must exist and take new files.
+  std::string folder = fs::path(out.path).parent_path().string();
+  if (folder.empty()) folder = ".";
+  auto st = stat_of(folder);
+  if (!st) cannot_write(out, "the folder \"" + folder + "\" does not exist", "create it first, or choose another path");
+  if (!S_ISDIR(st->st_mode)) cannot_write(out, "\"" + folder + "\" is not a folder", "check the path");
+  if (!writable(folder, W_OK | X_OK))
+    cannot_write(out, "cannot create a file in \"" + folder + "\": " + std::strerror(errno),
+                 "choose a folder you can write to");
+}
+
+}  // namespace
+
+void check_output_files(const RunFiles& files) {
+  if (files.results == "-" && files.statistics == "-")
+    throw Error(ErrorKind::usage, "simulate: -o - and --stats - both write to standard output → send one of them to a "
+                                  "file, e.g. --stats stats.json");
+  std::vector<Output> outputs;
+  if (files.results != "-") outputs.push_back({"-o", files.results});
+  if (!files.statistics.empty() && files.statistics != "-") outputs.push_back({"--stats", files.statistics});
+
+  const std::optional<struct stat> fmu = stat_of(files.fmu);
+  for (const Output& out : outputs) {
+    const std::optional<struct stat> st = stat_of(out.path);
+    if (!st || !fmu) continue;
+    if (same_file(*st, *fmu))
+      throw Error(ErrorKind::usage, "simulate " + out.option + " \"" + out.path + "\": this is the FMU being "
+                                    "simulated; writing there would destroy it → choose another file name, e.g. " +
+                                        out.option + (out.option == "-o" ? " result.csv" : " stats.json"));
+    if (S_ISDIR(fmu->st_mode) && inside(out.path, files.fmu))
+      throw Error(ErrorKind::usage, "simulate " + out.option + " \"" + out.path + "\": this file belongs to the "
+                                    "unpacked FMU \"" + files.fmu + "\", which lsdae reads but never modifies → "
+                                    "write outside that folder");
+  }
+  if (outputs.size() == 2) {
+    const auto a = stat_of(outputs[0].path), b = stat_of(outputs[1].path);
+    std::error_code ec1, ec2;
+    const bool same = (a && b) ? same_file(*a, *b)
+                               : fs::weakly_canonical(outputs[0].path, ec1) == fs::weakly_canonical(outputs[1].path, ec2);
+    if (same)
+      throw Error(ErrorKind::usage, "simulate: -o and --stats both name \"" + outputs[1].path +
+                                        "\" → give the results and the statistics different files");
+  }
+  for (const Output& out : outputs) check_can_create(out);
+}
+
+std::int64_t check_run_length(double start, double stop, double interval, std::int64_t max_rows) {
+  auto refuse = [](const std::string& text) { throw Error(ErrorKind::usage, "simulate: " + text); };
+  if (!std::isfinite(start)) refuse("start time " + format_number(start) + " is not a finite number → set --start");
+  if (!std::isfinite(stop)) refuse("stop time " + format_number(stop) + " is not a finite number → set --stop");
+  if (!std::isfinite(interval) || !(interval > 0))
+    refuse("output interval " + format_number(interval) + " is not a positive finite number → set --output-interval");
+  const double span = stop - start;
+  if (!std::isfinite(span))
+    refuse("the span from start " + format_number(start) + " to stop " + format_number(stop) +
+           " overflows double precision → choose times closer together");
+  const double magnitude = std::max(std::fabs(start), std::fabs(stop));
+  const double intervals = std::ceil(span / interval - 1e-9);
+  const double rows = intervals + 1;
+  if (!(rows <= static_cast<double>(max_rows))) {
+    const double suggested = span / 500.0;
+    refuse("from t = " + format_number(start) + " to " + format_number(stop) + " every " + format_number(interval) +
+           " makes " + format_number(rows) + " output rows, more than --max-rows " + std::to_string(max_rows) +
+           " → choose a larger --output-interval (e.g. " + format_number(suggested) +
+           " for 501 rows), or raise --max-rows if you mean it");
+  }
+  if (interval < kTimeResolution * magnitude)
+    refuse("output interval " + format_number(interval) + " is below what double-precision times near " +
+           format_number(magnitude) + " resolve → use an --output-interval of at least " +
+           format_number(kTimeResolution * magnitude) + ", or times nearer 0");
+  return static_cast<std::int64_t>(std::max(intervals, 1.0));
+}
+
+}  // namespace lsdae::cli

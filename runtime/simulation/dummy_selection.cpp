@@ -1,0 +1,136 @@
+// runtime/simulation/dummy_selection.cpp -- see dummy_selection.h.
+#include "simulation/dummy_selection.h"
+
+#include <cmath>
+
+#include "common/format.h"
+#include "lsdae/error.h"
+
+namespace lsdae::simulation {
+
+namespace {
+std::vector<double> column_nominals(const Fmu& fmu, const FmuDae& dae, const structure::DaeSystem& system) {
+  const ModelDescription& md = fmu.model_description();
+  auto of = [&](ValueReference vr) {
+    const Variable* v = md.find(vr);
+    return (v != nullptr && v->nominal && *v->nominal > 0) ? *v->nominal : 1.0;
+  };
+  std::vector<double> out(system.layout.columns(), 1.0);
+  for (std::size_t c = 0; c < out.size(); ++c) {
+    const structure::VarRef v = system.layout.var(c);
+    switch (v.block) {
+      case structure::Block::derivative: out[c] = of(dae.derivative_vrs[v.index]); break;
+      case structure::Block::state: out[c] = of(dae.state_vrs[v.index]); break;
+      case structure::Block::algebraic: out[c] = of(dae.algebraic_vrs[v.index]); break;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+SelectionValues::SelectionValues(const Fmu& fmu, Instance& instance, const FmuDae& dae,
+                                 const structure::DaeSystem& system)
+    : instance_(instance), dae_(dae), system_(system) {
+  if (!fmu.directional_derivatives_available())
+    fd_ = std::make_unique<FiniteDifferenceJacobianValues>(instance, dae, system, column_nominals(fmu, dae, system));
+}
+
+void SelectionValues::set_point(const FmuPoint& point) {
+  if (fd_) {
+    fd_->set_point(point);
+    return;
+  }
+  auto ok = [](CallStatus s) { return s != CallStatus::discard; };
+  bool fine = ok(instance_.set_time(point.t));
+  if (fine && !point.x.empty()) fine = ok(instance_.set_continuous_states(point.x));
+  if (fine && !point.z.empty()) fine = ok(instance_.set_float64(dae_.algebraic_vrs, point.z));
+  if (fine && dae_.fully_implicit && !point.xdot.empty())
+    fine = ok(instance_.set_float64(dae_.derivative_vrs, point.xdot));
+  if (!fine) throw Error(ErrorKind::fmu_call, "dummy-derivative selection: the FMU discarded the point");
+}
+
+structure::JacobianCallback SelectionValues::callback() {
+  if (fd_) return as_callback(*fd_);
+  return fmu_jacobian_values(instance_, dae_, system_);
+}
+
+structure::SelectionOptions SelectionValues::selection_options(structure::SelectionOptions options) const {
+  if (fd_) options.columns.rank_tolerance = std::max(options.columns.rank_tolerance, 1e-8);
+  return options;
+}
+
+FmuPoint initial_point(Instance& instance, const FmuDae& dae, double t) {
+  FmuPoint p;
+  p.t = t;
+  p.x.resize(dae.state_vrs.size());
+  p.xdot.resize(dae.state_vrs.size());
+  p.z.resize(dae.algebraic_vrs.size());
+  if (!p.x.empty()) instance.get_continuous_states(p.x);
+  if (!p.z.empty()) instance.get_float64(dae.algebraic_vrs, p.z);
+  if (!p.x.empty()) {
+    if (dae.fully_implicit) instance.get_float64(dae.derivative_vrs, p.xdot);
+    else instance.get_continuous_state_derivatives(p.xdot);
+  }
+  for (auto* v : {&p.x, &p.xdot, &p.z})
+    for (double& d : *v)
+      if (!std::isfinite(d)) d = 0.0;
+  return p;
+}
+
+structure::StructureOutcome select_at_start(const FmuDae& dae, const structure::StructureOutcome& structural,
+                                            SelectionValues& values, const structure::PipelineOptions& pipeline) {
+  structure::PipelineOptions options = pipeline;
+  options.selection = values.selection_options(pipeline.selection);
+  structure::JacobianCallback callback = values.callback();
+  std::optional<structure::DummySelection::StructuralCheck> check;
+  if (structural.selection && structural.selection->success && structural.analysis.ok()) {
+    structure::DummySelection checked =
+        structure::check_dummy_selection(structural.analysis.system, structural.analysis.dummy_plan, callback,
+                                         structural.selection->dummy_states, options.selection);
+    check.emplace();
+    check->dummy_states = structural.selection->dummy_states;
+    check->rcond = checked.success ? checked.rcond : 0.0;
+  }
+  const double floor = values.rcond_floor();
+  const char* source = values.source();
+  options.review_selection = [&](structure::DummySelection& selection) {
+    selection.values_source = source;
+    if (selection.success && selection.rcond < floor) {
+      selection.success = false;
+      selection.error = "the best choice of dummy derivatives, " + dummy_names(structural.analysis.system,
+                                                                                   selection.dummy_states) +
+                        ", has rcond " + format_number(selection.rcond) + ", below " + format_number(floor) +
+                        " (values from " + source + "): numerically singular";
+    }
+    if (check) {
+      check->kept = selection.success && selection.dummy_states == check->dummy_states;
+      selection.structural_check = check;
+    }
+  };
+  structure::StructureOutcome numeric = structure::run_structure(dae.input, &callback, options);
+  return numeric;
+}
+
+std::string dummy_names(const structure::DaeSystem& system, const std::vector<std::size_t>& states) {
+  std::string out;
+  for (const std::size_t s : states)
+    out += (out.empty() ? "" : ", ") + system.column_names[system.layout.column(structure::derivative_of(s))];
+  return out.empty() ? "none" : out;
+}
+
+std::string candidate_names(const structure::DaeSystem& system, const structure::DummyDerivativePlan& plan) {
+  std::string out;
+  for (const auto& comp : plan.components)
+    for (const std::size_t s : comp.candidates)
+      out += (out.empty() ? "" : ", ") + system.column_names[system.layout.column(structure::state(s))];
+  return out;
+}
+
+std::string constraint_names(const structure::DaeSystem& system, const structure::DummyDerivativePlan& plan) {
+  std::string out;
+  for (const auto& comp : plan.components)
+    for (const auto& c : comp.constraints) out += (out.empty() ? "\"" : ", \"") + system.name(c.equation) + "\"";
+  return out;
+}
+
+}  // namespace lsdae::simulation

@@ -1,0 +1,82 @@
+// runtime/simulation/dummy_selection.h -- the dummy-derivative selection of
+// an FMU at a point, numerically, whatever the FMU provides; shared by the
+// simulator (at the start and at every re-selection) and `lsdae info
+// --structure`.
+//
+// Values (SelectionValues): ∂(constraint rows)/∂(columns) from
+// fmi3GetDirectionalDerivative when the FMU provides it, otherwise from
+// coloured central finite differences of the residual groups
+// (fmu_jacobian_values.h). Finite-difference values carry a relative error
+// of about 4e-11 of their row's scale, so a block counts as singular below a
+// larger reciprocal condition number with them than with exact values:
+//   rcond_floor() = 1e-12 (directional) or 1e-8 (finite differences),
+// and the column selection's rank tolerance is raised to 1e-8 with finite
+// differences (selection_options()). A selection whose rcond is below the
+// floor is never used: at the start it is replaced, at run time it is
+// re-selected, and where no selection clears the floor the run stops
+// (docs/simulation.md, "Index reduction at run time").
+//
+// select_at_start(): the structural selection (create() could only choose
+// from the structure) is CHECKED at the start point (check_dummy_selection:
+// its rcond), then the numeric selection is made there; both results go into
+// the selection (values_source, structural_check) for the report.
+//
+// Contract: the instance is initialized (Initialization Mode exited); the
+// point written by set_point() is the one the values describe, and the
+// instance is left at that point.
+#ifndef LSDAE_RUNTIME_SIMULATION_DUMMY_SELECTION_H
+#define LSDAE_RUNTIME_SIMULATION_DUMMY_SELECTION_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lsdae/fmu.h"
+#include "lsdae/instance.h"
+#include "simulation/fmu_dae.h"
+#include "simulation/fmu_jacobian_values.h"
+#include "structure/pipeline.h"
+
+namespace lsdae::simulation {
+
+class SelectionValues {
+ public:
+  // References must outlive this object.
+  SelectionValues(const Fmu& fmu, Instance& instance, const FmuDae& dae, const structure::DaeSystem& system);
+  // Writes `point` into the instance; the next values describe it.
+  void set_point(const FmuPoint& point);
+  structure::JacobianCallback callback();
+  bool directional() const { return !fd_; }
+  const char* source() const { return fd_ ? "finite differences" : "directional derivatives"; }
+  double rcond_floor() const { return fd_ ? 1e-8 : 1e-12; }
+  structure::SelectionOptions selection_options(structure::SelectionOptions options) const;
+
+ private:
+  Instance& instance_;
+  const FmuDae& dae_;
+  const structure::DaeSystem& system_;
+  std::unique_ptr<FiniteDifferenceJacobianValues> fd_;  // null: directional
+};
+
+// The point the instance holds after initialization: states, algebraic
+// variables, and the derivatives (fully implicit: the derivative variables;
+// semi-explicit: fmi3GetContinuousStateDerivatives); non-finite ones are 0.
+FmuPoint initial_point(Instance& instance, const FmuDae& dae, double t);
+
+// The numeric selection at the start with the structural one checked (see
+// the file comment). `structural` is create()'s outcome (no values). The
+// returned outcome's selection has success = false when no selection is
+// nonsingular there (then index1 is the projection fallback of run_structure
+// and the caller decides); its values_source and structural_check are set.
+structure::StructureOutcome select_at_start(const FmuDae& dae, const structure::StructureOutcome& structural,
+                                            SelectionValues& values, const structure::PipelineOptions& pipeline);
+
+// "der(x), der(y)" for the dummy states (column names of their derivatives).
+std::string dummy_names(const structure::DaeSystem& system, const std::vector<std::size_t>& states);
+// The candidate states of every constraint component, as names.
+std::string candidate_names(const structure::DaeSystem& system, const structure::DummyDerivativePlan& plan);
+std::string constraint_names(const structure::DaeSystem& system, const structure::DummyDerivativePlan& plan);
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_DUMMY_SELECTION_H

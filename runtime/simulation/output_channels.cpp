@@ -1,0 +1,173 @@
+// runtime/simulation/output_channels.cpp -- see output_channels.h.
+#include "simulation/output_channels.h"
+
+#include <charconv>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "lsdae/error.h"
+
+namespace lsdae::simulation {
+
+bool glob_match(const std::string& pattern, const std::string& name) {
+  // Iterative wildcard match with backtracking to the last '*'.
+  std::size_t p = 0, s = 0, star = std::string::npos, mark = 0;
+  while (s < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[s])) {
+      ++p;
+      ++s;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = s;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      s = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::vector<std::string> split_output_patterns(const std::string& list) {
+  std::vector<std::string> out;
+  std::string current;
+  int depth = 0;
+  for (char c : list) {
+    if (c == '[') ++depth;
+    if (c == ']' && depth > 0) --depth;
+    if (c == ',' && depth == 0) {
+      if (!current.empty()) out.push_back(current);
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (!current.empty()) out.push_back(current);
+  return out;
+}
+
+namespace {
+
+bool recordable(const Variable& v) {
+  return v.causality != Causality::independent && v.type != VariableType::clock;
+}
+
+}  // namespace
+
+std::vector<OutputChannel> select_output_channels(const Fmu& fmu, const std::vector<std::string>& patterns,
+                                                  bool all) {
+  const ModelDescription& md = fmu.model_description();
+  std::vector<OutputChannel> out;
+  auto add_all_elements = [&](const Variable& v) {
+    for (std::size_t e = 0; e < v.element_count(); ++e) out.push_back({&v, e, element_name(v, e)});
+  };
+  if (all || patterns.empty()) {
+    std::unordered_set<ValueReference> states(fmu.states().begin(), fmu.states().end());
+    for (const auto& v : md.variables)
+      if (recordable(v) && (all || v.causality == Causality::output || states.count(v.value_reference)))
+        add_all_elements(v);
+    return out;
+  }
+  std::unordered_set<std::string> taken;
+  for (const auto& pattern : patterns) {
+    bool matched = false;
+    for (const auto& v : md.variables) {
+      if (glob_match(pattern, v.name)) {
+        matched = true;
+        if (!recordable(v)) continue;
+        for (std::size_t e = 0; e < v.element_count(); ++e) {
+          std::string name = element_name(v, e);
+          if (taken.insert(name).second) out.push_back({&v, e, std::move(name)});
+        }
+        continue;
+      }
+      if (!v.is_array() || !recordable(v)) continue;
+      for (std::size_t e = 0; e < v.element_count(); ++e) {
+        std::string name = element_name(v, e);
+        if (!glob_match(pattern, name)) continue;
+        matched = true;
+        if (taken.insert(name).second) out.push_back({&v, e, std::move(name)});
+      }
+    }
+    // "A[2, 3]" (with a space) names the element "A[2,3]".
+    if (!matched)
+      if (auto ref = md.find_element(pattern); ref && recordable(*ref->variable)) {
+        matched = true;
+        std::string name = element_name(*ref->variable, ref->element);
+        if (taken.insert(name).second) out.push_back({ref->variable, ref->element, std::move(name)});
+      }
+    if (!matched)
+      throw Error(ErrorKind::usage, "--output-vars: \"" + pattern + "\" matches no variable of " +
+                                        fmu.display_name() + " → `lsdae info --variables " + fmu.path().string() +
+                                        "` lists the names (array elements are named like A[2,3])");
+  }
+  return out;
+}
+
+OutputReader::OutputReader(std::vector<OutputChannel> channels) : channels_(std::move(channels)) {
+  // One group per type; inside it each variable once, read whole.
+  std::map<VariableType, std::size_t> group_of_type;
+  std::vector<std::unordered_map<const Variable*, std::size_t>> offset_in_group;  // element offset of a variable
+  std::vector<std::size_t> group_elements;                                          // elements read per group
+  slots_.reserve(channels_.size());
+  for (const auto& c : channels_) {
+    const VariableType type = c.variable->type;
+    auto [it, fresh] = group_of_type.emplace(type, groups_.size());
+    if (fresh) {
+      groups_.push_back({{}, Values(type)});
+      offset_in_group.emplace_back();
+      group_elements.push_back(0);
+    }
+    const std::size_t g = it->second;
+    auto& offsets = offset_in_group[g];
+    auto found = offsets.find(c.variable);
+    if (found == offsets.end()) {
+      found = offsets.emplace(c.variable, group_elements[g]).first;
+      group_elements[g] += c.variable->element_count();
+      groups_[g].vrs.push_back(c.variable->value_reference);
+    }
+    slots_.push_back({g, found->second + c.element});
+  }
+}
+
+std::vector<std::string> OutputReader::names() const {
+  std::vector<std::string> out;
+  out.reserve(channels_.size());
+  for (const auto& c : channels_) out.push_back(c.name);
+  return out;
+}
+
+void OutputReader::read(Simulation& sim) {
+  for (auto& g : groups_) sim.get_values(g.vrs, g.values);
+}
+
+std::string OutputReader::text(std::size_t c) const {
+  const Slot& s = slots_[c];
+  return groups_[s.group].values.text(s.index);
+}
+
+double OutputReader::number(std::size_t c) const {
+  const Slot& s = slots_[c];
+  return groups_[s.group].values.number(s.index);
+}
+
+bool OutputReader::is_text(std::size_t c) const {
+  return storage_of(channels_[c].variable->type) == ValueStorage::text;
+}
+
+void OutputReader::append_text(std::size_t c, std::string& out) const {
+  const Slot& s = slots_[c];
+  const Values& v = groups_[s.group].values;
+  if (v.type != VariableType::float64) {
+    out += v.text(s.index);
+    return;
+  }
+  char buffer[32];
+  auto r = std::to_chars(buffer, buffer + sizeof buffer, v.reals[s.index]);
+  out.append(buffer, r.ptr);
+}
+
+}  // namespace lsdae::simulation

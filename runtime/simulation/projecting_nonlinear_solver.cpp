@@ -1,0 +1,117 @@
+// runtime/simulation/projecting_nonlinear_solver.cpp -- see projecting_nonlinear_solver.h.
+#include "simulation/projecting_nonlinear_solver.h"
+
+#include <ida/ida.h>
+#include <nvector/nvector_serial.h>
+#include <sunnonlinsol/sunnonlinsol_newton.h>
+
+#include <vector>
+
+namespace lsdae::simulation {
+
+namespace {
+
+struct Content {
+  SUNNonlinearSolver inner = nullptr;
+  StepProjection project;
+  std::exception_ptr* error = nullptr;
+  std::vector<double> y, yp, w;
+};
+
+Content& content(SUNNonlinearSolver nls) { return *static_cast<Content*>(nls->content); }
+
+SUNNonlinearSolver_Type get_type(SUNNonlinearSolver) { return SUNNONLINEARSOLVER_ROOTFIND; }
+int initialize(SUNNonlinearSolver nls) { return SUNNonlinSolInitialize(content(nls).inner); }
+int setup(SUNNonlinearSolver nls, N_Vector y, void* mem) { return SUNNonlinSolSetup(content(nls).inner, y, mem); }
+
+int solve(SUNNonlinearSolver nls, N_Vector y0, N_Vector ycor, N_Vector w, realtype tol, booleantype call_setup,
+          void* mem) {
+  Content& c = content(nls);
+  const int flag = SUNNonlinSolSolve(c.inner, y0, ycor, w, tol, call_setup, mem);
+  if (flag != SUN_NLS_SUCCESS) return flag;
+  realtype t = 0, cj = 0;
+  N_Vector yypred = nullptr, yppred = nullptr, yyn = nullptr, ypn = nullptr, res = nullptr;
+  void* user = nullptr;
+  if (IDAGetNonlinearSystemData(mem, &t, &yypred, &yppred, &yyn, &ypn, &res, &cj, &user) != IDA_SUCCESS) return -1;
+  const sunindextype n = N_VGetLength(ycor);
+  const double* e = N_VGetArrayPointer(ycor);
+  const double* yp0 = N_VGetArrayPointer(yppred);
+  const double* y_pred = N_VGetArrayPointer(yypred);
+  const double* weights = N_VGetArrayPointer(w);
+  c.y.resize(static_cast<std::size_t>(n));
+  c.yp.resize(static_cast<std::size_t>(n));
+  c.w.assign(weights, weights + n);
+  for (sunindextype k = 0; k < n; ++k) {
+    c.y[static_cast<std::size_t>(k)] = y_pred[k] + e[k];
+    c.yp[static_cast<std::size_t>(k)] = yp0[k] + cj * e[k];
+  }
+  int status = 0;
+  try {
+    status = c.project(t, c.y, c.yp, c.w);
+  } catch (...) {
+    if (c.error != nullptr) *c.error = std::current_exception();
+    return -1;
+  }
+  if (status > 0) return SUN_NLS_CONV_RECVR;
+  if (status < 0) return status;
+  double* out = N_VGetArrayPointer(ycor);
+  for (sunindextype k = 0; k < n; ++k) out[k] = c.y[static_cast<std::size_t>(k)] - y_pred[k];
+  return SUN_NLS_SUCCESS;
+}
+
+int free_solver(SUNNonlinearSolver nls) {
+  if (nls == nullptr) return SUN_NLS_SUCCESS;
+  if (nls->content != nullptr) {
+    Content* c = static_cast<Content*>(nls->content);
+    SUNNonlinSolFree(c->inner);
+    delete c;
+    nls->content = nullptr;
+  }
+  SUNNonlinSolFreeEmpty(nls);
+  return SUN_NLS_SUCCESS;
+}
+
+int set_sys_fn(SUNNonlinearSolver nls, SUNNonlinSolSysFn f) { return SUNNonlinSolSetSysFn(content(nls).inner, f); }
+int set_lsetup_fn(SUNNonlinearSolver nls, SUNNonlinSolLSetupFn f) {
+  return SUNNonlinSolSetLSetupFn(content(nls).inner, f);
+}
+int set_lsolve_fn(SUNNonlinearSolver nls, SUNNonlinSolLSolveFn f) {
+  return SUNNonlinSolSetLSolveFn(content(nls).inner, f);
+}
+int set_ctest_fn(SUNNonlinearSolver nls, SUNNonlinSolConvTestFn f, void* data) {
+  return SUNNonlinSolSetConvTestFn(content(nls).inner, f, data);
+}
+int set_max_iters(SUNNonlinearSolver nls, int m) { return SUNNonlinSolSetMaxIters(content(nls).inner, m); }
+int get_num_iters(SUNNonlinearSolver nls, long* n) { return SUNNonlinSolGetNumIters(content(nls).inner, n); }
+int get_cur_iter(SUNNonlinearSolver nls, int* i) { return SUNNonlinSolGetCurIter(content(nls).inner, i); }
+int get_num_conv_fails(SUNNonlinearSolver nls, long* n) { return SUNNonlinSolGetNumConvFails(content(nls).inner, n); }
+
+}  // namespace
+
+SUNNonlinearSolver ProjectingNonlinearSolver::make(N_Vector y_template, SUNContext ctx, StepProjection project,
+                                                   std::exception_ptr* error) {
+  SUNNonlinearSolver inner = SUNNonlinSol_Newton(y_template, ctx);
+  if (inner == nullptr) return nullptr;
+  SUNNonlinearSolver nls = SUNNonlinSolNewEmpty(ctx);
+  if (nls == nullptr) {
+    SUNNonlinSolFree(inner);
+    return nullptr;
+  }
+  nls->ops->gettype = get_type;
+  nls->ops->initialize = initialize;
+  nls->ops->setup = setup;
+  nls->ops->solve = solve;
+  nls->ops->free = free_solver;
+  nls->ops->setsysfn = set_sys_fn;
+  nls->ops->setlsetupfn = set_lsetup_fn;
+  nls->ops->setlsolvefn = set_lsolve_fn;
+  nls->ops->setctestfn = set_ctest_fn;
+  nls->ops->setmaxiters = set_max_iters;
+  nls->ops->getnumiters = get_num_iters;
+  nls->ops->getcuriter = get_cur_iter;
+  nls->ops->getnumconvfails = get_num_conv_fails;
+  nls->content = new Content{inner, std::move(project), error, {}, {}, {}};
+  return nls;
+}
+
+}  // namespace lsdae::simulation

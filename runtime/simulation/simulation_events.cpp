@@ -1,0 +1,129 @@
+// runtime/simulation/simulation_events.cpp -- Simulation::Impl: the FMU's
+// event iteration (simulation_impl.h).
+//
+// At the start (initialize_instances): every instance goes through
+// Initialization Mode, fmi3UpdateDiscreteStates until the discrete states
+// settle, and Continuous-Time Mode; instance 0's next time event is kept.
+// At an event (handle_event, called by the run loop at t = the event time
+// with y, yp the point there): the observer sees the values before; every
+// instance is put at the point, enters Event Mode and iterates
+// fmi3UpdateDiscreteStates; instance 0's answers decide termination, the next
+// time event and whether the continuous states were re-initialized (then the
+// states are read back from the FMU); IDA restarts with consistent algebraic
+// variables and derivatives (the equations may have changed even when the
+// states did not); the observer sees the values after.
+// Errors: Error(fmu_call) when the iteration does not settle within
+// kMaxEventsAtOneTime calls, when more than kMaxEventsAtOneTime events occur
+// at one time (chattering), or when the FMU asks to terminate during
+// initialization.
+#include "common/format.h"
+#include "lsdae/error.h"
+#include "lsdae/log.h"
+#include "simulation/simulation_impl.h"
+
+namespace lsdae {
+
+using simulation::kMaxEventsAtOneTime;
+
+void Simulation::Impl::initialize_instances() {
+  // Every instance goes through the same sequence so they stay interchangeable.
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    Instance& inst = *instances[i];
+    for (const auto& [v, value] : pending_sets) {
+      const ValueReference vr = v->value_reference;
+      if (inst.set_values({&vr, 1}, value) == CallStatus::discard)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the value set for \"" + v->name +
+                                             "\" → check it against the variable's min/max");
+    }
+    inst.enter_initialization_mode(rtol, t_start, t_stop);
+    if (inputs) {
+      inputs->set_stretch_start(t_start);
+      if (inputs->apply(inst, t_start, true) == CallStatus::discard)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the inputs at t = " +
+                                             format_number(t_start) + " from --input → check the table's values");
+    }
+    inst.exit_initialization_mode();
+    for (int k = 0;; ++k) {
+      DiscreteStatesUpdate u = inst.update_discrete_states();
+      if (u.terminate_simulation)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU asked to terminate during initialization");
+      if (i == 0) next_time_event = u.next_event_time;
+      if (!u.discrete_states_need_update) break;
+      if (k > kMaxEventsAtOneTime)
+        throw Error(ErrorKind::fmu_call, "simulate: event iteration at the start did not settle after " +
+                                             std::to_string(kMaxEventsAtOneTime) +
+                                             " fmi3UpdateDiscreteStates calls → the FMU keeps changing its discrete states");
+    }
+    inst.enter_continuous_time_mode();
+  }
+  merge_input_events(next_time_event, t_start);
+}
+
+void Simulation::Impl::handle_event(const char* kind) {
+  if (t == last_event_time) {
+    if (++events_at_this_time > kMaxEventsAtOneTime)
+      throw Error(ErrorKind::fmu_call, "simulate: more than " + std::to_string(kMaxEventsAtOneTime) +
+                                           " events at t = " + format_number(t) +
+                                           " → the FMU's event indicators or time events chatter");
+  } else {
+    last_event_time = t;
+    events_at_this_time = 0;
+  }
+  if (observer) observer(t, EventPhase::before);
+  bool values_changed = false;
+  std::optional<double> next;
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    Instance& inst = *instances[i];
+    residuals[i]->apply(t, y, yp);
+    inst.enter_event_mode();
+    if (inputs) {  // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
+      inputs->set_stretch_start(t);
+      if (inputs->apply(inst, t, true) == CallStatus::discard)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the inputs at t = " +
+                                             format_number(t) + " from --input → check the table's values");
+    }
+    for (int k = 0;; ++k) {
+      DiscreteStatesUpdate u = inst.update_discrete_states();
+      if (i == 0) {
+        values_changed = values_changed || u.values_of_continuous_states_changed;
+        if (u.terminate_simulation) terminated = true;
+        next = u.next_event_time;
+      }
+      if (!u.discrete_states_need_update) break;
+      if (k > kMaxEventsAtOneTime)
+        throw Error(ErrorKind::fmu_call, "simulate: the event iteration at t = " + format_number(t) +
+                                             " did not settle → the FMU keeps changing its discrete states");
+    }
+    inst.enter_continuous_time_mode();
+  }
+  if (next && *next <= t) {
+    log_warning(fmu->display_name() + ": the FMU announced a time event at t = " + format_number(*next) +
+                ", not after the current time " + format_number(t) + "; ignored");
+    next.reset();
+  }
+  merge_input_events(next, t);
+  log_debug(std::string(kind) + " event at t = " + format_number(t) + (values_changed ? " (states re-initialized)" : ""));
+  if (terminated) {
+    stats.terminated_by_fmu = true;
+    log_info(fmu->display_name() + ": the FMU asked to terminate at t = " + format_number(t));
+    if (observer) observer(t, EventPhase::after);
+    return;
+  }
+  if (values_changed) {
+    VariableValues v = values_by_variable();
+    if (!v.x.empty()) instances[0]->get_continuous_states(v.x);
+    load_values(v);
+  }
+  // An event may change what an invariant is (a re-initialized state, a new
+  // mode): from here on the invariants keep their post-event values.
+  if (!dae.invariant_vrs.empty()) {
+    residuals[0]->apply(t, y, yp);
+    read_invariant_values();
+  }
+  // The equations may have changed even when the states did not: restart
+  // IDA with consistent algebraic variables and derivatives.
+  restart(t);
+  if (observer) observer(t, EventPhase::after);
+}
+
+}  // namespace lsdae

@@ -1,0 +1,205 @@
+// runtime/simulation/simulation_impl.h -- the private state of
+// lsdae::Simulation (lsdae/simulation.h) and the operations its parts share.
+// Private to runtime/simulation/; not installed.
+//
+// One Simulation::Impl, split by concern across these files:
+//   simulation.cpp              create(), set/get, statistics, check_jacobian: the public API
+//   simulation_run.cpp          initialize() and advance_to(): the run loop
+//   simulation_integrator.cpp   the IDA integrator and the point (t, y, y') it works on:
+//                               nominals, tolerances, (re)start, values by variable
+//   simulation_events.cpp       the FMU's event iteration at the start and at events
+//   simulation_reselection.cpp  the numeric choice of dummy derivatives at the start and
+//                               their re-selection at run time
+//   simulation_projection.cpp   the glue to ConstraintProjector (constraint_projection.h):
+//                               the projector, the start values, after-step projection
+//
+// Invariants between calls (what every part may rely on and must keep):
+//   - structure.index1 is set; residuals (one per instance) and, when the
+//     projection method has constraints, projector refer to it, to
+//     structure.analysis.system and to dae: replace them together
+//     (retire_integrator(), residuals.clear(), then make_residuals()).
+//   - After initialize(): integrator refers to residuals and to
+//     structure.iteration / structure.coloring; y, yp have one entry per
+//     IDA unknown (structure.index1->unknowns) and are the point at time t;
+//     t <= t_ida (IDA's own time, ahead after a step past an output time).
+//   - Every instance has been driven through the same calls, so any of them
+//     can evaluate any point.
+#ifndef LSDAE_RUNTIME_SIMULATION_SIMULATION_IMPL_H
+#define LSDAE_RUNTIME_SIMULATION_SIMULATION_IMPL_H
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lsdae/simulation.h"
+#include "simulation/constraint_projection.h"
+#include "simulation/dummy_selection.h"
+#include "simulation/fmu_dae.h"
+#include "simulation/fmu_residual.h"
+#include "simulation/ida_integrator.h"
+#include "simulation/input_table.h"
+#include "structure/pipeline.h"
+
+namespace lsdae {
+
+namespace simulation {
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+// Event iterations (fmi3UpdateDiscreteStates calls) and events at one time
+// before lsdae calls the FMU chattering.
+constexpr int kMaxEventsAtOneTime = 1000;
+}  // namespace simulation
+
+struct Simulation::Impl {
+  std::shared_ptr<Fmu> fmu;
+  SimulationOptions options;
+  double t_start = 0, t_stop = 1, interval = 0.002, rtol = 1e-6, atol = 1e-6;
+  simulation::FmuDae dae;
+  structure::PipelineOptions pipeline;
+  structure::StructureOutcome structure;
+  std::vector<structure::StateSelect> model_state_select;  // the model's own preferences
+  // reselect_if_needed's working state: the preferences that keep the dummies
+  // `reselect_preferences_for`, and the FMU Jacobian callback (it refers to
+  // instances[0], dae and structure.analysis.system, which outlive it).
+  std::vector<structure::StateSelect> reselect_preferences;
+  std::vector<std::size_t> reselect_preferences_for;
+  // The selection's Jacobian values (directional or finite differences) at
+  // instances[0] for structure.analysis.system; remade with the structure.
+  std::unique_ptr<simulation::SelectionValues> selection_values;
+  std::optional<structure::JacobianCallback> reselect_values;
+  std::vector<std::unique_ptr<Instance>> instances;
+  std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
+  std::unique_ptr<simulation::IdaIntegrator> integrator;
+  std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
+  double projection_tolerance = 0;
+  // The value each invariant keeps (per DaeInput invariant): read after the
+  // FMU's initialization and again after every event; invariant rows and
+  // projection constraints are I − invariant_values.
+  std::vector<double> invariant_values;
+  simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
+  // Values given with set() before initialize(), whole variables (an element
+  // set on an array updates the pending array), in the order first given.
+  std::vector<std::pair<const Variable*, Values>> pending_sets;
+  std::function<void(double, EventPhase)> observer;
+  bool initialized = false;
+  bool use_directional = false;
+  bool step_callback = false;  // the FMU needs fmi3CompletedIntegratorStep
+  bool terminated = false;
+  // An event located at the end of the last step, not handled yet because
+  // the caller's output time came first (the step went past it).
+  enum class Pending { none, step, state, time } pending = Pending::none;
+  std::optional<double> next_time_event;  // the earlier of the FMU's and the inputs' next time event
+  std::optional<simulation::InputTable> inputs;  // --input: time-varying inputs (set_input)
+  std::size_t indicators = 0;
+  SimulationStats stats;
+  std::vector<double> y, yp;    // the point at time t (also after a failure)
+  std::vector<double> nominal;  // per IDA unknown
+  double t = 0;                 // the point the caller sees
+  double t_ida = 0;             // IDA's internal time (>= t after a step past an output time)
+  int events_at_this_time = 0;
+  double last_event_time = -1e300;
+  // fmi3Discard counts of the instances at the last output point (mark_faults).
+  std::vector<std::uint64_t> discard_marks;
+  double fault_mark_time = 0;
+
+  // ---- names (simulation.cpp) ----------------------------------------------
+  // The variable called `name`; Error(usage) when there is none.
+  const Variable& variable(const std::string& name) const;
+  std::string unknown_name(std::size_t k) const;  // IDA unknown k
+  std::string row_name(std::size_t k) const;      // IDA row k
+  // What the FMU returned for row k, for messages about a NaN in it.
+  std::string row_value_name(std::size_t k) const;
+  // Faults counted from here on: NaN residuals (the integrator) and fmi3Discard returns.
+  void mark_faults();
+  // "fmi3GetFloat64 (instance "lsdae") returned fmi3Discard 40 times since t = ..." or "".
+  std::string discard_report() const;
+  // Column names of `states` (state indices), comma-separated.
+  std::string dummy_list(const std::vector<std::size_t>& states) const;
+
+  // ---- integrator and point (simulation_integrator.cpp) ----------------------
+  // One FmuResidual per instance for structure.index1, and the projector
+  // (make_projector) when the projection method is on.
+  void make_residuals();
+  double nominal_of(std::size_t k) const { return k < nominal.size() ? nominal[k] : 1.0; }
+  std::vector<double> atol_vector() const;  // atol · nominal, per IDA unknown
+  std::vector<double> nominals() const;     // the variables' nominal attributes, per IDA unknown
+  // Adds the counters of the current integrator to `finished` and drops it
+  // (before the structures it refers to are replaced).
+  void retire_integrator();
+  // A new integrator over residuals, structure.iteration and structure.coloring.
+  void make_integrator();
+  // next_time_event from the FMU's announcement and the input table, after t.
+  void merge_input_events(std::optional<double> fmu_next, double after) {
+    next_time_event = fmu_next;
+    if (!inputs) return;
+    if (auto e = inputs->next_event_after(after); e && (!next_time_event || *e < *next_time_event))
+      next_time_event = e;
+  }
+  double stop_time_now() const { return next_time_event ? std::min(*next_time_event, t_stop) : t_stop; }
+  // (Re)starts IDA at (at, y, yp) and makes the algebraic variables and the
+  // derivatives consistent; y, yp, t and t_ida become that point.
+  void restart(double at);
+  // The states, derivatives and algebraic variables of the current point, by
+  // variable: what survives a change of the index-1 system.
+  struct VariableValues {
+    std::vector<double> x, xdot, z;
+  };
+  VariableValues values_by_variable() const;
+  // y, yp for the current index-1 system from values by variable.
+  void load_values(const VariableValues& v);
+  // The point (t, y, y') of the current index-1 system, by variable.
+  simulation::FmuPoint point_at(double at, std::span<const double> yy, std::span<const double> yyp) const;
+
+  // ---- events (simulation_events.cpp) ----------------------------------------
+  // Initialization Mode, the event iteration at the start and Continuous-Time
+  // Mode, for every instance; sets next_time_event.
+  void initialize_instances();
+  // An event at t ("state", "time" or "step"): the event iteration on every
+  // instance, then IDA restarted with consistent values.
+  void handle_event(const char* kind);
+
+  // ---- dummy derivatives (simulation_reselection.cpp) ------------------------
+  bool uses_dummy_derivatives() const;
+  // A higher-index model: choose the dummy derivatives from the FMU's own
+  // Jacobian at the initial point (create() could only choose structurally).
+  void select_dummy_derivatives_numerically();
+  // At the end of a step: switches to a better conditioned selection; true
+  // when it switched (IDA restarted at t_ida). Never continues on a singular
+  // selection: Error(solver) when no selection clears the rcond floor (or,
+  // with --no-reselect, when the kept one falls below it).
+  bool reselect_if_needed();
+  // The selection values for the current structure (made on first use).
+  simulation::SelectionValues& selection_values_now();
+
+  // ---- projection (simulation_projection.cpp) --------------------------------
+  // The projector for structure.index1's projection constraints (none when
+  // the method is not projection or there are no constraints).
+  void make_projector();
+  // invariant_values from the instance's current point, handed to the
+  // residuals and the projector.
+  void read_invariant_values();
+  void apply_invariant_values();
+  // Moves the start values onto the constraints before IDA starts.
+  void project_start_values();
+  // Inside IDA's step (projecting_nonlinear_solver.h): projects the
+  // corrected y onto the constraints when they drifted past the tolerance;
+  // 0, or 1 when the FMU discarded (IDA retries smaller). Throws the
+  // projector's Error(solver) on a singular or non-converging projection.
+  int project_in_step(double at, std::span<double> yy, std::span<const double> yyp, std::span<const double> weights);
+  // After an accepted step: measures the drift (stats.largest_drift) and,
+  // with the projection method, projects IDA's point when it drifted.
+  void project_if_needed();
+};
+
+}  // namespace lsdae
+
+#endif  // LSDAE_RUNTIME_SIMULATION_SIMULATION_IMPL_H

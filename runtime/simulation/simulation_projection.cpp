@@ -1,0 +1,109 @@
+// runtime/simulation/simulation_projection.cpp -- Simulation::Impl: the
+// projection method's glue to ConstraintProjector (constraint_projection.h;
+// docs/simulation.md, "Projection").
+//
+// make_projector(): with --constraints project and a model that has
+// projection constraints (lower-order formulations, invariants), a projector
+// over residuals[0] in IDA's unknowns, with directional derivatives when the
+// Jacobian uses them and the unknowns' nominals for finite differences.
+// project_start_values(): before IDA starts, the smallest change of the
+// start values onto the constraints, in a norm where fixed starts
+// (initial="exact") cost 1000 times more to move than guesses.
+// project_if_needed(): after an accepted step at IDA's own point (t_ida),
+// when max|C| > projection_tolerance, projects with IDA's error weights and
+// restarts IDA from the projected point; counts stats.projections and the
+// largest correction. Errors: the projector's Error(solver).
+#include <algorithm>
+#include <cmath>
+
+#include "common/format.h"
+#include "lsdae/error.h"
+#include "lsdae/log.h"
+#include "simulation/simulation_impl.h"
+
+namespace lsdae {
+
+void Simulation::Impl::make_projector() {
+  projector.reset();
+  const auto& constraints = structure.index1->projection_constraints;
+  if (options.constraints == ConstraintMethod::dummy_derivatives || constraints.empty()) return;
+  simulation::ProjectionOptions po;
+  po.jacobian = use_directional ? simulation::ProjectionOptions::Jacobian::directional
+                                : simulation::ProjectionOptions::Jacobian::finite_differences;
+  po.nominal = nominals();
+  projector = std::make_unique<simulation::ConstraintProjector>(*residuals[0], dae, structure.analysis.system,
+                                                                *structure.index1, constraints, po);
+  projector->set_invariant_values(invariant_values);
+}
+
+void Simulation::Impl::read_invariant_values() {
+  invariant_values.assign(dae.invariant_vrs.size(), 0.0);
+  if (invariant_values.empty()) return;
+  if (instances[0]->get_float64(dae.invariant_vrs, invariant_values) == CallStatus::discard)
+    throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(t) +
+                                         ": the FMU discarded reading its invariants → the FMU cannot evaluate them here");
+  for (std::size_t i = 0; i < invariant_values.size(); ++i)
+    if (!std::isfinite(invariant_values[i]))
+      throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(t) + ": invariant \"" +
+                                           structure.analysis.system.invariant_names[i] + "\" is " +
+                                           format_number(invariant_values[i]) + " → fix the FMU's invariant");
+  apply_invariant_values();
+}
+
+void Simulation::Impl::apply_invariant_values() {
+  for (auto& r : residuals) r->set_invariant_values(invariant_values);
+  if (projector) projector->set_invariant_values(invariant_values);
+}
+
+void Simulation::Impl::project_start_values() {
+  if (!projector) return;
+  std::vector<double> weights(y.size());
+  const ModelDescription& md = fmu->model_description();
+  for (std::size_t k = 0; k < y.size(); ++k) {
+    const auto& u = structure.index1->unknowns[k];
+    double scale = 1.0 / (rtol * std::fabs(y[k]) + atol * nominal_of(k));
+    bool fixed = false;
+    if (u.kind == structure::UnknownKind::differential || u.kind == structure::UnknownKind::dummy_state) {
+      const Variable* x = md.find(dae.state_vrs[u.index]);
+      fixed = x != nullptr && x->initial == Initial::exact;
+    }
+    weights[k] = fixed ? 1000.0 * scale : scale;
+  }
+  simulation::ProjectionResult r = projector->project(t_start, y, yp, weights, projection_tolerance);
+  if (r.projected)
+    log_info(fmu->display_name() + ": start values projected onto the constraints (violation " +
+             format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
+}
+
+int Simulation::Impl::project_in_step(double at, std::span<double> yy, std::span<const double> yyp,
+                                      std::span<const double> weights) {
+  simulation::ProjectionResult r = projector->project(at, yy, yyp, weights, projection_tolerance);
+  if (r.discarded) return 1;
+  if (r.violation_before > stats.largest_drift) {
+    stats.largest_drift = r.violation_before;
+    stats.largest_drift_constraint.clear();
+  }
+  if (!r.projected) return 0;
+  ++stats.projections;
+  stats.largest_projection = std::max(stats.largest_projection, r.correction);
+  return 0;
+}
+
+void Simulation::Impl::project_if_needed() {
+  if (!projector) return;
+  auto record_drift = [&](double violation) {
+    if (!(violation <= stats.largest_drift)) {
+      stats.largest_drift = violation;
+      std::size_t worst = 0;
+      const auto c = projector->values();
+      for (std::size_t i = 1; i < c.size(); ++i)
+        if (std::fabs(c[i]) > std::fabs(c[worst])) worst = i;
+      stats.largest_drift_constraint = c.empty() ? std::string() : projector->constraint_name(worst);
+    }
+  };
+  if (options.constraints != ConstraintMethod::projection)
+    record_drift(projector->violation(t_ida, integrator->y(), integrator->yp()));
+  // The projection method projects inside IDA's steps (project_in_step).
+}
+
+}  // namespace lsdae

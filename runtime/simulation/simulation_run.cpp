@@ -1,0 +1,171 @@
+// runtime/simulation/simulation_run.cpp -- lsdae::Simulation::initialize()
+// and advance_to(): the run loop (lsdae/simulation.h; simulation_impl.h).
+//
+// initialize(): the FMU's initialization and event iteration on every
+// instance; the numeric choice of dummy derivatives; initial guesses (states
+// and algebraic variables from the FMU, derivatives from the FMU or its
+// derivative variables); the projection of the start values (projection
+// method); IDA started with consistent values (IDACalcIC).
+//
+// advance_to(t_target) takes IDA steps one at a time (IDA_ONE_STEP) so that
+// after every accepted step it can
+//   - tell the FMU (fmi3CompletedIntegratorStep, when it asks for it) and
+//     handle a step event;
+//   - re-select the dummy derivatives when another selection is better
+//     conditioned by more than the hysteresis factor, or else project onto
+//     the constraints (projection method);
+// while IDA's root finding locates state events (event indicators) and its
+// stop time lands exactly on time events. Output times inside a step are
+// interpolated (IDAGetDky), as IDA_NORMAL mode would. An event found at the
+// end of a step that went past t_target stays pending until the next call.
+// On any error the last point IDA accepted is kept (time(), get()).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "common/format.h"
+#include "lsdae/error.h"
+#include "lsdae/log.h"
+#include "simulation/simulation_impl.h"
+
+namespace lsdae {
+
+using simulation::seconds_since;
+
+void Simulation::initialize() {
+  Impl& m = *impl_;
+  if (m.initialized) throw Error(ErrorKind::usage, "simulate: initialize() was already called");
+  auto t0 = std::chrono::steady_clock::now();
+  m.mark_faults();
+  m.initialize_instances();
+  m.read_invariant_values();  // the values the invariants keep: I(x0) after the FMU's initialization
+  m.select_dummy_derivatives_numerically();
+
+  // Initial guesses: states and algebraic variables from the FMU; derivatives
+  // from the FMU (semi-explicit) or its derivative variables (fully implicit).
+  Instance& main = *m.instances[0];
+  Impl::VariableValues v;
+  v.x.resize(m.dae.state_vrs.size());
+  v.xdot.resize(m.dae.state_vrs.size());
+  v.z.resize(m.dae.algebraic_vrs.size());
+  if (!v.x.empty()) main.get_continuous_states(v.x);
+  if (!v.z.empty()) main.get_float64(m.dae.algebraic_vrs, v.z);
+  if (!v.x.empty()) {
+    if (m.dae.fully_implicit) main.get_float64(m.dae.derivative_vrs, v.xdot);
+    else main.get_continuous_state_derivatives(v.xdot);
+    for (double& d : v.xdot)
+      if (!std::isfinite(d)) d = 0.0;
+  }
+  m.load_values(v);
+  m.nominal = m.nominals();
+  m.project_start_values();
+  m.make_integrator();
+  m.restart(m.t_start);
+  m.initialized = true;
+  m.stats.time_initialize = seconds_since(t0);
+  if (m.options.jacobian == JacobianMode::check) {
+    JacobianCheck c = check_jacobian();
+    if (c.agree()) log_info(to_string(c));
+    else log_warning(to_string(c));
+  }
+}
+
+double Simulation::advance_to(double t_target) {
+  Impl& m = *impl_;
+  if (!m.initialized) throw Error(ErrorKind::usage, "simulate: call initialize() before advance_to()");
+  if (t_target > m.t_stop) t_target = m.t_stop;
+  if (m.terminated || t_target <= m.t) return m.t;
+  auto t0 = std::chrono::steady_clock::now();
+  m.mark_faults();
+  auto keep_point = [&] {
+    std::copy(m.integrator->y().begin(), m.integrator->y().end(), m.y.begin());
+    std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
+    m.t = m.t_ida = m.integrator->time();
+  };
+  long steps_this_call = 0;
+  try {
+    while (!m.terminated) {
+      const double t_end = m.integrator->time();  // IDA's internal time
+      if (m.pending != Impl::Pending::none) {
+        if (t_end <= t_target) {  // the event comes before (or at) the target: handle it
+          Impl::Pending kind = m.pending;
+          m.pending = Impl::Pending::none;
+          keep_point();
+          if (kind == Impl::Pending::state) ++m.stats.state_events, m.handle_event("state");
+          else if (kind == Impl::Pending::time) ++m.stats.time_events, m.handle_event("time");
+          else ++m.stats.step_events, m.handle_event("step");
+          continue;
+        }
+      }
+      if (t_end > t_target) {  // the last step passed the target: interpolate
+        m.integrator->interpolate(t_target, m.y, m.yp);
+        m.t = t_target;
+        break;
+      }
+      // There: exactly (also right after a restart, before any step), or a
+      // rounding error short (typically t_event + n·dt summed by the caller,
+      // just after a restart at the event): IDA refuses a tout that close to
+      // t0 (IDA_ILL_INPUT, "tout too close to t0"), and the state there is the
+      // state at t_end to rounding.
+      if (t_target - t_end <= 4.0 * std::numeric_limits<double>::epsilon() *
+                                   std::max(std::fabs(t_end), std::fabs(t_target))) {
+        keep_point();
+        m.t = t_target;
+        break;
+      }
+      if (++steps_this_call > m.options.max_steps) {  // IDA's own mxstep counts per call, i.e. per step here
+        const std::string cause = m.integrator->known_cause();
+        throw Error(ErrorKind::solver, "ida: at t = " + format_number(m.integrator->time()) + " (h = " +
+                                           format_number(m.integrator->stats().last_step) + "): more than " +
+                                           std::to_string(m.options.max_steps) + " steps before t = " +
+                                           format_number(t_target) + " (IDA_TOO_MUCH_WORK) → " +
+                                           (cause.empty() ? "raise --max-steps or shorten the output interval; if the "
+                                                            "step size collapsed, the model may be stiff or singular "
+                                                            "here"
+                                                          : cause));
+      }
+      simulation::StepOutcome outcome = m.integrator->one_step(t_target);
+      m.t_ida = m.integrator->time();
+      if (outcome == simulation::StepOutcome::root) {
+        m.pending = Impl::Pending::state;
+        continue;
+      }
+      if (outcome == simulation::StepOutcome::stop_time) {
+        if (m.next_time_event && m.t_ida >= *m.next_time_event) m.pending = Impl::Pending::time;
+        continue;  // or the stop time itself: the loop head interpolates
+      }
+      // An accepted step.
+      if (m.step_callback) {
+        m.residuals[0]->apply(m.t_ida, m.integrator->y(), m.integrator->yp());
+        IntegratorStepResult r = m.instances[0]->completed_integrator_step(true);
+        if (r.terminate_simulation) {
+          keep_point();
+          m.terminated = m.stats.terminated_by_fmu = true;
+          break;
+        }
+        if (r.enter_event_mode) m.pending = Impl::Pending::step;
+      }
+      // Index reduction at run time, at IDA's own step points only (a point
+      // interpolated for an output is not IDA's state): re-select the dummy
+      // derivatives, or project onto the constraints. A step that went past
+      // the output time is left as it is; the next step checks again.
+      if (m.pending == Impl::Pending::none && m.t_ida <= t_target) {
+        if (!m.reselect_if_needed()) m.project_if_needed();
+      }
+    }
+  } catch (...) {
+    if (m.integrator) {
+      // Keep the last point IDA reached (its y()/yp() are the last accepted values).
+      std::copy(m.integrator->y().begin(), m.integrator->y().end(), m.y.begin());
+      std::copy(m.integrator->yp().begin(), m.integrator->yp().end(), m.yp.begin());
+      m.t = m.t_ida = m.integrator->time();
+    }
+    m.stats.time_integrate += seconds_since(t0);
+    throw;
+  }
+  m.stats.time_integrate += seconds_since(t0);
+  return m.t;
+}
+
+}  // namespace lsdae
