@@ -113,6 +113,16 @@ struct SelectionOptions {
   std::size_t dense_limit = 40000;
 };
 
+// A structure-alone choice of dummy derivatives checked numerically at a point (see
+// DummySelection::structural_check). At namespace scope, not nested: a nested class with
+// default member initializers is not default-constructible inside its enclosing class
+// (clang applies this rule, so std::optional<nested>::emplace() would not compile).
+struct StructuralSelectionCheck {
+  std::vector<std::size_t> dummy_states;
+  double rcond = 0.0;
+  bool kept = false;  // the numeric selection is the structural one
+};
+
 struct DummySelection {
   bool success = false;
   bool numeric = true;                      // false: chosen from the structure alone
@@ -126,11 +136,7 @@ struct DummySelection {
   std::string values_source;
   // The structure-alone choice checked at the same point (check_dummy_selection),
   // when the caller did so: its dummy states and rcond (0: singular).
-  struct StructuralCheck {
-    std::vector<std::size_t> dummy_states;
-    double rcond = 0.0;
-    bool kept = false;  // the numeric selection is the structural one
-  };
+  using StructuralCheck = StructuralSelectionCheck;
   std::optional<StructuralCheck> structural_check;
 };
 
