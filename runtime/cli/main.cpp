@@ -50,6 +50,10 @@ int lsdae::cli::run(int argc, char** argv, bool run_command) {
     const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
     std::cerr << "lsdae: error: " << lsdae::cli::describe_usage_error(app, args, e) << '\n';
     return lsdae::exit_code(lsdae::ErrorKind::usage);
+  } catch (const std::exception& e) {  // a flag's out-of-range value: see describe_flag_value_error
+    const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+    std::cerr << "lsdae: error: " << lsdae::cli::describe_flag_value_error(app, args, e) << '\n';
+    return lsdae::exit_code(lsdae::ErrorKind::usage);
   }
   if (debug) lsdae::Logger::instance().set_threshold(lsdae::LogLevel::debug);
   else if (verbose) lsdae::Logger::instance().set_threshold(lsdae::LogLevel::info);

@@ -173,4 +173,30 @@ std::string describe_usage_error(CLI::App& app, const std::vector<std::string>& 
   return where + ": " + what + " → " + help + " lists the options";
 }
 
+std::string describe_flag_value_error(CLI::App& app, const std::vector<std::string>& args, const std::exception& error) {
+  const auto small_integer = [](const std::string& v) {
+    std::size_t k = (!v.empty() && (v[0] == '-' || v[0] == '+')) ? 1 : 0;
+    if (k == v.size() || v.size() - k > 18) return false;
+    return std::all_of(v.begin() + static_cast<std::ptrdiff_t>(k), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::vector<CLI::App*> scopes{&app};
+  for (CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) scopes.push_back(s);
+  for (const std::string& word : args) {
+    const std::size_t eq = word.find('=');
+    if (!looks_like_option(word) || eq == std::string::npos) continue;
+    for (CLI::App* scope : scopes) {
+      const CLI::Option* opt = find_option(*scope, word);
+      if (opt == nullptr || takes_value(opt)) continue;
+      const std::string value = word.substr(eq + 1);
+      if (small_integer(value)) continue;
+      const std::string name = word.substr(0, eq);
+      const std::string where = scope == &app ? "lsdae" : scope->get_name();
+      return where + ": flag " + quoted_value(name) + " takes no value → value seen " + quoted_value(value) +
+             " → give " + quoted_value(name) + " alone, or " + quoted_value(name + "=true") + " / " +
+             quoted_value(name + "=false");
+    }
+  }
+  return std::string("the command line could not be read (") + error.what() + ") → `lsdae --help` lists the options";
+}
+
 }  // namespace lsdae::cli

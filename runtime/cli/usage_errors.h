@@ -34,6 +34,14 @@ namespace lsdae::cli {
 // `args`: the command line without the program name (argv[1..]).
 std::string describe_usage_error(CLI::App& app, const std::vector<std::string>& args, const CLI::ParseError& error);
 
+// CLI11 2.1 converts the value of a flag given as `--flag=VALUE` with std::stoll
+// and lets std::out_of_range / std::invalid_argument escape parse() for a number
+// too large for a long long (`--no-progress=99999999999999999999`; found by the
+// option-parsing fuzzer). Called with such an exception, this names the first
+// flag given a value that is not a small integer or a boolean word, in the same
+// shape as describe_usage_error; exit code 2 as well.
+std::string describe_flag_value_error(CLI::App& app, const std::vector<std::string>& args, const std::exception& error);
+
 }  // namespace lsdae::cli
 
 #endif  // LSDAE_RUNTIME_CLI_USAGE_ERRORS_H

@@ -152,6 +152,9 @@ TEST_F(BadInputTest, UsageErrorsSayWhatWasMeant) {
       {{"simulate", fmu, fmu}, "simulate: unexpected argument \"" + fmu + "\" → `lsdae simulate` takes one FMU"},
       {{"simulate"}, "simulate: no FMU given → `lsdae simulate model.fmu [options]`"},
       {{"info"}, "info: no FMU given"},
+      // lsdae_fuzz_cli found this one aborting lsdae (std::out_of_range out of CLI11).
+      {{"simulate", fmu, "--no-progress=99999999999999999999"},
+       "simulate: flag \"--no-progress\" takes no value → value seen \"99999999999999999999\""},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(joined(c.args));

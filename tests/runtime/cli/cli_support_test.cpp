@@ -242,7 +242,7 @@ TEST_F(OutputFiles, UncreatableOutputsAreOutputErrors) {
 std::string usage_error(const std::vector<std::string>& args) {
   CLI::App app{"test", "lsdae"};
   app.require_subcommand(1);
-  bool verbose = false, json = false;
+  bool verbose = false, json = false, color = true;
   double stop = 0;
   std::string file;
   app.add_flag("-v,--verbose", verbose);
@@ -251,11 +251,14 @@ std::string usage_error(const std::vector<std::string>& args) {
   run->add_option("fmu", file)->required();
   run->add_option("--stop", stop)->check(real_value({0, 10, true, true, "the stop time", "--stop 1"}));
   run->add_flag("--json", json);
+  run->add_flag("!--no-color", color);
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     return describe_usage_error(app, args, e);
+  } catch (const std::exception& e) {  // as runtime/cli/main.cpp does
+    return "[flag] " + describe_flag_value_error(app, args, e);
   }
   return "";
 }
@@ -281,6 +284,17 @@ TEST(UsageErrors, InLsdaesOwnWords) {
             "run --stop: \"11\" is out of range: the stop time must be from 0 to 10 → e.g. --stop 1");
   EXPECT_EQ(usage_error({"run", "a.fmu", "--stop", "-5"}).find("unknown option"), std::string::npos)
       << "a negative number is a value, not an option";
+}
+
+// Found by lsdae_fuzz_cli: CLI11 2.1 reads a flag's `=VALUE` with std::stoll, and a
+// number beyond long long escaped parse() as std::out_of_range (lsdae aborted).
+TEST(UsageErrors, AFlagGivenAHugeNumberIsAUsageError) {
+  EXPECT_EQ(usage_error({"run", "m.fmu", "--no-color=99999999999999999999"}),
+            "[flag] run: flag \"--no-color\" takes no value → value seen \"99999999999999999999\" → give "
+            "\"--no-color\" alone, or \"--no-color=true\" / \"--no-color=false\"");
+  EXPECT_EQ(usage_error({"run", "m.fmu", "--no-color=-18446744073709551616"}).rfind("[flag] run: flag \"--no-color\"", 0),
+            0u);
+  EXPECT_EQ(usage_error({"run", "m.fmu", "--no-color=1"}), "");
 }
 
 }  // namespace
