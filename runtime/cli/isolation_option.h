@@ -8,8 +8,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cmath>
+#include <limits>
 #include <string>
+
+#include "cli/option_values.h"
 
 #include "lsdae/supervise.h"
 
@@ -24,23 +26,19 @@ struct IsolationFlags {
 // Registers the three options in the "Isolation" group. `whole_run` names
 // what --timeout limits in the help text.
 inline void add_isolation_options(CLI::App& app, IsolationFlags& flags, const std::string& whole_run) {
-  CLI::Validator seconds(
-      [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0)
-          return "\"" + text + "\" is not a number of seconds → give e.g. 30 or 0.5 (0: no limit)";
-        return {};
-      },
-      "", "seconds");
+  // Decimal seconds, finite, at least 0 (option_values.h: no hex, no "inf").
+  const auto seconds = [](const char* option) {
+    return real_value({0.0, std::numeric_limits<double>::infinity(), true, true,
+                       "a time limit in seconds (0: no limit)", std::string(option) + " 30"});
+  };
   app.add_option("--timeout", flags.timeout, "Stop " + whole_run + " after this many seconds (exit 11; default 0: no limit)")
       ->type_name("SECONDS")
-      ->check(seconds)
+      ->check(seconds("--timeout"))
       ->group("Isolation");
   app.add_option("--call-timeout", flags.call_timeout,
                  "Stop when one FMU call takes longer than this many seconds (exit 11; 0: no limit)")
       ->type_name("SECONDS")
-      ->check(seconds)
+      ->check(seconds("--call-timeout"))
       ->capture_default_str()
       ->group("Isolation");
   app.add_flag("--no-isolate", flags.no_isolate,

@@ -262,10 +262,14 @@ TEST_F(IsolationTest, TheRunTimeoutStopsASlowRun) {
 
 TEST_F(IsolationTest, TimeLimitsAreCheckedAsOptions) {
   const std::string fmu = faulty_fmu("none GetFloat64").string();
-  for (const char* bad : {"-1", "inf", "nan", "soon"}) {
-    auto result = lsdae({"simulate", fmu, "-o", csv_file().string(), "--call-timeout", bad});
-    EXPECT_TRUE(ExitedWith(result, 2)) << bad;
-    EXPECT_TRUE(Mentions(result, "is not a number of seconds")) << bad;
+  // "0x10" and "1e400" were accepted by the first checker (strtod: hexadecimal, infinity).
+  for (const char* bad : {"-1", "inf", "nan", "soon", "0x10", "1e400"}) {
+    for (const char* option : {"--call-timeout", "--timeout"}) {
+      auto result = lsdae({"simulate", fmu, "-o", csv_file().string(), option, bad});
+      EXPECT_TRUE(ExitedWith(result, 2)) << option << ' ' << bad;
+      EXPECT_TRUE(Mentions(result, "a time limit in seconds (0: no limit)")) << option << ' ' << bad;
+      EXPECT_TRUE(Mentions(result, std::string("→ e.g. ") + option + " 30")) << option << ' ' << bad;
+    }
   }
   EXPECT_TRUE(leftovers().empty());
 }
