@@ -78,6 +78,8 @@ lsdae_status null_handle() {
 
 extern "C" {
 
+const char* lsdae_version(void) { return LSDAE_VERSION_STRING; }
+
 void lsdae_options_init(lsdae_options* options) {
   if (options == nullptr) return;
   const double nan = std::numeric_limits<double>::quiet_NaN();

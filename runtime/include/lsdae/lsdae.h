@@ -42,6 +42,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lsdae/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -122,6 +124,11 @@ typedef struct {
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;
+
+/* The library's version, "major.minor.patch" (LSDAE_VERSION_STRING of the
+ * lsdae/version.h it was built with; a program compiled against other
+ * headers can compare). A static string. Thread-safe. */
+const char* lsdae_version(void);
 
 void lsdae_options_init(lsdae_options* options);
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation);
