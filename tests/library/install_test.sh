@@ -51,7 +51,7 @@ case $step in
     # (the lists in variables: `grep -q` ending a pipe early would fail it under pipefail)
     symbols=$(nm -D --defined-only "$lib")
     demangled=$(nm -D --defined-only -C "$lib")
-    for f in lsdae_open lsdae_initialize lsdae_advance_to lsdae_version; do
+    for f in lsdae_open lsdae_initialize lsdae_advance_to lsdae_version lsdae_cancel lsdae_variable_at; do
       grep -q " T $f\$" <<<"$symbols" || fail "does not export $f"
     done
     grep -q 'lsdae::Simulation::create' <<<"$demangled" || fail "does not export lsdae::Simulation::create"
