@@ -6,13 +6,16 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <cstring>
 #include <string>
 
 #include "capi/options.h"
 #include "lsdae/error.h"
+#include "lsdae/log.h"
 #include "lsdae/model_description.h"
 #include "lsdae/simulation.h"
 #include "lsdae/supervise.h"
@@ -21,7 +24,21 @@ struct lsdae_simulation {
   std::unique_ptr<lsdae::Simulation> sim;
   std::string error;
   std::string structure_report;  // returned by lsdae_structure_report
+  // lsdae_set_event_callback; the event counters seen at the last event tell its kind.
+  lsdae_event_callback on_event = nullptr;
+  void* on_event_user = nullptr;
+  long time_events = 0, state_events = 0, step_events = 0;
 };
+
+// The C enums mirror lsdae::VariableType, Causality, Variability (FMI 3.0's order).
+static_assert(static_cast<int>(lsdae::VariableType::clock) == LSDAE_TYPE_CLOCK);
+static_assert(static_cast<int>(lsdae::VariableType::enumeration) == LSDAE_TYPE_ENUMERATION);
+static_assert(static_cast<int>(lsdae::VariableType::boolean) == LSDAE_TYPE_BOOLEAN);
+static_assert(static_cast<int>(lsdae::Causality::structural_parameter) == LSDAE_CAUSALITY_STRUCTURAL_PARAMETER);
+static_assert(static_cast<int>(lsdae::Causality::local) == LSDAE_CAUSALITY_LOCAL);
+static_assert(static_cast<int>(lsdae::Variability::continuous) == LSDAE_VARIABILITY_CONTINUOUS);
+static_assert(static_cast<int>(lsdae::Variability::tunable) == LSDAE_VARIABILITY_TUNABLE);
+static_assert(static_cast<int>(lsdae::LogLevel::off) == LSDAE_LOG_OFF);
 
 static_assert(sizeof(lsdae::ValueReference) == sizeof(uint32_t), "lsdae_get_values passes uint32_t through");
 
@@ -69,6 +86,75 @@ lsdae_status guarded(std::string& error, F&& body) {
   }
 }
 
+// The variable `name` names, or the array variable whose element it names ("A[2,3]").
+const lsdae::Variable* variable_named(const lsdae::ModelDescription& md, const std::string& name) {
+  if (const lsdae::Variable* v = md.find(name)) return v;
+  const auto open = name.rfind('[');
+  if (open == std::string::npos || open == 0 || name.back() != ']') return nullptr;
+  const lsdae::Variable* v = md.find(name.substr(0, open));
+  return v != nullptr && v->is_array() ? v : nullptr;
+}
+
+// The typed function for a variable of this type (for a mismatch's message).
+const char* typed_functions(lsdae::VariableType type) {
+  switch (type) {
+    case lsdae::VariableType::float32:
+    case lsdae::VariableType::float64: return "lsdae_set / lsdae_get";
+    case lsdae::VariableType::boolean: return "lsdae_set_boolean / lsdae_get_boolean";
+    case lsdae::VariableType::string: return "lsdae_set_text / lsdae_get_text";
+    case lsdae::VariableType::binary: return "lsdae_set_binary / lsdae_get_binary";
+    case lsdae::VariableType::uint64: return "lsdae_set_uint64 / lsdae_get_uint64";
+    case lsdae::VariableType::clock: return "none: Clocks have no value to set or get";
+    default: return "lsdae_set_int64 / lsdae_get_int64";
+  }
+}
+
+// The variable, checked to be of one of the `accepted` types.
+const lsdae::Variable& typed_variable(lsdae_simulation* s, const char* function, const char* name,
+                                      std::initializer_list<lsdae::VariableType> accepted, const char* accepted_text) {
+  if (name == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, std::string(function) + ": name must not be NULL");
+  const lsdae::Fmu& fmu = s->sim->fmu();
+  const lsdae::Variable* v = variable_named(fmu.model_description(), name);
+  if (v == nullptr)
+    throw lsdae::Error(lsdae::ErrorKind::usage, std::string(function) + ": " + fmu.display_name() +
+                                                    ": no variable is named \"" + name +
+                                                    "\" → `lsdae info --variables` lists them; names are case-sensitive");
+  for (lsdae::VariableType t : accepted)
+    if (v->type == t) return *v;
+  throw lsdae::Error(lsdae::ErrorKind::usage, std::string(function) + ": \"" + name + "\" is " +
+                                                  lsdae::to_string(v->type) + ", not " + accepted_text + " → use " +
+                                                  typed_functions(v->type));
+}
+
+constexpr std::initializer_list<lsdae::VariableType> kIntegerTypes = {
+    lsdae::VariableType::int8,  lsdae::VariableType::uint8,  lsdae::VariableType::int16, lsdae::VariableType::uint16,
+    lsdae::VariableType::int32, lsdae::VariableType::uint32, lsdae::VariableType::int64, lsdae::VariableType::uint64};
+
+// The one value of a scalar (or element) read with get_values.
+lsdae::Values one_value(lsdae_simulation* s, const char* function, const char* name) {
+  lsdae::Values v = s->sim->get_values(std::string(name));
+  if (v.size() != 1)
+    throw lsdae::Error(lsdae::ErrorKind::usage, std::string(function) + ": \"" + name + "\" is an array of " +
+                                                    std::to_string(v.size()) + " elements → name one: " + name + "[1]");
+  return v;
+}
+
+std::string to_hex(const uint8_t* data, size_t size) {
+  static const char digits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * size);
+  for (size_t i = 0; i < size; ++i) {
+    hex.push_back(digits[data[i] >> 4]);
+    hex.push_back(digits[data[i] & 15]);
+  }
+  return hex;
+}
+
+// The log callback, process-wide (lsdae_set_log_callback).
+std::mutex g_log_mutex;
+lsdae_log_callback g_log_callback = nullptr;
+void* g_log_user = nullptr;
+
 lsdae_status null_handle() {
   g_open_error = "lsdae: a NULL simulation handle was passed → call lsdae_open first";
   return LSDAE_ERR_USAGE;
@@ -77,6 +163,8 @@ lsdae_status null_handle() {
 }  // namespace
 
 extern "C" {
+
+const char* lsdae_version(void) { return LSDAE_VERSION_STRING; }
 
 void lsdae_options_init(lsdae_options* options) {
   if (options == nullptr) return;
@@ -287,6 +375,216 @@ const char* lsdae_structure_report(lsdae_simulation* s) {
   if (guarded(s->error, [&] { report = s->sim->structure_report(); }) != LSDAE_OK) return nullptr;
   s->structure_report = std::move(report);
   return s->structure_report.c_str();
+}
+
+size_t lsdae_variable_count(const lsdae_simulation* s) {
+  return s == nullptr ? 0 : s->sim->fmu().model_description().variables.size();
+}
+
+lsdae_status lsdae_variable_at(lsdae_simulation* s, size_t index, lsdae_variable* out) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (out == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_variable_at: variable must not be NULL");
+    const auto& variables = s->sim->fmu().model_description().variables;
+    if (index >= variables.size())
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_variable_at: index " + std::to_string(index) +
+                                                      " is past the last variable → use 0 .. " +
+                                                      std::to_string(variables.size()) +
+                                                      " - 1 (lsdae_variable_count)");
+    const lsdae::Variable& v = variables[index];
+    out->name = v.name.c_str();
+    out->value_reference = v.value_reference;
+    out->type = static_cast<lsdae_type>(v.type);
+    out->causality = static_cast<lsdae_causality>(v.causality);
+    out->variability = static_cast<lsdae_variability>(v.variability);
+    out->unit = v.unit.c_str();
+    out->description = v.description.c_str();
+    out->start = v.start_text ? v.start_text->c_str() : nullptr;
+    out->elements = v.element_count();
+  });
+}
+
+lsdae_status lsdae_variable_index(lsdae_simulation* s, const char* name, size_t* index) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    if (name == nullptr || index == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_variable_index: name and index must not be NULL");
+    const lsdae::Fmu& fmu = s->sim->fmu();
+    const auto& variables = fmu.model_description().variables;
+    const lsdae::Variable* v = fmu.model_description().find(std::string(name));
+    if (v == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_variable_index: " + fmu.display_name() +
+                                                      ": no variable is named \"" + name +
+                                                      "\" → `lsdae info --variables` lists them; names are case-sensitive");
+    *index = static_cast<size_t>(v - variables.data());
+  });
+}
+
+const char* lsdae_type_name(lsdae_type type) {
+  if (static_cast<int>(type) < 0 || static_cast<int>(type) > LSDAE_TYPE_CLOCK) return "";
+  return lsdae::to_string(static_cast<lsdae::VariableType>(type));
+}
+
+lsdae_status lsdae_set_int64(lsdae_simulation* s, const char* name, int64_t value) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    typed_variable(s, "lsdae_set_int64", name,
+                   {lsdae::VariableType::int8, lsdae::VariableType::uint8, lsdae::VariableType::int16,
+                    lsdae::VariableType::uint16, lsdae::VariableType::int32, lsdae::VariableType::uint32,
+                    lsdae::VariableType::int64, lsdae::VariableType::uint64, lsdae::VariableType::enumeration,
+                    lsdae::VariableType::boolean},
+                   "an integer, Enumeration or Boolean");
+    s->sim->set(std::string(name), std::to_string(value));  // range-checked for the type
+  });
+}
+
+lsdae_status lsdae_set_uint64(lsdae_simulation* s, const char* name, uint64_t value) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    typed_variable(s, "lsdae_set_uint64", name, kIntegerTypes, "an integer type");
+    s->sim->set(std::string(name), std::to_string(value));
+  });
+}
+
+lsdae_status lsdae_get_uint64(lsdae_simulation* s, const char* name, uint64_t* value) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    typed_variable(s, "lsdae_get_uint64", name, kIntegerTypes, "an integer type");
+    if (value == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_uint64: value must not be NULL");
+    const lsdae::Values v = one_value(s, "lsdae_get_uint64", name);
+    if (lsdae::storage_of(v.type) == lsdae::ValueStorage::unsigned_integer) {
+      *value = v.unsigned_integers[0];
+      return;
+    }
+    if (v.integers[0] < 0)
+      throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_get_uint64: \"") + name + "\" = " +
+                                                      std::to_string(v.integers[0]) +
+                                                      " is negative → read it with lsdae_get_int64");
+    *value = static_cast<uint64_t>(v.integers[0]);
+  });
+}
+
+lsdae_status lsdae_set_boolean(lsdae_simulation* s, const char* name, int value) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    typed_variable(s, "lsdae_set_boolean", name, {lsdae::VariableType::boolean}, "Boolean");
+    if (value != 0 && value != 1)
+      throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_set_boolean: \"") + name + "\" given " +
+                                                      std::to_string(value) + " → give 0 (false) or 1 (true)");
+    s->sim->set(std::string(name), std::string(value == 1 ? "true" : "false"));
+  });
+}
+
+lsdae_status lsdae_get_boolean(lsdae_simulation* s, const char* name, int* value) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    typed_variable(s, "lsdae_get_boolean", name, {lsdae::VariableType::boolean}, "Boolean");
+    if (value == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_boolean: value must not be NULL");
+    *value = one_value(s, "lsdae_get_boolean", name).integers[0] != 0 ? 1 : 0;
+  });
+}
+
+lsdae_status lsdae_set_binary(lsdae_simulation* s, const char* name, const uint8_t* data, size_t size) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    typed_variable(s, "lsdae_set_binary", name, {lsdae::VariableType::binary}, "Binary");
+    if (data == nullptr && size > 0)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_binary: data is NULL with size " + std::to_string(size) +
+                                                      " → pass the bytes (NULL only with size 0)");
+    s->sim->set(std::string(name), to_hex(data, size));
+  });
+}
+
+lsdae_status lsdae_get_binary(lsdae_simulation* s, const char* name, uint8_t* buffer, size_t size, size_t* needed) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    typed_variable(s, "lsdae_get_binary", name, {lsdae::VariableType::binary}, "Binary");
+    const std::string hex = one_value(s, "lsdae_get_binary", name).texts[0];
+    const size_t bytes = hex.size() / 2;
+    if (needed != nullptr) *needed = bytes;
+    if (size == 0 && buffer == nullptr) return;  // a size query
+    if (buffer == nullptr || size < bytes)
+      throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_get_binary: \"") + name + "\" has " +
+                                                      std::to_string(bytes) + " bytes, the buffer " +
+                                                      std::to_string(size) + " → pass a larger buffer (*needed says how large)");
+    for (size_t i = 0; i < bytes; ++i)
+      buffer[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  });
+}
+
+lsdae_status lsdae_set_log_callback(lsdae_log_callback callback, void* user, lsdae_log_level threshold) {
+  const int level = static_cast<int>(threshold);
+  if (level < LSDAE_LOG_DEBUG || level > LSDAE_LOG_OFF) {
+    g_open_error = "lsdae_set_log_callback: threshold " + std::to_string(level) +
+                   " is not an lsdae_log_level → use LSDAE_LOG_DEBUG ... LSDAE_LOG_OFF";
+    return LSDAE_ERR_USAGE;
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_log_mutex);
+    g_log_callback = callback;
+    g_log_user = user;
+  }
+  lsdae::Logger& logger = lsdae::Logger::instance();
+  logger.set_threshold(static_cast<lsdae::LogLevel>(level));
+  if (callback == nullptr) {
+    logger.set_sink(nullptr);
+    return LSDAE_OK;
+  }
+  logger.set_sink([](lsdae::LogLevel lvl, const std::string& text) {
+    lsdae_log_callback cb;
+    void* u;
+    {
+      std::lock_guard<std::mutex> lock(g_log_mutex);
+      cb = g_log_callback;
+      u = g_log_user;
+    }
+    if (cb == nullptr) return;
+    // FMU messages arrive as "[<instance>] <category>: <message>" (lsdae/log.h).
+    if (text.size() > 2 && text[0] == '[') {
+      const auto close = text.find("] ");
+      if (close != std::string::npos) {
+        const std::string instance = text.substr(1, close - 1);
+        cb(static_cast<lsdae_log_level>(lvl), instance.c_str(), text.c_str() + close + 2, u);
+        return;
+      }
+    }
+    cb(static_cast<lsdae_log_level>(lvl), nullptr, text.c_str(), u);
+  });
+  return LSDAE_OK;
+}
+
+lsdae_status lsdae_set_event_callback(lsdae_simulation* s, lsdae_event_callback callback, void* user) {
+  if (s == nullptr) return null_handle();
+  return guarded(s->error, [&] {
+    s->on_event = callback;
+    s->on_event_user = user;
+    if (callback == nullptr) {
+      s->sim->observe_events(nullptr);
+      return;
+    }
+    const lsdae::SimulationStats& st = s->sim->statistics();
+    s->time_events = st.time_events;
+    s->state_events = st.state_events;
+    s->step_events = st.step_events;
+    // Before the FMU handles an event its counter has already moved: that tells the kind.
+    s->sim->observe_events([s](double t, lsdae::EventPhase phase) {
+      if (phase != lsdae::EventPhase::before || s->on_event == nullptr) return;
+      const lsdae::SimulationStats& now = s->sim->statistics();
+      lsdae_event_kind kind = LSDAE_EVENT_STEP;
+      if (now.time_events != s->time_events) kind = LSDAE_EVENT_TIME;
+      else if (now.state_events != s->state_events) kind = LSDAE_EVENT_STATE;
+      s->time_events = now.time_events;
+      s->state_events = now.state_events;
+      s->step_events = now.step_events;
+      s->on_event(t, kind, s->on_event_user);
+    });
+  });
+}
+
+lsdae_status lsdae_cancel(lsdae_simulation* s) {
+  if (s == nullptr) return null_handle();
+  s->sim->cancel();
+  return LSDAE_OK;
 }
 
 const char* lsdae_last_error(const lsdae_simulation* s) {

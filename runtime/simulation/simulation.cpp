@@ -203,6 +203,7 @@ void Simulation::set_input(const std::filesystem::path& csv) {
 
 bool Simulation::initialized() const { return impl_->initialized; }
 bool Simulation::terminated() const { return impl_->terminated; }
+void Simulation::cancel() noexcept { impl_->cancel_requested.store(true); }
 void Simulation::observe_events(std::function<void(double, EventPhase)> observer) {
   impl_->observer = std::move(observer);
 }
@@ -357,5 +358,39 @@ const SimulationStats& Simulation::statistics() {
 }
 
 std::string Simulation::structure_report() const { return impl_->structure.report.to_text(); }
+std::string Simulation::structure_report_json() const { return impl_->structure.report.to_json(); }
+
+IterationMatrix Simulation::jacobian(std::optional<double> cj_given) {
+  Impl& m = *impl_;
+  if (!m.initialized) throw Error(ErrorKind::usage, "simulate: jacobian() needs initialize() first");
+  const double cj = cj_given.value_or(1.0 / m.interval);
+  if (!std::isfinite(cj) || cj < 0)
+    throw Error(ErrorKind::usage, "simulate: jacobian(cj = " + format_number(cj) +
+                                      ") → give cj >= 0 and finite (0: ∂F/∂y; 1/h: a step of size h)");
+  if (!m.structure.coloring)
+    throw Error(ErrorKind::usage, "simulate: jacobian(): this run evaluates no compressed Jacobian (uncoloured "
+                                  "baseline) → use the default options");
+  const auto& pattern = m.structure.iteration;
+  const std::size_t N = m.y.size();
+  std::vector<double> r(N), weights(N);
+  for (std::size_t k = 0; k < N; ++k) weights[k] = 1.0 / (m.rtol * std::fabs(m.y[k]) + m.atol * m.nominal[k]);
+  m.residuals[0]->residual(m.t, m.y, m.yp, r);
+  kernels::JacobianPoint point{m.t, m.y, m.yp, r, cj, 0.0, weights, m.nominal};
+  kernels::CompressedJacobian jac(pattern, *m.structure.coloring, 1);
+  kernels::ResidualFunction* pool[] = {m.residuals[0].get()};
+  IterationMatrix out;
+  out.values.resize(pattern.nnz());
+  if (m.use_directional) jac.evaluate_directional(pool, point, out.values);
+  else jac.evaluate_finite_differences(pool, point, out.values);
+  out.rows = pattern.rows();
+  out.cols = pattern.cols();
+  out.col_ptr = pattern.col_ptr();
+  out.row_idx = pattern.row_idx();
+  for (std::size_t k = 0; k < out.rows; ++k) out.row_names.push_back(m.row_name(k));
+  for (std::size_t k = 0; k < out.cols; ++k) out.column_names.push_back(m.unknown_name(k));
+  out.time = m.t;
+  out.cj = cj;
+  return out;
+}
 
 }  // namespace lsdae

@@ -28,6 +28,7 @@
 #define LSDAE_RUNTIME_SIMULATION_SIMULATION_IMPL_H
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -94,6 +95,7 @@ struct Simulation::Impl {
   bool use_directional = false;
   bool step_callback = false;  // the FMU needs fmi3CompletedIntegratorStep
   bool terminated = false;
+  std::atomic<bool> cancel_requested{false};  // Simulation::cancel(), from any thread
   // An event located at the end of the last step, not handled yet because
   // the caller's output time came first (the step went past it).
   enum class Pending { none, step, state, time } pending = Pending::none;

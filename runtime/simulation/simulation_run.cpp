@@ -74,6 +74,12 @@ void Simulation::initialize() {
 double Simulation::advance_to(double t_target) {
   Impl& m = *impl_;
   if (!m.initialized) throw Error(ErrorKind::usage, "simulate: call initialize() before advance_to()");
+  if (std::isnan(t_target))
+    throw Error(ErrorKind::usage, "simulate: advance_to(NaN) at t = " + format_number(m.t) +
+                                      " → give the time to integrate to, at most the stop time " + format_number(m.t_stop));
+  if (t_target < m.t)
+    throw Error(ErrorKind::usage, "simulate: advance_to(" + format_number(t_target) + ") is before the current time " +
+                                      format_number(m.t) + " → integration goes forward only: give a time at or after it");
   if (t_target > m.t_stop) t_target = m.t_stop;
   if (m.terminated || t_target <= m.t) return m.t;
   auto t0 = std::chrono::steady_clock::now();
@@ -124,6 +130,12 @@ double Simulation::advance_to(double t_target) {
                                                             "step size collapsed, the model may be stiff or singular "
                                                             "here"
                                                           : cause));
+      }
+      if (m.cancel_requested.exchange(false)) {  // Simulation::cancel(): stop at the point IDA accepted last
+        keep_point();
+        throw Error(ErrorKind::interrupted, "simulate: cancelled at t = " + format_number(m.t) + " on the way to " +
+                                                format_number(t_target) + " → the point reached is kept; advance_to "
+                                                                          "continues from it");
       }
       simulation::StepOutcome outcome = m.integrator->one_step(t_target);
       m.t_ida = m.integrator->time();

@@ -26,7 +26,14 @@
  * (or lsdae_last_error(NULL) for lsdae_open) returns the message, in the
  * `where → what → value seen → what to do` shape; the string stays valid
  * until the next call on that handle (NULL: on that thread).
- * A handle is used by one thread at a time. No function throws or aborts.
+ * No function throws or aborts.
+ *
+ * Threads: a handle is used by one thread at a time; different handles may
+ * be used on different threads at once (several simulations in one process).
+ * Exceptions, marked "Thread-safe" below: lsdae_version, lsdae_cancel (made
+ * to be called from another thread while lsdae_advance_to runs), and
+ * lsdae_last_error(NULL) (per thread). lsdae_set_log_callback is
+ * process-wide: set it before simulations start.
  *
  * Pipelines that read many variables per output step look the value
  * references up once (lsdae_value_reference) and read them all with one
@@ -41,6 +48,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "lsdae/version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,7 +103,7 @@ typedef struct {
   int threads;                      /* 0: default (1); negative: usage error */
   lsdae_jacobian jacobian;          /* any other value: LSDAE_JACOBIAN_AUTO */
   long max_steps;                   /* IDA steps between two output points, at least 1 (init: 100000);
-                                       <= 0: usage error, as --max-steps on the command line */
+                                       <= 0: usage error -- one rule with --max-steps and Python's max_steps */
   /* -- appended later (index reduction, KLU, step size); lsdae_options_init sets them too -- */
   lsdae_constraint_method constraints;  /* init: LSDAE_CONSTRAINTS_DEFAULT */
   double projection_tolerance;      /* projection: project when max |constraint| exceeds this;
@@ -123,6 +132,11 @@ typedef struct {
 
 typedef struct lsdae_simulation lsdae_simulation;
 
+/* The library's version, "major.minor.patch" (LSDAE_VERSION_STRING of the
+ * lsdae/version.h it was built with; a program compiled against other
+ * headers can compare). A static string. Thread-safe. */
+const char* lsdae_version(void);
+
 void lsdae_options_init(lsdae_options* options);
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation);
 void lsdae_free(lsdae_simulation* simulation);
@@ -140,7 +154,9 @@ lsdae_status lsdae_set_text(lsdae_simulation* simulation, const char* name, cons
  * simulate --input`: a time column, one column per input). */
 lsdae_status lsdae_set_input_file(lsdae_simulation* simulation, const char* csv_path);
 lsdae_status lsdae_initialize(lsdae_simulation* simulation);
-/* Integrates to t (clipped to the stop time); *reached (may be NULL) gets the time reached. */
+/* Integrates to t (clipped to the stop time); *reached (may be NULL) gets the
+ * time reached. t equal to lsdae_time() does nothing; NaN or an earlier time is
+ * LSDAE_ERR_USAGE (integration goes forward only). */
 lsdae_status lsdae_advance_to(lsdae_simulation* simulation, double t, double* reached);
 /* The value of a numeric or Boolean variable (or array element) at lsdae_time(). */
 lsdae_status lsdae_get(lsdae_simulation* simulation, const char* name, double* value);
@@ -179,6 +195,104 @@ lsdae_status lsdae_statistics(lsdae_simulation* simulation, lsdae_stats* stats);
  * lsdae_free. NULL (with lsdae_last_error) on failure or a NULL handle. */
 const char* lsdae_structure_report(lsdae_simulation* simulation);
 const char* lsdae_last_error(const lsdae_simulation* simulation);
+
+/* ---- Variables -------------------------------------------------------------
+ * The model description's variables, in document order, index 0 ..
+ * lsdae_variable_count() - 1. The strings belong to the handle (valid until
+ * lsdae_free); `start` is the start attribute as written (space-separated for
+ * an array), NULL when there is none. The enums follow FMI 3.0's order. */
+typedef enum {
+  LSDAE_TYPE_FLOAT32 = 0, LSDAE_TYPE_FLOAT64 = 1, LSDAE_TYPE_INT8 = 2, LSDAE_TYPE_UINT8 = 3,
+  LSDAE_TYPE_INT16 = 4, LSDAE_TYPE_UINT16 = 5, LSDAE_TYPE_INT32 = 6, LSDAE_TYPE_UINT32 = 7,
+  LSDAE_TYPE_INT64 = 8, LSDAE_TYPE_UINT64 = 9, LSDAE_TYPE_BOOLEAN = 10, LSDAE_TYPE_STRING = 11,
+  LSDAE_TYPE_BINARY = 12, LSDAE_TYPE_ENUMERATION = 13, LSDAE_TYPE_CLOCK = 14
+} lsdae_type;
+
+typedef enum {
+  LSDAE_CAUSALITY_PARAMETER = 0, LSDAE_CAUSALITY_CALCULATED_PARAMETER = 1, LSDAE_CAUSALITY_INPUT = 2,
+  LSDAE_CAUSALITY_OUTPUT = 3, LSDAE_CAUSALITY_LOCAL = 4, LSDAE_CAUSALITY_INDEPENDENT = 5,
+  LSDAE_CAUSALITY_STRUCTURAL_PARAMETER = 6
+} lsdae_causality;
+
+typedef enum {
+  LSDAE_VARIABILITY_CONSTANT = 0, LSDAE_VARIABILITY_FIXED = 1, LSDAE_VARIABILITY_TUNABLE = 2,
+  LSDAE_VARIABILITY_DISCRETE = 3, LSDAE_VARIABILITY_CONTINUOUS = 4
+} lsdae_variability;
+
+typedef struct {
+  const char* name;
+  uint32_t value_reference;
+  lsdae_type type;
+  lsdae_causality causality;
+  lsdae_variability variability;
+  const char* unit;         /* "" when none */
+  const char* description;  /* "" when none */
+  const char* start;        /* NULL when none */
+  size_t elements;          /* 1 for a scalar; an array's element count */
+} lsdae_variable;
+
+/* 0 for a NULL handle. */
+size_t lsdae_variable_count(const lsdae_simulation* simulation);
+/* *variable gets variable `index` (LSDAE_ERR_USAGE past the end). */
+lsdae_status lsdae_variable_at(lsdae_simulation* simulation, size_t index, lsdae_variable* variable);
+/* *index gets the index of the variable named `name` (LSDAE_ERR_USAGE naming it when there is none). */
+lsdae_status lsdae_variable_index(lsdae_simulation* simulation, const char* name, size_t* index);
+/* The type's name as in modelDescription.xml ("Float64", "Int32", ...); "" for an unknown value. Thread-safe. */
+const char* lsdae_type_name(lsdae_type type);
+
+/* ---- Typed values -------------------------------------------------------------
+ * Exact, typed access by name (or array element "A[2,3]"); the setters before
+ * lsdae_initialize, the getters at lsdae_time(). Each accepts the types listed
+ * and answers any other with LSDAE_ERR_USAGE naming the variable, its type and
+ * the function to use instead; a value outside the type's range (an Int8 given
+ * 300, a Boolean 2) is LSDAE_ERR_USAGE too.
+ *   set/get_int64    Int8 ... Int64, UInt8 ... UInt64 (within int64), Enumeration, Boolean (0/1)
+ *   set/get_uint64   UInt8 ... UInt64, and the signed integers (non-negative values)
+ *   set/get_boolean  Boolean (0 or 1)
+ *   set/get_binary   Binary (bytes; get: like lsdae_get_text, size 0 asks for the size)
+ *   lsdae_set / lsdae_get            any numeric or Boolean variable as a double
+ *   lsdae_set_text / lsdae_get_text  any type as text (String values are their own text) */
+lsdae_status lsdae_set_int64(lsdae_simulation* simulation, const char* name, int64_t value);
+lsdae_status lsdae_set_uint64(lsdae_simulation* simulation, const char* name, uint64_t value);
+lsdae_status lsdae_get_uint64(lsdae_simulation* simulation, const char* name, uint64_t* value);
+lsdae_status lsdae_set_boolean(lsdae_simulation* simulation, const char* name, int value);
+lsdae_status lsdae_get_boolean(lsdae_simulation* simulation, const char* name, int* value);
+lsdae_status lsdae_set_binary(lsdae_simulation* simulation, const char* name, const uint8_t* data, size_t size);
+lsdae_status lsdae_get_binary(lsdae_simulation* simulation, const char* name, uint8_t* buffer, size_t size,
+                              size_t* needed);
+
+/* ---- Callbacks and cancellation ----------------------------------------------- */
+typedef enum {
+  LSDAE_LOG_DEBUG = 0, LSDAE_LOG_INFO = 1, LSDAE_LOG_WARNING = 2, LSDAE_LOG_ERROR = 3, LSDAE_LOG_OFF = 4
+} lsdae_log_level;
+
+/* instance: the FMU instance that logged (its instance name), NULL for lsdae's own messages. */
+typedef void (*lsdae_log_callback)(lsdae_log_level level, const char* instance, const char* message, void* user);
+
+/* Process-wide: lsdae's messages and the FMUs' log messages at `threshold` or
+ * above go to callback instead of stderr (NULL: back to stderr; the threshold
+ * applies either way, LSDAE_LOG_WARNING is the default; LSDAE_LOG_OFF: none).
+ * Calls are serialized and may come from any thread running a simulation;
+ * the strings are valid during the call. Set it before simulations start.
+ * A threshold outside the enum is LSDAE_ERR_USAGE. */
+lsdae_status lsdae_set_log_callback(lsdae_log_callback callback, void* user, lsdae_log_level threshold);
+
+typedef enum { LSDAE_EVENT_TIME = 0, LSDAE_EVENT_STATE = 1, LSDAE_EVENT_STEP = 2 } lsdae_event_kind;
+typedef void (*lsdae_event_callback)(double time, lsdae_event_kind kind, void* user);
+
+/* Called at each event lsdae_advance_to handles, on the
+ * caller's thread, before the FMU's event iteration: time is the event time,
+ * kind a time event, a state event (an event indicator crossed zero) or a step
+ * event (fmi3CompletedIntegratorStep asked for one). NULL removes it. The
+ * callback must not call functions on the same handle. */
+lsdae_status lsdae_set_event_callback(lsdae_simulation* simulation, lsdae_event_callback callback, void* user);
+
+/* Thread-safe: asks the lsdae_advance_to running on `simulation` in another
+ * thread to stop before its next IDA step; it returns LSDAE_ERR_INTERRUPTED,
+ * with lsdae_time() and the values at the last point reached, and a later
+ * lsdae_advance_to continues from there. A cancel while no lsdae_advance_to
+ * runs stops the next one at its first step. */
+lsdae_status lsdae_cancel(lsdae_simulation* simulation);
 
 /* Isolation: run FMU work in a supervised child process, so a crashing or
  * hanging FMU cannot take the calling program down (lsdae/supervise.h has

@@ -144,6 +144,17 @@ struct SimulationStats {
   bool terminated_by_fmu = false;
 };
 
+// The iteration matrix IDA factors, ∂F/∂y + cj·∂F/∂y', at one point, in
+// compressed sparse columns (the structural pattern: entries may be zero).
+// Row k is IDA's row k (row_names[k]: the residual), column k its unknown k.
+struct IterationMatrix {
+  std::size_t rows = 0, cols = 0;
+  std::vector<std::size_t> col_ptr, row_idx;  // col_ptr has cols + 1 entries
+  std::vector<double> values;
+  std::vector<std::string> row_names, column_names;
+  double time = 0.0, cj = 0.0;
+};
+
 class Simulation {
  public:
   static std::unique_ptr<Simulation> create(std::shared_ptr<Fmu> fmu, const SimulationOptions& options = {});
@@ -166,11 +177,18 @@ class Simulation {
   void initialize();
   bool initialized() const;
 
-  // Integrates to `t` (<= stop_time()); returns the time reached. Events
-  // (time, state and step events) on the way are handled inside: the FMU's
-  // event iteration runs, IDA restarts with consistent values. Returns early
-  // (time() < t) only when the FMU asked to terminate.
+  // Integrates to `t` (clipped to stop_time()); returns the time reached.
+  // Events (time, state and step events) on the way are handled inside: the
+  // FMU's event iteration runs, IDA restarts with consistent values. Returns
+  // early (time() < t) only when the FMU asked to terminate. t == time() does
+  // nothing; NaN and t < time() are Error(usage): integration goes forward only.
   double advance_to(double t);
+  // The one member another thread may call while advance_to() runs: asks it
+  // to stop before its next IDA step. advance_to() then throws
+  // Error(interrupted) with time() and get() at the last point IDA accepted;
+  // a later advance_to() continues from there. A request made while no
+  // advance_to() runs stops the next one at its first step.
+  void cancel() noexcept;
   // Observes events (e.g. to write result rows just before and after each).
   void observe_events(std::function<void(double t, EventPhase phase)> observer);
   bool terminated() const;
@@ -193,10 +211,18 @@ class Simulation {
 
   // Compares finite-difference and directional Jacobians at the current point.
   JacobianCheck check_jacobian();
+  // The iteration matrix at the current point (after initialize()), by the
+  // Jacobian method the run uses (statistics().jacobian_method). cj = 0
+  // gives ∂F/∂y; the default cj is 1/output_interval(), a step of one output
+  // interval. Error(usage) before initialize() or for a negative or
+  // non-finite cj.
+  IterationMatrix jacobian(std::optional<double> cj = std::nullopt);
 
   const SimulationStats& statistics();
   // The structural analysis report (the text of `lsdae info --structure`).
   std::string structure_report() const;
+  // The same as JSON (`lsdae info --structure --json`; structure/report.h lists the keys).
+  std::string structure_report_json() const;
   const Fmu& fmu() const;
 
  private:

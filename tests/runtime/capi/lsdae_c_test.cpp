@@ -48,3 +48,14 @@ TEST(CApi, ErrorsComeBackAsStatusAndMessage) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CApi, VersionIsTheProjectVersionOfTheHeaders) {
+  const std::string version = lsdae_version();
+  EXPECT_EQ(version, LSDAE_VERSION_STRING);
+  EXPECT_EQ(version, std::to_string(LSDAE_VERSION_MAJOR) + "." + std::to_string(LSDAE_VERSION_MINOR) + "." +
+                         std::to_string(LSDAE_VERSION_PATCH));
+}
+
+}  // namespace
