@@ -22,7 +22,8 @@
 // dedicated Float64 local (an FMI 3.0 EventIndicator references a variable);
 // it is 1 at rest so that a resting ball never sits on the indicator's zero.
 //
-// Variants: one, `form=ode` (manifest none). FMU BouncingBall_ode.
+// Variants: `form=ode` (manifest none): FMU BouncingBall_ode (FMI 3.0) and
+// BouncingBall_fmi2 (FMI 2.0, value_references=scattered).
 #include "kit/model.h"
 
 namespace {
@@ -34,7 +35,7 @@ class BouncingBall final : public Model {
   explicit BouncingBall(const Config& config) : form_(config.get_choice("form", {"ode"})) {}
 
   void declare(Builder& b) override {
-    b.model_name("BouncingBall", "Bouncing ball with a state event at the floor (plain FMI 3.0 ME)");
+    b.model_name("BouncingBall", "Bouncing ball with a state event at the floor (plain Model Exchange, no manifest)");
     b.default_experiment({0.0, 3.0, 1e-8, 0.01});
     b.form(Form::ode);
     b.provides_partials();

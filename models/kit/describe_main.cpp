@@ -52,7 +52,10 @@ int main(int argc, char** argv) {
     config.set_resource_dir((out / "resources").string());  // pack_fmu.cmake copied RESOURCES there
     auto model = make_model(config);
     const Description d = describe(*model, config);
-    write_file(out / "modelDescription.xml", apply_layout_to_model_description(d, model_description_xml(d, identifier)));
+    // FMI 2.0 files carry their layout variations already (the indices depend on them).
+    write_file(out / "modelDescription.xml", d.fmi_version == 2
+                                                 ? model_description_xml_fmi2(d, identifier)
+                                                 : apply_layout_to_model_description(d, model_description_xml(d, identifier)));
     if (d.manifest != ManifestShape::none) write_file(out / kManifestPath, apply_layout_to_manifest(d, manifest_xml(d)));
     write_file(out / "resources" / kConfigFile, format_config(config));
   } catch (const std::exception& e) {

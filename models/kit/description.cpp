@@ -139,6 +139,18 @@ class RecordingBuilder final : public Builder {
   void state_order(std::vector<ValueRef> derivatives) override { state_order_ = std::move(derivatives); }
   void output_order(std::vector<ValueRef> outputs) override { output_order_ = std::move(outputs); }
   void provides_partials() override { d_.provides_partials = true; }
+  void alias(ValueRef alias, ValueRef original) override {
+    check_vr(alias, "alias");
+    check_vr(original, "alias");
+    if (alias == original || !d_.aliases.emplace(alias, original).second)
+      throw std::invalid_argument("declare: alias(\"" + d_.variables[alias].name + "\", \"" +
+                                  d_.variables[original].name + "\"): declared twice or of itself");
+  }
+  void constraints(std::size_t max_count, bool jacobian) override {
+    if (max_count == 0) throw std::invalid_argument("declare: constraints(0, ...): declare at least one constraint");
+    d_.max_constraints = max_count;
+    d_.constraint_jacobian = jacobian;
+  }
   void has_time_events() override { d_.has_time_events = true; }
   const Config& config() const override { return d_.config; }
 
@@ -237,6 +249,62 @@ Description describe(Model& model, const Config& config) {
     sw.initial = Initial::exact;
     sw.start = 0.0;
     d.dae_switch = builder.add(std::move(sw));
+  }
+
+  // FMI version and, for 2.0, the constraint extension's exports.
+  const std::string fmi = config.get_string("fmi", "3");
+  if (fmi != "2" && fmi != "3")
+    throw std::invalid_argument("model configuration: key \"fmi\" is \"" + fmi + "\"; allowed values: 2, 3");
+  d.fmi_version = fmi == "2" ? 2 : 3;
+  if (d.fmi_version == 2 && d.manifest != ManifestShape::none)
+    throw std::invalid_argument("model configuration: fmi=2 with manifest=" + shape +
+                                ": FMI 2.0 Model Exchange has no DAE mode, so an FMI 2.0 variant cannot carry an "
+                                "LS-DAE manifest; build the model's ODE form (form=ode manifest=none) for FMI 2.0");
+  // The constraint extension exists for FMI 2.0 only: an FMI 3.0 variant of
+  // a model with constraints is the plain ODE (nothing exported).
+  if (d.fmi_version != 2) {
+    for (const char* key : {"provides_constraints", "provides_projection", "provides_projection_step"})
+      if (config.values().count(key) != 0)
+        throw std::invalid_argument(std::string("model configuration: key \"") + key +
+                                    "\" needs fmi=2 (the constraint extension of Najafi et al. extends FMI 2.0)");
+  } else {
+    const bool jac = d.constraint_jacobian;
+    const std::string have = d.max_constraints == 0 ? "false" : jac ? "withJacobian" : "true";
+    const std::string want = config.get_string("provides_constraints", have);
+    const int rank_have = have == "false" ? 0 : have == "true" ? 1 : 2;
+    const int rank_want = want == "false" ? 0 : want == "true" ? 1 : want == "withJacobian" ? 2 : -1;
+    if (rank_want < 0)
+      throw std::invalid_argument("model configuration: key \"provides_constraints\" is \"" + want +
+                                  "\"; allowed values: false, true, withJacobian");
+    if (rank_want > rank_have)
+      throw std::invalid_argument("model configuration: provides_constraints=" + want + " but the model declares " +
+                                  (rank_have == 0 ? "no constraints" : "constraints without a Jacobian"));
+    d.provides_constraints = rank_want == 0   ? Description::Constraints::none
+                             : rank_want == 1 ? Description::Constraints::values
+                                              : Description::Constraints::with_jacobian;
+    auto flag = [&](const std::string& key) {
+      const bool can = d.max_constraints != 0 && jac;  // the projection needs the model's Jacobian
+      const std::string value = config.get_string(key, can ? "true" : "false");
+      if (value != "true" && value != "false")
+        throw std::invalid_argument("model configuration: key \"" + key + "\" is \"" + value +
+                                    "\"; allowed values: true, false");
+      if (value == "true" && !can)
+        throw std::invalid_argument("model configuration: " + key +
+                                    "=true needs constraints declared with a Jacobian (Builder::constraints)");
+      return value == "true";
+    };
+    d.provides_projection = flag("provides_projection");
+    d.provides_projection_step = flag("provides_projection_step");
+  }
+  for (const auto& [alias, original] : d.aliases) {
+    const Variable& a = d.variables[alias];
+    const Variable& o = d.variables[original];
+    if (a.type != VarType::float64 || o.type != VarType::float64 || a.derivative_of != kNoValueRef ||
+        o.derivative_of != kNoValueRef || state_set.count(alias) != 0 || d.aliases.count(original) != 0 ||
+        a.start.has_value())
+      throw std::invalid_argument("declare: alias(\"" + a.name + "\", \"" + o.name +
+                                  "\"): both must be Float64, neither a derivative, the alias no state, without a "
+                                  "start value, and the original no alias itself");
   }
 
   // Layout variations (description.h).

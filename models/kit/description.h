@@ -43,6 +43,30 @@ struct Description {
   std::map<ValueRef, std::vector<Dependency>> ode_dependencies;
   bool provides_partials = false;
   bool has_time_events = false;
+
+  // FMI version of the variant (Config key fmi=2|3, default 3). Version 2
+  // needs manifest=none (FMI 2.0 Model Exchange has no DAE mode).
+  int fmi_version = 3;
+  // Builder::alias: alias value reference -> original (written as one value
+  // reference in FMI 2.0, two variables in FMI 3.0).
+  std::map<ValueRef, ValueRef> aliases;
+  // Najafi's constraint extension (FMI 2.0 only). What the model declared:
+  std::size_t max_constraints = 0;  // 0: no constraints
+  bool constraint_jacobian = false;
+  // What the variant exports (Config keys provides_constraints=
+  // false|true|withJacobian, provides_projection=true|false,
+  // provides_projection_step=true|false: each can only leave out what the
+  // model has; the defaults export everything it has). The projection
+  // functions need the model's Jacobian, exported or not.
+  enum class Constraints { none, values, with_jacobian };
+  Constraints provides_constraints = Constraints::none;
+  bool provides_projection = false;
+  bool provides_projection_step = false;
+  // Any of the constraint functions is exported (then maxNumberOfConstraints
+  // is written and fmi2GetNumberOfConstraints answers).
+  bool exports_constraint_functions() const {
+    return provides_constraints != Constraints::none || provides_projection || provides_projection_step;
+  }
   Config config;
   std::string instantiation_token;
 

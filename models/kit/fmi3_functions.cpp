@@ -3,6 +3,7 @@
 // any exception into fmi3Error with the function name in the message, so no
 // C++ exception ever crosses the C ABI.
 #include <exception>
+#include <memory>
 #include <string>
 
 #include "fmi3_abi.h"
@@ -50,7 +51,12 @@ LSDAE_EXPORT fmi3Instance fmi3InstantiateModelExchange(fmi3String instanceName, 
   if (resourcePath == nullptr)
     return fail("fmi3InstantiateModelExchange: resourcePath is NULL; this FMU reads its configuration from resources/");
   try {
-    return new Instance(name, instantiationToken, resourcePath, loggingOn, instanceEnvironment, logMessage);
+    auto instance = std::make_unique<Instance>(name, instantiationToken, resourcePath, loggingOn, instanceEnvironment,
+                                               logMessage);
+    if (instance->description().fmi_version != 3)
+      return fail("fmi3InstantiateModelExchange: this FMU's modelDescription.xml is FMI " +
+                  std::to_string(instance->description().fmi_version) + "; load it through that version's functions");
+    return instance.release();
   } catch (const std::exception& e) {
     return fail(std::string("fmi3InstantiateModelExchange: ") + e.what());
   }

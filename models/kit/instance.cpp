@@ -30,7 +30,7 @@ namespace {
 // (a path; a file:// URI from FMI 2 habits is accepted too), ending in '/'.
 std::string resource_folder(const std::string& resource_path) {
   std::string dir = resource_path;
-  if (dir.rfind("file://", 0) == 0) dir = dir.substr(7);
+  if (dir.rfind("file://", 0) == 0) dir = dir.substr(7);  // (fmi2Instantiate passes a path already)
   if (!dir.empty() && dir.back() != '/') dir += '/';
   return dir;
 }
@@ -227,6 +227,10 @@ fmi3Status Instance::reset() {
 
 const fmi3ValueReference* Instance::internal_vrs(const char* function, const fmi3ValueReference vrs[], size_t n,
                                                 int slot) {
+  // No value references at all is a valid call (an importer may pass NULL):
+  // hand back a non-null empty list, which the callers read as "nothing wrong".
+  static const fmi3ValueReference kNone = 0;
+  if (n == 0) return &kNone;
   if (!desc_.scattered_value_references) return vrs;
   std::vector<fmi3ValueReference>& own = vr_scratch_[slot];
   own.resize(n);

@@ -89,7 +89,29 @@ class Instance {
                                         const fmi3ValueReference knowns[], size_t n_knowns, const double seed[],
                                         size_t n_seed, double sensitivity[], size_t n_sensitivity);
 
+  // Najafi et al.'s constraint extension (FMI 2.0 variants; the function
+  // names in messages are the fmi2 ones). instance_constraints.cpp.
+  //   get_number_of_constraints  fmi2GetNumberOfConstraints: active rows now.
+  //   constraints                fmi2Constraint: C[maxNumberOfConstraints], the
+  //                              first N written.
+  //   constraint_jacobian        fmi2ConstraintJacobian: row-major N x states,
+  //                              columns in state-vector order.
+  //   projection_step            fmi2ProjectionStep: S = -D^T (D D^T)^-1 C
+  //                              (projection.h); fmi3Error when D is rank-deficient.
+  //   projection                 fmi2Projection: Gauss-Newton steps until
+  //                              max|C_i| <= tolerance, at most iteration_limit
+  //                              steps; P = x_end - x_start; states updated only
+  //                              when `apply`. fmi3Discard (logged; states
+  //                              unchanged, P = 0) when no projection is found.
+  // Each returns fmi3Error when the variant does not provide it.
+  fmi3Status get_number_of_constraints(size_t* n);
+  fmi3Status constraints(double C[]);
+  fmi3Status constraint_jacobian(double J[]);
+  fmi3Status projection_step(double S[]);
+  fmi3Status projection(double P[], double tolerance, size_t iteration_limit, bool apply);
+
   const std::string& name() const { return name_; }
+  const Description& description() const { return desc_; }
 
   // The instance's own value references for `vrs` as the importer passed them
   // (the numbers of modelDescription.xml): `vrs` itself unless the variant
@@ -112,6 +134,13 @@ class Instance {
   void ensure_partials();
   void touch() { computed_ = false; partials_ready_ = false; }
   void load_start_values();
+
+  // Constraint extension helpers (instance_constraints.cpp).
+  std::size_t active_constraints();
+  void evaluate_constraints(double C[]);
+  // J (active x states, row-major) at the current states.
+  void evaluate_constraint_jacobian(std::size_t active, std::vector<double>& J);
+  bool check_constraint_call(const char* function, bool provided, const char* flag);
 
   std::string name_;
   std::string resource_path_;

@@ -14,6 +14,13 @@
 // for events (it re-initializes states and announces the next time event). The kit supplies every fmi3 entry point, the
 // FMI state machine, the DAE enable switch, value storage and error reporting.
 //
+// The same class also builds FMI 2.0 Model Exchange FMUs (Config key fmi=2,
+// docs/authoring-fmus.md "FMI 2.0 variants"): the ODE form only, since FMI
+// 2.0 has no DAE mode. For those, a model may declare aliases (alias()) and
+// the constraints of the FMI 2.0 extension of Najafi et al. (constraints(),
+// with the hooks number_of_constraints(), constraint_residuals() and
+// constraint_jacobian(); the kit derives the projection functions from them).
+//
 // Contract of compute(): all Float64 values live in ctx.v[], indexed by value
 // reference. compute() reads the knowns of the current mode and writes the
 // unknowns. Knowns are: time, parameters, continuous states, and -- in DAE mode
@@ -25,6 +32,7 @@
 #ifndef LSDAE_MODELS_KIT_MODEL_H
 #define LSDAE_MODELS_KIT_MODEL_H
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -176,6 +184,16 @@ class Builder {
   virtual void provides_partials() = 0;
   // The model announces time events through DiscreteUpdate::next_event_time.
   virtual void has_time_events() = 0;
+  // `alias` always holds the value of `original` (compute() writes it so; both
+  // Float64, neither a state derivative, `alias` not a state). An FMI 2.0
+  // variant writes `alias` with the value reference of `original`, as FMI 2.0
+  // exporters write an output that is the same quantity as a state; FMI 3.0
+  // variants keep two separate variables.
+  virtual void alias(ValueRef alias, ValueRef original) = 0;
+  // The model has up to `max_count` constraints on its continuous states
+  // (Najafi et al., the FMI 2.0 constraint extension): constraint_residuals()
+  // and, when `jacobian`, constraint_jacobian(). FMI 2.0 variants only.
+  virtual void constraints(std::size_t max_count, bool jacobian) = 0;
 
   virtual const Config& config() const = 0;
 };
@@ -196,6 +214,14 @@ class PartialSink {
   virtual void add(ValueRef unknown, ValueRef known, double value) = 0;
 };
 
+// Receives dC[row]/d(state) of the constraint Jacobian at the current point
+// (entries not added are zero; the kit orders the columns as the state vector).
+class ConstraintJacobianSink {
+ public:
+  virtual ~ConstraintJacobianSink() = default;
+  virtual void add(std::size_t row, ValueRef state, double value) = 0;
+};
+
 struct DiscreteUpdate {
   bool values_of_states_changed = false;
   bool terminate = false;
@@ -213,6 +239,15 @@ class Model {
   // Called in fmi3UpdateDiscreteStates (Event Mode, and once after
   // initialization). Sets discrete variables, re-initializes states.
   virtual DiscreteUpdate update_discrete(Context& ctx);
+
+  // --- constraints (only called when declare() said constraints(max, ...))
+  // The number of constraints active now, at most `declared` (the default: all).
+  virtual std::size_t number_of_constraints(const Context& /*ctx*/, std::size_t declared) { return declared; }
+  // C[0 .. number_of_constraints) from the states and parameters in ctx.v;
+  // zero on the constraint manifold.
+  virtual void constraint_residuals(const Context& /*ctx*/, double /*C*/[]) {}
+  // dC/dx of every active row (only when declared with a Jacobian).
+  virtual void constraint_jacobian(const Context& /*ctx*/, ConstraintJacobianSink& /*sink*/) {}
 };
 
 }  // namespace lsdae::kit

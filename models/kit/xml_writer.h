@@ -13,6 +13,12 @@
 namespace lsdae::kit {
 
 std::string model_description_xml(const Description& d, const std::string& model_identifier);
+// FMI 2.0 (d.fmi_version == 2; xml_writer_fmi2.cpp): ScalarVariables,
+// 1-based indices in ModelStructure and `derivative`, one value reference
+// for each Builder::alias pair, Najafi's constraint attributes. The layout
+// variations variable_order=reversed and value_references=scattered are
+// applied here (the indices depend on them), not by layout.h.
+std::string model_description_xml_fmi2(const Description& d, const std::string& model_identifier);
 // Empty when d.manifest == ManifestShape::none.
 std::string manifest_xml(const Description& d);
 

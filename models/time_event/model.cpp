@@ -14,7 +14,8 @@
 // update_discrete() announces the time event next_event_time = t_switch; in the
 // Event Mode at t_switch it sets u = 1 and announces nothing more.
 //
-// Variants: one, `form=ode` (manifest none). FMU TimeEvent_ode.
+// Variants: `form=ode` (manifest none): FMU TimeEvent_ode (FMI 3.0) and
+// TimeEvent_fmi2 (FMI 2.0, ModelVariables reversed, y an alias of x).
 #include "kit/model.h"
 
 namespace {
@@ -26,7 +27,7 @@ class TimeEvent final : public Model {
   explicit TimeEvent(const Config& config) : form_(config.get_choice("form", {"ode"})) {}
 
   void declare(Builder& b) override {
-    b.model_name("TimeEvent", "First-order lag with a step input switched by a time event (plain FMI 3.0 ME)");
+    b.model_name("TimeEvent", "First-order lag with a step input switched by a time event (plain Model Exchange, no manifest)");
     b.default_experiment({0.0, 3.0, 1e-8, 0.01});
     b.form(Form::ode);
     b.provides_partials();
@@ -45,6 +46,8 @@ class TimeEvent final : public Model {
     y_ = b.output("y", "", "y = x");
     b.ode_dependencies(der_x_, {{x_, DepKind::fixed}});
     b.ode_dependencies(y_, {{x_, DepKind::constant}});
+    // y is x: the FMI 2.0 variant writes y with x's value reference.
+    b.alias(y_, x_);
   }
 
   void compute(Context& c) override {
