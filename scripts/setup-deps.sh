@@ -7,6 +7,7 @@ packages=(
   libsundials-dev libsuitesparse-dev libeigen3-dev libmetis-dev
   libgtest-dev libbenchmark-dev libbenchmark-tools
   libpugixml-dev libzip-dev libcli11-dev
+  python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest
 )
 missing=()
 while read -r name status; do

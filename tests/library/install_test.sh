@@ -8,6 +8,7 @@
 #   gcc_c99         examples/simulate_c.c compiled with gcc -std=c99 and -llsdae alone, run
 #   pkg_config      the same with the flags `pkg-config --cflags --libs lsdae` gives, run
 #   cli             the installed lsdae program runs from the prefix (rpath to its library)
+#   python          the installed Python package imports from the prefix and simulates
 set -euo pipefail
 step=$1 build=$2 src=$3 work=$4 libdir=$5 fmu=$6
 prefix=$work/prefix
@@ -84,6 +85,18 @@ case $step in
     [ "$(readlink -f "$used")" = "$(readlink -f "$prefix/$libdir/liblsdae.so")" ] ||
       fail "the installed lsdae loads $used, not the library in $prefix/$libdir"
     echo "lsdae uses $used"
+    ;;
+  python)
+    # The package as `cmake --install` put it: imported from the prefix alone (no build tree).
+    [ -n "${LSDAE_PYTHON_INSTALL_DIR:-}" ] || fail "LSDAE_PYTHON_INSTALL_DIR is not set"
+    out=$(cd "$work" && env -u LD_LIBRARY_PATH PYTHONPATH="$prefix/$LSDAE_PYTHON_INSTALL_DIR" PYTHONDONTWRITEBYTECODE=1 \
+      "$LSDAE_PYTHON_EXECUTABLE" -c "
+import lsdae, sys
+assert lsdae.__file__.startswith('$prefix'), lsdae.__file__
+rows = lsdae.simulate(sys.argv[1], output=['x'])
+print('x(1) = %.17g' % rows['x'][-1], lsdae.__version__)" "$fmu") || fail "the installed package did not run"
+    echo "$out"
+    grep -q '^x(1) = 4\.0552' <<<"$out" || fail "the installed package did not print x(1) = 4.0552..."
     ;;
   *) fail "unknown step" ;;
 esac

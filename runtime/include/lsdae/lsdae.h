@@ -287,8 +287,9 @@ typedef void (*lsdae_event_callback)(double time, lsdae_event_kind kind, void* u
  * callback must not call functions on the same handle. */
 lsdae_status lsdae_set_event_callback(lsdae_simulation* simulation, lsdae_event_callback callback, void* user);
 
-/* Thread-safe: asks the lsdae_advance_to running on `simulation` in another
- * thread to stop before its next IDA step; it returns LSDAE_ERR_INTERRUPTED,
+/* Thread-safe (the handle must not be freed meanwhile): asks the
+ * lsdae_advance_to running on `simulation` in another thread to stop before
+ * its next IDA step; it returns LSDAE_ERR_INTERRUPTED,
  * with lsdae_time() and the values at the last point reached, and a later
  * lsdae_advance_to continues from there. A cancel while no lsdae_advance_to
  * runs stops the next one at its first step. */

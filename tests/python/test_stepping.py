@@ -1,0 +1,72 @@
+"""lsdae.Simulation: stepping for pipelines."""
+import math
+
+import numpy as np
+import pytest
+
+import lsdae
+
+HELLO = "HelloWorld_semi_explicit_shapeA"
+
+
+def test_initialize_advance_get_statistics(fmu):
+    sim = lsdae.Simulation(fmu(HELLO), stop_time=1.0)
+    assert not sim.initialized
+    sim.set("x", 2.0)
+    sim.initialize()
+    assert sim.time == 0.0 and sim.get("x") == 2.0
+    reached = []
+    for k in range(1, 11):
+        reached.append(sim.advance_to(k * 0.1))
+    assert reached[-1] == 1.0 and sim.time == 1.0
+    assert sim.get("x") == pytest.approx(8.1104, abs=2e-4)
+    stats = sim.statistics()
+    assert stats["steps"] > 0 and stats["unknowns"] == 3
+    assert sim.advance_to(5.0) == 1.0, "clipped to the stop time"
+
+
+def test_advance_to_an_earlier_time_or_nan_is_a_usage_error(fmu):
+    sim = lsdae.Simulation(fmu(HELLO))
+    sim.initialize()
+    sim.advance_to(0.5)
+    with pytest.raises(lsdae.UsageError, match="before the current time"):
+        sim.advance_to(0.25)
+    with pytest.raises(lsdae.UsageError, match="NaN"):
+        sim.advance_to(math.nan)
+    assert sim.time == 0.5
+    assert sim.advance_to(0.5) == 0.5, "the current time itself: nothing to do"
+    assert sim.advance_to(0.75) == 0.75
+
+
+def test_advance_before_initialize_and_set_after_are_usage_errors(fmu):
+    sim = lsdae.Simulation(fmu(HELLO))
+    with pytest.raises(lsdae.UsageError):
+        sim.advance_to(0.5)
+    sim.initialize()
+    with pytest.raises(lsdae.UsageError):
+        sim.set("x", 3.0)
+
+
+def test_bulk_float64_reads(fmu):
+    sim = lsdae.Simulation(fmu("TransmissionLine_dae_shapeA_10"))
+    vrs = sim.value_references(["v_load", "filter.y"])
+    sim.initialize()
+    sim.advance_to(sim.stop_time / 2)
+    values = sim.get_float64(vrs)
+    assert isinstance(values, np.ndarray)
+    assert list(values) == [sim.get("v_load"), sim.get("filter.y")]
+
+
+def test_run_continues_a_stepped_simulation(fmu):
+    sim = lsdae.Simulation(fmu(HELLO), output_interval=0.1)
+    sim.initialize()
+    sim.advance_to(0.5)
+    res = sim.run(["x"])
+    assert res["time"][0] == 0.5 and res["time"][-1] == 1.0
+    assert len(res) == 6
+
+
+def test_context_manager_frees_the_simulation(fmu):
+    with lsdae.Simulation(fmu(HELLO)) as sim:
+        sim.initialize()
+    assert sim._sim is None
