@@ -124,7 +124,13 @@ void Simulation::Impl::make_integrator() {
 void Simulation::Impl::restart(double at) {
   integrator->start(at, y, yp);
   integrator->set_stop_time(stop_time_now());
-  integrator->make_consistent(std::min(at + interval, t_stop));
+  // IDACalcIC takes the direction and scale of the first step from tout1; it
+  // refuses a tout1 at t0 ("tout1 too close to t0"), which an event exactly at
+  // the stop time would give. The point is then made consistent for its
+  // post-event row only, so a tout1 one output interval ahead serves.
+  double t_next = std::min(at + interval, t_stop);
+  if (!(t_next - at > 1e-10 * std::max(1.0, std::fabs(at)))) t_next = at + std::max(interval, 1e-6 * std::max(1.0, std::fabs(at)));
+  integrator->make_consistent(t_next);
   std::copy(integrator->y().begin(), integrator->y().end(), y.begin());
   std::copy(integrator->yp().begin(), integrator->yp().end(), yp.begin());
   t = t_ida = at;

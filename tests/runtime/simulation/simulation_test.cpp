@@ -190,5 +190,21 @@ TEST(Simulation, SummedTargetsJustPastAnEventAreReached) {
   EXPECT_EQ(sim->time(), sim->stop_time());
 }
 
+// A time event exactly at the stop time: IDA was restarted there with
+// IDACalcIC's tout1 equal to t0 and refused ("tout1 too close to t0"), so the
+// run failed at its last instant (seen with the Feedthrough Reference-FMU and
+// an input table ending at the stop time). The post-event point is the last one.
+TEST(Simulation, ATimeEventAtTheStopTimeEndsTheRun) {
+  SimulationOptions options;
+  options.stop_time = 1.0;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("TimeEvent_ode")), options);
+  sim->set("t_switch", 1.0);
+  sim->initialize();
+  EXPECT_EQ(sim->advance_to(1.0), 1.0);
+  EXPECT_EQ(sim->statistics().time_events, 1);
+  EXPECT_EQ(sim->get("u"), 1.0) << "the event's new value";
+  EXPECT_NEAR(sim->get("x"), std::exp(-1.0 / 0.5), 1e-6);
+}
+
 }  // namespace
 }  // namespace lsdae
