@@ -46,8 +46,9 @@
 // after the event; y, yp are the post-event point at t (size N); tolerance
 // is the projection tolerance (> 0). Errors: the FMU's fmi3Error (through
 // FmuResidual) propagates; fmi3Discard makes `applied` false.
-// Cost: 4·n_x + 2·n_z residual and constraint evaluations for the Jacobian,
-// 2 per iteration; O(N³) for the factorization, N ≤ kMaxImpulseUnknowns.
+// Cost: per IDA unknown two residual and two constraint evaluations for the
+// Jacobian, one of each per iteration; O(N³) for the factorization,
+// N ≤ kMaxImpulseUnknowns.
 #ifndef LSDAE_RUNTIME_SIMULATION_IMPULSE_REINITIALIZATION_H
 #define LSDAE_RUNTIME_SIMULATION_IMPULSE_REINITIALIZATION_H
 
