@@ -12,7 +12,9 @@
 // states are read back from the FMU); IDA restarts with consistent algebraic
 // variables and derivatives (the equations may have changed even when the
 // states did not); the observer sees the values after.
-// Errors: Error(fmu_call) when the iteration does not settle within
+// Errors: Error(solver) when no nonsingular selection exists at the
+// post-event point, or the projection fails (simulation_reselection.cpp,
+// constraint_projection.h); Error(fmu_call) when the iteration does not settle within
 // kMaxEventsAtOneTime calls, when more than kMaxEventsAtOneTime events occur
 // at one time (chattering), or when the FMU asks to terminate during
 // initialization.
@@ -120,9 +122,14 @@ void Simulation::Impl::handle_event(const char* kind) {
     residuals[0]->apply(t, y, yp);
     read_invariant_values();
   }
-  // The equations may have changed even when the states did not: restart
-  // IDA with consistent algebraic variables and derivatives.
-  restart(t);
+  // The event may have moved the point (a re-initialization) to where the
+  // dummy derivatives are singular, or off the constraints: re-select, or
+  // project, before IDA sees it -- a failure is named here (Error(solver))
+  // instead of surfacing as IDA's. Then the equations may have changed even
+  // when the states did not: restart IDA with consistent algebraic variables
+  // and derivatives (reselect_at restarts itself when it switched).
+  project_after_event();
+  if (!reselect_at(t, y, yp)) restart(t);
   if (observer) observer(t, EventPhase::after);
 }
 

@@ -11,7 +11,8 @@
 //   simulation_reselection.cpp  the numeric choice of dummy derivatives at the start and
 //                               their re-selection at run time
 //   simulation_projection.cpp   the glue to ConstraintProjector (constraint_projection.h):
-//                               the projector, the start values, after-step projection
+//                               the projector, the start values, after-step projection,
+//                               the re-initialization after an event (impulse_reinitialization.h)
 //
 // Invariants between calls (what every part may rely on and must keep):
 //   - structure.index1 is set; residuals (one per instance) and, when the
@@ -179,6 +180,10 @@ struct Simulation::Impl {
   // selection: Error(solver) when no selection clears the rcond floor (or,
   // with --no-reselect, when the kept one falls below it).
   bool reselect_if_needed();
+  // The same at the point (at, y_at, yp_at) -- after an event, at the
+  // post-event point; y_at may be y itself. On a switch IDA restarts at `at`
+  // (true); otherwise nothing is restarted (false).
+  bool reselect_at(double at, std::span<const double> y_at, std::span<const double> yp_at);
   // The selection values for the current structure (made on first use).
   simulation::SelectionValues& selection_values_now();
 
@@ -192,6 +197,12 @@ struct Simulation::Impl {
   void apply_invariant_values();
   // Moves the start values onto the constraints before IDA starts.
   void project_start_values();
+  // After an event, before IDA restarts, when the post-event point (y at t)
+  // violates the projection constraints: integrates over the impulse when a
+  // velocity constraint switched on (impulse_reinitialization.h: momentum
+  // conserved), otherwise projects onto the constraints in IDA's weighted
+  // norm. Error(solver) when the projection fails.
+  void project_after_event();
   // Inside IDA's step (projecting_nonlinear_solver.h): projects the
   // corrected y onto the constraints when they drifted past the tolerance;
   // 0, or 1 when the FMU discarded (IDA retries smaller). Throws the

@@ -9,6 +9,11 @@
 // project_start_values(): before IDA starts, the smallest change of the
 // start values onto the constraints, in a norm where fixed starts
 // (initial="exact") cost 1000 times more to move than guesses.
+// project_after_event(): after an event that left the constraints, before
+// IDA restarts (docs/simulation.md, "Events"): the integration over the
+// impulse (impulse_reinitialization.h) when a velocity constraint switched
+// on, otherwise the same projection of the post-event point as at the start,
+// with IDA's weights.
 // project_if_needed(): after an accepted step at IDA's own point (t_ida),
 // when max|C| > projection_tolerance, projects with IDA's error weights and
 // restarts IDA from the projected point; counts stats.projections and the
@@ -19,6 +24,7 @@
 #include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
+#include "simulation/impulse_reinitialization.h"
 #include "simulation/simulation_impl.h"
 
 namespace lsdae {
@@ -73,6 +79,46 @@ void Simulation::Impl::project_start_values() {
   if (r.projected)
     log_info(fmu->display_name() + ": start values projected onto the constraints (violation " +
              format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
+}
+
+void Simulation::Impl::project_after_event() {
+  if (!projector || options.constraints != ConstraintMethod::projection) return;
+  // A velocity constraint switched on: integrate over the impulse (momentum
+  // conserved); anything else: the minimum-norm projection below.
+  simulation::ImpulseResult impulse = simulation::reinitialize_over_impulse(
+      *residuals[0], *projector, structure.analysis.system, *structure.index1, t, y, yp, projection_tolerance, nominal);
+  if (impulse.applied) {
+    log_info(fmu->display_name() + ": t = " + format_number(t) + ": the event left " + impulse.constraints +
+             "; re-initialized over the impulse (violation " + format_number(impulse.violation_before) + " -> " +
+             format_number(impulse.violation_after) + ", " + std::to_string(impulse.iterations) + " iterations)");
+    return;
+  }
+  if (!impulse.not_applicable.empty())
+    log_info(fmu->display_name() + ": t = " + format_number(t) + ": the event left " + impulse.constraints +
+             "; not re-initialized over an impulse (" + impulse.not_applicable + "): projected instead");
+  std::vector<double> weights(y.size());
+  for (std::size_t k = 0; k < y.size(); ++k) weights[k] = 1.0 / (rtol * std::fabs(y[k]) + atol * nominal_of(k));
+  simulation::ProjectionResult r;
+  try {
+    r = projector->project(t, y, yp, weights, projection_tolerance);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::solver) throw;
+    // Say that it is the point the event produced, not a drift between steps.
+    throw Error(ErrorKind::solver, fmu->display_name() + ": t = " + format_number(t) +
+                                       ": the event left the constraints " + impulse.constraints +
+                                       "; no re-initialization over an impulse applies (" + impulse.not_applicable +
+                                       "), and projecting back failed: " + e.what());
+  }
+  if (r.discarded)
+    throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(t) +
+                                         ": the FMU discarded evaluating its constraints after the event → the FMU "
+                                         "cannot evaluate the point its event produced");
+  if (!r.projected) return;
+  ++stats.projections;
+  stats.largest_projection = std::max(stats.largest_projection, r.correction);
+  log_info(fmu->display_name() + ": t = " + format_number(t) +
+           ": the event left the constraints; the point was projected back (violation " +
+           format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
 }
 
 int Simulation::Impl::project_in_step(double at, std::span<double> yy, std::span<const double> yyp,

@@ -19,6 +19,9 @@
 // choice from flickering. On a change the index-1 system, iteration pattern,
 // colouring, residuals and integrator are rebuilt, the point is carried over
 // by variable and IDA restarts at t_ida; stats.reselections counts switches.
+// After an event (handle_event, reselect_at at the post-event point, before
+// IDA restarts): the same check and choice, since the event may have moved
+// the states (a re-initialization) to where the kept selection is singular.
 // A failed re-selection (the constraints lost rank here, or the best choice
 // is below the floor) stops the run with Error(solver); so does, with
 // --no-reselect, the kept selection falling below the floor (the monitor).
@@ -82,15 +85,20 @@ void Simulation::Impl::select_dummy_derivatives_numerically() {
 
 bool Simulation::Impl::reselect_if_needed() {
   if (!uses_dummy_derivatives()) return false;
+  return reselect_at(t_ida, integrator->y(), integrator->yp());
+}
+
+bool Simulation::Impl::reselect_at(double at, std::span<const double> y_at, std::span<const double> yp_at) {
+  if (!uses_dummy_derivatives()) return false;
   const auto& current = structure.selection->dummy_states;
   auto& system = structure.analysis.system;
   const auto& plan = structure.analysis.dummy_plan;
   simulation::SelectionValues& values = selection_values_now();
   if (!reselect_values) reselect_values = values.callback();
-  values.set_point(point_at(t_ida, integrator->y(), integrator->yp()));
+  values.set_point(point_at(at, y_at, yp_at));
   const structure::SelectionOptions selection_options = values.selection_options(pipeline.selection);
   auto stop = [&](const std::string& what, const std::string& todo) {
-    throw Error(ErrorKind::solver, fmu->display_name() + ": t = " + format_number(t_ida) + ": " + what +
+    throw Error(ErrorKind::solver, fmu->display_name() + ": t = " + format_number(at) + ": " + what +
                                        "; constraints " + simulation::constraint_names(system, plan) +
                                        ", candidate states " + simulation::candidate_names(system, plan) + " → " + todo);
   };
@@ -132,8 +140,8 @@ bool Simulation::Impl::reselect_if_needed() {
   if (selection.dummy_states == current) return false;
 
   // Switch at the step boundary: same variables, new roles.
-  std::vector<double> y_end(integrator->y().begin(), integrator->y().end());
-  std::vector<double> yp_end(integrator->yp().begin(), integrator->yp().end());
+  std::vector<double> y_end(y_at.begin(), y_at.end());  // may be y itself (at an event)
+  std::vector<double> yp_end(yp_at.begin(), yp_at.end());
   std::swap(y, y_end);
   std::swap(yp, yp_end);
   VariableValues v = values_by_variable();
@@ -152,9 +160,9 @@ bool Simulation::Impl::reselect_if_needed() {
   make_integrator();
   load_values(v);
   ++stats.reselections;
-  log_info(fmu->display_name() + ": t = " + format_number(t_ida) + ": dummy derivatives switched from {" + from + "} to {" +
+  log_info(fmu->display_name() + ": t = " + format_number(at) + ": dummy derivatives switched from {" + from + "} to {" +
            to + "} (rcond " + format_number(selection.rcond) + ")");
-  restart(t_ida);
+  restart(at);
   return true;
 }
 

@@ -2,8 +2,9 @@
 // reduction on FMUs lsdae's own models do not resemble (no directional
 // derivatives, permuted states), invariants that keep a non-zero value, and
 // the failure modes that must stop a run instead of exiting 0 with a wrong
-// answer. References: models/cartesian_pendulum, models/energy_oscillator
-// (exact solutions, numpy/scipy).
+// answer; the re-initialization of a clutch that locks (models/clutch).
+// References: models/cartesian_pendulum, models/energy_oscillator,
+// models/clutch (exact solutions, numpy/scipy).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -173,6 +174,139 @@ TEST(EnergyOscillator, WithoutProjectionTheDriftIsMeasuredAndReported) {
   EXPECT_GT(s.largest_drift, 0.0);
   EXPECT_EQ(s.largest_drift_constraint, "E");
   EXPECT_EQ(s.projections, 0);
+}
+
+// ---- the clutch (models/clutch): re-initialization over the impulse -----------
+
+constexpr double kJ1 = 0.8, kJ2 = 2.5;
+
+struct ClutchRun {
+  double w1_before = 0, w2_before = 0, w1_after = 0, w2_after = 0;  // at the lock (t = 1)
+  double worst = 0;                                                   // largest |w − w_ref| / max(|w_ref|, 1)
+  SimulationStats stats;
+};
+
+ClutchRun run_clutch(SimulationOptions o) {
+  test::Csv ref = read_csv(reference("clutch/reference/Clutch.csv"));
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("Clutch_shapeA")), o);
+  ClutchRun run;
+  sim->observe_events([&](double t, EventPhase phase) {
+    if (t != 1.0) return;
+    (phase == EventPhase::before ? run.w1_before : run.w1_after) = sim->get("w[1]");
+    (phase == EventPhase::before ? run.w2_before : run.w2_after) = sim->get("w[2]");
+  });
+  sim->initialize();
+  double previous = -1;
+  for (const auto& row : ref.rows) {
+    const bool event_row = row[0] == previous;  // the reference lists both sides of an event
+    previous = row[0];
+    if (row[0] == 0.0 || event_row) continue;
+    sim->advance_to(row[0]);
+    // At an event time the simulation shows the value after the event: the
+    // reference's second row at that time, which the next row is.
+    if (row[0] == 1.0 || std::fabs(row[0] - 7.715990663949383) < 1e-12) continue;
+    run.worst = std::max({run.worst, std::fabs(sim->get("w[1]") - row[1]) / std::max(std::fabs(row[1]), 1.0),
+                          std::fabs(sim->get("w[2]") - row[2]) / std::max(std::fabs(row[2]), 1.0)});
+  }
+  run.stats = sim->statistics();
+  return run;
+}
+
+// The lock switches w[1] = w[2] on with the speeds apart: the post-lock speed
+// conserves the angular momentum, (J1 w1 + J2 w2)/(J1 + J2), to 1e-10, not
+// the mean (w1 + w2)/2 a minimum-norm projection gives for J1 != J2; the
+// whole run (release at the state event tc = tc_max) follows the reference.
+TEST(Clutch, TheLockConservesMomentumAndTheRunFollowsTheReference) {
+  SimulationOptions o;
+  o.constraints = ConstraintMethod::projection;
+  ClutchRun run = run_clutch(o);
+  const double w_plus = (kJ1 * run.w1_before + kJ2 * run.w2_before) / (kJ1 + kJ2);
+  EXPECT_NEAR(run.w1_before, 6.25, 1e-6);
+  EXPECT_NEAR(run.w2_before, 8.187307530779819, 1e-6);
+  EXPECT_LT(std::fabs(run.w1_after - w_plus), 1e-10 * w_plus) << run.w1_after << " vs " << w_plus;
+  EXPECT_LT(std::fabs(run.w2_after - w_plus), 1e-10 * w_plus) << run.w2_after << " vs " << w_plus;
+  const double mean = (run.w1_before + run.w2_before) / 2;
+  EXPECT_GT(std::fabs(run.w1_after - mean), 0.4) << "a minimum-norm projection's answer";
+  EXPECT_NEAR(run.w1_after, 7.717657220287742, 1e-6) << "the exact post-lock speed";
+  EXPECT_LT(run.worst, 1e-6);
+  EXPECT_EQ(run.stats.time_events, 1);
+  EXPECT_EQ(run.stats.state_events, 1);
+}
+
+// Dummy derivatives cannot represent the released clutch (its constraint has
+// no gradient there): the run refuses at the start, exit 8, and says what to
+// use -- never a run that exits 0 with a wrong answer.
+TEST(Clutch, DummyDerivativesRefuseAtTheStartAndSayToProject) {
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("Clutch_shapeA")), {});
+  try {
+    sim->initialize();
+    FAIL() << "the released clutch has no nonsingular dummy choice";
+  } catch (const Error& e) {
+    EXPECT_EQ(exit_code(e.kind()), 8);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no choice of dummy derivatives is nonsingular"), std::string::npos) << what;
+    EXPECT_NE(what.find("--constraints project"), std::string::npos) << what;
+  }
+}
+
+// ---- failure modes at events (models/collapsing_pendulum) ---------------------
+
+// The FMU moves the bob onto the pivot at t = 0.5: the selection at the
+// post-event point fails; the run stops there (exit 7) with the point before
+// the event kept, not with IDA's failure on a singular system.
+TEST(CollapsingPendulum, AFailedReselectionAtAnEventStopsTheRun) {
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("CollapsingPendulum_shapeA")), {});
+  sim->set("t_collapse", 0.5);
+  sim->initialize();
+  try {
+    sim->advance_to(2.0);
+    FAIL() << "the run must not go on from the pivot";
+  } catch (const Error& e) {
+    EXPECT_EQ(exit_code(e.kind()), 7);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("t = 0.5: re-selecting the dummy derivatives failed"), std::string::npos) << what;
+    EXPECT_NE(what.find("\"g_pos\""), std::string::npos) << what;
+  }
+  EXPECT_EQ(sim->time(), 0.5);
+  EXPECT_NEAR(sim->get("pos_error"), 0.0, 1e-6) << "the point kept is the last one IDA accepted";
+}
+
+// The same with the projection method: the projection of the post-event
+// point fails (the gradient of g_pos vanishes), exit 7; the impulse
+// re-initialization does not apply (a position constraint cannot be reached
+// by a jump of the velocities).
+TEST(CollapsingPendulum, AFailedProjectionAtAnEventStopsTheRun) {
+  SimulationOptions o;
+  o.constraints = ConstraintMethod::projection;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("CollapsingPendulum_shapeA")), o);
+  sim->set("t_collapse", 0.5);
+  sim->initialize();
+  try {
+    sim->advance_to(2.0);
+    FAIL() << "the run must not go on from the pivot";
+  } catch (const Error& e) {
+    EXPECT_EQ(exit_code(e.kind()), 7);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("t = 0.5: the event left the constraints \"g_pos\"; no re-initialization over an impulse"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("projecting back failed"), std::string::npos) << what;
+  }
+  EXPECT_EQ(sim->time(), 0.5);
+}
+
+// Without the fault the same FMU follows the Cartesian pendulum's reference.
+TEST(CollapsingPendulum, WithoutTheFaultItSwingsWithTheReference) {
+  test::Csv ref = read_csv(reference("cartesian_pendulum/reference/CartesianPendulum.csv"));
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("CollapsingPendulum_shapeA")), {});
+  sim->initialize();
+  double worst = 0;
+  for (const auto& row : ref.rows) {
+    if (row[0] == 0.0 || row[0] > 2.0) continue;
+    sim->advance_to(row[0]);
+    worst = std::max({worst, std::fabs(sim->get("r[1]") - row[1]), std::fabs(sim->get("r[2]") - row[2])});
+  }
+  EXPECT_LT(worst, 1e-5);
 }
 
 }  // namespace
