@@ -15,6 +15,7 @@ INDEX = {  # structural/differential index of the DAE as each model's README der
     "HelloWorld": "1", "Index2Example": "2", "TwoCapacitors": "2", "CauerLowPass": "2",
     "Pendulum": "3", "CoupledMasses": "2", "Robertson": "1", "TransmissionLine": "1",
     "BouncingBall": "ODE", "TimeEvent": "ODE", "PowerGrid": "1", "MassChain": "2",
+    "NajafiPendulum": "ODE",
 }
 
 
