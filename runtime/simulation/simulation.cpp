@@ -133,6 +133,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.stats.threads = threads;
   m.step_callback = md.model_exchange && md.model_exchange->needs_completed_integrator_step;
   m.projection_tolerance = options.projection_tolerance.value_or(10.0 * m.atol);
+  m.projection_tolerance_given = options.projection_tolerance.has_value();
   if (!(m.projection_tolerance > 0))
     throw Error(ErrorKind::usage, "simulate: the projection tolerance must be positive, got " + format_number(m.projection_tolerance));
   m.indicators = m.fmu->event_indicator_count();

@@ -80,7 +80,11 @@ struct Simulation::Impl {
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
   std::unique_ptr<simulation::IdaIntegrator> integrator;
   std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
-  double projection_tolerance = 0;
+  double projection_tolerance = 0;        // start values; in-step trigger when given
+  bool projection_tolerance_given = false;  // --projection-tolerance: in-step trigger on max|C|
+  // In-step projection: converged when its Newton increment is at most this
+  // in IDA's WRMS norm (a tenth of the local error IDA accepts).
+  static constexpr double kStepCorrectionTolerance = 0.1;
   // The value each invariant keeps (per DaeInput invariant): read after the
   // FMU's initialization and again after every event; invariant rows and
   // projection constraints are I − invariant_values.
