@@ -32,8 +32,11 @@ void Simulation::Impl::make_projector() {
   const auto& constraints = structure.index1->projection_constraints;
   if (options.constraints == ConstraintMethod::dummy_derivatives || constraints.empty()) return;
   simulation::ProjectionOptions po;
-  po.jacobian = use_directional ? simulation::ProjectionOptions::Jacobian::directional
-                                : simulation::ProjectionOptions::Jacobian::finite_differences;
+  // The constraints are FMU variables even when the index-1 rows include
+  // synthesized derivatives: their J may come from directional derivatives then.
+  po.jacobian = use_directional      ? simulation::ProjectionOptions::Jacobian::directional
+                : dae.any_synthesized() ? simulation::ProjectionOptions::Jacobian::automatic
+                                        : simulation::ProjectionOptions::Jacobian::finite_differences;
   po.nominal = nominals();
   // In-step projection at every step (CPODES): J kept from step to step, and
   // the Newton projection stops once its increment is a tenth of IDA's local
