@@ -195,7 +195,8 @@ struct Simulation::Impl {
   // Moves the start values onto the constraints before IDA starts.
   void project_start_values();
   // Inside IDA's step (projecting_nonlinear_solver.h): projects the
-  // corrected y onto the constraints when they drifted past the tolerance;
+  // corrected y onto the constraints at every step (with
+  // --projection-tolerance: only when they drifted past it);
   // 0, or 1 when the FMU discarded (IDA retries smaller). Throws the
   // projector's Error(solver) on a singular or non-converging projection.
   int project_in_step(double at, std::span<double> yy, std::span<const double> yyp, std::span<const double> weights);
