@@ -102,6 +102,10 @@ struct DaeInput {
   std::vector<std::string> algebraic;  // names of z_j; empty name: "z[j]"
   std::vector<ResidualInput> residuals;
   std::vector<InvariantInput> invariants;
+  // Remarks of whoever built the input (e.g. formulations the runtime
+  // synthesizes because the FMU does not provide them), copied into
+  // DaeSystem::notes and from there into the report.
+  std::vector<std::string> notes;
 };
 
 }  // namespace lsdae::structure

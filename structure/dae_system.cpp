@@ -104,6 +104,7 @@ DaeSystem build_system(const DaeInput& input) {
   }
   for (std::size_t j = 0; j < m; ++j) sys.column_names[2 * n + j] = or_default(input.algebraic[j], "z", j);
 
+  sys.notes = input.notes;
   const bool semi = input.form == DaeForm::semi_explicit;
   std::size_t expected_rows = input.residuals.size() + (semi ? n : 0);
   PatternBuilder builder(layout.columns(), expected_rows);

@@ -440,7 +440,7 @@ Runner add_simulate_command(CLI::App& app) {
       ->check(one_of({"dummy", "project", "none"}))
       ->capture_default_str();
   app.add_option("--projection-tolerance", o->projection_tolerance,
-                 "With --constraints project: project when a constraint exceeds this (default 10·atol)")
+                 "With --constraints project: project only when a constraint exceeds this (default: every step, to a tenth of the local error)")
       ->type_name("NUMBER")
       ->check(real_value({0.0, inf, false, true, "the projection tolerance", "--projection-tolerance 1e-8"}));
   app.add_flag("--no-reselect", o->no_reselect, "Keep the dummy derivatives chosen at the start");

@@ -98,6 +98,10 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
                                                        "is not at least 1"));
   if (!(options_.target > 0 && options_.target <= 1))
     throw Error(ErrorKind::usage, messages::bad_option("target", format_number(options_.target), "is not in (0, 1]"));
+  if (!(options_.correction_tolerance >= 0 && std::isfinite(options_.correction_tolerance)))
+    throw Error(ErrorKind::usage, messages::bad_option("correction_tolerance",
+                                                       format_number(options_.correction_tolerance),
+                                                       "is not a finite number >= 0"));
   if (!(options_.refresh_ratio > 0 && options_.refresh_ratio < 1))
     throw Error(ErrorKind::usage,
                 messages::bad_option("refresh_ratio", format_number(options_.refresh_ratio), "is not in (0, 1)"));
@@ -354,6 +358,7 @@ ProjectionResult ConstraintProjector::project(double t, std::span<double> y, std
   };
   auto discarded = [&]() {
     restore(y);
+    have_jacobian_ = false;
     result.projected = false;
     result.discarded = true;
     result.violation_after = result.violation_before;
@@ -372,27 +377,49 @@ ProjectionResult ConstraintProjector::project(double t, std::span<double> y, std
   const double target = options_.target * tolerance;
   const auto& col_ptr = pattern_.col_ptr();
   const auto& row_idx = pattern_.row_idx();
-  bool need_jacobian = true;
+  // A kept J (from an earlier call) needs only A with this call's weights.
+  bool need_jacobian = !(options_.keep_jacobian && have_jacobian_);
+  bool need_factorization = true;
+  bool fresh = false;  // J was evaluated in this call
   bool converged = false;
   while (result.iterations < options_.max_iterations) {
     if (need_jacobian) {
+      have_jacobian_ = false;
       if (evaluate_jacobian(t, y, yp, weights) == Eval::discard) return discarded();
       ++result.jacobians;
+      need_jacobian = false;
+      need_factorization = fresh = true;
+    }
+    if (need_factorization) {
       if (const std::vector<std::size_t> dependent = factorize(); !dependent.empty()) {
+        if (!fresh) {  // a kept J gone stale: judge the constraints on a fresh one
+          need_jacobian = true;
+          continue;
+        }
         restore(y);
         throw Error(ErrorKind::solver, messages::singular(t, quoted(names_, dependent), result.violation_before));
       }
-      need_jacobian = false;
+      have_jacobian_ = true;
+      need_factorization = false;
     }
     // y ← y − D⁻¹Jᵀ A⁻¹ C(y)
     mu_ = ldlt_.solve(Eigen::Map<const Eigen::VectorXd>(c_.data(), static_cast<Eigen::Index>(c_.size())));
+    double increment = 0;  // Σ (w_k δ_k)²
     for (std::size_t k = 0; k < moved_.size(); ++k) {
       double s = 0;
       for (std::size_t idx = col_ptr[k]; idx < col_ptr[k + 1]; ++idx)
         s += jac_[idx] * mu_(static_cast<Eigen::Index>(row_idx[idx]));
-      y[moved_[k]] -= d_inv_[k] * s;
+      const double delta = d_inv_[k] * s;
+      y[moved_[k]] -= delta;
+      const double wd = weights[moved_[k]] * delta;
+      increment += wd * wd;
     }
     ++result.iterations;
+    if (options_.correction_tolerance > 0 &&
+        std::sqrt(increment / static_cast<double>(n_)) <= options_.correction_tolerance) {
+      converged = true;  // what is left of C is negligible against IDA's local error
+      break;
+    }
     if (read(t, y, yp, c_) == Eval::discard) return discarded();
     const double v_new = max_abs();
     finite_or_throw(v_new);
@@ -404,7 +431,14 @@ ProjectionResult ConstraintProjector::project(double t, std::span<double> y, std
     if (v_new > options_.refresh_ratio * v) need_jacobian = true;  // slow contraction: J from here
     v = v_new;
   }
+  if (!converged && options_.keep_jacobian && !fresh) {
+    // A kept J that did not converge gets one more chance, fresh, from the start.
+    restore(y);
+    have_jacobian_ = false;
+    return project(t, y, yp, weights, tolerance);
+  }
   if (!converged) {
+    have_jacobian_ = false;
     const std::vector<std::size_t> worst = largest(target);
     restore(y);
     throw Error(ErrorKind::solver, messages::not_converged(t, result.iterations, quoted(names_, worst), v, target));

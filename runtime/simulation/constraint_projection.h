@@ -77,6 +77,11 @@
 //   project() returns projected = false, discarded = true, y unchanged, and
 //   the caller decides (e.g. keep the unprojected step, or retry smaller).
 //
+// KEPT JACOBIAN (options.keep_jacobian, the in-step projection): J from an
+// earlier call is reused while the iterations contract; a call then costs
+// one constraint evaluation when the first increment is already below
+// correction_tolerance (the usual case when every step is projected: the
+// drift of one step is of the order of its local error).
 // Cost per project(): 1 + iterations constraint evaluations (one
 // fmi3GetFloat64 of m variables after FmuResidual::apply), plus per
 // Jacobian: colours directional-derivative calls (or colours evaluations),
@@ -115,6 +120,19 @@ struct ProjectionOptions {
   // Nominal magnitude per IDA unknown, for finite-difference increments
   // (empty: 1 for all). Size N when given.
   std::vector<double> nominal;
+  // Keep J from one project() to the next (simplified Newton across calls,
+  // as IDA keeps its iteration matrix): a call evaluates J only when it has
+  // none, after a failure, or when an iteration contracts by less than
+  // refresh_ratio. A is factorized again with every call's weights (it is
+  // m × m and cheap); only J costs FMU calls. For the in-step projection,
+  // where consecutive points are one step apart.
+  bool keep_jacobian = false;
+  // > 0: also converged when the last Newton increment δ is at most this in
+  // IDA's WRMS norm, sqrt(Σ_k (w_k δ_k)² / N) -- what is left is then a
+  // small fraction of the local error IDA tolerates (CVODE's projection
+  // tolerance eps_proj, default 0.1, plays the same role). The increment is
+  // applied and C is not evaluated again. 0: only max|C| <= target · tolerance.
+  double correction_tolerance = 0;
 };
 
 struct ProjectionResult {
@@ -165,6 +183,8 @@ class ConstraintProjector {
   void set_invariant_values(std::span<const double> per_invariant);
   // The constraint values of the last evaluation, per constraint.
   std::span<const double> values() const { return c_; }
+  // Forget a kept J (keep_jacobian): the next project() evaluates it afresh.
+  void invalidate_jacobian() { have_jacobian_ = false; }
 
  private:
   enum class Eval : std::uint8_t { ok, discard };
@@ -185,6 +205,7 @@ class ConstraintProjector {
   ProjectionOptions options_;
   bool directional_ = false;
   bool exact_ = true;
+  bool have_jacobian_ = false;  // jac_ holds a J (keep_jacobian)
   std::size_t n_ = 0;                     // N, IDA unknowns
   std::vector<std::string> names_;        // per constraint
   std::vector<ValueReference> vrs_;       // per constraint: the variable C_i is read from

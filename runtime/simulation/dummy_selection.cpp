@@ -1,6 +1,7 @@
 // runtime/simulation/dummy_selection.cpp -- see dummy_selection.h.
 #include "simulation/dummy_selection.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/format.h"
@@ -50,8 +51,42 @@ void SelectionValues::set_point(const FmuPoint& point) {
 }
 
 structure::JacobianCallback SelectionValues::callback() {
-  if (fd_) return as_callback(*fd_);
-  return fmu_jacobian_values(instance_, dae_, system_);
+  structure::JacobianCallback inner = fd_ ? as_callback(*fd_) : fmu_jacobian_values(instance_, dae_, system_);
+  if (!dae_.any_synthesized()) return inner;
+  // A synthesized row d/dt r (fmu_dae.h) has no FMU variable: its entry for
+  // ẋ_i is ∂r/∂x_i (d/dt r = ∂r/∂x·ẋ + ∂r/∂t), asked of r itself. Entries for
+  // its x or z columns (second derivatives) are not available.
+  return [inner = std::move(inner), this](std::span<const structure::JacobianEntry> entries,
+                                          std::span<double> values) {
+    std::vector<structure::JacobianEntry> mapped(entries.begin(), entries.end());
+    for (auto& e : mapped) {
+      if (e.row.kind != structure::EquationRef::Kind::formulation) continue;
+      const std::size_t g = system_.formulation_group[e.row.id], level = system_.level_of(e.row.id);
+      if (system_.group_kind[g] != structure::GroupKind::residual ||
+          !dae_.is_synthesized(system_.group_source[g], level))
+        continue;
+      if (e.column.block != structure::Block::derivative)
+        throw Error(ErrorKind::structure,
+                    "dummy-derivative selection: the synthesized row \"" + system_.name(e.row) +
+                        "\" would need its derivative with respect to " +
+                        system_.column_names[system_.layout.column(e.column)] +
+                        ", a second derivative lsdae does not compute → export the derivative formulations, or "
+                        "run with --constraints project");
+      e.row.id = system_.formulation(g, level - 1);
+      e.column = structure::state(e.column.index);
+    }
+    // The callbacks expect entries sorted by column (runs of one column).
+    std::vector<std::size_t> order(mapped.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    auto key = [&](std::size_t k) { return system_.layout.column(mapped[k].column); };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    std::vector<structure::JacobianEntry> sorted;
+    sorted.reserve(order.size());
+    for (const std::size_t k : order) sorted.push_back(mapped[k]);
+    std::vector<double> out(sorted.size());
+    inner(sorted, out);
+    for (std::size_t i = 0; i < order.size(); ++i) values[order[i]] = out[i];
+  };
 }
 
 structure::SelectionOptions SelectionValues::selection_options(structure::SelectionOptions options) const {

@@ -1,11 +1,19 @@
 // runtime/simulation/fmu_dae.cpp -- see fmu_dae.h.
 #include "simulation/fmu_dae.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace lsdae::simulation {
 
-FmuDae build_fmu_dae(const Fmu& fmu) {
+bool FmuDae::any_synthesized() const {
+  for (const auto& g : synthesized)
+    for (const bool b : g)
+      if (b) return true;
+  return false;
+}
+
+FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives) {
   const ModelDescription& md = fmu.model_description();
   const Manifest& manifest = fmu.manifest();
   FmuDae dae;
@@ -72,8 +80,31 @@ FmuDae build_fmu_dae(const Fmu& fmu) {
       r.formulations.push_back({name_of(f.residual.value_reference), f.index, map_deps(f.residual)});
       vrs.push_back(f.residual.value_reference);
     }
+    std::vector<bool> synthesized(vrs.size(), false);
+    const structure::FormulationInput& last = r.formulations.back();
+    const bool states_only =
+        last.dependencies && !last.dependencies->empty() &&
+        std::all_of(last.dependencies->begin(), last.dependencies->end(),
+                    [](const structure::VarRef& v) { return v.block == structure::Block::state; });
+    if (synthesize_derivatives && dae.fully_implicit && !dae.state_stands_for_derivative && states_only) {
+      structure::FormulationInput d;
+      d.name = "d/dt(" + last.name + ")";
+      dae.input.notes.push_back("\"" + d.name + "\" is not provided by the FMU: lsdae synthesizes it (d/dt " +
+                                last.name + " = ∂" + last.name + "/∂x·ẋ + ∂" + last.name +
+                                "/∂t by central differences of " + last.name + " along (1, ẋ), error O(h²))");
+      std::vector<structure::VarRef> deps;
+      for (const structure::VarRef& v : *last.dependencies) {
+        deps.push_back(structure::derivative_of(v.index));
+        deps.push_back(v);
+      }
+      d.dependencies = std::move(deps);
+      r.formulations.push_back(std::move(d));
+      vrs.push_back(vrs.back());
+      synthesized.push_back(true);
+    }
     dae.input.residuals.push_back(std::move(r));
     dae.residual_vrs.push_back(std::move(vrs));
+    dae.synthesized.push_back(std::move(synthesized));
   }
   for (const auto& inv : manifest.invariants) {
     dae.input.invariants.push_back({name_of(inv.value_reference), map_deps(inv), std::nullopt, std::nullopt});

@@ -18,6 +18,24 @@
 // list becomes two VarRefs, x_i and ẋ_i, since it stands for both.
 // StateSelect: a state with initial="approx" is `avoid` (a guess the model
 // does not insist on), otherwise `normal`.
+//
+// Synthesized derivatives (FMI-LS-DAE 1.0.0-alpha.1 has no <Formulation>
+// grouping, so a higher-index FMU may carry only its original constraint):
+// in the fully implicit form (not OpenModelica's, where x stands for ẋ too),
+// a residual group whose last formulation r depends on states only (a
+// non-empty dependency list of x_i, no ẋ, no z) gets one more formulation,
+// named "d/dt(r)", that lsdae computes itself:
+//     d/dt r(t, x) = ∂r/∂x · ẋ + ∂r/∂t
+// Its dependencies are r's states and their derivatives. Such a row can never
+// be matched in an index-1 system (it contains no unknown), so the addition
+// changes nothing for a model that was index 1 and is exactly what
+// Pantelides needs otherwise. One level only: d/dt(r) contains ẋ, whose
+// derivative ẍ is no variable of the DAE; an index-3 constraint without
+// derivative formulations still stops with "missing formulations".
+// residual_vrs[g][level] of a synthesized formulation is r's variable and
+// synthesized[g][level] is true (the value is computed, not read:
+// fmu_residual.h).
+// build_fmu_dae(fmu, false) leaves the groups as the FMU provides them.
 #ifndef LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
 #define LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
 
@@ -35,10 +53,17 @@ struct FmuDae {
   std::vector<ValueReference> state_vrs, derivative_vrs, algebraic_vrs;
   // residual_vrs[g][level]: the residual variable of DaeInput::residuals[g].formulations[level]
   std::vector<std::vector<ValueReference>> residual_vrs;
+  // synthesized[g][level]: the formulation is d/dt of level − 1 (computed by lsdae)
+  std::vector<std::vector<bool>> synthesized;
   std::vector<ValueReference> invariant_vrs;
+
+  bool is_synthesized(std::size_t group, std::size_t level) const {
+    return group < synthesized.size() && level < synthesized[group].size() && synthesized[group][level];
+  }
+  bool any_synthesized() const;
 };
 
-FmuDae build_fmu_dae(const Fmu& fmu);
+FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives = true);
 
 }  // namespace lsdae::simulation
 

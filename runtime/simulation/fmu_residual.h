@@ -21,6 +21,24 @@
 // modelDescription.xml (its `derivative` attribute names x_i) although the
 // manifest's dependencies name only x_i.
 //
+// Synthesized rows (FmuDae::synthesized, fmu_dae.h): d/dt r(t, x) for a
+// residual r of the states only, by a central difference along (1, ẋ):
+//     d/dt r ≈ [r(t + h, x + h·ẋ) − r(t − h, x − h·ẋ)] / (2h)
+// which is ∂r/∂x·ẋ + ∂r/∂t with a truncation error of h²/6 · d³r/dt³ and a
+// rounding error of about ε·|r|/h (ε the machine epsilon). h balances the
+// two relative to each state's scale: h = ε^(1/3) · min(1 s, min_i s_i/|ẋ_i|)
+// over the states the synthesized rows depend on, s_i = max(|x_i|,
+// nominal_i): no state moves by more than ε^(1/3) ≈ 6e-6 of its scale, and
+// the result has a relative error of about ε^(2/3) ≈ 4e-11 of r's scale over
+// its rate of change. Only those states move (the union over all
+// synthesized rows, so one pair of evaluations serves them all): 2 extra
+// evaluations (fmi3SetTime, fmi3SetContinuousStates, fmi3GetFloat64 of the r's) per
+// residual call when the model has synthesized rows. They have no
+// directional derivatives: has_jacobian_columns() is false then, and the
+// integrator uses finite differences of the residual (whose entries for a
+// synthesized row are nested differences, noisy at about ε^(1/6) relative:
+// good enough for a Newton matrix, which is all they are used for).
+//
 // jacobian_columns (not in the OpenModelica form, where the FMU cannot tell
 // x from ẋ: finite differences there): one fmi3GetDirectionalDerivative per call, with the
 // knowns of the requested columns seeded (x_i with 1 and, fully implicit,
@@ -50,7 +68,9 @@ class FmuResidual final : public kernels::ResidualFunction {
   std::size_t size() const override { return unknowns_.size(); }
   kernels::EvalStatus residual(double t, std::span<const double> y, std::span<const double> yp,
                                std::span<double> r) override;
-  bool has_jacobian_columns() const override { return instance_.provides_directional_derivatives(); }
+  bool has_jacobian_columns() const override {
+    return instance_.provides_directional_derivatives() && synth_vrs_.empty();
+  }
   kernels::EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
                                        std::span<const std::size_t> columns, std::span<double> jv) override;
 
@@ -73,11 +93,17 @@ class FmuResidual final : public kernels::ResidualFunction {
   std::size_t calls() const { return calls_; }
 
  private:
-  enum class RowKind : unsigned char { fmu_variable, state_equation };
+  enum class RowKind : unsigned char { fmu_variable, state_equation, synthesized };
   struct Row {
     RowKind kind;
-    std::size_t index;  // position in row_vrs_ (fmu_variable) or state index (state_equation)
+    std::size_t index;  // position in row_vrs_ (fmu_variable), state index (state_equation) or in synth_vrs_
   };
+  // Synthesized rows at (t, x_, xdot_) into synth_values_.
+  kernels::EvalStatus synthesize(double t);
+  std::vector<ValueReference> synth_vrs_;   // per synthesized row: the residual it differentiates
+  std::vector<std::size_t> synth_states_;   // states those residuals depend on (union, ascending)
+  std::vector<double> synth_nominal_;       // per state: its nominal (1 if none)
+  std::vector<double> synth_values_, synth_plus_, synth_minus_, x_moved_;
   Instance& instance_;
   bool fully_implicit_;
   bool state_stands_for_derivative_;  // OpenModelica form: no directional derivatives

@@ -123,6 +123,17 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
       m.use_directional = true;
       break;
   }
+  if (m.use_directional && m.dae.any_synthesized()) {
+    // Rows lsdae synthesizes (d/dt of a constraint the FMU gives without its
+    // derivative) have no directional derivatives: the IDA Jacobian is made
+    // by finite differences of the residual (fmu_residual.h).
+    if (options.jacobian != JacobianMode::automatic)
+      throw Error(ErrorKind::usage, m.fmu->display_name() +
+                                        ": lsdae synthesizes derivatives of constraints this FMU does not provide, "
+                                        "and those rows have no directional derivatives → use --jacobian fd or auto");
+    m.use_directional = false;
+  }
+  for (const auto& note : m.dae.input.notes) log_info(m.fmu->display_name() + ": " + note);
   for (std::size_t i = 0; i < threads; ++i) {
     auto inst = m.fmu->instantiate(i == 0 ? "lsdae" : "lsdae-" + std::to_string(i));
     if (m.fmu->manifest().present()) inst->enable_dae_mode();
@@ -133,6 +144,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.stats.threads = threads;
   m.step_callback = md.model_exchange && md.model_exchange->needs_completed_integrator_step;
   m.projection_tolerance = options.projection_tolerance.value_or(10.0 * m.atol);
+  m.projection_tolerance_given = options.projection_tolerance.has_value();
   if (!(m.projection_tolerance > 0))
     throw Error(ErrorKind::usage, "simulate: the projection tolerance must be positive, got " + format_number(m.projection_tolerance));
   m.indicators = m.fmu->event_indicator_count();

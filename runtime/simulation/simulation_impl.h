@@ -82,7 +82,11 @@ struct Simulation::Impl {
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
   std::unique_ptr<simulation::IdaIntegrator> integrator;
   std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
-  double projection_tolerance = 0;
+  double projection_tolerance = 0;        // start values; in-step trigger when given
+  bool projection_tolerance_given = false;  // --projection-tolerance: in-step trigger on max|C|
+  // In-step projection: converged when its Newton increment is at most this
+  // in IDA's WRMS norm (a tenth of the local error IDA accepts).
+  static constexpr double kStepCorrectionTolerance = 0.1;
   // The value each invariant keeps (per DaeInput invariant): read after the
   // FMU's initialization and again after every event; invariant rows and
   // projection constraints are I − invariant_values.
@@ -204,7 +208,8 @@ struct Simulation::Impl {
   // norm. Error(solver) when the projection fails.
   void project_after_event();
   // Inside IDA's step (projecting_nonlinear_solver.h): projects the
-  // corrected y onto the constraints when they drifted past the tolerance;
+  // corrected y onto the constraints at every step (with
+  // --projection-tolerance: only when they drifted past it);
   // 0, or 1 when the FMU discarded (IDA retries smaller). Throws the
   // projector's Error(solver) on a singular or non-converging projection.
   int project_in_step(double at, std::span<double> yy, std::span<const double> yyp, std::span<const double> weights);

@@ -14,12 +14,16 @@
 // impulse (impulse_reinitialization.h) when a velocity constraint switched
 // on, otherwise the same projection of the post-event point as at the start,
 // with IDA's weights.
-// project_if_needed(): after an accepted step at IDA's own point (t_ida),
-// when max|C| > projection_tolerance, projects with IDA's error weights and
-// restarts IDA from the projected point; counts stats.projections and the
+// project_in_step(): inside IDA's step (projecting_nonlinear_solver.h), at
+// every step by default (a given --projection-tolerance: when max|C|
+// exceeds it), with IDA's error weights; counts stats.projections and the
 // largest correction. Errors: the projector's Error(solver).
+// project_if_needed(): after an accepted step, measures the drift of the
+// methods that do not project (--constraints none, dummy derivatives with
+// invariants left as checks).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "common/format.h"
 #include "lsdae/error.h"
@@ -34,9 +38,17 @@ void Simulation::Impl::make_projector() {
   const auto& constraints = structure.index1->projection_constraints;
   if (options.constraints == ConstraintMethod::dummy_derivatives || constraints.empty()) return;
   simulation::ProjectionOptions po;
-  po.jacobian = use_directional ? simulation::ProjectionOptions::Jacobian::directional
-                                : simulation::ProjectionOptions::Jacobian::finite_differences;
+  // The constraints are FMU variables even when the index-1 rows include
+  // synthesized derivatives: their J may come from directional derivatives then.
+  po.jacobian = use_directional      ? simulation::ProjectionOptions::Jacobian::directional
+                : dae.any_synthesized() ? simulation::ProjectionOptions::Jacobian::automatic
+                                        : simulation::ProjectionOptions::Jacobian::finite_differences;
   po.nominal = nominals();
+  // In-step projection at every step (CPODES): J kept from step to step, and
+  // the Newton projection stops once its increment is a tenth of IDA's local
+  // error tolerance (CVODE's default eps_proj).
+  po.keep_jacobian = true;
+  po.correction_tolerance = kStepCorrectionTolerance;
   projector = std::make_unique<simulation::ConstraintProjector>(*residuals[0], dae, structure.analysis.system,
                                                                 *structure.index1, constraints, po);
   projector->set_invariant_values(invariant_values);
@@ -123,7 +135,12 @@ void Simulation::Impl::project_after_event() {
 
 int Simulation::Impl::project_in_step(double at, std::span<double> yy, std::span<const double> yyp,
                                       std::span<const double> weights) {
-  simulation::ProjectionResult r = projector->project(at, yy, yyp, weights, projection_tolerance);
+  // Default: every step is projected (the smallest positive trigger), so each
+  // correction is of the order of that step's local error and IDA's error
+  // test judges it; a given --projection-tolerance lets the constraints drift
+  // up to it first (larger, rarer corrections: less accurate).
+  const double trigger = projection_tolerance_given ? projection_tolerance : std::numeric_limits<double>::min();
+  simulation::ProjectionResult r = projector->project(at, yy, yyp, weights, trigger);
   if (r.discarded) return 1;
   if (r.violation_before > stats.largest_drift) {
     stats.largest_drift = r.violation_before;

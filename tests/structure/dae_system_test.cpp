@@ -53,6 +53,21 @@ TEST(BuildSystem, FullyImplicitPendulumKeepsGroupsAndNames) {
   EXPECT_TRUE(s.incidence(c2, Block::algebraic).empty());
 }
 
+// The input's notes (e.g. formulations the runtime synthesizes because the
+// FMU does not provide them) reach the system's notes, and so the report.
+TEST(BuildSystem, TheInputsNotesAreKept) {
+  DaeInput in = test::hello_world_fully_implicit();
+  in.residuals[1].formulations.push_back(
+      {"d/dt(r[2])", std::nullopt, std::vector<VarRef>{derivative_of(0), state(0), algebraic(0), algebraic(1)}});
+  in.notes.push_back("\"d/dt(r[2])\" is not provided by the FMU: lsdae synthesizes it");
+  const DaeSystem sys = build_system(in);
+  EXPECT_EQ(sys.formulation_count(1), 2u);
+  EXPECT_EQ(sys.formulation_names[sys.formulation(1, 1)], "d/dt(r[2])");
+  ASSERT_EQ(sys.notes.size(), 1u);
+  EXPECT_EQ(sys.notes[0], in.notes[0]);
+  EXPECT_TRUE(build_system(test::hello_world_fully_implicit()).notes.empty());
+}
+
 TEST(BuildSystem, SemiExplicitAddsStateEquationsFirst) {
   const DaeSystem s = build_system(test::coupled_masses());
   ASSERT_EQ(s.groups(), 5u);  // 4 state equations + g

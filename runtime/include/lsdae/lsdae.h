@@ -107,7 +107,7 @@ typedef struct {
   /* -- appended later (index reduction, KLU, step size); lsdae_options_init sets them too -- */
   lsdae_constraint_method constraints;  /* init: LSDAE_CONSTRAINTS_DEFAULT */
   double projection_tolerance;      /* projection: project when max |constraint| exceeds this;
-                                       NaN: default (10·atol); else must be positive and finite */
+                                       NaN: default (every step); else must be positive and finite */
   const char* klu_ordering;         /* "amd", "colamd" or "metis"; NULL: default (amd). Copied by lsdae_open */
   lsdae_row_order row_order;        /* init: LSDAE_ROW_ORDER_DEFAULT */
   int reselect;                     /* 1: re-select dummy derivatives when conditioning degrades (init, the

@@ -81,7 +81,8 @@ struct SimulationOptions {
   long max_steps = 100000;                      // IDA steps between two output points
   ConstraintMethod constraints = ConstraintMethod::dummy_derivatives;
   bool reselect = true;                         // re-select dummy derivatives when conditioning degrades
-  // Projection: project when max |constraint| exceeds this (in the constraints' own units); default 10·atol.
+  // Projection: project only when max |constraint| exceeds this (in the constraints' own units);
+  // default: every step (and the start values when above 10·atol).
   std::optional<double> projection_tolerance;
   // Baselines for benchmarks (what other importers do), not for production:
   bool dense_linear_solver = false;             // SUNDIALS dense LU instead of KLU (O(n³) per factorization)

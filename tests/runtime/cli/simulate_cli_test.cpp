@@ -51,6 +51,30 @@ TEST_F(SimulateTest, WritesResultsAndStatistics) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// Issue 15: Index2Example without <Formulation> grouping (cases 1 and 2)
+// carries only r3 = x1 − x2; lsdae synthesizes d/dt(r3), says so, and the
+// run matches the exact solution x1 = x2 = 1 − t/3, y = 1/3.
+TEST_F(SimulateTest, AMissingConstraintDerivativeIsSynthesized) {
+  for (const char* name : {"Index2Example_case1_shapeA", "Index2Example_case2_shapeA"}) {
+    auto csv = work_ / (std::string(name) + ".csv");
+    auto result = lsdae({"-v", "simulate", catalog_entry(name).fmu.string(), "-o", csv.string(), "--all"});
+    ASSERT_TRUE(ExitedWith(result, 0)) << name;
+    EXPECT_TRUE(Mentions(result, "\"d/dt(r3)\" is not provided by the FMU: lsdae synthesizes it")) << name;
+    EXPECT_TRUE(Mentions(result, "finite differences")) << name << ": synthesized rows have no directional derivatives";
+    auto rows = lines(read_text(csv));
+    ASSERT_EQ(rows.size(), 102u) << name;
+    EXPECT_EQ(rows[101].rfind("1,0.66666666", 0), 0u) << name << ": " << rows[101];
+    auto info = lsdae({"info", "--structure", catalog_entry(name).fmu.string()});
+    ASSERT_TRUE(ExitedWith(info, 0)) << name;
+    EXPECT_TRUE(Mentions(info, "\"r3\" once: \"r3\" -> \"d/dt(r3)\"")) << name;
+    EXPECT_TRUE(Mentions(info, "lsdae synthesizes it (d/dt r3 = ∂r3/∂x·ẋ + ∂r3/∂t by central differences")) << name;
+    auto directional = lsdae({"simulate", catalog_entry(name).fmu.string(), "-o", csv.string(), "--jacobian",
+                              "directional"});
+    EXPECT_TRUE(ExitedWith(directional, 2)) << name;
+    EXPECT_TRUE(Mentions(directional, "those rows have no directional derivatives → use --jacobian fd or auto")) << name;
+  }
+}
+
 TEST_F(SimulateTest, ASolverFailureKeepsTheRowsAndSaysWhereItStopped) {
   auto csv = work_ / "tl.csv", stats = work_ / "tl.json";
   auto result = lsdae({"simulate", catalog_entry("TransmissionLine_dae_shapeA_10").fmu.string(), "-o", csv.string(),

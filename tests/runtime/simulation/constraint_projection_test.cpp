@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numbers>
 #include <string>
 
@@ -185,6 +186,76 @@ TEST(ConstraintProjection, SmallDriftGivesTheNearestPoint) {
     EXPECT_NEAR(y[k], exact[k], 1e-7) << "unknown " << k;
   EXPECT_LE(std::fabs(P.c0(y)), 1e-11);
   EXPECT_LE(std::fabs(P.c1(y)), 1e-11);
+}
+
+// The in-step projection keeps J from one step to the next: a second
+// call at a nearby point (the next step) evaluates no Jacobian, and an
+// increment below correction_tolerance (WRMS) ends the iteration without
+// evaluating C again.
+TEST(ConstraintProjection, AKeptJacobianServesTheNextCall) {
+  Pendulum& P = shape_a();
+  ProjectionOptions o;
+  o.keep_jacobian = true;
+  o.correction_tolerance = 0.1;
+  ConstraintProjector proj = P.projector({"c0", "c1"}, o);
+  const std::vector<double> w(P.size(), 1e8);  // local errors of about 1e-8
+  double th = 0.7;
+  auto drifted = [&](double angle, double drift) {
+    return P.point(std::sin(angle) + drift, -std::cos(angle) - drift, 2 * std::cos(angle) + drift,
+                   2 * std::sin(angle) - drift);
+  };
+  auto y = drifted(th, 3e-8);
+  ProjectionResult r = proj.project(1.0, y, P.derivatives(), w, std::numeric_limits<double>::min());
+  ASSERT_TRUE(r.projected);
+  EXPECT_EQ(r.jacobians, 1) << "the first call has no J yet";
+  EXPECT_LE(std::fabs(P.c0(y)), 1e-12);
+  EXPECT_LE(std::fabs(P.c1(y)), 1e-12);
+  for (int step = 1; step <= 5; ++step) {  // the rod turns by 1e-3 rad per step
+    th += 1e-3;
+    auto y_step = drifted(th, 5e-10);
+    const ProjectionResult rs = proj.project(1.0 + 1e-3 * step, y_step, P.derivatives(), w,
+                                             std::numeric_limits<double>::min());
+    ASSERT_TRUE(rs.projected);
+    EXPECT_EQ(rs.jacobians, 0) << "step " << step << ": the kept J contracts well enough";
+    EXPECT_EQ(rs.iterations, 1) << "step " << step << ": a drift of 0.05 in WRMS is corrected in one iteration";
+    // A J kept from up to 5e-3 rad back leaves that fraction of the drift:
+    // far below the 1e-8 local error the weights stand for.
+    EXPECT_LE(std::fabs(P.c0(y_step)), 1e-11) << "step " << step;
+    EXPECT_LE(std::fabs(P.c1(y_step)), 1e-11) << "step " << step;
+  }
+  // A forgotten J is evaluated again.
+  proj.invalidate_jacobian();
+  auto y_again = drifted(th, 5e-10);
+  EXPECT_EQ(proj.project(1.1, y_again, P.derivatives(), w, std::numeric_limits<double>::min()).jacobians, 1);
+}
+
+TEST(ConstraintProjection, AStaleKeptJacobianIsRefreshed) {
+  // A J kept from a point a quarter turn away points the wrong way: the
+  // iteration must notice the slow contraction and evaluate J again, and
+  // still end on the constraints.
+  Pendulum& P = shape_a();
+  ProjectionOptions o;
+  o.keep_jacobian = true;
+  o.correction_tolerance = 0.1;
+  ConstraintProjector proj = P.projector({"c0", "c1"}, o);
+  const std::vector<double> w(P.size(), 1e8);
+  auto y = P.point(1.0 + 1e-3, 1e-3, 1e-3, 2.0);
+  ASSERT_TRUE(proj.project(0.0, y, P.derivatives(), w, 1e-10).projected);
+  auto far = P.point(1e-3, -1.0 - 1e-3, 2.0, 1e-3);
+  const ProjectionResult r = proj.project(1.0, far, P.derivatives(), w, 1e-10);
+  ASSERT_TRUE(r.projected);
+  EXPECT_GE(r.jacobians, 1);
+  EXPECT_LE(std::fabs(P.c0(far)), 1e-9);
+  EXPECT_LE(std::fabs(P.c1(far)), 1e-9);
+}
+
+TEST(ConstraintProjection, CorrectionToleranceIsChecked) {
+  Pendulum& P = shape_a();
+  ProjectionOptions o;
+  o.correction_tolerance = -1;
+  EXPECT_THROW(P.projector({"c0"}, o), Error);
+  o.correction_tolerance = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(P.projector({"c0"}, o), Error);
 }
 
 TEST(ConstraintProjection, PositionConstraintAloneScalesRadiallyForEqualWeights) {

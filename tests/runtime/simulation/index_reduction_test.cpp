@@ -7,6 +7,7 @@
 // models/clutch (exact solutions, numpy/scipy).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "catalog.h"
@@ -158,10 +159,42 @@ TEST(CartesianPendulum, ProjectionInsideTheStepIsAccurateAndCheap) {
   o.constraints = ConstraintMethod::projection;
   Swing p = swing("CartesianPendulum_shapeA", o);
   Swing d = swing("CartesianPendulum_shapeA", {});
-  EXPECT_LT(p.position_error, 1e-5);
-  EXPECT_LT(p.pos_constraint, 1e-6);
-  EXPECT_LT(p.vel_constraint, 1e-6);
-  EXPECT_LE(p.steps, 2 * d.steps);
+  // Every step projected, J kept between steps (measured: 3.3e-6 over the
+  // 10 s, |C| below 8e-9, 8868 steps against 8613; before: 6.2e-6 and 1e-7,
+  // the constraints drifting to 10·atol between projections).
+  EXPECT_LT(p.position_error, 5e-6);
+  EXPECT_LT(p.velocity_error, 2.5e-5);
+  EXPECT_LT(p.pos_constraint, 1e-7);
+  EXPECT_LT(p.vel_constraint, 1e-7);
+  EXPECT_LE(p.steps, d.steps + d.steps / 4) << "issue 15's bound is 2x; projecting costs about what dummies cost";
+}
+
+// The kit pendulum (directional derivatives, c0, c1 projected, c2 a row):
+// projecting only when a constraint exceeded 10·atol accepted corrections of
+// 16 in IDA's weighted norm and ended 9.7e-5 from the reference at t = 10
+// (dummy derivatives: 6.7e-7). Projected at every step: 7.0e-6.
+TEST(Pendulum, ProjectionAtEveryStepStaysNearTheReference) {
+  test::Csv ref = read_csv(reference("pendulum/reference/Pendulum.csv"));
+  SimulationOptions o;
+  o.constraints = ConstraintMethod::projection;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("Pendulum_dae_shapeA")), o);
+  sim->initialize();
+  auto col = [&](const std::string& name) {
+    for (std::size_t k = 0; k < ref.names.size(); ++k)
+      if (ref.names[k] == name) return k;
+    throw std::runtime_error("no column " + name);
+  };
+  double position_error = 0, constraint = 0;
+  for (const auto& row : ref.rows) {
+    if (row[0] == 0.0) continue;
+    sim->advance_to(row[0]);
+    for (const char* v : {"x", "y"}) position_error = std::max(position_error, std::fabs(sim->get(v) - row[col(v)]));
+    constraint = std::max({constraint, std::fabs(sim->get("c0")), std::fabs(sim->get("c1"))});
+  }
+  EXPECT_NEAR(sim->time(), 10.0, 1e-12);
+  EXPECT_LT(position_error, 2e-5);
+  EXPECT_LT(constraint, 1e-7);
+  EXPECT_GT(sim->statistics().projections, sim->statistics().steps / 2) << "projected at (almost) every step";
 }
 
 TEST(EnergyOscillator, DummyDerivativesKeepTheInvariantAtItsInitialValue) {
@@ -310,4 +343,65 @@ TEST(CollapsingPendulum, WithoutTheFaultItSwingsWithTheReference) {
 }
 
 }  // namespace
+// Issue 15, derivatives the FMU does not provide: Index2Example cases 1 and 2
+// (FMI-LS-DAE draft 4.2.1) export r3 = x1 − x2 without its derivative;
+// lsdae synthesizes d/dt(r3) = ẋ1 − ẋ2 by central differences of r3 and
+// the run follows the exact solution (a straight line: the differences are
+// exact to rounding), with dummy derivatives and with projection.
+TEST(Index2Example, ASynthesizedDerivativeReducesTheIndex) {
+  test::Csv ref = read_csv(reference("index2_example/reference/Index2Example.csv"));
+  ASSERT_EQ(ref.rows.size(), 101u);
+  for (const char* fmu : {"Index2Example_case1_shapeA", "Index2Example_case2_shapeA"}) {
+    for (ConstraintMethod method : {ConstraintMethod::dummy_derivatives, ConstraintMethod::projection}) {
+      SimulationOptions o;
+      o.constraints = method;
+      auto sim = Simulation::create(Fmu::open(test::fmu_path(fmu)), o);
+      sim->initialize();
+      const std::string report = sim->structure_report();
+      EXPECT_NE(report.find("\"r3\" once: \"r3\" -> \"d/dt(r3)\""), std::string::npos) << report;
+      EXPECT_NE(report.find("\"d/dt(r3)\" is not provided by the FMU: lsdae synthesizes it"), std::string::npos)
+          << report;
+      double worst = 0;
+      for (const auto& row : ref.rows) {
+        if (row[0] == 0.0) continue;
+        sim->advance_to(row[0]);
+        for (std::size_t k = 1; k < ref.names.size(); ++k)
+          worst = std::max(worst, std::fabs(sim->get(ref.names[k]) - row[k]));
+      }
+      EXPECT_LT(worst, 1e-9) << fmu << " " << (method == ConstraintMethod::projection ? "project" : "dummy");
+      EXPECT_EQ(sim->statistics().jacobian_method, "finite differences") << "synthesized rows have no partials";
+    }
+  }
+}
+
+// The synthesized row costs two evaluations of r3 per residual call; without
+// synthesis (case 3 provides dr3) the same run needs none: the synthesized
+// run must still agree with case 3, which uses the FMU's own dr3.
+TEST(Index2Example, SynthesizedAndProvidedDerivativesAgree) {
+  auto run = [](const char* fmu) {
+    auto sim = Simulation::create(Fmu::open(test::fmu_path(fmu)), {});
+    sim->initialize();
+    sim->advance_to(1.0);
+    return std::array<double, 3>{sim->get("x1"), sim->get("x2"), sim->get("y")};
+  };
+  const auto synthesized = run("Index2Example_case1_shapeA"), provided = run("Index2Example_case3_shapeA");
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_NEAR(synthesized[k], provided[k], 1e-10) << k;
+}
+
+// Index 3 from the position constraint alone needs d²/dt² g_pos, which lsdae
+// does not synthesize (one level only, docs/algorithms.md): the run stops
+// with the structural diagnostic (exit code 8), naming d/dt(g_pos)'s group.
+TEST(CartesianPendulum, OnlyThePositionConstraintStopsWithTheMissingSecondDerivative) {
+  try {
+    auto sim = Simulation::create(Fmu::open(test::fmu_path("CartesianPendulum_shapeB_position")), {});
+    sim->initialize();
+    FAIL() << "an index-3 constraint without derivative formulations cannot be reduced";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::structure);
+    EXPECT_EQ(exit_code(e.kind()), 8);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("residual \"g_pos\" must be differentiated to order 2"), std::string::npos) << what;
+  }
+}
+
 }  // namespace lsdae
