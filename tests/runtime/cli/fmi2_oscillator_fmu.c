@@ -17,6 +17,10 @@
  * the Integer output "crossings" counts the zero crossings of x
  * (at t = (k + 1/2) pi / w).
  *
+ * Najafi et al.'s constraint extension: it exports fmi2GetNumberOfConstraints
+ * and fmi2Constraint for the one invariant C = x^2 + (v/w)^2 - 1 (zero on the
+ * exact solution), but not fmi2ConstraintJacobian nor fmi2Projection.
+ *
  * The guid must be "{4a1c-lsdae-fmi2-oscillator}", else fmi2Instantiate logs
  * an error and returns NULL. Built a second time with
  * OSCILLATOR_WITHOUT_GET_DERIVATIVES, it lacks the required fmi2GetDerivatives.
@@ -208,6 +212,16 @@ EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real z[], size_t n
 EXPORT fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real nominal[], size_t n) {
   (void)c;
   for (size_t k = 0; k < n; ++k) nominal[k] = 1.0;
+  return fmi2OK;
+}
+EXPORT fmi2Status fmi2GetNumberOfConstraints(fmi2Component c, size_t* n) {
+  (void)c;
+  *n = 1;
+  return fmi2OK;
+}
+EXPORT fmi2Status fmi2Constraint(fmi2Component c, fmi2Real C[]) {
+  Model* m = (Model*)c;
+  C[0] = m->x * m->x + (m->v / m->w) * (m->v / m->w) - 1.0;
   return fmi2OK;
 }
 EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference u[], size_t nu,
