@@ -172,6 +172,14 @@ std::string shape_text(const Variable& v) {
 
 // `info --variables [GLOB]`: every variable whose name matches, with what a
 // user needs to --set it or record it.
+// The type as the FMU's own FMI version names it: FMI 2.0 writes Float64 as
+// "Real" and Int32 as "Integer".
+const char* type_name(VariableType type, FmiVersion version) {
+  if (version == FmiVersion::fmi2 && type == VariableType::float64) return "Real";
+  if (version == FmiVersion::fmi2 && type == VariableType::int32) return "Integer";
+  return to_string(type);
+}
+
 int print_variables(const Fmu& fmu, const std::string& glob, bool json) {
   const ModelDescription& md = fmu.model_description();
   std::vector<const Variable*> selected;
@@ -210,7 +218,8 @@ int print_variables(const Fmu& fmu, const std::string& glob, bool json) {
   std::vector<std::vector<std::string>> rows{
       {"name", "type", "causality", "variability", "initial", "start", "unit", "description"}};
   for (const Variable* v : selected)
-    rows.push_back({v->name + shape_text(*v), to_string(v->type), to_string(v->causality),
+    rows.push_back({v->name + shape_text(*v), type_name(v->type, fmu.model_description().fmi_major),
+                    to_string(v->causality),
                     to_string(v->variability), initial_of(*v), v->start_text.value_or(""), v->unit, v->description});
   std::vector<std::size_t> width(rows[0].size(), 0);
   for (const auto& r : rows)
