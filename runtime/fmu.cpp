@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "common/format.h"
-#include "fmi3/library.h"
+#include "fmi/binary.h"
 #include "import/archive.h"
 #include "import/manifest_parser.h"
 #include "import/model_description_parser.h"
@@ -100,7 +100,16 @@ std::shared_ptr<Fmu> Fmu::open(const std::filesystem::path& path, const OpenOpti
     fmu->md_ = import::parse_model_description(md_text, fmu->diagnostics_);
     std::string manifest_text =
         read_member(fmu->unpacked_dir_, import::kManifestFile, name, options.limits.max_xml_bytes, exists);
-    if (exists) fmu->manifest_ = import::parse_manifest(manifest_text, &fmu->md_, fmu->diagnostics_);
+    // FMI-LS-DAE is a layered standard of FMI 3.0: its DAE switch needs
+    // Configuration Mode and its residuals the fmi3 calls. lsdae does not
+    // guess how an FMI 2.0 binary would honour it: refused, with the way out.
+    if (exists && fmu->md_.fmi_major == FmiVersion::fmi2)
+      fmu->diagnostics_.error(import::kManifestFile, 0,
+                              "an FMI-LS-DAE manifest next to an FMI 2.0 modelDescription.xml: FMI-LS-DAE layers "
+                              "on FMI 3.0 (Configuration Mode, fmi3 calls), so lsdae cannot apply it",
+                              "export the DAE as FMI 3.0, or remove the manifest to simulate the FMI 2.0 FMU as an ODE");
+    else if (exists)
+      fmu->manifest_ = import::parse_manifest(manifest_text, &fmu->md_, fmu->diagnostics_);
   } catch (const Error& e) {
     throw Error(e.kind(), name + ": " + e.what());
   }
@@ -177,11 +186,13 @@ void Fmu::analyse() {
                          "export the DAE with scalar algebraic variables");
   for (const auto& u : md_.structure.event_indicators)
     if (const Variable* v = md_.find(u.value_reference)) event_indicators_ += v->element_count();
+  // FMI 2.0 declares the count (numberOfEventIndicators) instead of listing them.
+  if (md_.number_of_event_indicators) event_indicators_ = *md_.number_of_event_indicators;
   std::error_code ec;
   if (md_.model_exchange) {
-    auto binary = unpacked_dir_ / "binaries" / platform_tuple() / (md_.model_exchange->model_identifier + ".so");
+    auto binary = binary_path(md_, unpacked_dir_);
     if (!std::filesystem::exists(binary, ec))
-      diagnostics_.warning("binaries/" + std::string(platform_tuple()) + "/" +
+      diagnostics_.warning("binaries/" + platform_folder(md_.fmi_major) + "/" +
                                md_.model_exchange->model_identifier + ".so",
                            0, "the FMU has no binary for this platform", "it can be inspected but not simulated here");
   }
@@ -237,6 +248,20 @@ FmuSummary Fmu::summary() const {
   if (md_.model_exchange) {
     const ModelExchange& me = *md_.model_exchange;
     auto flag = [&](bool on, const char* name) { if (on) s.capabilities.emplace_back(name); };
+    if (md_.fmi_major == FmiVersion::fmi2) {  // FMI 2.0's own attribute names
+      flag(me.provides_directional_derivatives, "providesDirectionalDerivative");
+      flag(me.can_get_and_set_fmu_state, "canGetAndSetFMUstate");
+      flag(me.can_serialize_fmu_state, "canSerializeFMUstate");
+      flag(!me.needs_completed_integrator_step, "completedIntegratorStepNotNeeded");
+      flag(me.can_not_use_memory_management_functions, "canNotUseMemoryManagementFunctions");
+      flag(me.provides_constraints == ModelExchange::Constraints::values, "providesConstraints");
+      flag(me.provides_constraints == ModelExchange::Constraints::with_jacobian, "providesConstraints=withJacobian");
+      flag(me.provides_projection, "providesProjection");
+      flag(me.provides_projection_step, "providesProjectionStep");
+      flag(me.can_be_instantiated_only_once_per_process, "canBeInstantiatedOnlyOncePerProcess");
+      flag(me.needs_execution_tool, "needsExecutionTool");
+      return s;
+    }
     flag(me.provides_directional_derivatives, "providesDirectionalDerivatives");
     flag(me.provides_adjoint_derivatives, "providesAdjointDerivatives");
     flag(me.can_get_and_set_fmu_state, "canGetAndSetFMUState");
@@ -254,14 +279,17 @@ void Fmu::load_binary() const {
   if (library_) return;
   if (!md_.model_exchange)
     throw Error(ErrorKind::usage, display_name() + ": no <ModelExchange> element, so there is no binary to load");
-  auto path = unpacked_dir_ / "binaries" / platform_tuple() / (md_.model_exchange->model_identifier + ".so");
-  library_ = std::make_shared<Fmi3Library>(path, display_name());
-  for (const auto& missing : library_->missing_optional)
+  library_ = load_fmu_binary(md_, unpacked_dir_, display_name());
+  for (const auto& missing : library_->missing_optional_functions())
     log_debug(display_name() + ": the binary does not export the optional function " + missing);
-  if (md_.model_exchange->provides_directional_derivatives && library_->fn.GetDirectionalDerivative == nullptr)
-    log_warning(display_name() + ": providesDirectionalDerivatives=\"true\" but the binary does not export "
-                "fmi3GetDirectionalDerivative → lsdae uses finite differences");
-  if (manifest_.enable_dae && (library_->fn.EnterConfigurationMode == nullptr || library_->fn.SetBoolean == nullptr))
+  const bool v2 = md_.fmi_major == FmiVersion::fmi2;
+  if (md_.model_exchange->provides_directional_derivatives && !library_->exports_directional_derivative())
+    log_warning(display_name() + (v2 ? ": providesDirectionalDerivative=\"true\" but the binary does not export "
+                                       "fmi2GetDirectionalDerivative → lsdae uses finite differences"
+                                     : ": providesDirectionalDerivatives=\"true\" but the binary does not export "
+                                       "fmi3GetDirectionalDerivative → lsdae uses finite differences"));
+  for (const auto& warning : library_->capability_warnings(md_)) log_warning(display_name() + ": " + warning);
+  if (manifest_.enable_dae && !library_->can_set_dae_switch())
     log_warning(display_name() + ": the binary lacks fmi3EnterConfigurationMode or fmi3SetBoolean, so its DAE "
                 "switch cannot be set → only ODE mode is usable");
   if (std::string note = directional_derivatives_note(); !note.empty())
@@ -271,7 +299,7 @@ void Fmu::load_binary() const {
 
 bool Fmu::directional_derivatives_available() const {
   return md_.model_exchange && md_.model_exchange->provides_directional_derivatives && library_ &&
-         library_->fn.GetDirectionalDerivative != nullptr && form_ != DaeForm::fully_implicit_openmodelica;
+         library_->exports_directional_derivative() && form_ != DaeForm::fully_implicit_openmodelica;
 }
 
 std::string Fmu::directional_derivatives_note() const {
@@ -288,17 +316,12 @@ std::string Fmu::directional_derivatives_note() const {
          "dF/dẋ cannot be asked for apart";
 }
 
-const Fmi3Functions& Fmu::functions() const {
-  if (!library_) load_binary();
-  return library_->fn;
-}
-
 std::unique_ptr<Instance> Fmu::instantiate(const std::string& instance_name) const {
   load_binary();
   if (md_.model_exchange->can_be_instantiated_only_once_per_process && live_instances_.load() > 0)
     throw Error(ErrorKind::usage, display_name() + ": canBeInstantiatedOnlyOncePerProcess=\"true\" and an instance "
                                                    "is alive → free it first, or use one thread");
-  return std::unique_ptr<Instance>(new Instance(shared_from_this(), instance_name));
+  return library_->instantiate(shared_from_this(), instance_name);
 }
 
 std::size_t Fmu::live_instances() const { return live_instances_.load(); }

@@ -5,6 +5,10 @@
 
 namespace lsdae {
 
+const char* to_string(FmiVersion version) noexcept {
+  return version == FmiVersion::fmi2 ? "FMI 2.0" : "FMI 3.0";
+}
+
 const char* to_string(VariableType type) noexcept {
   switch (type) {
     case VariableType::float32: return "Float32";
@@ -182,7 +186,11 @@ void ModelDescription::rebuild_index() {
   by_vr_.reserve(variables.size());
   by_name_.reserve(variables.size());
   for (std::size_t i = 0; i < variables.size(); ++i) {
-    by_vr_.emplace(variables[i].value_reference, i);
+    // FMI 2.0 value references are unique per type only, and aliases share
+    // one: the first variable wins, except that a Real beats a variable of
+    // another type (states, derivatives and residuals are looked up by VR).
+    auto [it, fresh] = by_vr_.emplace(variables[i].value_reference, i);
+    if (!fresh && !is_float(variables[it->second].type) && is_float(variables[i].type)) it->second = i;
     by_name_.emplace(variables[i].name, i);
   }
 }

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "fmi3/instance.h"
 #include "lsdae/error.h"
 #include "supervise/call_record.h"
 
@@ -128,6 +129,10 @@ Fmi3Library::Fmi3Library(const std::filesystem::path& lib_path, const std::strin
     throw Error(ErrorKind::binary, fmu_name + ": fmi3GetVersion() returned \"" + version +
                                        "\", expected 3.x → the binary does not match the FMI 3.0 modelDescription.xml");
   }
+}
+
+std::unique_ptr<Instance> Fmi3Library::instantiate(std::shared_ptr<const Fmu> fmu, const std::string& name) const {
+  return std::make_unique<Fmi3Instance>(std::move(fmu), name, fn);
 }
 
 Fmi3Library::~Fmi3Library() {

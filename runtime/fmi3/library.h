@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "fmi/binary.h"
 #include "fmi3_abi.h"
 
 namespace lsdae {
@@ -88,11 +89,19 @@ struct Fmi3Functions {
   fmi3GetVariableDependenciesTYPE* GetVariableDependencies = nullptr;
 };
 
-struct Fmi3Library {
+struct Fmi3Library final : FmuBinary {
   // Loads `path`, resolves the functions, checks fmi3GetVersion() is "3.x".
   // `fmu_name` prefixes the messages. Throws lsdae::Error(binary).
   Fmi3Library(const std::filesystem::path& path, const std::string& fmu_name);
-  ~Fmi3Library();
+  ~Fmi3Library() override;
+
+  // FmuBinary: instances are Fmi3Instance (fmi3/instance.h).
+  std::unique_ptr<Instance> instantiate(std::shared_ptr<const Fmu> fmu, const std::string& name) const override;
+  bool exports_directional_derivative() const override { return fn.GetDirectionalDerivative != nullptr; }
+  bool can_set_dae_switch() const override {
+    return fn.EnterConfigurationMode != nullptr && fn.SetBoolean != nullptr;
+  }
+  const std::vector<std::string>& missing_optional_functions() const override { return missing_optional; }
   Fmi3Library(const Fmi3Library&) = delete;
   Fmi3Library& operator=(const Fmi3Library&) = delete;
 

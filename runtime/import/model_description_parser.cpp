@@ -89,6 +89,36 @@ std::optional<Enum> read_enum(const AttributeReader& attrs, std::string_view nam
   return value;
 }
 
+}  // namespace
+
+std::optional<Causality> read_causality(const AttributeReader& attrs) { return read_enum(attrs, "causality", kCausalities); }
+std::optional<Variability> read_variability(const AttributeReader& attrs) {
+  return read_enum(attrs, "variability", kVariabilities);
+}
+std::optional<Initial> read_initial(const AttributeReader& attrs) { return read_enum(attrs, "initial", kInitials); }
+
+std::optional<std::vector<DependencyKind>> read_dependencies_kind(const AttributeReader& a, const std::string& label) {
+  auto count = a.token_count("dependenciesKind");
+  if (!count) return std::nullopt;
+  // In place, one enum per token: no vector of 10^7 strings for a list of 10^7 kinds.
+  std::vector<DependencyKind> parsed;
+  parsed.reserve(*count);
+  a.tokens("dependenciesKind", [&](std::string_view token) {
+    auto kind = lookup(kDependencyKinds, token);
+    if (!kind) {
+      a.error("<" + a.element() + " " + label + "> dependenciesKind has the unknown value \"" + std::string(token) +
+                  "\"",
+              "use independent, constant, fixed, tunable, discrete or dependent");
+      parsed.push_back(DependencyKind::dependent);
+    } else {
+      parsed.push_back(*kind);
+    }
+  });
+  return parsed;
+}
+
+namespace {
+
 void parse_model_exchange(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& d) {
   AttributeReader a(doc, node, d);
   ModelExchange me;
@@ -105,6 +135,8 @@ void parse_model_exchange(const XmlDocument& doc, const pugi::xml_node& node, Mo
   me.provides_evaluate_discrete_states = a.boolean("providesEvaluateDiscreteStates", false);
   md.model_exchange = std::move(me);
 }
+
+}  // namespace
 
 void parse_units(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& d) {
   for (const auto& unit : element_children(node)) {
@@ -125,6 +157,8 @@ void parse_units(const XmlDocument& doc, const pugi::xml_node& node, ModelDescri
     md.units.push_back(std::move(def));
   }
 }
+
+namespace {
 
 void parse_types(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& d) {
   for (const auto& type_node : element_children(node)) {
@@ -263,23 +297,7 @@ Unknown read_unknown(const XmlDocument& doc, const pugi::xml_node& node, Diagnos
   u.line = a.line();
   u.value_reference = a.uint32("valueReference", true).value_or(0);
   u.dependencies = a.uint32_list("dependencies");
-  if (auto count = a.token_count("dependenciesKind")) {
-    // In place, one enum per token: no vector of 10^7 strings for a list of 10^7 kinds.
-    std::vector<DependencyKind> parsed;
-    parsed.reserve(*count);
-    a.tokens("dependenciesKind", [&](std::string_view token) {
-      auto kind = lookup(kDependencyKinds, token);
-      if (!kind) {
-        a.error("<" + a.element() + " valueReference=\"" + std::to_string(u.value_reference) +
-                    "\"> dependenciesKind has the unknown value \"" + std::string(token) + "\"",
-                "use independent, constant, fixed, tunable, discrete or dependent");
-        parsed.push_back(DependencyKind::dependent);
-      } else {
-        parsed.push_back(*kind);
-      }
-    });
-    u.dependencies_kind = std::move(parsed);
-  }
+  u.dependencies_kind = read_dependencies_kind(a, "valueReference=\"" + std::to_string(u.value_reference) + "\"");
   return u;
 }
 
@@ -333,12 +351,13 @@ ModelDescription parse_model_description(const XmlDocument& doc, Diagnostics& d)
   AttributeReader a(doc, root, d);
   ModelDescription md;
   md.fmi_version = a.text("fmiVersion").value_or("");
+  if (md.fmi_version == "2.0" || md.fmi_version.rfind("2.0.", 0) == 0) return parse_model_description_fmi2(doc, d);
   if (md.fmi_version.rfind("3.", 0) != 0) {
-    std::string hint = md.fmi_version.rfind("2.", 0) == 0 || md.fmi_version.rfind("1.", 0) == 0
-                           ? "lsdae reads FMI 3.0 only; export the model as FMI 3.0 Model Exchange"
-                           : "set fmiVersion=\"3.0\"";
+    std::string hint = md.fmi_version.rfind("1.", 0) == 0 || md.fmi_version.rfind("2.", 0) == 0
+                           ? "lsdae reads FMI 2.0 and FMI 3.0; export the model as FMI 3.0 (or 2.0) Model Exchange"
+                           : "set fmiVersion=\"3.0\" (or \"2.0\")";
     throw Error(ErrorKind::xml, doc.file() + ":" + std::to_string(a.line()) + ": fmiVersion=\"" + md.fmi_version +
-                                    "\" is not FMI 3.x → " + hint);
+                                    "\" is not FMI 2.0 or 3.x → " + hint);
   }
   // Both attributes are required by the schema (use="required"), but lsdae
   // runs without them: modelName only labels the FMU, and a missing token is

@@ -1,9 +1,11 @@
-// runtime/import/model_description_parser.h -- modelDescription.xml (FMI 3.0)
-// into lsdae::ModelDescription.
+// runtime/import/model_description_parser.h -- modelDescription.xml (FMI 3.0,
+// and FMI 2.0 through model_description_parser_fmi2.cpp) into
+// lsdae::ModelDescription.
 //
 // Contract: the XML must be well-formed (XmlDocument throws otherwise); the
-// root must be <fmiModelDescription> with fmiVersion 3.x, else
-// Error(xml) -- nothing else can be trusted then. Every other problem (a
+// root must be <fmiModelDescription> with fmiVersion 3.x, or 2.0 / 2.0.x
+// (dispatched to parse_model_description_fmi2), else Error(xml) -- nothing
+// else can be trusted then. Every other problem (a
 // missing or malformed attribute, an unknown element) is added to
 // `diagnostics` with file:line and parsing continues, so one pass reports
 // them all. Cross-reference rules (dangling references, duplicates, FMI
@@ -12,7 +14,10 @@
 #ifndef LSDAE_RUNTIME_IMPORT_MODEL_DESCRIPTION_PARSER_H
 #define LSDAE_RUNTIME_IMPORT_MODEL_DESCRIPTION_PARSER_H
 
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "import/xml_document.h"
 #include "lsdae/diagnostics.h"
@@ -28,6 +33,20 @@ ModelDescription parse_model_description(const XmlDocument& doc, Diagnostics& di
 // One element of the FMI 3.0 dependency type (Output, ContinuousStateDerivative,
 // ..., and the manifest's Residual/Formulation/Invariant).
 Unknown read_unknown(const XmlDocument& doc, const pugi::xml_node& node, Diagnostics& diagnostics);
+
+// FMI 2.0 modelDescription.xml (fmiVersion "2.0" or "2.0.x"); see
+// model_description_parser_fmi2.cpp for the mapping onto ModelDescription.
+ModelDescription parse_model_description_fmi2(const XmlDocument& doc, Diagnostics& diagnostics);
+
+// Shared by both versions' parsers: the causality/variability/initial
+// attributes (an unknown value is an error diagnostic and nullopt),
+// dependenciesKind (`label` names the element in messages), <UnitDefinitions>.
+std::optional<Causality> read_causality(const AttributeReader& attrs);
+std::optional<Variability> read_variability(const AttributeReader& attrs);
+std::optional<Initial> read_initial(const AttributeReader& attrs);
+std::optional<std::vector<DependencyKind>> read_dependencies_kind(const AttributeReader& attrs,
+                                                                  const std::string& label);
+void parse_units(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& diagnostics);
 
 }  // namespace lsdae::import
 

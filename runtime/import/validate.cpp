@@ -147,7 +147,23 @@ class Validator {
       // "The valueReference must be unique for all variables of an FMU."
       // Every value lsdae reads or writes goes by value reference: error.
       auto [it, fresh] = by_vr.emplace(v.value_reference, &v);
-      if (!fresh)
+      // FMI 2.0: "valueReference ... is not required to be unique. The only
+      // guarantee is that valueReference is sufficiently unique for the
+      // respective fmi2SetXXX and fmi2GetXXX functions": variables of one
+      // type that share one are aliases of one value (Dymola and
+      // OpenModelica export many); of different types they are different
+      // values. Both are legal; lsdae reads each value reference once.
+      if (!fresh && md_.fmi_major == FmiVersion::fmi2) {
+        const bool integer_like = [](VariableType a, VariableType b) {
+          auto wire = [](VariableType t) { return t == VariableType::enumeration ? VariableType::int32 : t; };
+          return wire(a) == wire(b);
+        }(it->second->type, v.type);
+        if (integer_like && it->second->type != v.type)
+          d_.warning(kMd, v.line,
+                     "variables " + quoted(it->second->name) + " and " + quoted(v.name) + " share valueReference " +
+                         vr_text(v.value_reference) + " but one is Integer and the other Enumeration",
+                     "aliases should have the same type");
+      } else if (!fresh)
         d_.error(kMd, v.line,
                  "variables " + quoted(it->second->name) + " (line " + std::to_string(it->second->line) + ") and " +
                      quoted(v.name) + " share valueReference " + vr_text(v.value_reference),
@@ -167,7 +183,10 @@ class Validator {
     // "Exactly one variable of an FMU must be defined as independent." lsdae
     // passes time through fmi3SetTime and never reads that variable:
     // conformance.
-    if (independents == 0)
+    // FMI 2.0 asks for at most one ("If no variable is defined as
+    // independent, it is implicitly present with name = "time""): none is fine.
+    if (independents == 0 && md_.fmi_major == FmiVersion::fmi2) {
+    } else if (independents == 0)
       d_.conformance(kMd, 1, "no variable has causality=\"independent\"",
                      "FMI 3.0 requires exactly one independent variable (time)");
     else if (independents > 1)
@@ -440,12 +459,13 @@ class Validator {
   // indicators "must not be listed as InitialUnknown" and "The resulting list
   // is not allowed to have duplicates": conformance.
   void check_initial_unknowns(const std::string& file, const std::vector<Unknown>& list, bool dae) {
-    std::unordered_set<ValueReference> indicators, seen;
+    std::unordered_set<ValueReference> indicators;
+    std::unordered_set<const Variable*> seen;
     for (const auto& u : md_.structure.event_indicators) indicators.insert(u.value_reference);
     for (const auto& u : list) {
-      const Variable* v = var(u.value_reference);
+      const Variable* v = listed_variable(u);
       if (v == nullptr) continue;  // reported by check_unknown
-      if (!seen.insert(u.value_reference).second) {
+      if (!seen.insert(v).second) {
         d_.conformance(file, u.line, "<InitialUnknown> lists " + quoted(v->name) + " twice",
                        "FMI 3.0 does not allow duplicates in this list");
         continue;
@@ -473,6 +493,19 @@ class Validator {
     }
   }
 
+  // The variable an unknown lists: for FMI 2.0 the one its index named
+  // (aliases share a value reference), else the one with its value reference.
+  const Variable* listed_variable(const Unknown& u) const {
+    if (u.variable_index && *u.variable_index < md_.variables.size()) return &md_.variables[*u.variable_index];
+    return var(u.value_reference);
+  }
+  // One value of the FMU: its value reference and type (FMI 2.0 aliases
+  // share both; an output whose alias is listed counts as listed, since
+  // exporters list one variable per value).
+  static std::uint64_t value_key(const Variable& v) {
+    return (static_cast<std::uint64_t>(v.value_reference) << 8) | static_cast<std::uint64_t>(v.type);
+  }
+
   void check_core_structure() {
     const ModelStructure& s = md_.structure;
     // <Output>: "Ordered list of all outputs, in other words, a list of value
@@ -481,11 +514,13 @@ class Validator {
     // here)" -- and "The ordering of the variables in this list is defined by
     // the exporting tool": only the set is a rule. lsdae records outputs by
     // variable, not through this list: conformance.
-    std::unordered_map<ValueReference, int> listed;  // -> line of first <Output>
+    std::unordered_map<const Variable*, int> listed;  // -> line of first <Output>
+    std::unordered_set<std::uint64_t> listed_values;  // FMI 2.0: value_key of the listed
     for (const auto& u : s.outputs) {
-      const Variable* v = var(u.value_reference);
+      const Variable* v = listed_variable(u);
       if (v == nullptr) continue;  // reported by check_unknown
-      if (!listed.emplace(u.value_reference, u.line).second) {
+      if (md_.fmi_major == FmiVersion::fmi2) listed_values.insert(value_key(*v));
+      if (!listed.emplace(v, u.line).second) {
         d_.conformance(kMd, u.line, "<Output> lists " + quoted(v->name) + " twice",
                        "list every output once");
         continue;
@@ -496,7 +531,7 @@ class Validator {
                        "list only causality=\"output\" variables");
     }
     for (const auto& v : md_.variables)
-      if (v.causality == Causality::output && !listed.count(v.value_reference))
+      if (v.causality == Causality::output && !listed.count(&v) && !listed_values.count(value_key(v)))
         d_.conformance(kMd, v.line, "variable " + quoted(v.name) + " has causality=\"output\" but no <Output> lists it",
                        "FMI 3.0 requires one <Output> per output variable (in any order)");
     // States and derivatives. <ContinuousStateDerivative>: "Ordered list of

@@ -110,7 +110,9 @@ std::vector<OutputChannel> select_output_channels(const Fmu& fmu, const std::vec
 OutputReader::OutputReader(std::vector<OutputChannel> channels) : channels_(std::move(channels)) {
   // One group per type; inside it each variable once, read whole.
   std::map<VariableType, std::size_t> group_of_type;
-  std::vector<std::unordered_map<const Variable*, std::size_t>> offset_in_group;  // element offset of a variable
+  // Element offset of a value reference in its group: FMI 2.0 aliases (one
+  // value reference, several names) are read once and recorded by name.
+  std::vector<std::unordered_map<ValueReference, std::size_t>> offset_in_group;
   std::vector<std::size_t> group_elements;                                          // elements read per group
   slots_.reserve(channels_.size());
   for (const auto& c : channels_) {
@@ -123,9 +125,9 @@ OutputReader::OutputReader(std::vector<OutputChannel> channels) : channels_(std:
     }
     const std::size_t g = it->second;
     auto& offsets = offset_in_group[g];
-    auto found = offsets.find(c.variable);
+    auto found = offsets.find(c.variable->value_reference);
     if (found == offsets.end()) {
-      found = offsets.emplace(c.variable, group_elements[g]).first;
+      found = offsets.emplace(c.variable->value_reference, group_elements[g]).first;
       group_elements[g] += c.variable->element_count();
       groups_[g].vrs.push_back(c.variable->value_reference);
     }

@@ -17,9 +17,10 @@
 // split_output_patterns splits a comma-separated list, keeping commas inside
 // brackets ("A[2,3],x" is two patterns).
 //
-// OutputReader reads all channels with one bulk fmi3Get<Type> call per type
-// (an array variable is read whole and its selected elements picked), and
-// keeps every value exactly (lsdae/values.h).
+// OutputReader reads all channels with one bulk Get<Type> call per type
+// (an array variable is read whole and its selected elements picked; FMI 2.0
+// aliases, several names sharing one value reference, are read once and
+// recorded under each name), and keeps every value exactly (lsdae/values.h).
 #ifndef LSDAE_RUNTIME_SIMULATION_OUTPUT_CHANNELS_H
 #define LSDAE_RUNTIME_SIMULATION_OUTPUT_CHANNELS_H
 

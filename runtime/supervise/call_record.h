@@ -9,10 +9,10 @@
 // object: the hooks cost the same and nobody reads them.
 //
 // The page holds one CallSlot per live Instance (claimed at instantiation,
-// released after fmi3FreeInstance; slot 0 is the binary loader's). Around
+// released after fmi3FreeInstance / fmi2FreeInstance; slot 0 is the binary loader's). Around
 // every call into the FMU the Instance writes, with relaxed atomic stores
 // (plain moves on x86-64 and AArch64, no system call, no lock):
-//   before: sequence + 1, function = the fmi3 function
+//   before: sequence + 1, function = the fmi3 or fmi2 function
 //   after:  function = none
 // and fmi3SetTime / fmi3EnterInitializationMode also store the simulation
 // time. The parent's watchdog samples (function, sequence): the same pair
@@ -87,9 +87,42 @@ enum class FmuFunction : std::uint32_t {
   SetString,
   GetBinary,
   SetBinary,
+  // FMI 2.0 (runtime/fmi2): fmi2<Name>
+  Fmi2GetVersion,
+  Fmi2Instantiate,
+  Fmi2FreeInstance,
+  Fmi2SetupExperiment,
+  Fmi2EnterInitializationMode,
+  Fmi2ExitInitializationMode,
+  Fmi2EnterEventMode,
+  Fmi2NewDiscreteStates,
+  Fmi2EnterContinuousTimeMode,
+  Fmi2CompletedIntegratorStep,
+  Fmi2Terminate,
+  Fmi2Reset,
+  Fmi2SetTime,
+  Fmi2SetContinuousStates,
+  Fmi2GetContinuousStates,
+  Fmi2GetDerivatives,
+  Fmi2GetEventIndicators,
+  Fmi2GetNominalsOfContinuousStates,
+  Fmi2GetDirectionalDerivative,
+  Fmi2GetReal,
+  Fmi2SetReal,
+  Fmi2GetInteger,
+  Fmi2SetInteger,
+  Fmi2GetBoolean,
+  Fmi2SetBoolean,
+  Fmi2GetString,
+  Fmi2SetString,
+  Fmi2GetNumberOfConstraints,
+  Fmi2Constraint,
+  Fmi2ConstraintJacobian,
+  Fmi2ProjectionStep,
+  Fmi2Projection,
   count_  // not a function
 };
-// "fmi3GetFloat64", ...; "loading the binary (dlopen)" for load_binary; "?"
+// "fmi3GetFloat64", "fmi2GetReal", ...; "loading the binary (dlopen)" for load_binary; "?"
 // for a value out of range (read from an untrusted page).
 const char* function_name(std::uint32_t function) noexcept;
 

@@ -101,7 +101,7 @@ struct FmuSummary {
 };
 
 class Instance;
-struct Fmi3Library;
+class FmuBinary;
 
 class Fmu : public std::enable_shared_from_this<Fmu> {
  public:
@@ -133,11 +133,13 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   // Scalar event indicators (array indicators count their elements).
   std::size_t event_indicator_count() const { return event_indicators_; }
 
-  // Loads binaries/x86_64-linux/<modelIdentifier>.so (RTLD_NOW | RTLD_LOCAL),
-  // resolves the fmi3 functions and checks fmi3GetVersion. Called by
-  // instantiate() on first use. Throws Error(binary) naming the missing
-  // symbol or the dlopen message. Missing optional functions disable features
-  // (a warning is logged).
+  // Loads binaries/<platform>/<modelIdentifier>.so (RTLD_NOW | RTLD_LOCAL)
+  // with the binary interface of the model description's FMI version
+  // (x86_64-linux and the fmi3 functions for FMI 3.0, linux64 and the fmi2
+  // functions for FMI 2.0; runtime/fmi/binary.h), resolves the functions
+  // and checks GetVersion. Called by instantiate() on first use. Throws
+  // Error(binary) naming the missing symbol or the dlopen message. Missing
+  // optional functions disable features (a warning is logged).
   void load_binary() const;
   bool binary_loaded() const { return library_ != nullptr; }
   // Whether lsdae uses fmi3GetDirectionalDerivative for this FMU: declared,
@@ -150,14 +152,12 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   // used or not declared.
   std::string directional_derivatives_note() const;
 
-  // A new instance (fmi3InstantiateModelExchange with the instantiation token
-  // and the resources directory). Throws Error(fmu_call) when the FMU refuses
+  // A new instance (fmi3InstantiateModelExchange / fmi2Instantiate with the
+  // instantiation token or guid and the resources directory). Throws Error(fmu_call) when the FMU refuses
   // (e.g. a token mismatch) and Error(usage) for a second live instance of an
   // FMU with canBeInstantiatedOnlyOncePerProcess.
   std::unique_ptr<Instance> instantiate(const std::string& instance_name) const;
   std::size_t live_instances() const;
-
-  const Fmi3Functions& functions() const;  // after load_binary()
 
  private:
   friend class Instance;
@@ -178,7 +178,7 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   std::vector<ValueReference> states_, derivatives_;
   std::vector<std::size_t> state_elements_;
   std::size_t event_indicators_ = 0;
-  mutable std::shared_ptr<Fmi3Library> library_;
+  mutable std::shared_ptr<FmuBinary> library_;
   mutable std::atomic<std::size_t> live_instances_{0};
 };
 

@@ -1,29 +1,47 @@
-// lsdae/instance.h -- one FMI 3.0 Model Exchange instance, with the FMI state
-// machine enforced on the lsdae side.
+// lsdae/instance.h -- one Model Exchange instance of an FMU, FMI 2.0 or FMI
+// 3.0, with the FMI state machine enforced on the lsdae side.
+//
+// One interface, two binary interfaces behind it ("one model, two ABIs"):
+// runtime/fmi3/instance.cpp (Fmi3Instance) and runtime/fmi2/instance.cpp
+// (Fmi2Instance) implement the calls; this class keeps what both share, in
+// one place: the state, the status policy (check), the state-machine check
+// (require), the discard record, the log routing and the supervisor's call
+// record. Fmu::instantiate chooses the implementation once, from the model
+// description's FmiVersion; nothing above it asks which one it got.
 //
 // Created by Fmu::instantiate (lsdae/fmu.h); freed by the destructor
-// (fmi3FreeInstance), on every path. The FMU's log messages go to lsdae's
-// Logger (lsdae/log.h) as "[<instance name>] <category>: <message>".
+// (fmi3FreeInstance / fmi2FreeInstance), on every path. The FMU's log
+// messages go to lsdae's Logger (lsdae/log.h) as
+// "[<instance name>] <category>: <message>".
 //
-// Status policy (the SUNDIALS sign rule, mapped to FMI):
-//   fmi3OK, fmi3Warning  -> CallStatus::ok (a warning is logged by the FMU)
-//   fmi3Discard          -> CallStatus::discard: recoverable, e.g. "retry with
-//                           a smaller step"; returned by the data functions.
-//                           In a mode change, Discard is an error.
-//   fmi3Error            -> throws lsdae::Error(ErrorKind::fmu_call) naming the
-//                           instance, the function and the FMU's last error message;
-//                           the instance can still be reset or freed.
-//   fmi3Fatal            -> the same, and the instance is unusable afterwards
-//                           (FMI forbids every further call, even Free).
-//                           Every discard is counted (discards()), so a run
-//                           that fails after many can name the function.
-// Calling a function in a state where FMI 3.0 forbids it throws
-// lsdae::Error(ErrorKind::usage) before the FMU is called.
+// Status policy (the SUNDIALS sign rule, mapped to FMI; fmi2Status and
+// fmi3Status have the same values for OK..Fatal):
+//   OK, Warning -> CallStatus::ok (a warning is logged by the FMU)
+//   Discard     -> CallStatus::discard: recoverable, e.g. "retry with a
+//                  smaller step"; returned by the data functions. In a mode
+//                  change, Discard is an error.
+//   Error       -> throws lsdae::Error(ErrorKind::fmu_call) naming the
+//                  instance, the function and the FMU's last error message;
+//                  the instance can still be reset or freed.
+//   Fatal       -> the same, and the instance is unusable afterwards (FMI
+//                  forbids every further call, even Free).
+//   fmi2Pending (Co-Simulation only) and unknown values -> as Error.
+// Every discard is counted (discards()), so a run that fails after many can
+// name the function. Calling a function in a state where the FMU's FMI
+// version forbids it throws lsdae::Error(ErrorKind::usage) before the FMU is
+// called; so does a typed getter/setter of a type the FMI version lacks
+// (FMI 2.0 has Real, Integer, Boolean and String: get_float64, get_int32,
+// get_boolean, get_string and the Enumeration path of get_values).
 //
 // Every call into the FMU is marked in this process's call record
 // (runtime/supervise/call_record.h: the function, the instance name and the
 // last simulation time, written with plain stores), which a supervising
 // parent reads when the FMU crashes or hangs (lsdae/supervise.h).
+//
+// Najafi et al.'s constraint functions (an FMI 2.0 extension): the optional
+// calls below are usable when the FMU declares them and the binary exports
+// them (has_constraints() ...); otherwise they throw Error(usage). FMI 3.0
+// instances report them absent.
 //
 // An Instance is not thread-safe; use one instance per thread (the FMU must
 // not declare canBeInstantiatedOnlyOncePerProcess for that).
@@ -43,14 +61,15 @@
 namespace lsdae {
 
 class Fmu;
-struct Fmi3Functions;
 namespace supervise {
 struct CallSlot;
+enum class FmuFunction : std::uint32_t;
 }
 
 enum class CallStatus { ok, discard };
 
-// FMI 3.0 Model Exchange states (section 3.2 state machine).
+// Model Exchange states (FMI 3.0 section 3.2; FMI 2.0 section 3.2.3 has the
+// same ones except Configuration Mode).
 enum class InstanceState {
   instantiated,
   configuration,
@@ -58,7 +77,7 @@ enum class InstanceState {
   event,
   continuous_time,
   terminated,
-  failed,  // an fmi3Fatal was returned: no further calls
+  failed,  // a Fatal status was returned: no further calls
 };
 const char* to_string(InstanceState state) noexcept;
 
@@ -70,12 +89,12 @@ struct DiscreteStatesUpdate {
   std::optional<double> next_event_time;
 };
 
-// The fmi3Discard returns of one instance's data functions (fmi3Get*,
-// fmi3Set*, derivatives, event indicators): how many so far, the function
-// of the last one and the simulation time then (NaN before any fmi3SetTime).
+// The Discard returns of one instance's data functions (Get*, Set*,
+// derivatives, event indicators): how many so far, the function of the last
+// one and the simulation time then (NaN before any SetTime).
 struct DiscardRecord {
   std::uint64_t count = 0;
-  const char* function = nullptr;  // e.g. "fmi3GetFloat64"; nullptr while count == 0
+  const char* function = nullptr;  // e.g. "fmi3GetFloat64", "fmi2GetReal"; nullptr while count == 0
   double time = 0.0;
 };
 
@@ -86,20 +105,22 @@ struct IntegratorStepResult {
 
 class Instance {
  public:
-  ~Instance();
+  virtual ~Instance();
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
 
   const std::string& name() const { return name_; }
   InstanceState state() const { return state_; }
   const Fmu& fmu() const { return *fmu_; }
-  // The last message the FMU logged with status fmi3Error or fmi3Fatal.
+  // The FMI version of the binary interface (from the model description).
+  FmiVersion fmi_version() const { return version_; }
+  // The last message the FMU logged with status Error or Fatal.
   const std::string& last_error_message() const { return last_error_; }
   const DiscardRecord& discards() const { return discards_; }
 
-  // --- configuration (structural parameters, the DAE switch)
-  void enter_configuration_mode();
-  void exit_configuration_mode();
+  // --- configuration (structural parameters, the DAE switch; FMI 3.0 only)
+  virtual void enter_configuration_mode();
+  virtual void exit_configuration_mode();
   // Switches the FMU into DAE mode through the manifest's enable switch
   // (configuration mode, set the Boolean, exit). No-op for a DAE-only FMU;
   // Error(usage) for an FMU without a manifest. Only in state `instantiated`.
@@ -109,37 +130,42 @@ class Instance {
   // --- values. `values` holds one entry per scalar element: as many as
   // `vrs` for scalar variables, all elements (row-major) of an array
   // variable (Error(usage) when the count is wrong). A getter or setter the
-  // binary does not export is Error(binary) naming it.
-  CallStatus get_float64(std::span<const ValueReference> vrs, std::span<double> values);
-  CallStatus set_float64(std::span<const ValueReference> vrs, std::span<const double> values);
-  CallStatus get_boolean(std::span<const ValueReference> vrs, std::span<bool> values);
-  CallStatus set_boolean(std::span<const ValueReference> vrs, std::span<const bool> values);
-  CallStatus get_int32(std::span<const ValueReference> vrs, std::span<std::int32_t> values);
-  CallStatus set_int32(std::span<const ValueReference> vrs, std::span<const std::int32_t> values);
-  CallStatus get_int64(std::span<const ValueReference> vrs, std::span<std::int64_t> values);
-  CallStatus set_int64(std::span<const ValueReference> vrs, std::span<const std::int64_t> values);
-  CallStatus get_float32(std::span<const ValueReference> vrs, std::span<float> values);
-  CallStatus set_float32(std::span<const ValueReference> vrs, std::span<const float> values);
-  CallStatus get_int8(std::span<const ValueReference> vrs, std::span<std::int8_t> values);
-  CallStatus set_int8(std::span<const ValueReference> vrs, std::span<const std::int8_t> values);
-  CallStatus get_uint8(std::span<const ValueReference> vrs, std::span<std::uint8_t> values);
-  CallStatus set_uint8(std::span<const ValueReference> vrs, std::span<const std::uint8_t> values);
-  CallStatus get_int16(std::span<const ValueReference> vrs, std::span<std::int16_t> values);
-  CallStatus set_int16(std::span<const ValueReference> vrs, std::span<const std::int16_t> values);
-  CallStatus get_uint16(std::span<const ValueReference> vrs, std::span<std::uint16_t> values);
-  CallStatus set_uint16(std::span<const ValueReference> vrs, std::span<const std::uint16_t> values);
-  CallStatus get_uint32(std::span<const ValueReference> vrs, std::span<std::uint32_t> values);
-  CallStatus set_uint32(std::span<const ValueReference> vrs, std::span<const std::uint32_t> values);
-  CallStatus get_uint64(std::span<const ValueReference> vrs, std::span<std::uint64_t> values);
-  CallStatus set_uint64(std::span<const ValueReference> vrs, std::span<const std::uint64_t> values);
+  // binary does not export is Error(binary) naming it; one of a type the
+  // FMI version lacks is Error(usage) naming the type and the version.
+  virtual CallStatus get_float64(std::span<const ValueReference> vrs, std::span<double> values);
+  virtual CallStatus set_float64(std::span<const ValueReference> vrs, std::span<const double> values);
+  virtual CallStatus get_boolean(std::span<const ValueReference> vrs, std::span<bool> values);
+  virtual CallStatus set_boolean(std::span<const ValueReference> vrs, std::span<const bool> values);
+  virtual CallStatus get_int32(std::span<const ValueReference> vrs, std::span<std::int32_t> values);
+  virtual CallStatus set_int32(std::span<const ValueReference> vrs, std::span<const std::int32_t> values);
+  virtual CallStatus get_int64(std::span<const ValueReference> vrs, std::span<std::int64_t> values);
+  virtual CallStatus set_int64(std::span<const ValueReference> vrs, std::span<const std::int64_t> values);
+  virtual CallStatus get_float32(std::span<const ValueReference> vrs, std::span<float> values);
+  virtual CallStatus set_float32(std::span<const ValueReference> vrs, std::span<const float> values);
+  virtual CallStatus get_int8(std::span<const ValueReference> vrs, std::span<std::int8_t> values);
+  virtual CallStatus set_int8(std::span<const ValueReference> vrs, std::span<const std::int8_t> values);
+  virtual CallStatus get_uint8(std::span<const ValueReference> vrs, std::span<std::uint8_t> values);
+  virtual CallStatus set_uint8(std::span<const ValueReference> vrs, std::span<const std::uint8_t> values);
+  virtual CallStatus get_int16(std::span<const ValueReference> vrs, std::span<std::int16_t> values);
+  virtual CallStatus set_int16(std::span<const ValueReference> vrs, std::span<const std::int16_t> values);
+  virtual CallStatus get_uint16(std::span<const ValueReference> vrs, std::span<std::uint16_t> values);
+  virtual CallStatus set_uint16(std::span<const ValueReference> vrs, std::span<const std::uint16_t> values);
+  virtual CallStatus get_uint32(std::span<const ValueReference> vrs, std::span<std::uint32_t> values);
+  virtual CallStatus set_uint32(std::span<const ValueReference> vrs, std::span<const std::uint32_t> values);
+  virtual CallStatus get_uint64(std::span<const ValueReference> vrs, std::span<std::uint64_t> values);
+  virtual CallStatus set_uint64(std::span<const ValueReference> vrs, std::span<const std::uint64_t> values);
   // Strings are copied out of the FMU's memory before the next call.
-  CallStatus get_string(std::span<const ValueReference> vrs, std::vector<std::string>& values);
-  CallStatus set_string(std::span<const ValueReference> vrs, std::span<const std::string> values);
+  virtual CallStatus get_string(std::span<const ValueReference> vrs, std::vector<std::string>& values);
+  virtual CallStatus set_string(std::span<const ValueReference> vrs, std::span<const std::string> values);
   // Binary values as bytes.
-  CallStatus get_binary(std::span<const ValueReference> vrs, std::vector<std::vector<std::uint8_t>>& values);
-  CallStatus set_binary(std::span<const ValueReference> vrs, std::span<const std::vector<std::uint8_t>> values);
+  virtual CallStatus get_binary(std::span<const ValueReference> vrs, std::vector<std::vector<std::uint8_t>>& values);
+  virtual CallStatus set_binary(std::span<const ValueReference> vrs,
+                                std::span<const std::vector<std::uint8_t>> values);
+  // Enumeration values: fmi3GetInt64 / fmi2GetInteger on the wire.
+  virtual CallStatus get_enumeration(std::span<const ValueReference> vrs, std::span<std::int64_t> values) = 0;
+  virtual CallStatus set_enumeration(std::span<const ValueReference> vrs, std::span<const std::int64_t> values) = 0;
   // Any type, through lsdae/values.h's buffer: `values.type` chooses the
-  // fmi3Get/Set function (Enumeration is Int64, Binary travels as hex).
+  // typed function (Binary travels as hex).
   // get_values resizes `values` to the element count of `vrs`.
   CallStatus get_values(std::span<const ValueReference> vrs, Values& values);
   CallStatus set_values(std::span<const ValueReference> vrs, const Values& values);
@@ -149,54 +175,85 @@ class Instance {
   // Scalar elements `vrs` stand for (a plain count when the FMU has no arrays).
   std::size_t element_count(std::span<const ValueReference> vrs) const;
 
-  // --- initialization
-  void enter_initialization_mode(std::optional<double> tolerance, double start_time,
-                                 std::optional<double> stop_time);
-  void exit_initialization_mode();
+  // --- initialization (FMI 2.0: fmi2SetupExperiment, then
+  // fmi2EnterInitializationMode)
+  virtual void enter_initialization_mode(std::optional<double> tolerance, double start_time,
+                                         std::optional<double> stop_time) = 0;
+  virtual void exit_initialization_mode() = 0;
 
-  // --- events
-  void enter_event_mode();
-  DiscreteStatesUpdate update_discrete_states();
-  void enter_continuous_time_mode();
+  // --- events (FMI 2.0: fmi2NewDiscreteStates behind update_discrete_states)
+  virtual void enter_event_mode() = 0;
+  virtual DiscreteStatesUpdate update_discrete_states() = 0;
+  virtual void enter_continuous_time_mode() = 0;
 
   // --- continuous-time mode
-  CallStatus set_time(double time);
-  CallStatus set_continuous_states(std::span<const double> x);
-  CallStatus get_continuous_states(std::span<double> x);
-  CallStatus get_continuous_state_derivatives(std::span<double> dx);
-  CallStatus get_event_indicators(std::span<double> indicators);
-  CallStatus get_nominals_of_continuous_states(std::span<double> nominals);
-  IntegratorStepResult completed_integrator_step(bool no_set_fmu_state_prior_to_current_point);
-  std::size_t number_of_continuous_states();
-  std::size_t number_of_event_indicators();
+  virtual CallStatus set_time(double time) = 0;
+  virtual CallStatus set_continuous_states(std::span<const double> x) = 0;
+  virtual CallStatus get_continuous_states(std::span<double> x) = 0;
+  // fmi3GetContinuousStateDerivatives / fmi2GetDerivatives.
+  virtual CallStatus get_continuous_state_derivatives(std::span<double> dx) = 0;
+  virtual CallStatus get_event_indicators(std::span<double> indicators) = 0;
+  virtual CallStatus get_nominals_of_continuous_states(std::span<double> nominals) = 0;
+  virtual IntegratorStepResult completed_integrator_step(bool no_set_fmu_state_prior_to_current_point) = 0;
+  // FMI 3.0 asks the instance; FMI 2.0 answers from the model description
+  // (it has no such call).
+  virtual std::size_t number_of_continuous_states() = 0;
+  virtual std::size_t number_of_event_indicators() = 0;
 
   // --- derivatives (only when the FMU provides them; Error(usage) otherwise)
   bool provides_directional_derivatives() const;
-  CallStatus get_directional_derivative(std::span<const ValueReference> unknowns,
-                                        std::span<const ValueReference> knowns,
-                                        std::span<const double> seed, std::span<double> sensitivity);
+  virtual CallStatus get_directional_derivative(std::span<const ValueReference> unknowns,
+                                                std::span<const ValueReference> knowns,
+                                                std::span<const double> seed, std::span<double> sensitivity) = 0;
+
+  // --- Najafi et al.'s constraints (FMI 2.0 extension). has_*() says whether
+  // the FMU declares the function and the binary exports it; the calls throw
+  // Error(usage) otherwise. `c` holds max_constraints() values, `jacobian`
+  // max_constraints() x states row-major, `step`/`correction` one per state.
+  virtual bool has_constraints() const { return false; }
+  virtual bool has_constraint_jacobian() const { return false; }
+  virtual bool has_projection_step() const { return false; }
+  virtual bool has_projection() const { return false; }
+  virtual std::size_t number_of_constraints();
+  virtual CallStatus constraints(std::span<double> c);
+  virtual CallStatus constraint_jacobian(std::span<double> jacobian);
+  virtual CallStatus projection_step(std::span<double> step);
+  virtual CallStatus projection(std::span<double> correction, double tolerance, std::size_t iteration_limit,
+                                bool apply);
 
   // --- end
-  void terminate();
-  void reset();
+  virtual void terminate() = 0;
+  virtual void reset() = 0;
 
- private:
+ protected:
   friend class Fmu;
   Instance(std::shared_ptr<const Fmu> fmu, std::string name);
+  // Error(usage) unless the instance is in one of `allowed`.
   void require(const char* function, std::initializer_list<InstanceState> allowed) const;
+  // The status policy above; `function` names the call ("fmi2GetReal").
   CallStatus check(int status, const char* function, bool discard_is_error = false);
-  friend struct InstanceAccess;
+  // Error(usage): `what` ("Int8 values", "Configuration Mode") does not exist in this FMI version.
+  [[noreturn]] void not_in_this_version(const std::string& what) const;
+  // Error(binary): the binary does not export `function`.
+  [[noreturn]] void not_exported(const std::string& function, const std::string& consequence = {}) const;
+  // Error(usage) unless `vrs` stand for `values` scalar elements.
+  void require_count(const char* function, std::span<const ValueReference> vrs, std::size_t values) const;
+  // A message from the FMU's logger callback, already formatted.
   void receive_log(int status, const char* category, const char* message);
+  // Marks a call in the supervisor's call record for its lifetime.
+  supervise::CallSlot* call_slot() const { return call_slot_; }
+  void note_time(double time);
 
   std::shared_ptr<const Fmu> fmu_;
-  const Fmi3Functions* fn_ = nullptr;
-  void* handle_ = nullptr;  // fmi3Instance
   std::string name_;
+  FmiVersion version_ = FmiVersion::fmi3;
   InstanceState state_ = InstanceState::instantiated;
   bool dae_mode_ = false;
   std::string last_error_;
   DiscardRecord discards_;
   double time_;  // the last time given to the FMU (NaN: none yet)
+
+ private:
   // "The call in progress" for a supervising process (runtime/supervise/call_record.h).
   supervise::CallSlot* call_slot_ = nullptr;
 };

@@ -1,5 +1,15 @@
 // lsdae/model_description.h -- what lsdae reads from an FMU's
-// modelDescription.xml (FMI 3.0, section 2.4).
+// modelDescription.xml (FMI 3.0, section 2.4; FMI 2.0, section 2.2).
+//
+// One type for both FMI versions ("one model, two ABIs"): the FMI 2.0 parser
+// (runtime/import/model_description_parser_fmi2.cpp) maps its ScalarVariables
+// onto the same Variable (Real -> Float64, Integer -> Int32, Boolean, String,
+// Enumeration), turns the 1-based indices of `derivative` and of ModelStructure
+// `index`/`dependencies` into value references, and stores guid as the
+// instantiation token, so nothing above import/ knows about indices.
+// `fmi_major` says which binary interface (runtime/fmi2 or runtime/fmi3) the
+// FMU's binary speaks. FMI 2.0 lets several variables share one value
+// reference (aliases): `index_of(vr)` then finds the first of them.
 //
 // Plain data, filled by the parser (runtime/import/model_description_parser.h)
 // and checked by the validator (runtime/import/validate.h). Every element keeps
@@ -29,6 +39,11 @@
 namespace lsdae {
 
 using ValueReference = std::uint32_t;
+
+// The binary interface of the FMU: which runtime/fmiN implementation loads it.
+enum class FmiVersion { fmi2, fmi3 };
+// "FMI 2.0" / "FMI 3.0".
+const char* to_string(FmiVersion version) noexcept;
 
 enum class VariableType {
   float32, float64, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
@@ -101,6 +116,10 @@ struct Unknown {
   ValueReference value_reference = 0;
   std::optional<std::vector<ValueReference>> dependencies;
   std::optional<std::vector<DependencyKind>> dependencies_kind;
+  // FMI 2.0: the position in ModelDescription::variables of the variable the
+  // <Unknown index> named. Aliases share a value reference, so this says
+  // which of them was listed (for validation); nullopt for FMI 3.0.
+  std::optional<std::size_t> variable_index;
   int line = 0;
 };
 
@@ -123,6 +142,15 @@ struct ModelExchange {
   bool provides_per_element_dependencies = false;
   bool needs_completed_integrator_step = false;
   bool provides_evaluate_discrete_states = false;
+  // FMI 2.0 only (false for FMI 3.0): canNotUseMemoryManagementFunctions.
+  // completedIntegratorStepNotNeeded is stored as !needs_completed_integrator_step.
+  bool can_not_use_memory_management_functions = false;
+  // Najafi et al.'s constraint extension of FMI 2.0 (providesConstraints
+  // false | true | withJacobian, providesProjection, providesProjectionStep).
+  enum class Constraints { none, values, with_jacobian };
+  Constraints provides_constraints = Constraints::none;
+  bool provides_projection = false;
+  bool provides_projection_step = false;
   int line = 0;
 };
 
@@ -146,7 +174,8 @@ struct TypeDefinition {
 };
 
 struct ModelDescription {
-  std::string fmi_version;
+  FmiVersion fmi_major = FmiVersion::fmi3;
+  std::string fmi_version;  // as written: "3.0", "2.0", ...
   std::string model_name;
   std::string instantiation_token;
   std::string description, author, version, generation_tool, generation_date_and_time;
@@ -155,13 +184,19 @@ struct ModelDescription {
   bool has_co_simulation = false;
   bool has_scheduled_execution = false;
   DefaultExperiment default_experiment;
+  // FMI 2.0 declares the number of event indicators on fmiModelDescription
+  // (FMI 3.0 lists <EventIndicator> elements instead: nullopt there).
+  std::optional<std::size_t> number_of_event_indicators;
+  // Najafi et al.'s extension: maxNumberOfConstraints (FMI 2.0 only).
+  std::optional<std::size_t> max_number_of_constraints;
   std::vector<UnitDefinition> units;
   std::vector<TypeDefinition> types;
   std::vector<Variable> variables;  // in document order
   ModelStructure structure;
 
   // Position in `variables` of the variable with this value reference / name
-  // (the first one if duplicated; the validator reports duplicates).
+  // (the first one if duplicated: FMI 2.0 aliases share a value reference;
+  // the validator reports duplicates in FMI 3.0).
   std::optional<std::size_t> index_of(ValueReference vr) const;
   std::optional<std::size_t> index_of(const std::string& name) const;
   const Variable* find(ValueReference vr) const;

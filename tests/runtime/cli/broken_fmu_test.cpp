@@ -217,9 +217,9 @@ std::vector<BrokenCase> corpus() {
                    }),
                    xml_error({"modelDescription.xml:", ": malformed XML ("}), xml_error({": malformed XML ("})});
   cases.push_back({"WrongFmiVersion",
-                   edit([](FmuImage& i) { i.replace(kModelDescription, "fmiVersion=\"3.0\"", "fmiVersion=\"2.0\""); }),
-                   xml_error({"fmiVersion=\"2.0\" is not FMI 3.x → lsdae reads FMI 3.0 only"}),
-                   xml_error({"fmiVersion=\"2.0\" is not FMI 3.x"})});
+                   edit([](FmuImage& i) { i.replace(kModelDescription, "fmiVersion=\"3.0\"", "fmiVersion=\"1.0\""); }),
+                   xml_error({"fmiVersion=\"1.0\" is not FMI 2.0 or 3.x → lsdae reads FMI 2.0 and FMI 3.0"}),
+                   xml_error({"fmiVersion=\"1.0\" is not FMI 2.0 or 3.x"})});
   cases.push_back({"DanglingDerivative",
                    edit([](FmuImage& i) { i.replace(kModelDescription, "derivative=\"1\"", "derivative=\"999\""); }),
                    invalid({"re:modelDescription\\.xml:[0-9]+: error: variable \"der\\(x\\)\" has derivative=\"999\", but no "

@@ -2,7 +2,8 @@
 // not write: the FMI project's Reference-FMUs (../shared/data/fmus/
 // reference-fmus, README there), run as a user runs them.
 //
-// Every Model Exchange FMU validates, simulates with its default experiment
+// Every Model Exchange FMU, FMI 3.0 (fmi3/) and FMI 2.0 (fmi2/) alike,
+// validates, `info` names its FMI version, simulates with its default experiment
 // at rtol 1e-8, and every recorded output and state agrees with the
 // reference made by an independent importer (fmusim + CVODE at rtol 1e-10):
 // the same rows (an event gives two rows at its time), event times to 1e-8,
@@ -169,20 +170,24 @@ void expect_matches_reference(const Table& ours, const Table& ref, const std::st
 }
 
 struct Case {
+  std::string version;  // "fmi3" or "fmi2": the corpus folder
   std::string model;
   std::vector<std::string> extra;  // beyond --rtol 1e-8 and the reference's columns
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.model; }
+void PrintTo(const Case& c, std::ostream* os) { *os << c.version << "/" << c.model; }
 
 class ReferenceFmu : public CliTest, public ::testing::WithParamInterface<Case> {};
 
 TEST_P(ReferenceFmu, ValidatesSimulatesAndMatchesTheReference) {
   const Case& c = GetParam();
-  CORPUS_FILE(fmu, "fmi3/" + c.model + ".fmu");
-  CORPUS_FILE(reference, "fmi3/" + c.model + "_me_ref.csv");
+  CORPUS_FILE(fmu, c.version + "/" + c.model + ".fmu");
+  CORPUS_FILE(reference, c.version + "/" + c.model + "_me_ref.csv");
   ProcessResult v = lsdae({"validate", fmu.string()});
   EXPECT_TRUE(ExitedWith(v, 0));
+  ProcessResult i = lsdae({"info", fmu.string()});
+  EXPECT_TRUE(ExitedWith(i, 0));
+  EXPECT_TRUE(Mentions(i, c.version == "fmi2" ? "FMI 2.0" : "FMI 3.0"));
   const Table ref = read_table(reference);
   std::string columns;
   for (std::size_t k = 1; k < ref.names.size(); ++k) columns += (columns.empty() ? "" : ",") + ref.names[k];
@@ -200,9 +205,18 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.
 
 INSTANTIATE_TEST_SUITE_P(
     Fmi3, ReferenceFmu,
-    ::testing::Values(Case{"BouncingBall", {}}, Case{"Dahlquist", {}},
-                      Case{"Feedthrough", {"--input", (kCorpus / "fmi3/Feedthrough_in.csv").string()}},
-                      Case{"Resource", {}}, Case{"Stair", {}}, Case{"StateSpace", {}}, Case{"VanDerPol", {}}),
+    ::testing::Values(Case{"fmi3", "BouncingBall", {}}, Case{"fmi3", "Dahlquist", {}},
+                      Case{"fmi3", "Feedthrough", {"--input", (kCorpus / "fmi3/Feedthrough_in.csv").string()}},
+                      Case{"fmi3", "Resource", {}}, Case{"fmi3", "Stair", {}}, Case{"fmi3", "StateSpace", {}},
+                      Case{"fmi3", "VanDerPol", {}}),
+    case_name);
+
+// The same engine through the FMI 2.0 binary interface (no StateSpace: arrays are FMI 3.0).
+INSTANTIATE_TEST_SUITE_P(
+    Fmi2, ReferenceFmu,
+    ::testing::Values(Case{"fmi2", "BouncingBall", {}}, Case{"fmi2", "Dahlquist", {}},
+                      Case{"fmi2", "Feedthrough", {"--input", (kCorpus / "fmi2/Feedthrough_in.csv").string()}},
+                      Case{"fmi2", "Resource", {}}, Case{"fmi2", "Stair", {}}, Case{"fmi2", "VanDerPol", {}}),
     case_name);
 
 using ReferenceFmus = CliTest;

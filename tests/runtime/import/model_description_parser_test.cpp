@@ -133,13 +133,13 @@ TEST(ModelDescriptionParser, ReadsEveryModelStructureList) {
 TEST(ModelDescriptionParser, RejectsOtherFmiVersionsWithAHint) {
   Diagnostics d;
   try {
-    parse_model_description(model_description(test::kVariables, test::kStructure, "2.0"), d);
+    parse_model_description(model_description(test::kVariables, test::kStructure, "1.0"), d);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::xml);
     EXPECT_STREQ(e.what(),
-                 "modelDescription.xml:2: fmiVersion=\"2.0\" is not FMI 3.x → lsdae reads FMI 3.0 only; export the "
-                 "model as FMI 3.0 Model Exchange");
+                 "modelDescription.xml:2: fmiVersion=\"1.0\" is not FMI 2.0 or 3.x → lsdae reads FMI 2.0 and FMI "
+                 "3.0; export the model as FMI 3.0 (or 2.0) Model Exchange");
   }
   EXPECT_THROW(parse_model_description("<fmiModelDescription modelName=\"m\"/>", d), Error);
   EXPECT_THROW(parse_model_description("<notAnFmu fmiVersion=\"3.0\"/>", d), Error);

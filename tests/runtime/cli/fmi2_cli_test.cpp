@@ -1,0 +1,238 @@
+// tests/runtime/cli/fmi2_cli_test.cpp -- FMI 2.0 Model Exchange through the
+// `lsdae` program, with an FMU we wrote by hand in the habits of other
+// exporters (fmi2_oscillator_fmu.c: aliases, a value reference shared by a
+// Real and an Integer, states in an order unlike their value references, no
+// directional derivatives, no time variable, #r..# references in its log).
+// It simulates to its exact solution, and bad FMI 2.0 input gets the same
+// kind of message and exit code as FMI 3.0: a wrong guid, a missing required
+// function, malformed XML, an index or a derivative that points nowhere, an
+// LS-DAE manifest next to a 2.0 FMU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+
+#include "cli_fixture.h"
+#include "lsdae/error.h"
+
+namespace lsdae::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ModelVariables, 1-based: 1 der(v), 2 w, 3 v, 4 x, 5 der(x), 6 position (alias of x), 7 crossings.
+const std::string kModelDescription = R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="2.0" modelName="Oscillator" guid="{4a1c-lsdae-fmi2-oscillator}"
+    generationTool="hand-written C" numberOfEventIndicators="1">
+  <ModelExchange modelIdentifier="Oscillator" completedIntegratorStepNotNeeded="true"/>
+  <UnitDefinitions><Unit name="rad/s"><BaseUnit s="-1"/></Unit></UnitDefinitions>
+  <TypeDefinitions><SimpleType name="AngularVelocity"><Real unit="rad/s"/></SimpleType></TypeDefinitions>
+  <DefaultExperiment startTime="0" stopTime="3" stepSize="0.01"/>
+  <ModelVariables>
+    <ScalarVariable name="der(v)" valueReference="900"><Real derivative="3"/></ScalarVariable>
+    <ScalarVariable name="w" valueReference="7" causality="parameter" variability="fixed" initial="exact">
+      <Real declaredType="AngularVelocity" start="2"/></ScalarVariable>
+    <ScalarVariable name="v" valueReference="41" initial="exact"><Real start="0"/></ScalarVariable>
+    <ScalarVariable name="x" valueReference="5000000" causality="output" initial="exact"><Real start="1"/></ScalarVariable>
+    <ScalarVariable name="der(x)" valueReference="13"><Real derivative="4"/></ScalarVariable>
+    <ScalarVariable name="position" valueReference="5000000" causality="output" initial="exact">
+      <Real start="1"/></ScalarVariable>
+    <ScalarVariable name="crossings" valueReference="7" causality="output" variability="discrete">
+      <Integer/></ScalarVariable>
+  </ModelVariables>
+  <ModelStructure>
+    <Outputs>
+      <Unknown index="4" dependencies="4"/>
+      <Unknown index="6" dependencies="4"/>
+      <Unknown index="7" dependencies=""/>
+    </Outputs>
+    <Derivatives>
+      <Unknown index="5" dependencies="3"/>
+      <Unknown index="1" dependencies="4"/>
+    </Derivatives>
+    <InitialUnknowns>
+      <Unknown index="1"/>
+      <Unknown index="5"/>
+      <Unknown index="7"/>
+    </InitialUnknowns>
+  </ModelStructure>
+</fmiModelDescription>
+)xml";
+
+void write_text(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+struct Csv {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> rows;
+  std::size_t column(const std::string& name) const {
+    for (std::size_t c = 0; c < names.size(); ++c)
+      if (names[c] == name) return c;
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+  }
+};
+
+Csv read_csv(const fs::path& p) {
+  std::ifstream in(p);
+  Csv csv;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::stringstream s(line);
+    std::string f;
+    while (std::getline(s, f, ',')) fields.push_back(f);
+    if (csv.names.empty()) {
+      csv.names = fields;
+      continue;
+    }
+    std::vector<double> row;
+    for (const auto& x : fields) row.push_back(std::strtod(x.c_str(), nullptr));
+    csv.rows.push_back(row);
+  }
+  return csv;
+}
+
+class Fmi2Cli : public CliTest {
+ protected:
+  // An unpacked FMI 2.0 FMU (a directory, opened in place) with `xml` and `binary`.
+  fs::path oscillator(const std::string& xml = kModelDescription, const char* binary = LSDAE_FMI2_OSCILLATOR) {
+    const fs::path dir = work_ / ("Oscillator" + std::to_string(count_++));
+    write_text(dir / "modelDescription.xml", xml);
+    fs::create_directories(dir / "binaries" / "linux64");
+    fs::copy_file(binary, dir / "binaries" / "linux64" / "Oscillator.so");
+    return dir;
+  }
+  int count_ = 0;
+};
+
+TEST_F(Fmi2Cli, SimulatesToTheExactSolutionWithAliasesAndOddValueReferences) {
+  const fs::path fmu = oscillator();
+  ProcessResult v = lsdae({"validate", fmu.string()});
+  EXPECT_TRUE(ExitedWith(v, 0));
+  EXPECT_TRUE(Mentions(v, "valid (0 errors, 0 warnings"));
+  const fs::path out = work_ / "osc.csv";
+  ProcessResult s = lsdae({"simulate", fmu.string(), "--rtol", "1e-9", "--atol", "1e-10", "--no-progress", "-o",
+                           out.string()});
+  ASSERT_TRUE(ExitedWith(s, 0));
+  // The FMU's log message: "#r5000000#" is the first variable with that Real reference, "##" is "#".
+  EXPECT_TRUE(Mentions(s, "x starts at 1 (# of crossings so far: 0)"));
+  const Csv csv = read_csv(out);
+  // Default channels: outputs and states, in ModelVariables order; the alias keeps its own name.
+  EXPECT_EQ(csv.names, (std::vector<std::string>{"time", "v", "x", "position", "crossings"}));
+  ASSERT_GT(csv.rows.size(), 300u);
+  const double w = 2.0, pi = std::numbers::pi;
+  double worst = 0;
+  for (const auto& r : csv.rows) {
+    const double t = r[0];
+    worst = std::max(worst, std::fabs(r[csv.column("x")] - std::cos(w * t)));
+    worst = std::max(worst, std::fabs(r[csv.column("v")] + w * std::sin(w * t)));
+    EXPECT_EQ(r[csv.column("position")], r[csv.column("x")]) << "an alias is the same value, t = " << t;
+    // Crossings at (k + 1/2) pi / w; away from them the count is exact.
+    const double k = t * w / pi - 0.5;
+    if (std::fabs(k - std::round(k)) > 1e-3) {
+      EXPECT_EQ(r[csv.column("crossings")], std::floor(k) + 1) << "t = " << t;
+    }
+  }
+  EXPECT_LT(worst, 1e-6) << "largest error against x = cos(2t), v = -2 sin(2t)";
+  EXPECT_EQ(csv.rows.back()[csv.column("crossings")], 2) << "crossings at pi/4 and 3pi/4 before t = 3";
+  EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(Fmi2Cli, SetOutputVarsAndInfoWorkOnAnFmi2Fmu) {
+  const fs::path fmu = oscillator();
+  const fs::path out = work_ / "osc.csv";
+  ProcessResult s = lsdae({"simulate", fmu.string(), "--set", "w=3", "--stop", "1", "--no-progress", "-o",
+                           out.string(), "--output-vars", "position,crossings,w"});
+  ASSERT_TRUE(ExitedWith(s, 0));
+  const Csv csv = read_csv(out);
+  EXPECT_EQ(csv.names, (std::vector<std::string>{"time", "position", "crossings", "w"}));
+  EXPECT_EQ(csv.rows.back()[3], 3.0) << "--set reached the Real that shares its value reference with an Integer";
+  EXPECT_NEAR(csv.rows.back()[1], std::cos(3.0), 1e-5);
+  EXPECT_EQ(csv.rows.back()[2], 1.0) << "one crossing, at pi/6";
+  ProcessResult bad = lsdae({"simulate", fmu.string(), "--set", "crossings=1.5", "--no-progress", "-o",
+                             (work_ / "bad.csv").string()});
+  EXPECT_TRUE(ExitedWith(bad, exit_code(ErrorKind::usage)));
+  ProcessResult i = lsdae({"info", fmu.string()});
+  ASSERT_TRUE(ExitedWith(i, 0));
+  EXPECT_TRUE(Mentions(i, "FMI 2.0"));
+  EXPECT_TRUE(Mentions(i, "re:continuous states +2"));
+  EXPECT_TRUE(Mentions(i, "re:event indicators +1"));
+  ProcessResult vars = lsdae({"info", "--variables", "", fmu.string()});
+  ASSERT_TRUE(ExitedWith(vars, 0));
+  // Types as FMI 2.0 names them.
+  EXPECT_TRUE(Mentions(vars, "re:position +Real +output"));
+  EXPECT_TRUE(Mentions(vars, "re:crossings +Integer +output +discrete"));
+}
+
+TEST_F(Fmi2Cli, AWrongGuidIsRefusedByTheFmuWithItsMessage) {
+  const fs::path fmu = oscillator(replaced(kModelDescription, "{4a1c-lsdae-fmi2-oscillator}", "{other}"));
+  ProcessResult s = lsdae({"simulate", fmu.string(), "--no-progress", "-o", (work_ / "o.csv").string()});
+  EXPECT_TRUE(ExitedWith(s, exit_code(ErrorKind::fmu_call)));
+  EXPECT_TRUE(Mentions(s, "fmi2Instantiate(\"lsdae\") returned NULL (the FMU said: wrong guid \"{other}\""));
+  EXPECT_TRUE(Mentions(s, "(guid \"{other}\")"));
+  EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(Fmi2Cli, AMissingRequiredFunctionIsABinaryError) {
+  const fs::path fmu = oscillator(kModelDescription, LSDAE_FMI2_OSCILLATOR_WITHOUT_GET_DERIVATIVES);
+  ProcessResult s = lsdae({"simulate", fmu.string(), "--no-progress", "-o", (work_ / "o.csv").string()});
+  EXPECT_TRUE(ExitedWith(s, exit_code(ErrorKind::binary)));
+  EXPECT_TRUE(Mentions(s, "Oscillator.so does not export the required function fmi2GetDerivatives → the binary is "
+                          "not an FMI 2.0 Model Exchange FMU"));
+  ProcessResult v = lsdae({"validate", fmu.string()});
+  EXPECT_FALSE(ExitedWith(v, 0));
+  EXPECT_TRUE(Mentions(v, "fmi2GetDerivatives"));
+}
+
+TEST_F(Fmi2Cli, BadFmi2XmlIsReportedWithFileAndLine) {
+  struct Bad {
+    std::string from, to;
+    int exit;
+    std::string message;
+  };
+  const Bad cases[] = {
+      {"<ModelVariables>", "<ModelVariables", exit_code(ErrorKind::xml), "modelDescription.xml:"},
+      {"<Unknown index=\"5\" dependencies=\"3\"/>", "<Unknown index=\"12\" dependencies=\"3\"/>",
+       exit_code(ErrorKind::invalid),
+       "re:modelDescription\\.xml:[0-9]+: error: <Derivatives><Unknown index=\"12\"> points at no variable "
+       "\\(ModelVariables has 7, counted from 1\\)"},
+      {"<Real derivative=\"4\"/>", "<Real derivative=\"99\"/>", exit_code(ErrorKind::invalid),
+       "variable \"der(x)\" has derivative=\"99\", which points at no variable"},
+      {"<Real derivative=\"4\"/>", "<Real derivative=\"7\"/>", exit_code(ErrorKind::invalid),
+       "variable \"der(x)\" has derivative=\"7\", which is \"crossings\" (Integer, not Real)"},
+      {"<Unknown index=\"1\" dependencies=\"4\"/>", "<Unknown index=\"1\" dependencies=\"4 0\"/>",
+       exit_code(ErrorKind::invalid), "depends on index 0, which points at no variable"},
+      {"<Unknown index=\"5\" dependencies=\"3\"/>", "<Unknown index=\"2\" dependencies=\"3\"/>",
+       exit_code(ErrorKind::invalid), "\"w\""},
+  };
+  for (const Bad& bad : cases) {
+    const fs::path fmu = oscillator(replaced(kModelDescription, bad.from, bad.to));
+    ProcessResult s = lsdae({"simulate", fmu.string(), "--no-progress", "-o", (work_ / "o.csv").string()});
+    EXPECT_TRUE(ExitedWith(s, bad.exit)) << bad.to;
+    EXPECT_TRUE(Mentions(s, bad.message)) << bad.to;
+  }
+}
+
+TEST_F(Fmi2Cli, AnLsDaeManifestNextToAnFmi2FmuIsRefusedWithTheWayOut) {
+  const fs::path fmu = oscillator();
+  write_text(fmu / "extra" / "org.fmi-standard.fmi-ls-dae" / "fmi-ls-manifest.xml", "<fmiLayeredStandardManifest/>");
+  ProcessResult s = lsdae({"simulate", fmu.string(), "--no-progress", "-o", (work_ / "o.csv").string()});
+  EXPECT_TRUE(ExitedWith(s, exit_code(ErrorKind::invalid)));
+  EXPECT_TRUE(Mentions(s, "an FMI-LS-DAE manifest next to an FMI 2.0 modelDescription.xml"));
+  EXPECT_TRUE(Mentions(s, "remove the manifest to simulate the FMI 2.0 FMU as an ODE"));
+}
+
+}  // namespace
+}  // namespace lsdae::test
