@@ -18,13 +18,19 @@ EvalStatus status_of(int worst) {
   return worst == 0 ? EvalStatus::ok : worst == 1 ? EvalStatus::recoverable : EvalStatus::fatal;
 }
 
-// IDA's difference-quotient increment for column j (see the header).
-double increment(const JacobianPoint& point, std::size_t j) {
-  static const double srur = std::sqrt(std::numeric_limits<double>::epsilon());
+// A constant entry's difference quotient has no truncation error (the
+// residual is affine in that unknown), only rounding, ε·|G|/Δ: it is taken
+// with an increment of 1e-3 of the unknown's scale instead of √ε, which makes
+// it about 10⁵ times more accurate than a varying entry's.
+constexpr double kConstantIncrement = 1e-3;
+
+// IDA's difference-quotient increment for column j (see the header), with
+// `factor` √ε (IDA's) or kConstantIncrement.
+double increment(const JacobianPoint& point, std::size_t j, double factor) {
   double scale = std::max({std::fabs(point.y[j]), std::fabs(point.h * point.yp[j]),
                            point.weights.empty() ? 1.0 : 1.0 / point.weights[j],
                            point.nominal.empty() ? 1.0 : point.nominal[j]});
-  double inc = srur * scale;
+  double inc = factor * scale;
   if (point.h * point.yp[j] < 0.0) inc = -inc;
   return (point.y[j] + inc) - point.y[j];  // the increment actually representable
 }
@@ -137,7 +143,7 @@ EvalStatus CompressedJacobian::pass(std::span<ResidualFunction* const> pool, con
       // The perturbation today's difference quotient makes, in y or in y' alone.
       const double yp_scale = point.cj != 0.0 ? point.cj : 1.0;
       for (std::size_t j : group) {
-        const double inc = increment(point, j);
+        const double inc = increment(point, j, kConstantIncrement);
         if (y_seed != 0.0) w.y[j] += inc;
         else w.yp[j] += yp_scale * inc;
       }
@@ -203,8 +209,9 @@ EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFun
     std::copy(point.y.begin(), point.y.end(), w.y.begin());
     std::copy(point.yp.begin(), point.yp.end(), w.yp.begin());
     auto group = coloring.group(static_cast<std::size_t>(c));
+    const double srur = std::sqrt(std::numeric_limits<double>::epsilon());
     for (std::size_t j : group) {
-      const double inc = increment(point, j);
+      const double inc = increment(point, j, srur);
       w.y[j] += inc;
       w.yp[j] += point.cj * inc;
     }
