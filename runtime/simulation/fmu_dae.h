@@ -16,6 +16,9 @@
 // implicit forms become structure::DaeForm::fully_implicit; in the OpenModelica
 // form (runtime/import/dae_form.h) a state's value reference in a dependency
 // list becomes two VarRefs, x_i and ẋ_i, since it stands for both.
+// dependenciesKind goes along with every mapped dependency (a variable named
+// twice keeps the more general kind of the two, in FMI's order constant <
+// fixed < tunable < discrete < dependent).
 // StateSelect: a state with initial="approx" is `avoid` (a guess the model
 // does not insist on), otherwise `normal`.
 #ifndef LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
@@ -36,6 +39,11 @@ struct FmuDae {
   // residual_vrs[g][level]: the residual variable of DaeInput::residuals[g].formulations[level]
   std::vector<std::vector<ValueReference>> residual_vrs;
   std::vector<ValueReference> invariant_vrs;
+  // dependenciesKind, parallel to every mapped dependency list of `input`
+  // (empty when the list is absent; `dependent` where the FMU gives no kind):
+  // residual_kinds[g][level], state_kinds[i] (semi-explicit f_i), invariant_kinds[k].
+  std::vector<std::vector<std::vector<DependencyKind>>> residual_kinds;
+  std::vector<std::vector<DependencyKind>> state_kinds, invariant_kinds;
 };
 
 FmuDae build_fmu_dae(const Fmu& fmu);
