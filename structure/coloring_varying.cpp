@@ -42,7 +42,8 @@ Coloring restrict_coloring(const Coloring& coloring, const std::vector<bool>& co
   return out;
 }
 
-VaryingColoring color_varying_columns(const Pattern& pattern, const std::vector<bool>& entry_constant) {
+VaryingColoring color_varying_columns(const Pattern& pattern, const std::vector<bool>& entry_constant,
+                                      VaryingChoice choice) {
   if (entry_constant.size() != pattern.nnz())
     throw std::invalid_argument("varying colouring: " + std::to_string(entry_constant.size()) + " flags for " +
                                 std::to_string(pattern.nnz()) + " entries");
@@ -60,11 +61,13 @@ VaryingColoring color_varying_columns(const Pattern& pattern, const std::vector<
     for (std::size_t p = pattern.col_ptr()[c]; p < pattern.col_ptr()[c + 1]; ++p)
       in_varying_column[p] = varying_column[c];
   }
-  Coloring exclusive = restrict_coloring(color_columns_best(entries_pattern(pattern, in_varying_column)), varying_column);
+  Coloring exclusive =
+      restrict_coloring(color_columns_best(entries_pattern(pattern, in_varying_column)), varying_column);
   Coloring subtract = restrict_coloring(color_columns_best(entries_pattern(pattern, varying_entry)), varying_column);
   out.exclusive_colors = exclusive.colors;
   out.subtract_colors = subtract.colors;
-  out.subtracts = subtract.colors < exclusive.colors;
+  out.subtracts = choice == VaryingChoice::subtract ||
+                  (choice == VaryingChoice::best && subtract.colors < exclusive.colors);
   out.coloring = out.subtracts ? std::move(subtract) : std::move(exclusive);
   return out;
 }

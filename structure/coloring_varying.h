@@ -33,6 +33,7 @@
 #define LSDAE_STRUCTURE_COLORING_VARYING_H
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,7 +51,11 @@ struct VaryingColoring {
   std::size_t constant_entries = 0;                       // entries marked constant
 };
 
-VaryingColoring color_varying_columns(const Pattern& pattern, const std::vector<bool>& entry_constant);
+// `choice`: best (the fewer colours, as above) or one of the two regardless
+// (tests and comparisons).
+enum class VaryingChoice : std::uint8_t { best, exclusive, subtract };
+VaryingColoring color_varying_columns(const Pattern& pattern, const std::vector<bool>& entry_constant,
+                                      VaryingChoice choice = VaryingChoice::best);
 
 // `coloring` without the columns whose `coloured` flag is false (their
 // colour becomes no_index), colours renumbered densely in their order;
