@@ -25,7 +25,9 @@ EntryLifetime lifetime_of(DependencyKind kind) {
 
 // Lifetimes ordered from the most to the least constant: run < segment < varying.
 int rank(EntryLifetime l) { return l == EntryLifetime::run ? 0 : l == EntryLifetime::segment ? 1 : 2; }
-EntryLifetime of_rank(int r) { return r == 0 ? EntryLifetime::run : r == 1 ? EntryLifetime::segment : EntryLifetime::varying; }
+EntryLifetime of_rank(int r) {
+  return r == 0 ? EntryLifetime::run : r == 1 ? EntryLifetime::segment : EntryLifetime::varying;
+}
 // The more general of two lifetimes.
 EntryLifetime wider(EntryLifetime a, EntryLifetime b) { return rank(a) >= rank(b) ? a : b; }
 
