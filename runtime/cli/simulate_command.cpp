@@ -190,11 +190,13 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
   std::cerr << "lsdae: simulated " << sim.fmu().display_name() << " from " << format_number(sim.start_time()) << " to "
             << format_number(s.reached_time) << ": " << count_of(s.steps, "step") << ", "
             << count_of(s.residual_calls, "residual call") << ", " << count_of(s.jacobian_evaluations, "Jacobian")
-            << " (" << s.jacobian_method << ", " << count_of(s.colors, "colour")
-            << (s.varying_colors != s.colors ? " (" + std::to_string(s.varying_colors) + " for the varying entries)"
+            << " (" << s.jacobian_method << ", " << count_of(s.colors, "colour") << ", "
+            << count_of(s.jacobian_nonzeros, "nonzero") << ", " << count_of(s.threads, "thread") << ")"
+            << (s.varying_colors != s.colors ? ", " + count_of(s.varying_colors, "colour") + " per Jacobian with " +
+                                                   count_of(s.constant_entries, "constant entry", "constant entries") +
+                                                   " evaluated once"
                                              : std::string())
-            << ", "
-            << count_of(s.jacobian_nonzeros, "nonzero") << ", " << count_of(s.threads, "thread") << "), KLU L+U "
+            << ", KLU L+U "
             << count_of(s.klu_lnz + s.klu_unz, "nonzero") << "; "
             << (s.time_events + s.state_events + s.step_events > 0
                     ? count_of(s.time_events + s.state_events + s.step_events, "event") + "; "
