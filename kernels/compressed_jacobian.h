@@ -26,6 +26,27 @@
 // own columns of the output, so threads never write the same entry and the
 // result is bitwise independent of the thread count.
 //
+// Constant entries (set_constant_entries; docs/algorithms.md, "Constant
+// Jacobian entries"). Entries the model declares constant (FMI 3.0
+// dependenciesKind `constant`/`fixed`: for the whole run; `tunable`/
+// `discrete`: until the next event) are split as J_p = a_p + cj·b_p with
+// a = ∂G/∂y, b = ∂G/∂y' and evaluated once: one pass per colour of the FULL
+// colouring restricted to the columns holding constant entries, with the
+// y part seeded (a), and, for the entries with a y' part, one more with the
+// y' part seeded (b) (finite differences: y moved alone, then y' by cj times
+// the increment; the increment is 1e-3 of the unknown's scale instead of √ε:
+// an affine dependency has no truncation error, so the larger increment
+// only divides the rounding error, ε·|G|/Δ, by about 10⁵).
+// Every Jacobian afterwards evaluates only the colours of the VARYING
+// colouring (structure/coloring_varying.h) and writes a_p + cj·b_p for the
+// constant entries. When that colouring lets a row of a colour see constant
+// entries of other columns besides its varying one, their known
+// contributions are subtracted (directional: a + cj·b; finite differences:
+// (a + cj·b)·increment of their column), so the varying entry is recovered
+// to rounding. invalidate_constants() (IDA restarted after an event) drops
+// the per-segment values, which the next Jacobian takes again over the
+// columns holding them only; with no constant entries nothing changes.
+//
 // Output: the values of J in the CSC order of `pattern` (col_ptr/row_idx),
 // which is what SUNDIALS' CSC SUNSparseMatrix and KLU store.
 // Cost: colours × (one evaluation + O(n)) work; O(threads · n) workspace,
@@ -56,8 +77,21 @@ struct JacobianPoint {
 
 struct JacobianCounters {
   std::size_t evaluations = 0;        // Jacobians computed
-  std::size_t residual_calls = 0;     // residual() calls made by finite differences
-  std::size_t directional_calls = 0;  // jacobian_columns() calls
+  std::size_t residual_calls = 0;     // residual() calls made by finite differences (all passes)
+  std::size_t directional_calls = 0;  // jacobian_columns() calls (all passes)
+  std::size_t constant_evaluations = 0;  // times the constant entries were (re)computed
+  std::size_t constant_calls = 0;        // calls of those passes (included in the two above)
+};
+
+// Per CSC entry of the pattern, what the model declares about it.
+enum class EntryLifetime : unsigned char {
+  varying,  // re-evaluated at every Jacobian
+  run,      // constant for the whole run (constant, fixed)
+  segment,  // constant between events (tunable, discrete)
+};
+struct ConstantEntries {
+  std::vector<EntryLifetime> lifetime;   // per CSC entry
+  std::vector<bool> derivative_part;     // per CSC entry: the value has a cj·∂G/∂y' part
 };
 
 class CompressedJacobian {
@@ -69,6 +103,18 @@ class CompressedJacobian {
 
   std::size_t threads() const { return threads_; }
   std::size_t colors() const { return coloring_.colors; }
+  // Colours evaluated per Jacobian: colors() without constant entries,
+  // else those of the varying colouring.
+  std::size_t varying_colors() const { return varying_ ? varying_->colors : coloring_.colors; }
+  std::size_t constant_entry_count() const { return constant_count_; }
+
+  // Enables the constant entries (see above). `varying` colours the columns
+  // with a varying entry (structure::verify_varying_coloring holds; no_index
+  // for the others). Both arguments are kept by reference and must outlive
+  // this object. Throws std::invalid_argument on a size mismatch.
+  void set_constant_entries(const ConstantEntries& entries, const structure::Coloring& varying);
+  // After an event: per-segment constants are recomputed at the next Jacobian.
+  void invalidate_constants();
   const structure::Pattern& pattern() const { return pattern_; }
 
   // Fill `values` (size pattern.nnz(), CSC order). `pool` has >= threads() entries.
@@ -83,6 +129,26 @@ class CompressedJacobian {
   struct Workspace {
     std::vector<double> y, yp, r;
   };
+  // A constant entry `constant` of a colour's column, in the row of the
+  // varying entry `varying` of another column of the same colour.
+  struct Correction {
+    std::size_t varying, constant, column, varying_column;
+  };
+  EvalStatus compute_constants(std::span<ResidualFunction* const> pool, const JacobianPoint& point, bool directional);
+  EvalStatus pass(std::span<ResidualFunction* const> pool, const JacobianPoint& point, bool directional,
+                  const structure::Coloring& groups, double y_seed, double yp_seed, std::vector<double>& out,
+                  const std::vector<bool>& take);
+  void fill_constants(double cj, std::span<double> values) const;
+  const ConstantEntries* constants_ = nullptr;
+  const structure::Coloring* varying_ = nullptr;
+  std::size_t constant_count_ = 0;
+  bool constants_valid_ = false, has_segment_ = false, run_valid_ = false;
+  // The full colouring restricted to the columns with constant entries (with
+  // a y' part), and to those with per-segment ones (recomputed after events).
+  structure::Coloring constant_groups_, derivative_groups_, segment_groups_, segment_derivative_groups_;
+  std::vector<bool> is_constant_, is_derivative_, is_segment_, is_segment_derivative_;  // per entry
+  std::vector<double> a_, b_;                                 // per entry
+  std::vector<std::vector<Correction>> corrections_;          // per varying colour
   const structure::Pattern& pattern_;
   const structure::Coloring& coloring_;
   std::size_t threads_;

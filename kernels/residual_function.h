@@ -51,6 +51,18 @@ class ResidualFunction {
                                       std::span<double> /*jv*/) {
     return EvalStatus::fatal;
   }
+
+  // jv = (y_seed·∂G/∂y + yp_seed·∂G/∂y') · v, v as above: the two parts of
+  // the iteration matrix apart (y_seed 1, yp_seed 0: ∂G/∂y; 0 and 1: ∂G/∂y'),
+  // what the constant entries of kernels/compressed_jacobian.h are made of.
+  // (1, cj) must equal jacobian_columns(cj). Default: jacobian_columns when
+  // y_seed is 1, else fatal (not available).
+  virtual EvalStatus jacobian_columns_split(double t, std::span<const double> y, std::span<const double> yp,
+                                            double y_seed, double yp_seed, std::span<const std::size_t> columns,
+                                            std::span<double> jv) {
+    if (y_seed != 1.0) return EvalStatus::fatal;
+    return jacobian_columns(t, y, yp, yp_seed, columns, jv);
+  }
 };
 
 }  // namespace lsdae::kernels

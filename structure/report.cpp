@@ -16,6 +16,7 @@ ColoringSummary summarize_coloring(const Pattern& iteration, const Coloring& cho
   s.ordering = to_string(chosen.ordering);
   s.colors = chosen.colors;
   s.columns = iteration.cols();
+  s.entries = iteration.nnz();
   s.lower_bound = iteration.max_row_nnz();
   for (const auto& [ordering, colors] : per_ordering) s.per_ordering.emplace_back(to_string(ordering), colors);
   return s;
@@ -220,6 +221,17 @@ std::string StructureReport::to_text() const {
       head += "; " + each;
     }
     line(head);
+    if (coloring->varying) {
+      const auto& v = *coloring->varying;
+      line("  constant entries (dependenciesKind constant, fixed, tunable, discrete): " +
+           std::to_string(v.constant_entries) + " of " + std::to_string(coloring->entries) +
+           ", evaluated once; the varying entries need " + plural(v.colors, "colour", "colours") + " for " +
+           plural(v.varying_columns, "column", "columns") + " (" +
+           (v.subtracts ? "known constants subtracted; " + std::to_string(v.exclusive_colors) + " without subtracting"
+                        : "no row shared with a constant entry; " + std::to_string(v.subtract_colors) +
+                              " when subtracting") +
+           ")");
+    }
   }
   if (!warnings.empty()) {
     line("warnings:");
@@ -337,6 +349,20 @@ std::string StructureReport::to_json() const {
     for (const auto& [name, colors] : coloring->per_ordering)
       json.begin_object().key("ordering").value(name).key("colors").value(colors).end_object();
     json.end_array();
+    json.key("varying");
+    if (coloring->varying) {
+      const auto& v = *coloring->varying;
+      json.begin_object();
+      json.key("constant_entries").value(v.constant_entries);
+      json.key("varying_columns").value(v.varying_columns);
+      json.key("colors").value(v.colors);
+      json.key("method").value(v.subtracts ? "subtract" : "exclusive");
+      json.key("exclusive_colors").value(v.exclusive_colors);
+      json.key("subtract_colors").value(v.subtract_colors);
+      json.end_object();
+    } else {
+      json.null();
+    }
     json.end_object();
   } else {
     json.null();

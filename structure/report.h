@@ -21,7 +21,10 @@
 //   differential, algebraic, projection_constraints[],
 //   projection_constraint_count} (null before
 //   reduction), coloring{ordering, colors, columns, lower_bound,
-//   per_ordering[{ordering, colors}]} (null when not coloured), warnings[], notes[].
+//   per_ordering[{ordering, colors}], varying{constant_entries, varying_columns,
+//   colors, method ("exclusive" | "subtract"), exclusive_colors,
+//   subtract_colors} (null when not classified)} (null when not coloured),
+//   warnings[], notes[].
 // Cost: O(size of the output + groups).
 #ifndef LSDAE_STRUCTURE_REPORT_H
 #define LSDAE_STRUCTURE_REPORT_H
@@ -48,7 +51,16 @@ struct ReportOptions {
 struct ColoringSummary {
   std::string ordering;
   std::size_t colors = 0, columns = 0, lower_bound = 0;
+  std::size_t entries = 0;  // nonzeros of the iteration matrix
   std::vector<std::pair<std::string, std::size_t>> per_ordering;  // every ordering measured
+  // With the FMU's dependenciesKind (structure/coloring_varying.h): the
+  // entries evaluated once and the colours left for the varying ones.
+  struct Varying {
+    std::size_t constant_entries = 0, varying_columns = 0, colors = 0;
+    std::size_t exclusive_colors = 0, subtract_colors = 0;
+    bool subtracts = false;
+  };
+  std::optional<Varying> varying;
 };
 
 // Summary of `chosen` on `iteration`; per_ordering: the colour count of every

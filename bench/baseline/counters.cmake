@@ -27,7 +27,7 @@ math(EXPR last "${runs} - 1")
 
 set(kept_top completed rows_written reached_time)
 set(kept_groups model jacobian klu counters)
-set(kept_jacobian method nonzeros colors threads)
+set(kept_jacobian method nonzeros colors varying_colors constant_entries threads)
 set(kept_klu ordering lnz unz)
 
 # json_scalar(<out> <json> <path...>): a scalar as JSON text (strings quoted, booleans true/false).

@@ -17,6 +17,8 @@
 #include "simulation/fmu_jacobian_values.h"
 #include "simulation/output_channels.h"
 #include "simulation/dummy_selection.h"
+#include "simulation/jacobian_constancy.h"
+#include "structure/coloring_varying.h"
 #include "structure/pipeline.h"
 
 namespace lsdae::cli {
@@ -87,9 +89,26 @@ void print_text(const Fmu& fmu, const FmuSummary& s) {
 // The structural analysis (issue 4): from the manifest alone, then -- when the
 // binary loads and provides directional derivatives -- the dummy derivatives
 // chosen numerically at the start point (start values, parameters).
+// With dependenciesKind: the entries evaluated once and the colours left for
+// the varying ones (what a simulation evaluates per Jacobian).
+void add_constant_entries(const simulation::FmuDae& dae, structure::StructureOutcome& outcome) {
+  if (!outcome.index1 || !outcome.report.coloring) return;
+  const structure::Pattern& iteration = outcome.iteration;
+  kernels::ConstantEntries entries =
+      simulation::classify_jacobian_entries(dae, outcome.analysis.system, *outcome.index1, iteration);
+  std::vector<bool> constant(iteration.nnz());
+  for (std::size_t p = 0; p < constant.size(); ++p)
+    constant[p] = entries.lifetime[p] != kernels::EntryLifetime::varying;
+  const structure::VaryingColoring v = structure::color_varying_columns(iteration, constant);
+  outcome.report.coloring->varying =
+      structure::ColoringSummary::Varying{v.constant_entries, v.varying_columns, v.coloring.colors,
+                                          v.exclusive_colors, v.subtract_colors, v.subtracts};
+}
+
 structure::StructureOutcome analyse_structure(const std::shared_ptr<Fmu>& fmu, bool load, std::string& selection_note) {
   simulation::FmuDae dae = simulation::build_fmu_dae(*fmu);
   structure::StructureOutcome outcome = structure::run_structure(dae.input, nullptr);
+  add_constant_entries(dae, outcome);
   if (!outcome.analysis.ok() || !outcome.analysis.dummy_plan.needed() || !load) return outcome;
   try {
     fmu->load_binary();
@@ -108,6 +127,7 @@ structure::StructureOutcome analyse_structure(const std::shared_ptr<Fmu>& fmu, b
     structure::StructureOutcome numeric = simulation::select_at_start(dae, outcome, values, pipeline);
     if (numeric.selection && !numeric.selection->success)
       selection_note = "no choice of dummy derivatives is nonsingular at the start point: " + numeric.selection->error;
+    add_constant_entries(dae, numeric);
     return numeric;
   } catch (const Error& e) {
     selection_note = std::string("structural selection: numeric values unavailable (") + e.what() + ")";

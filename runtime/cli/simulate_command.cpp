@@ -79,6 +79,7 @@ struct SimulateOptions {
   std::optional<double> projection_tolerance;
   bool no_reselect = false;
   bool no_coloring = false;
+  bool no_constant_entries = false;
   std::string row_order = "matched";
   bool strict = false;
   IsolationFlags isolation;
@@ -112,6 +113,8 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     j.field("method", s.jacobian_method);
     j.field("nonzeros", static_cast<std::uint64_t>(s.jacobian_nonzeros));
     j.field("colors", static_cast<std::uint64_t>(s.colors));
+    j.field("varying_colors", static_cast<std::uint64_t>(s.varying_colors));
+    j.field("constant_entries", static_cast<std::uint64_t>(s.constant_entries));
     j.field("threads", static_cast<std::uint64_t>(s.threads));
     j.end_object();
     j.key("counters").begin_object();
@@ -124,6 +127,8 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     j.field("nonlinear_convergence_failures", static_cast<std::int64_t>(s.nonlinear_convergence_failures));
     j.field("error_test_failures", static_cast<std::int64_t>(s.error_test_failures));
     j.field("linear_solver_setups", static_cast<std::int64_t>(s.linear_solver_setups));
+    j.field("constant_evaluations", static_cast<std::int64_t>(s.constant_evaluations));
+    j.field("constant_calls", static_cast<std::int64_t>(s.constant_calls));
     j.field("time_events", static_cast<std::int64_t>(s.time_events));
     j.field("state_events", static_cast<std::int64_t>(s.state_events));
     j.field("step_events", static_cast<std::int64_t>(s.step_events));
@@ -186,7 +191,12 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << format_number(s.reached_time) << ": " << count_of(s.steps, "step") << ", "
             << count_of(s.residual_calls, "residual call") << ", " << count_of(s.jacobian_evaluations, "Jacobian")
             << " (" << s.jacobian_method << ", " << count_of(s.colors, "colour") << ", "
-            << count_of(s.jacobian_nonzeros, "nonzero") << ", " << count_of(s.threads, "thread") << "), KLU L+U "
+            << count_of(s.jacobian_nonzeros, "nonzero") << ", " << count_of(s.threads, "thread") << ")"
+            << (s.varying_colors != s.colors ? ", " + count_of(s.varying_colors, "colour") + " per Jacobian with " +
+                                                   count_of(s.constant_entries, "constant entry", "constant entries") +
+                                                   " evaluated once"
+                                             : std::string())
+            << ", KLU L+U "
             << count_of(s.klu_lnz + s.klu_unz, "nonzero") << "; "
             << (s.time_events + s.state_events + s.step_events > 0
                     ? count_of(s.time_events + s.state_events + s.step_events, "event") + "; "
@@ -451,6 +461,10 @@ Runner add_simulate_command(CLI::App& app) {
                  "klu (sparse, the default) or dense (baseline for benchmarks: what dense importers do)")
       ->check(one_of({"klu", "dense"}))
       ->group("Benchmark baselines");
+  app.add_flag("--no-constant-entries", o->no_constant_entries,
+               "Evaluate the Jacobian entries the FMU declares constant (dependenciesKind) at every Jacobian, "
+               "as the varying ones (for comparison and debugging)")
+      ->group("Benchmark baselines");
   app.add_flag("--no-coloring", o->no_coloring,
                "Evaluate the Jacobian one column at a time (baseline for benchmarks)")
       ->group("Benchmark baselines");
@@ -484,6 +498,7 @@ Runner add_simulate_command(CLI::App& app) {
     options.projection_tolerance = o->projection_tolerance;
     options.reselect = !o->no_reselect;
     options.uncolored_jacobian = o->no_coloring;
+    options.constant_jacobian_entries = !o->no_constant_entries;
     // --jacobian check: the run uses directional derivatives; the comparison
     // is made after initialisation, so that its verdict is printed.
     options.jacobian = o->jacobian == "fd" ? JacobianMode::finite_differences

@@ -33,18 +33,25 @@ FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives) {
   }
   for (std::size_t j = 0; j < dae.algebraic_vrs.size(); ++j)
     var_of[dae.algebraic_vrs[j]].push_back(structure::algebraic(j));
+  std::vector<DependencyKind>* kinds_out = nullptr;  // where map_deps puts the kinds
   auto map_deps = [&](const Unknown& u) -> structure::Dependencies {
+    if (kinds_out != nullptr) kinds_out->clear();
     if (!u.dependencies) return std::nullopt;
     std::vector<structure::VarRef> out;
     out.reserve(u.dependencies->size());
-    for (ValueReference vr : *u.dependencies) {
-      auto it = var_of.find(vr);
+    const bool has_kinds = u.dependencies_kind && u.dependencies_kind->size() == u.dependencies->size();
+    for (std::size_t d = 0; d < u.dependencies->size(); ++d) {
+      auto it = var_of.find((*u.dependencies)[d]);
       if (it == var_of.end()) continue;
+      const DependencyKind kind = has_kinds ? (*u.dependencies_kind)[d] : DependencyKind::dependent;
       for (const structure::VarRef& ref : it->second) {
         out.push_back(ref);
+        if (kinds_out != nullptr) kinds_out->push_back(kind);
         // OpenModelica form: the state's value reference stands for ẋ as well.
-        if (dae.state_stands_for_derivative && ref.block == structure::Block::state)
+        if (dae.state_stands_for_derivative && ref.block == structure::Block::state) {
           out.push_back(structure::derivative_of(ref.index));
+          if (kinds_out != nullptr) kinds_out->push_back(kind);
+        }
       }
     }
     return out;
@@ -66,9 +73,12 @@ FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives) {
     const Variable* x = md.find(dae.state_vrs[i]);
     s.select = (x != nullptr && x->initial == Initial::approx) ? structure::StateSelect::avoid
                                                                : structure::StateSelect::normal;
+    dae.state_kinds.emplace_back();
     if (!dae.fully_implicit) {
       auto it = csd_of.find(dae.derivative_vrs[i]);
+      kinds_out = &dae.state_kinds.back();
       if (it != csd_of.end()) s.derivative_dependencies = map_deps(*it->second);
+      kinds_out = nullptr;
     }
     dae.input.states.push_back(std::move(s));
   }
@@ -76,8 +86,11 @@ FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives) {
   for (const auto& group : manifest.residuals) {
     structure::ResidualInput r;
     std::vector<ValueReference> vrs;
+    auto& kinds = dae.residual_kinds.emplace_back();
     for (const auto& f : group.formulations) {
+      kinds_out = &kinds.emplace_back();
       r.formulations.push_back({name_of(f.residual.value_reference), f.index, map_deps(f.residual)});
+      kinds_out = nullptr;
       vrs.push_back(f.residual.value_reference);
     }
     std::vector<bool> synthesized(vrs.size(), false);
@@ -97,6 +110,8 @@ FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives) {
         deps.push_back(structure::derivative_of(v.index));
         deps.push_back(v);
       }
+      // A synthesized row varies with everything it depends on: no constant entries.
+      kinds.emplace_back(deps.size(), DependencyKind::dependent);
       d.dependencies = std::move(deps);
       r.formulations.push_back(std::move(d));
       vrs.push_back(vrs.back());
@@ -107,7 +122,9 @@ FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives) {
     dae.synthesized.push_back(std::move(synthesized));
   }
   for (const auto& inv : manifest.invariants) {
+    kinds_out = &dae.invariant_kinds.emplace_back();
     dae.input.invariants.push_back({name_of(inv.value_reference), map_deps(inv), std::nullopt, std::nullopt});
+    kinds_out = nullptr;
     dae.invariant_vrs.push_back(inv.value_reference);
   }
   return dae;

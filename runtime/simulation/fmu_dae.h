@@ -16,6 +16,9 @@
 // implicit forms become structure::DaeForm::fully_implicit; in the OpenModelica
 // form (runtime/import/dae_form.h) a state's value reference in a dependency
 // list becomes two VarRefs, x_i and ẋ_i, since it stands for both.
+// dependenciesKind goes along with every mapped dependency (a variable named
+// twice keeps the more general kind of the two, in FMI's order constant <
+// fixed < tunable < discrete < dependent).
 // StateSelect: a state with initial="approx" is `avoid` (a guess the model
 // does not insist on), otherwise `normal`.
 //
@@ -61,6 +64,11 @@ struct FmuDae {
     return group < synthesized.size() && level < synthesized[group].size() && synthesized[group][level];
   }
   bool any_synthesized() const;
+  // dependenciesKind, parallel to every mapped dependency list of `input`
+  // (empty when the list is absent; `dependent` where the FMU gives no kind):
+  // residual_kinds[g][level], state_kinds[i] (semi-explicit f_i), invariant_kinds[k].
+  std::vector<std::vector<std::vector<DependencyKind>>> residual_kinds;
+  std::vector<std::vector<DependencyKind>> state_kinds, invariant_kinds;
 };
 
 FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives = true);

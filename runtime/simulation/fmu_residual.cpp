@@ -204,6 +204,12 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
 kernels::EvalStatus FmuResidual::jacobian_columns(double t, std::span<const double> y, std::span<const double> yp,
                                                   double cj, std::span<const std::size_t> columns,
                                                   std::span<double> jv) {
+  return jacobian_columns_split(t, y, yp, 1.0, cj, columns, jv);
+}
+
+kernels::EvalStatus FmuResidual::jacobian_columns_split(double t, std::span<const double> y,
+                                                        std::span<const double> yp, double y_seed, double yp_seed,
+                                                        std::span<const std::size_t> columns, std::span<double> jv) {
   if (!synth_vrs_.empty())  // has_jacobian_columns() is false
     throw Error(ErrorKind::internal, "simulation: directional derivatives requested for synthesized rows");
   if (state_stands_for_derivative_)  // Fmu::directional_derivatives_available() is false for this form
@@ -213,35 +219,26 @@ kernels::EvalStatus FmuResidual::jacobian_columns(double t, std::span<const doub
   known_vrs_.clear();
   seeds_.clear();
   std::fill(direct_.begin(), direct_.end(), 0.0);
+  // A known seeded with 0 is left out: it adds nothing (the split passes).
+  auto seed = [&](ValueReference vr, double value) {
+    if (value == 0.0) return;
+    known_vrs_.push_back(vr);
+    seeds_.push_back(value);
+  };
   for (std::size_t k : columns) {
     const auto& u = unknowns_[k];
     switch (u.kind) {
       case UnknownKind::differential:
-        known_vrs_.push_back(state_vrs_[u.index]);
-        seeds_.push_back(1.0);
-        if (fully_implicit_) {
-          known_vrs_.push_back(derivative_vrs_[u.index]);
-          seeds_.push_back(cj);
-        } else {
-          direct_[u.index] = cj;
-        }
+        seed(state_vrs_[u.index], y_seed);
+        if (fully_implicit_) seed(derivative_vrs_[u.index], yp_seed);
+        else direct_[u.index] = yp_seed;
         break;
-      case UnknownKind::dummy_state:
-        known_vrs_.push_back(state_vrs_[u.index]);
-        seeds_.push_back(1.0);
-        break;
+      case UnknownKind::dummy_state: seed(state_vrs_[u.index], y_seed); break;
       case UnknownKind::dummy_derivative:
-        if (fully_implicit_) {
-          known_vrs_.push_back(derivative_vrs_[u.index]);
-          seeds_.push_back(1.0);
-        } else {
-          direct_[u.index] = 1.0;
-        }
+        if (fully_implicit_) seed(derivative_vrs_[u.index], y_seed);
+        else direct_[u.index] = y_seed;
         break;
-      case UnknownKind::algebraic:
-        known_vrs_.push_back(algebraic_vrs_[u.index]);
-        seeds_.push_back(1.0);
-        break;
+      case UnknownKind::algebraic: seed(algebraic_vrs_[u.index], y_seed); break;
     }
   }
   if (known_vrs_.empty()) {

@@ -44,7 +44,8 @@
 // knowns of the requested columns seeded (x_i with 1 and, fully implicit,
 // ẋ_i with cj; z_j, dummy x_s and ẋ_s with 1) and every row's variable as
 // unknowns (plus the derivatives in the semi-explicit form, whose rows add
-// cj or 1 for their own ẋ).
+// cj or 1 for their own ẋ). jacobian_columns_split seeds the y part and the
+// y' part with separate factors and leaves out the knowns seeded with 0.
 #ifndef LSDAE_RUNTIME_SIMULATION_FMU_RESIDUAL_H
 #define LSDAE_RUNTIME_SIMULATION_FMU_RESIDUAL_H
 
@@ -73,6 +74,9 @@ class FmuResidual final : public kernels::ResidualFunction {
   }
   kernels::EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
                                        std::span<const std::size_t> columns, std::span<double> jv) override;
+  kernels::EvalStatus jacobian_columns_split(double t, std::span<const double> y, std::span<const double> yp,
+                                             double y_seed, double yp_seed, std::span<const std::size_t> columns,
+                                             std::span<double> jv) override;
 
   // The values the invariant rows keep (per DaeInput invariant): an invariant
   // row is I_i − value_i, so it vanishes where the invariant has the value it

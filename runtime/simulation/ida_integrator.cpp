@@ -38,7 +38,11 @@ IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
   error_test_failures += o.error_test_failures;
   linear_solver_setups += o.linear_solver_setups;
   root_function_calls += o.root_function_calls;
+  constant_evaluations += o.constant_evaluations;
+  constant_calls += o.constant_calls;
   colors = o.colors;
+  varying_colors = o.varying_colors;
+  constant_entries = o.constant_entries;
   jacobian_nonzeros = o.jacobian_nonzeros;
   klu_lnz = o.klu_lnz;
   klu_unz = o.klu_unz;
@@ -176,7 +180,10 @@ struct IdaIntegrator::Impl {
   Impl(kernels::ResidualFunction& m, std::vector<kernels::ResidualFunction*> p, const structure::Pattern& pat,
        const structure::Coloring& coloring, IntegratorOptions opts)
       : main(m), pool(std::move(p)), pattern(pat), options(std::move(opts)),
-        jacobian(pat, coloring, options.threads) {}
+        jacobian(pat, coloring, options.threads) {
+    if (options.constant_entries != nullptr && options.varying_coloring != nullptr)
+      jacobian.set_constant_entries(*options.constant_entries, *options.varying_coloring);
+  }
 
   ~Impl() {
     if (ida != nullptr) IDAFree(&ida);
@@ -449,6 +456,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.initialized = true;
   } else {
     m.carry_counters();
+    m.jacobian.invalidate_constants();  // an event: tunable and discrete entries may have changed
     m.check(IDAReInit(m.ida, t0, m.y, m.yp), "IDAReInit");
   }
   m.rearm_scan();  // IDAReInit zeroed IDA's counters
@@ -564,6 +572,10 @@ IntegratorStats IdaIntegrator::stats() const {
   const Impl& m = *impl_;
   IntegratorStats s;
   s.colors = m.jacobian.colors();
+  s.varying_colors = m.jacobian.varying_colors();
+  s.constant_entries = m.jacobian.constant_entry_count();
+  s.constant_evaluations = static_cast<long>(m.jacobian.counters().constant_evaluations);
+  s.constant_calls = static_cast<long>(m.jacobian.counters().constant_calls);
   s.jacobian_nonzeros = m.pattern.nnz();
   s.jacobian_evaluations = static_cast<long>(m.jacobian.counters().evaluations);
   s.jacobian_residual_calls = static_cast<long>(m.jacobian.counters().residual_calls);

@@ -75,6 +75,11 @@ struct IntegratorOptions {
   KluOrdering ordering = KluOrdering::amd;
   LinearSolverKind linear_solver = LinearSolverKind::klu;
   std::size_t threads = 1;
+  // Constant Jacobian entries (kernels/compressed_jacobian.h): both null, or
+  // both set and kept by reference (they must outlive the integrator).
+  // start() after the first drops the per-segment constants (an event).
+  const kernels::ConstantEntries* constant_entries = nullptr;
+  const structure::Coloring* varying_coloring = nullptr;
   // When set: called inside every step, after the Newton corrector converged,
   // to project y onto constraints before IDA's error test
   // (projecting_nonlinear_solver.h); 0 ok, > 0 recoverable failure.
@@ -115,6 +120,10 @@ struct IntegratorStats {
   long linear_solver_setups = 0;
   long root_function_calls = 0;
   std::size_t colors = 0;
+  std::size_t varying_colors = 0;      // colours evaluated per Jacobian (= colors without constant entries)
+  std::size_t constant_entries = 0;    // Jacobian entries evaluated once (per run or per segment)
+  long constant_evaluations = 0;       // times they were evaluated
+  long constant_calls = 0;             // FMU calls for them (included in the two call counters)
   std::size_t jacobian_nonzeros = 0;
   long klu_lnz = 0, klu_unz = 0;    // nonzeros of the factors (incl. diagonals)
   double last_step = 0.0;

@@ -349,6 +349,8 @@ const SimulationStats& Simulation::statistics() {
   s.algebraic = s.unknowns - s.differential;
   s.jacobian_nonzeros = m.structure.iteration.nnz();
   s.colors = m.structure.coloring ? m.structure.coloring->colors : 0;
+  s.varying_colors = m.integrator ? m.integrator->stats().varying_colors : s.colors;
+  s.constant_entries = m.integrator ? m.integrator->stats().constant_entries : 0;
   s.jacobian_method = m.use_directional ? "directional" : "finite differences";
   s.klu_ordering = m.options.klu_ordering;
   s.reached_time = m.t;
@@ -365,6 +367,8 @@ const SimulationStats& Simulation::statistics() {
   s.error_test_failures = is.error_test_failures;
   s.linear_solver_setups = is.linear_solver_setups;
   s.klu_lnz = is.klu_lnz;
+  s.constant_evaluations = is.constant_evaluations;
+  s.constant_calls = is.constant_calls;
   s.klu_unz = is.klu_unz;
   return s;
 }

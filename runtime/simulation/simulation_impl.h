@@ -48,6 +48,7 @@
 #include "simulation/fmu_residual.h"
 #include "simulation/ida_integrator.h"
 #include "simulation/input_table.h"
+#include "structure/coloring_varying.h"
 #include "structure/pipeline.h"
 
 namespace lsdae {
@@ -81,6 +82,10 @@ struct Simulation::Impl {
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
   std::unique_ptr<simulation::IdaIntegrator> integrator;
+  // The constant Jacobian entries of the current structure and the colouring
+  // of the columns still varying (make_integrator; the integrator refers to them).
+  kernels::ConstantEntries jacobian_constants;
+  std::optional<structure::VaryingColoring> varying_coloring;
   std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
   double projection_tolerance = 0;        // start values; in-step trigger when given
   bool projection_tolerance_given = false;  // --projection-tolerance: in-step trigger on max|C|

@@ -14,6 +14,7 @@
 
 #include "common/format.h"
 #include "simulation/simulation_impl.h"
+#include "simulation/jacobian_constancy.h"
 #include "structure/coloring.h"
 
 namespace lsdae {
@@ -100,6 +101,24 @@ void Simulation::Impl::make_integrator() {
       one_per_column.group_columns[k] = k;
     }
     structure.coloring = std::move(one_per_column);
+  }
+  jacobian_constants = {};
+  varying_coloring.reset();
+  // Directional derivatives only: constants taken once by finite differences
+  // carry that one evaluation's rounding for the whole run, which moved
+  // event-sensitive runs (the Reference FMUs' BouncingBall coming to rest
+  // takes one more event); finite-difference Jacobians stay as they were.
+  if (options.constant_jacobian_entries && !options.uncolored_jacobian && use_directional) {
+    const structure::Pattern& iteration = structure.iteration;
+    jacobian_constants = simulation::classify_jacobian_entries(dae, structure.analysis.system, index1, iteration);
+    std::vector<bool> constant(iteration.nnz());
+    for (std::size_t p = 0; p < constant.size(); ++p)
+      constant[p] = jacobian_constants.lifetime[p] != kernels::EntryLifetime::varying;
+    varying_coloring = structure::color_varying_columns(iteration, constant);
+    if (varying_coloring->constant_entries > 0) {
+      io.constant_entries = &jacobian_constants;
+      io.varying_coloring = &varying_coloring->coloring;
+    }
   }
   if (projector && options.constraints == ConstraintMethod::projection)
     io.step_projection = [this](double at, std::span<double> yy, std::span<const double> yyp,

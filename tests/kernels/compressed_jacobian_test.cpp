@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "structure/coloring.h"
+#include "structure/coloring_varying.h"
 #include "structure/pattern.h"
 
 namespace lsdae::kernels {
@@ -144,6 +145,213 @@ TEST(CompressedJacobian, RejectsMismatchedInputs) {
   auto rect = structure::Pattern::from_rows(3, {{0, 1}, {2}});
   auto coloring = structure::color_columns(rect);
   EXPECT_THROW(CompressedJacobian(rect, coloring, 1), std::invalid_argument);
+}
+
+
+// Constant entries (set_constant_entries). G_i = m_i·y'_i − (y_{i−1} − 2y_i +
+// y_{i+1}) + k·y_i³: the off-diagonal −1 are constant; the diagonal
+// cj·m_i + 2 + 3k·y_i² is varying when k ≠ 0, constant with a cj part when
+// k = 0. Directional derivatives seed the y and y' parts apart.
+class MassChain : public ResidualFunction {
+ public:
+  MassChain(std::size_t n, double k) : n_(n), k_(k) {}
+  std::size_t size() const override { return n_; }
+  double mass(std::size_t i) const { return 1.0 + 0.25 * static_cast<double>(i % 4); }
+  // Column 10's coupling: a discrete parameter that changes at events.
+  double weight(std::size_t j) const { return j == 10 ? g : 1.0; }
+  double g = 1.0;
+  EvalStatus residual(double, std::span<const double> y, std::span<const double> yp, std::span<double> r) override {
+    ++calls;
+    for (std::size_t i = 0; i < n_; ++i) {
+      double left = i > 0 ? weight(i - 1) * y[i - 1] : 0.0, right = i + 1 < n_ ? weight(i + 1) * y[i + 1] : 0.0;
+      r[i] = mass(i) * yp[i] - (left - 2 * y[i] + right) + k_ * y[i] * y[i] * y[i];
+    }
+    return EvalStatus::ok;
+  }
+  bool has_jacobian_columns() const override { return true; }
+  EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
+                              std::span<const std::size_t> columns, std::span<double> jv) override {
+    return jacobian_columns_split(t, y, yp, 1.0, cj, columns, jv);
+  }
+  EvalStatus jacobian_columns_split(double, std::span<const double> y, std::span<const double>, double ys,
+                                    double yps, std::span<const std::size_t> columns, std::span<double> jv) override {
+    ++calls;
+    std::fill(jv.begin(), jv.end(), 0.0);
+    for (std::size_t j : columns) {
+      jv[j] += yps * mass(j) + ys * (2 + 3 * k_ * y[j] * y[j]);
+      if (j > 0) jv[j - 1] -= ys * weight(j);
+      if (j + 1 < n_) jv[j + 1] -= ys * weight(j);
+    }
+    return EvalStatus::ok;
+  }
+  double exact(const structure::Pattern& pattern, std::size_t p, std::size_t col, std::span<const double> y,
+               double cj) const {
+    return pattern.row_idx()[p] == col ? cj * mass(col) + 2 + 3 * k_ * y[col] * y[col] : -weight(col);
+  }
+  std::size_t calls = 0;
+
+ private:
+  std::size_t n_;
+  double k_;
+};
+
+ConstantEntries chain_entries(const structure::Pattern& pattern, bool diagonal_constant, EntryLifetime lifetime) {
+  ConstantEntries e;
+  e.lifetime.assign(pattern.nnz(), lifetime);
+  e.derivative_part.assign(pattern.nnz(), false);
+  for (std::size_t c = 0; c < pattern.cols(); ++c)
+    for (std::size_t p = pattern.col_ptr()[c]; p < pattern.col_ptr()[c + 1]; ++p)
+      if (pattern.row_idx()[p] == c) {
+        e.derivative_part[p] = true;
+        if (!diagonal_constant) e.lifetime[p] = EntryLifetime::varying;
+      }
+  return e;
+}
+
+std::vector<bool> constant_flags(const ConstantEntries& e) {
+  std::vector<bool> f(e.lifetime.size());
+  for (std::size_t p = 0; p < f.size(); ++p) f[p] = e.lifetime[p] != EntryLifetime::varying;
+  return f;
+}
+
+TEST(CompressedJacobianConstants, OneColourForTheDiagonalWithTheConstantsSubtracted) {
+  Problem s(100);
+  MassChain f(100, 1.0);
+  const ConstantEntries entries = chain_entries(s.pattern, false, EntryLifetime::run);
+  const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
+  EXPECT_EQ(varying.exclusive_colors, 3u) << "the full columns still share rows";
+  EXPECT_EQ(varying.subtract_colors, 1u) << "the varying entries are the diagonal: one colour";
+  ASSERT_TRUE(varying.subtracts);
+  std::string why;
+  ASSERT_TRUE(structure::verify_varying_coloring(s.pattern, constant_flags(entries), varying.coloring, &why)) << why;
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  jac.set_constant_entries(entries, varying.coloring);
+  EXPECT_EQ(jac.colors(), 3u);
+  EXPECT_EQ(jac.varying_colors(), 1u);
+  ResidualFunction* pool[] = {&f};
+  std::vector<double> values(s.pattern.nnz());
+  for (const double cj : {1e3, 2.5, 1e6}) {  // the constants taken at the first cj serve the others
+    JacobianPoint point{0.0, s.y, s.yp, {}, cj, 1.0 / cj, {}, {}};
+    ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+    for (std::size_t c = 0; c < s.pattern.cols(); ++c)
+      for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p)
+        EXPECT_NEAR(values[p], f.exact(s.pattern, p, c, s.y, cj), 4e-16 * (cj * 2 + 8)) << "column " << c;
+  }
+  // First Jacobian: 3 colours for the constants (y part only) + 1; then 1 each.
+  EXPECT_EQ(jac.counters().constant_evaluations, 1u);
+  EXPECT_EQ(jac.counters().constant_calls, 3u);
+  EXPECT_EQ(jac.counters().directional_calls, 3u + 3u * 1u);
+  EXPECT_EQ(f.calls, 6u);
+}
+
+TEST(CompressedJacobianConstants, FiniteDifferencesSubtractTheKnownIncrements) {
+  Problem s(60);
+  MassChain f(60, 1.0);
+  const ConstantEntries entries = chain_entries(s.pattern, false, EntryLifetime::run);
+  const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  jac.set_constant_entries(entries, varying.coloring);
+  ResidualFunction* pool[] = {&f};
+  std::vector<double> values(s.pattern.nnz());
+  for (const double cj : {1e3, 10.0}) {
+    f.residual(0.0, s.y, s.yp, s.r);
+    JacobianPoint point{0.0, s.y, s.yp, s.r, cj, 1.0 / cj, s.weights, {}};
+    ASSERT_EQ(jac.evaluate_finite_differences(pool, point, values), EvalStatus::ok);
+    for (std::size_t c = 0; c < s.pattern.cols(); ++c)
+      for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p)
+        EXPECT_NEAR(values[p], f.exact(s.pattern, p, c, s.y, cj), 1e-6 * (cj + 8)) << "column " << c;
+  }
+  EXPECT_EQ(jac.counters().residual_calls, 3u + 2u * 1u);
+}
+
+TEST(CompressedJacobianConstants, AllConstantNeedsNoCallAfterTheFirstAndKeepsTheCjPart) {
+  Problem s(40);
+  MassChain f(40, 0.0);  // linear: every entry constant, the diagonal with a cj part
+  const ConstantEntries entries = chain_entries(s.pattern, true, EntryLifetime::run);
+  const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
+  EXPECT_EQ(varying.coloring.colors, 0u);
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  jac.set_constant_entries(entries, varying.coloring);
+  ResidualFunction* pool[] = {&f};
+  std::vector<double> values(s.pattern.nnz());
+  for (const double cj : {3.0, 7e4}) {
+    JacobianPoint point{0.0, s.y, s.yp, {}, cj, 1.0 / cj, {}, {}};
+    ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+    for (std::size_t c = 0; c < s.pattern.cols(); ++c)
+      for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p)
+        EXPECT_EQ(values[p], f.exact(s.pattern, p, c, s.y, cj)) << "column " << c;
+  }
+  EXPECT_EQ(f.calls, 3u + 3u) << "the y pass and the y' pass (the full colouring's 3 colours each), once";
+  jac.invalidate_constants();  // run-long constants survive an event
+  JacobianPoint point{0.0, s.y, s.yp, {}, 5.0, 0.2, {}, {}};
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_EQ(f.calls, 6u);
+}
+
+TEST(CompressedJacobianConstants, SegmentConstantsAreTakenAgainAfterAnEventAndOnlyThey) {
+  Problem s(40);
+  MassChain f(40, 1.0);
+  // Column 10's off-diagonal entries are `discrete` (per segment), the others `constant`.
+  ConstantEntries entries = chain_entries(s.pattern, false, EntryLifetime::run);
+  for (std::size_t p = s.pattern.col_ptr()[10]; p < s.pattern.col_ptr()[11]; ++p)
+    if (s.pattern.row_idx()[p] != 10) entries.lifetime[p] = EntryLifetime::segment;
+  const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  jac.set_constant_entries(entries, varying.coloring);
+  ResidualFunction* pool[] = {&f};
+  std::vector<double> values(s.pattern.nnz());
+  JacobianPoint point{0.0, s.y, s.yp, {}, 5.0, 0.2, {}, {}};
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_EQ(jac.counters().constant_evaluations, 1u);
+  EXPECT_EQ(jac.counters().constant_calls, 3u);
+  f.g = 4.0;  // the event
+  jac.invalidate_constants();
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_EQ(jac.counters().constant_evaluations, 2u);
+  EXPECT_EQ(jac.counters().constant_calls, 3u + 1u) << "only column 10's colour again";
+  for (std::size_t c = 0; c < s.pattern.cols(); ++c)
+    for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p)
+      EXPECT_NEAR(values[p], f.exact(s.pattern, p, c, s.y, 5.0), 1e-14 * 20) << "column " << c;
+}
+
+TEST(CompressedJacobianConstants, TwoThreadsGiveBitwiseTheSameValues) {
+  Problem s(500);
+  MassChain a(500, 1.0), b(500, 1.0), c(500, 1.0);
+  const ConstantEntries entries = chain_entries(s.pattern, false, EntryLifetime::run);
+  const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
+  std::vector<double> one(s.pattern.nnz()), two(s.pattern.nnz());
+  JacobianPoint point{0.0, s.y, s.yp, {}, 50.0, 0.02, {}, {}};
+  {
+    CompressedJacobian jac(s.pattern, s.coloring, 1);
+    jac.set_constant_entries(entries, varying.coloring);
+    ResidualFunction* pool[] = {&a};
+    ASSERT_EQ(jac.evaluate_directional(pool, point, one), EvalStatus::ok);
+  }
+  {
+    CompressedJacobian jac(s.pattern, s.coloring, 2);
+    jac.set_constant_entries(entries, varying.coloring);
+    ResidualFunction* pool[] = {&b, &c};
+    ASSERT_EQ(jac.evaluate_directional(pool, point, two), EvalStatus::ok);
+  }
+  EXPECT_EQ(one, two);
+}
+
+TEST(CompressedJacobianConstants, NoConstantEntryLeavesTodaysPath) {
+  Problem s(30);
+  MassChain f(30, 1.0);
+  ConstantEntries entries;
+  entries.lifetime.assign(s.pattern.nnz(), EntryLifetime::varying);
+  entries.derivative_part.assign(s.pattern.nnz(), false);
+  const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  jac.set_constant_entries(entries, varying.coloring);
+  EXPECT_EQ(jac.varying_colors(), 3u);
+  EXPECT_EQ(jac.constant_entry_count(), 0u);
+  ConstantEntries wrong;
+  wrong.lifetime.assign(3, EntryLifetime::run);
+  wrong.derivative_part.assign(3, false);
+  EXPECT_THROW(jac.set_constant_entries(wrong, varying.coloring), std::invalid_argument);
 }
 
 }  // namespace

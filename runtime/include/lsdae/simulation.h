@@ -87,6 +87,10 @@ struct SimulationOptions {
   // Baselines for benchmarks (what other importers do), not for production:
   bool dense_linear_solver = false;             // SUNDIALS dense LU instead of KLU (O(n³) per factorization)
   bool uncolored_jacobian = false;              // one evaluation per Jacobian column (no colouring)
+  // Jacobian entries the FMU declares constant (dependenciesKind constant,
+  // fixed; tunable, discrete until the next event) evaluated once, the
+  // colouring over the varying ones only; false: every entry at every Jacobian.
+  bool constant_jacobian_entries = true;
   double max_step = 0.0;                        // 0: no limit
 };
 
@@ -120,6 +124,10 @@ struct SimulationStats {
   // model size
   std::size_t unknowns = 0, differential = 0, algebraic = 0;
   std::size_t jacobian_nonzeros = 0, colors = 0, threads = 1;
+  // Colours evaluated per Jacobian (= colors when no entry is declared
+  // constant or SimulationOptions::constant_jacobian_entries is off), and the
+  // entries evaluated once instead.
+  std::size_t varying_colors = 0, constant_entries = 0;
   std::string jacobian_method;  // "finite differences" or "directional"
   std::string klu_ordering;
   std::size_t structural_index = 0;
@@ -128,6 +136,9 @@ struct SimulationStats {
        directional_calls = 0, nonlinear_iterations = 0, nonlinear_convergence_failures = 0,
        error_test_failures = 0, linear_solver_setups = 0;
   long klu_lnz = 0, klu_unz = 0;  // nonzeros of the LU factors
+  // How often the constant entries were evaluated, and the FMU calls that took
+  // (already counted in jacobian_residual_calls / directional_calls).
+  long constant_evaluations = 0, constant_calls = 0;
   // wall time per phase, seconds
   double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
   double reached_time = 0;

@@ -70,6 +70,7 @@ INSTANTIATE_TEST_SUITE_P(Forms, TransmissionLine10,
 TEST(Simulation, FiniteDifferenceJacobiansCostOneResidualPerColour) {
   SimulationOptions options;
   options.jacobian = JacobianMode::finite_differences;
+  options.constant_jacobian_entries = false;  // every entry at every Jacobian: the colouring's own cost
   options.stop_time = 1e-6;
   auto sim = Simulation::create(Fmu::open(test::fmu_path("TransmissionLine_dae_shapeA_20")), options);
   sim->initialize();
@@ -82,6 +83,43 @@ TEST(Simulation, FiniteDifferenceJacobiansCostOneResidualPerColour) {
   EXPECT_EQ(s.directional_calls, 0);
   EXPECT_EQ(s.unknowns, 5u * 20 + 3);
   EXPECT_EQ(s.differential, 2u * 20 + 2);
+}
+
+// With the constant entries (the TransmissionLine declares every coefficient
+// constant or fixed) a Jacobian costs its varying colours -- none here -- and
+// the constants cost their passes once: one per colour for ∂G/∂y, one per
+// colour of the columns with a ∂G/∂y' part. Directional derivatives only:
+// finite-difference Jacobians evaluate every entry every time.
+TEST(Simulation, ConstantEntriesAreEvaluatedOnceAndTheRestPerVaryingColour) {
+  {
+    SimulationOptions options;
+    options.jacobian = JacobianMode::finite_differences;
+    options.stop_time = 1e-6;
+    auto sim = Simulation::create(Fmu::open(test::fmu_path("TransmissionLine_dae_shapeA_20")), options);
+    sim->initialize();
+    sim->advance_to(1e-6);
+    const SimulationStats& s = sim->statistics();
+    EXPECT_EQ(s.varying_colors, s.colors);
+    EXPECT_EQ(s.constant_entries, 0u);
+    EXPECT_EQ(s.constant_calls, 0);
+  }
+  for (JacobianMode mode : {JacobianMode::directional}) {
+    SimulationOptions options;
+    options.jacobian = mode;
+    options.stop_time = 1e-6;
+    auto sim = Simulation::create(Fmu::open(test::fmu_path("TransmissionLine_dae_shapeA_20")), options);
+    sim->initialize();
+    sim->advance_to(1e-6);
+    const SimulationStats& s = sim->statistics();
+    EXPECT_EQ(s.colors, 4u);
+    EXPECT_EQ(s.varying_colors, 0u) << "a linear model: every entry constant";
+    EXPECT_EQ(s.constant_entries, s.jacobian_nonzeros);
+    EXPECT_GT(s.jacobian_evaluations, 1);
+    EXPECT_EQ(s.constant_evaluations, 1);
+    EXPECT_EQ(s.constant_calls, 4 + 4);
+    const long calls = mode == JacobianMode::directional ? s.directional_calls : s.jacobian_residual_calls;
+    EXPECT_EQ(calls, s.constant_calls + s.jacobian_evaluations * static_cast<long>(s.varying_colors));
+  }
 }
 
 TEST(Simulation, TwoThreadsTakeTheSameStepsAsOne) {

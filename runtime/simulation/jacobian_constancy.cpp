@@ -1,0 +1,119 @@
+// runtime/simulation/jacobian_constancy.cpp -- see jacobian_constancy.h.
+#include "simulation/jacobian_constancy.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "lsdae/error.h"
+
+namespace lsdae::simulation {
+namespace {
+
+using kernels::EntryLifetime;
+
+EntryLifetime lifetime_of(DependencyKind kind) {
+  switch (kind) {
+    case DependencyKind::constant:
+    case DependencyKind::fixed: return EntryLifetime::run;
+    case DependencyKind::tunable:
+    case DependencyKind::discrete: return EntryLifetime::segment;
+    case DependencyKind::independent:
+    case DependencyKind::dependent: return EntryLifetime::varying;
+  }
+  return EntryLifetime::varying;
+}
+
+// Lifetimes ordered from the most to the least constant: run < segment < varying.
+int rank(EntryLifetime l) { return l == EntryLifetime::run ? 0 : l == EntryLifetime::segment ? 1 : 2; }
+EntryLifetime of_rank(int r) {
+  return r == 0 ? EntryLifetime::run : r == 1 ? EntryLifetime::segment : EntryLifetime::varying;
+}
+// The more general of two lifetimes.
+EntryLifetime wider(EntryLifetime a, EntryLifetime b) { return rank(a) >= rank(b) ? a : b; }
+
+}  // namespace
+
+kernels::ConstantEntries classify_jacobian_entries(const FmuDae& dae, const structure::DaeSystem& system,
+                                                   const structure::Index1System& index1,
+                                                   const structure::Pattern& iteration) {
+  using structure::Block;
+  const auto& layout = system.layout;
+  const std::size_t nnz = iteration.nnz();
+  if (iteration.rows() != index1.rows.size())
+    throw Error(ErrorKind::internal, "jacobian constancy: the pattern has " + std::to_string(iteration.rows()) +
+                                         " rows, the index-1 system " + std::to_string(index1.rows.size()));
+  // CSR position → CSC position.
+  std::vector<std::size_t> csr_to_csc(nnz), next(iteration.row_ptr().begin(), iteration.row_ptr().end() - 1);
+  for (std::size_t c = 0; c < iteration.cols(); ++c)
+    for (std::size_t p = iteration.col_ptr()[c]; p < iteration.col_ptr()[c + 1]; ++p)
+      csr_to_csc[next[iteration.row_idx()[p]]++] = p;
+
+  kernels::ConstantEntries out;
+  out.lifetime.assign(nnz, EntryLifetime::varying);
+  out.derivative_part.assign(nnz, false);
+  constexpr int unset = -1;
+  std::vector<int> declared(layout.columns(), unset);  // per DaeSystem column: the rank of its lifetime in this row
+  std::vector<std::size_t> touched;
+  std::vector<EntryLifetime> row_life;  // per unknown of the row (indexed through the CSR row)
+  std::vector<bool> row_derivative;
+
+  for (std::size_t r = 0; r < index1.rows.size(); ++r) {
+    const structure::EquationRef e = index1.rows[r];
+    const structure::Dependencies* deps = nullptr;
+    const std::vector<DependencyKind>* kinds = nullptr;
+    bool all_varying = false;
+    std::size_t own_derivative = structure::no_index;  // semi-explicit state row: its ẋ_i (coefficient 1)
+    if (e.kind == structure::EquationRef::Kind::invariant) {
+      deps = &dae.input.invariants.at(e.id).dependencies;
+      kinds = &dae.invariant_kinds.at(e.id);
+    } else {
+      const std::size_t g = system.formulation_group[e.id];
+      const std::size_t source = system.group_source[g];
+      if (system.group_kind[g] == structure::GroupKind::state_equation) {
+        deps = &dae.input.states.at(source).derivative_dependencies;
+        kinds = &dae.state_kinds.at(source);
+        own_derivative = layout.column(structure::derivative_of(source));
+      } else {
+        deps = &dae.input.residuals.at(source).formulations.at(system.level_of(e.id)).dependencies;
+        kinds = &dae.residual_kinds.at(source).at(system.level_of(e.id));
+        if (system.form == structure::DaeForm::semi_explicit && deps->has_value())
+          for (const structure::VarRef& v : **deps) all_varying = all_varying || v.block == Block::derivative;
+      }
+    }
+    if (!deps->has_value() || kinds->size() != (*deps)->size()) all_varying = true;
+    if (all_varying) continue;  // stays varying
+    for (std::size_t d = 0; d < (*deps)->size(); ++d) {
+      const std::size_t c = layout.column((**deps)[d]);
+      const int life = rank(lifetime_of((*kinds)[d]));
+      if (declared[c] == unset) touched.push_back(c);
+      declared[c] = std::max(declared[c], life);
+    }
+    if (own_derivative != structure::no_index) {
+      if (declared[own_derivative] == unset) touched.push_back(own_derivative);
+      declared[own_derivative] = std::max(declared[own_derivative], rank(EntryLifetime::run));
+    }
+    const std::span<const std::size_t> columns = iteration.row(r);
+    row_life.assign(columns.size(), EntryLifetime::run);
+    row_derivative.assign(columns.size(), false);
+    for (const std::size_t c : system.incidence(e)) {
+      const std::size_t k = index1.column_to_unknown[c];
+      const auto at = std::lower_bound(columns.begin(), columns.end(), k);
+      if (at == columns.end() || *at != k) continue;  // not in the pattern (cannot happen)
+      const auto q = static_cast<std::size_t>(at - columns.begin());
+      const EntryLifetime life = declared[c] == unset ? EntryLifetime::varying : of_rank(declared[c]);
+      row_life[q] = wider(row_life[q], life);
+      if (layout.var(c).block == Block::derivative && index1.unknowns[k].kind == structure::UnknownKind::differential)
+        row_derivative[q] = true;
+    }
+    for (std::size_t q = 0; q < columns.size(); ++q) {
+      const std::size_t p = csr_to_csc[iteration.row_ptr()[r] + q];
+      out.lifetime[p] = row_life[q];
+      out.derivative_part[p] = row_derivative[q];
+    }
+    for (const std::size_t c : touched) declared[c] = unset;
+    touched.clear();
+  }
+  return out;
+}
+
+}  // namespace lsdae::simulation

@@ -1,0 +1,38 @@
+// runtime/simulation/jacobian_constancy.h -- which entries of IDA's
+// iteration matrix J = ∂G/∂y + cj·∂G/∂y' the FMU declares constant, from the
+// FMI 3.0 `dependenciesKind` of the manifest (and, semi-explicit, of the
+// ContinuousStateDerivative list).
+//
+// Entry (row r, unknown k) collects every dependency of r's formulation on a
+// DaeSystem column that maps to k (x_i and ẋ_i for a differential state).
+// Its lifetime is the most general of their kinds:
+//   constant, fixed      → run      (constant after initialization)
+//   tunable, discrete    → segment  (constant between events)
+//   dependent, independent, no kind, a dense row (no dependencies), or a
+//   column the row reaches without a declared dependency → varying.
+// Special rows: a semi-explicit state equation ẋ_i − f_i has ẋ_i with the
+// constant coefficient 1 and f_i's kinds otherwise; a semi-explicit residual
+// that names some ẋ (replaced by f's dependencies, dae_system.h) is varying
+// throughout, since its partial derivatives then include ∂f/∂·.
+// `derivative_part`: the entry has a ∂G/∂ẋ_i part (k a differential state
+// and ẋ_i among the columns), so its value is a + cj·b.
+// Cost: O(nnz of the rows + the declared dependencies).
+#ifndef LSDAE_RUNTIME_SIMULATION_JACOBIAN_CONSTANCY_H
+#define LSDAE_RUNTIME_SIMULATION_JACOBIAN_CONSTANCY_H
+
+#include "kernels/compressed_jacobian.h"
+#include "simulation/fmu_dae.h"
+#include "structure/dae_system.h"
+#include "structure/index1_system.h"
+#include "structure/pattern.h"
+
+namespace lsdae::simulation {
+
+// Per CSC entry of `iteration` (structure::iteration_pattern(system, index1)).
+kernels::ConstantEntries classify_jacobian_entries(const FmuDae& dae, const structure::DaeSystem& system,
+                                                   const structure::Index1System& index1,
+                                                   const structure::Pattern& iteration);
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_JACOBIAN_CONSTANCY_H
