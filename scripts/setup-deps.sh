@@ -7,6 +7,7 @@ packages=(
   libsundials-dev libsuitesparse-dev libeigen3-dev libmetis-dev
   libgtest-dev libbenchmark-dev libbenchmark-tools
   libpugixml-dev libzip-dev libcli11-dev
+  libhdf5-dev libmatio-dev python3-h5py python3-scipy
 )
 missing=()
 while read -r name status; do

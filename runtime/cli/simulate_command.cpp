@@ -1,5 +1,6 @@
 // runtime/cli/simulate_command.cpp -- `lsdae simulate model.fmu [options]`:
-// integrate, stream the results to CSV, write the run statistics as JSON.
+// integrate, stream the results to a file (CSV, HDF5 or MAT, one writer
+// interface: results/result_writer.h), write the run statistics as JSON.
 //
 // The FMU's binary runs in a supervised child process (lsdae/supervise.h;
 // `--no-isolate`: in this one). This process unpacks and reads the FMU and
@@ -25,7 +26,9 @@
 // Simulation::initialize. Only then are the result and statistics files
 // created (or truncated), so a refused command line leaves an earlier
 // result.csv as it was. A result or statistics file that cannot be written
-// is exit code 9 (ErrorKind::output); the CSV keeps its complete rows.
+// is exit code 9 (ErrorKind::output); the file keeps its complete rows (an
+// HDF5 file those of its last flush). The format follows --format or the
+// file's extension, checked with the output files before anything runs.
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -52,7 +55,7 @@
 #include "lsdae/log.h"
 #include "lsdae/simulation.h"
 #include "lsdae/supervise.h"
-#include "simulation/csv_writer.h"
+#include "results/result_writer.h"
 #include "simulation/output_channels.h"
 
 namespace lsdae::cli {
@@ -65,6 +68,9 @@ struct SimulateOptions {
   std::string jacobian = "auto";
   std::size_t threads = 1;
   std::string output = "result.csv";
+  std::string format;  // --format; "" follows the extension
+  results::ResultFormat result_format = results::ResultFormat::csv;
+  bool csv_units = false;
   std::string stats;
   std::vector<std::string> sets;
   std::string input;
@@ -226,19 +232,31 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
   // Created once the run has initialised (see the top of this file). With
   // `-o -` (or `--stats -`) they go to the original stdout; what the FMU
   // prints goes to stderr.
-  std::unique_ptr<simulation::CsvWriter> csv;
+  std::unique_ptr<results::ResultWriter> writer;
   std::unique_ptr<OutputFile> stats;
-  auto rows = [&] { return csv ? csv->rows() : std::size_t{0}; };
+  auto rows = [&] { return writer ? writer->rows() : std::size_t{0}; };
   const std::string results_name = o.output == "-" ? "standard output" : o.output;
-  auto record = [&] {
+  auto record = [&](results::RowKind kind) {
     reader.read(*sim);
-    csv->write_row(sim->time(), reader);
-    ctx.report_progress(csv->rows(), sim->time());
+    writer->write_row(sim->time(), reader, kind);
+    ctx.report_progress(writer->rows(), sim->time());
+  };
+  // The end of the run for the result file: the statistics go in where the
+  // format has room (HDF5), the last rows are written, the file is closed.
+  // After a failure this must not hide the first error: "" or its message.
+  auto close_results = [&](bool interrupted, const std::string& error) -> std::string {
+    if (!writer) return {};
+    try {
+      writer->finish(stats_json(sim.get(), fmu->display_name(), wall(), rows(), interrupted, error));
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return {};
   };
   // A row just before and just after every event (same time, two rows).
   double last_event_row = std::nan("");
   sim->observe_events([&](double t, EventPhase phase) {
-    record();
+    record(phase == EventPhase::after ? results::RowKind::after_event : results::RowKind::before_event);
     if (phase == EventPhase::after) last_event_row = t;
   });
   const bool show_progress = o.progress && isatty(STDERR_FILENO) && o.output != "-";
@@ -252,8 +270,9 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
       else log_warning(to_string(check));
     }
     if (!o.stats.empty()) stats = std::make_unique<OutputFile>(o.stats, "statistics", ctx.results_fd());
-    csv = std::make_unique<simulation::CsvWriter>(o.output, reader.names(), ctx.results_fd());
-    record();
+    writer = results::open_result_writer(o.result_format, o.output, simulation::result_columns(reader.channels()),
+                                         {ctx.results_fd(), o.csv_units, fmu->display_name()});
+    record(results::RowKind::ordinary);
     const double t0 = sim->start_time(), t1 = sim->stop_time(), dt = sim->output_interval();
     int last_percent = -1;
     for (std::int64_t k = 1; k <= intervals; ++k) {
@@ -264,11 +283,11 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
       double target = k == intervals ? t1 : t0 + static_cast<double>(k) * dt;
       sim->advance_to(target);
       if (sim->terminated()) {
-        if (sim->time() != last_event_row) record();
+        if (sim->time() != last_event_row) record(results::RowKind::ordinary);
         std::cerr << "lsdae: the FMU asked to terminate at t = " << format_number(sim->time()) << '\n';
         break;
       }
-      if (sim->time() != last_event_row) record();  // an event at an output time already wrote it
+      if (sim->time() != last_event_row) record(results::RowKind::ordinary);  // an event at an output time already wrote it
       if (show_progress) {
         int percent = static_cast<int>(100.0 * static_cast<double>(k) / static_cast<double>(intervals));
         if (percent != last_percent) {
@@ -283,23 +302,32 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
     if (show_progress) std::fprintf(stderr, "\n");
   } catch (const Error& e) {
     if (show_progress) std::fprintf(stderr, "\n");
-    if (!csv) throw;  // failed before the first row: nothing was written
+    if (!writer) throw;  // failed before the first row: nothing was written
     error = e.what();
+    const std::string results_error = close_results(false, error);
     const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), false, error);
     throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
                               count_of(rows(), "row") + " kept in " + results_name + ")" +
+                              (results_error.empty() || results_error == error ? "" : "\n  " + results_error) +
                               (stats_error.empty() ? "" : "\n  " + stats_error));
   }
   if (interrupted && ctx.stop_for_timeout()) {
     error = fmu->display_name() + ": the run took longer than its limit of " + format_number(o.isolation.timeout) +
             " s → raise --timeout, or simulate a shorter time span";
+    const std::string results_error = close_results(true, error);
     const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), true, error);
     throw Error(ErrorKind::timeout, error + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
                                         count_of(rows(), "row") + " kept in " + results_name + ")" +
+                                        (results_error.empty() ? "" : "\n  " + results_error) +
                                         (stats_error.empty() ? "" : "\n  " + stats_error));
   }
+  const std::string results_error = close_results(interrupted, error);
   const std::string stats_error =
       write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), interrupted, error);
+  if (!results_error.empty()) {
+    if (interrupted) std::cerr << "lsdae: error: " << results_error << '\n';
+    else throw Error(ErrorKind::output, results_error + (stats_error.empty() ? "" : "\n  " + stats_error));
+  }
   if (interrupted) {
     std::cerr << "lsdae: interrupted at t = " << format_number(sim->time()) << "; " << count_of(rows(), "row")
               << " kept in " << results_name << '\n';
@@ -311,34 +339,6 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
                                        results_name + ")");
   print_summary(*sim, rows(), o.output);
   return 0;
-}
-
-// Cuts a partial last line (a row the killed child was writing) from a
-// regular file, so the file ends at the last complete row.
-void keep_complete_rows(const std::string& path) {
-  int fd = open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return;
-  struct stat st {};
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    char block[65536];
-    off_t end = st.st_size;
-    while (end > 0) {
-      const off_t begin = end > static_cast<off_t>(sizeof block) ? end - static_cast<off_t>(sizeof block) : 0;
-      const ssize_t n = pread(fd, block, static_cast<std::size_t>(end - begin), begin);
-      if (n <= 0) break;
-      ssize_t i = n - 1;
-      while (i >= 0 && block[i] != '\n') --i;
-      if (i >= 0) {
-        const off_t keep = begin + i + 1;
-        if (keep != st.st_size && ftruncate(fd, keep) != 0) {
-          // best effort: the rows before stay either way
-        }
-        break;
-      }
-      end = begin;
-    }
-  }
-  close(fd);
 }
 
 // After the run: the child's own report when it ended by itself; otherwise
@@ -354,7 +354,7 @@ int finish_run(const RunOutcome& r, const SimulateOptions& o, const std::string&
   }
   if (o.progress && isatty(STDERR_FILENO) && o.output != "-") std::cerr << '\n';  // end the child's progress bar
   const std::uint64_t rows = r.rows.value_or(0);
-  if (o.output != "-") keep_complete_rows(o.output);
+  if (o.output != "-") results::keep_complete_rows(o.output, o.result_format);
   const std::string kept = "\n  (" + count_of(rows, "row") + " kept in " + (o.output == "-" ? "standard output" : o.output) +
                            (r.reached_time ? ", up to t = " + format_number(*r.reached_time) : std::string()) + ")";
   std::string stats_error;
@@ -404,7 +404,12 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_option("--threads", o->threads, "Threads (and FMU instances) for Jacobian evaluation, 1 to 1024")
       ->type_name("N")
       ->transform(count_value(1, 1024, "the thread count", "--threads 4"));
-  app.add_option("-o,--output", o->output, "Result CSV file ('-' for stdout)")->capture_default_str();
+  app.add_option("-o,--output", o->output,
+                 "Result file: .csv, .h5/.hdf5 (HDF5) or .mat (Dymola layout); '-' for CSV on stdout")
+      ->capture_default_str();
+  app.add_option("--format", o->format, "Result format when the file name does not say it: csv, hdf5 or mat")
+      ->check(one_of({"csv", "hdf5", "mat"}));
+  app.add_flag("--csv-units", o->csv_units, "CSV: a second header line with each column's unit");
   app.add_option("--stats", o->stats, "Write the run statistics as JSON to this file ('-' for stdout)");
   app.add_option("--set", o->sets,
                  "Set a parameter, input or start value: name=value, parsed for the variable's type (an array: "
@@ -495,6 +500,7 @@ Runner add_simulate_command(CLI::App& app) {
     open.strict = o->strict;
     auto fmu = Fmu::open(o->path, open);
     check_output_files({o->path, o->output, o->stats});
+    o->result_format = results::result_format_for(o->output, o->format);
     std::error_code ec;
     if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
     auto run = [&](RunContext& ctx) { return simulate(ctx, *o, fmu, options, wall); };

@@ -154,6 +154,32 @@ double OutputReader::number(std::size_t c) const {
   return groups_[s.group].values.number(s.index);
 }
 
+ValueStorage OutputReader::storage(std::size_t c) const { return storage_of(channels_[c].variable->type); }
+
+double OutputReader::real(std::size_t c) const {
+  const Slot& s = slots_[c];
+  return groups_[s.group].values.reals[s.index];
+}
+
+std::int64_t OutputReader::integer(std::size_t c) const {
+  const Slot& s = slots_[c];
+  return groups_[s.group].values.integers[s.index];
+}
+
+std::uint64_t OutputReader::unsigned_integer(std::size_t c) const {
+  const Slot& s = slots_[c];
+  return groups_[s.group].values.unsigned_integers[s.index];
+}
+
+std::vector<results::Column> result_columns(const std::vector<OutputChannel>& channels) {
+  std::vector<results::Column> out;
+  out.reserve(channels.size());
+  for (const auto& c : channels)
+    out.push_back({c.name, c.variable->unit, c.variable->description, c.variable->type, c.variable->causality,
+                   c.variable->variability, c.variable->value_reference});
+  return out;
+}
+
 bool OutputReader::is_text(std::size_t c) const {
   return storage_of(channels_[c].variable->type) == ValueStorage::text;
 }

@@ -1,5 +1,5 @@
 // tests/runtime/simulation/csv_writer_test.cpp -- runtime/simulation/csv_writer.cpp.
-#include "simulation/csv_writer.h"
+#include "results/csv_writer.h"
 
 #include <gtest/gtest.h>
 
@@ -17,6 +17,7 @@
 
 namespace lsdae::simulation {
 namespace {
+using results::CsvWriter;
 
 TEST(GlobMatch, StarQuestionAndLiteralBrackets) {
   EXPECT_TRUE(glob_match("L[*].i", "L[12].i"));
