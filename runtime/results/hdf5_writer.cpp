@@ -116,6 +116,7 @@ struct Hdf5Writer::Impl {
   std::size_t flushed = 0;      // rows on disk as of the last flush
   std::chrono::steady_clock::time_point last_flush{};
   bool closed = false;
+  int deflate = 1;
 
   [[noreturn]] void fail(const std::string& what) {
     const std::string cause = hdf5_error();
@@ -173,9 +174,9 @@ struct Hdf5Writer::Impl {
     Handle space(H5Screate_simple(rank, dims, max), H5Sclose);
     Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
     check(H5Pset_chunk(dcpl.get(), rank, chunk), "setting the chunk size");
-    if (compress && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+    if (compress && deflate > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
       H5Pset_shuffle(dcpl.get());
-      H5Pset_deflate(dcpl.get(), 1);
+      H5Pset_deflate(dcpl.get(), static_cast<unsigned>(deflate));
     }
     // The chunk cache holds a whole block row of chunks (written once per flush).
     Handle dapl(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose);
@@ -233,10 +234,11 @@ struct Hdf5Writer::Impl {
 };
 
 Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Column>& columns,
-                       const std::string& model_name)
+                       const std::string& model_name, int deflate)
     : m_(std::make_unique<Impl>()) {
   Impl& m = *m_;
   m.path = path;
+  m.deflate = std::clamp(deflate, 0, 9);
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become our messages, not HDF5's printout
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18);

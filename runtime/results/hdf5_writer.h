@@ -31,7 +31,9 @@
 // bytes per row, 1 ≤ B ≤ 1024) and a 2-D dataset is chunked B rows × C
 // columns (C = 1 MiB / (8·B), so a chunk is about 1 MiB and reading one
 // variable's series decompresses only its chunk column), shuffled and
-// deflated at level 1 (fast; time series of doubles compress 2-4×).
+// deflated at level 1 (--hdf5-deflate: 0 turns compression off, which
+// costs a quarter to a half more bytes and saves most of the write time;
+// docs/performance.md).
 //
 // Durability: a block is written and the file flushed (H5Fflush) when it is
 // full and at least once a second (a partial block is rewritten in place
@@ -57,7 +59,9 @@ namespace lsdae::results {
 class Hdf5Writer final : public ResultWriter {
  public:
   // Creates (truncates) the file and its datasets; Error(output) when it cannot.
-  Hdf5Writer(const std::filesystem::path& path, const std::vector<Column>& columns, const std::string& model_name);
+  // `deflate`: the deflate level of the value datasets, 0 (none: fastest) to 9.
+  Hdf5Writer(const std::filesystem::path& path, const std::vector<Column>& columns, const std::string& model_name,
+             int deflate = 1);
   ~Hdf5Writer() override;
   Hdf5Writer(const Hdf5Writer&) = delete;
   Hdf5Writer& operator=(const Hdf5Writer&) = delete;

@@ -64,6 +64,7 @@ struct WriterOptions {
   int stdout_fd = 1;         // the descriptor "-" stands for (lsdae/supervise.h)
   bool csv_units = false;    // CSV: a second header line with the units
   std::string model_name;    // stored in HDF5 and MAT files
+  int hdf5_deflate = 1;      // HDF5: deflate level of the values, 0 (none) to 9
 };
 
 std::unique_ptr<ResultWriter> open_result_writer(ResultFormat format, const std::filesystem::path& path,

@@ -13,6 +13,12 @@
 //               names ("A[2,3]", "A[*]"). A pattern that matches nothing is
 //               Error(usage) naming it; the independent variable (time,
 //               always the first column) and duplicates are left out;
+//   roles       variables by role, in ModelVariables order: outputs, inputs
+//               (causality), states, derivatives (of the continuous
+//               states), algebraic (continuous Float locals and outputs that
+//               are neither states nor derivatives), parameters (parameter,
+//               calculated and structural parameters), locals (causality);
+//               with patterns, both (roles first, no duplicates);
 //   all         every variable except the independent one and Clocks.
 // split_output_patterns splits a comma-separated list, keeping commas inside
 // brackets ("A[2,3],x" is two patterns).
@@ -40,7 +46,7 @@ struct OutputChannel {
 };
 
 std::vector<OutputChannel> select_output_channels(const Fmu& fmu, const std::vector<std::string>& patterns,
-                                                  bool all);
+                                                  bool all, const std::vector<std::string>& roles = {});
 std::vector<std::string> split_output_patterns(const std::string& list);
 bool glob_match(const std::string& pattern, const std::string& name);
 

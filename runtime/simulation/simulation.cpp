@@ -206,6 +206,7 @@ bool Simulation::terminated() const { return impl_->terminated; }
 void Simulation::observe_events(std::function<void(double, EventPhase)> observer) {
   impl_->observer = std::move(observer);
 }
+void Simulation::observe_steps(std::function<void(double)> observer) { impl_->step_observer = std::move(observer); }
 
 double Simulation::time() const { return impl_->t; }
 double Simulation::start_time() const { return impl_->t_start; }

@@ -248,6 +248,26 @@ TEST_F(ResultsTest, Hdf5BlockFitsWideRows) {
   EXPECT_EQ(w.block_rows(), 2u) << "about 4 MiB of 1.6 MB rows";
 }
 
+TEST_F(ResultsTest, Hdf5DeflateLevelZeroWritesNoFilter) {
+  FakeRow row = typed_row();
+  for (int level : {0, 1}) {
+    const fs::path path = dir_ / ("d" + std::to_string(level) + ".h5");
+    {
+      Hdf5Writer w(path, row.columns, "M", level);
+      row.set(0);
+      w.write_row(0.0, row, RowKind::ordinary);
+      w.finish("{}");
+    }
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t set = H5Dopen2(file, "Float64/values", H5P_DEFAULT);
+    hid_t dcpl = H5Dget_create_plist(set);
+    EXPECT_EQ(H5Pget_nfilters(dcpl), level == 0 ? 0 : 2) << "shuffle and deflate at level " << level;
+    H5Pclose(dcpl);
+    H5Dclose(set);
+    H5Fclose(file);
+  }
+}
+
 TEST_F(ResultsTest, Hdf5CannotCreateIsAnOutputError) {
   try {
     Hdf5Writer w(dir_ / "no" / "such.h5", typed_row().columns, "M");

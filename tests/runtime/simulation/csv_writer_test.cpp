@@ -1,5 +1,6 @@
 // tests/runtime/simulation/csv_writer_test.cpp -- runtime/simulation/csv_writer.cpp.
 #include "results/csv_writer.h"
+#include "simulation/output_channels.h"
 
 #include <gtest/gtest.h>
 
