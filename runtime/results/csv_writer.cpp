@@ -60,12 +60,8 @@ void CsvWriter::write_row(double time, const RowValues& values, RowKind) {
   append_number(line_, time);
   for (std::size_t c = 0; c < values.size(); ++c) {
     line_ += ',';
-    switch (values.storage(c)) {
-      case ValueStorage::real: append_number(line_, values.real(c)); break;
-      case ValueStorage::integer: append_number(line_, values.integer(c)); break;
-      case ValueStorage::unsigned_integer: append_number(line_, values.unsigned_integer(c)); break;
-      case ValueStorage::text: line_ += csv_field(values.text(c), true); break;
-    }
+    if (values.storage(c) == ValueStorage::text) line_ += csv_field(values.text(c), true);
+    else values.append_text(c, line_);
   }
   finish_row();
 }

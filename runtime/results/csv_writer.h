@@ -5,7 +5,8 @@
 // (the unit of each column: "s" for time, empty for a variable without
 // one), then one line per output point. Numbers are printed in the
 // shortest form that reads back to the same double (std::to_chars), so 0.03
-// stays "0.03" and every value round-trips exactly; integers in decimal;
+// stays "0.03" and every value round-trips exactly (a Float32 as the float
+// it is: "0.1", not "0.10000000149011612"); integers in decimal;
 // Booleans 0/1; String values always quoted; Binary as hex (quoted).
 // Events: the row just before and the row just after an event have the same
 // time (FMPy's convention: repeated times are events; pandas keeps both

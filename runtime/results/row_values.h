@@ -38,6 +38,9 @@ class RowValues {
   virtual std::int64_t integer(std::size_t c) const = 0;             // storage integer
   virtual std::uint64_t unsigned_integer(std::size_t c) const = 0;   // storage unsigned_integer
   virtual std::string text(std::size_t c) const = 0;                 // any storage, exactly
+  // Appends text(c) to `out`, without allocating for a Float64 (the shortest
+  // round-trip form; a Float32 in the shortest form of the float it is).
+  virtual void append_text(std::size_t c, std::string& out) const = 0;
 };
 
 }  // namespace lsdae::results

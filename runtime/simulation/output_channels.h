@@ -74,7 +74,7 @@ class OutputReader final : public results::RowValues {
   std::uint64_t unsigned_integer(std::size_t c) const override;
   bool is_text(std::size_t c) const;  // a String or Binary channel
   // Appends channel c's value as text to `out` without allocating for numbers.
-  void append_text(std::size_t c, std::string& out) const;
+  void append_text(std::size_t c, std::string& out) const override;
 
  private:
   struct Group {  // the variables of one type: one bulk read

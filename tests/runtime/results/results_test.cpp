@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -40,7 +41,27 @@ struct FakeRow final : RowValues {
   double real(std::size_t c) const override { return reals[c]; }
   std::int64_t integer(std::size_t c) const override { return integers[c]; }
   std::uint64_t unsigned_integer(std::size_t c) const override { return unsigned_integers[c]; }
-  std::string text(std::size_t c) const override { return texts[c]; }
+  std::string text(std::size_t c) const override {
+    if (storage(c) == ValueStorage::text) return texts[c];
+    std::string out;
+    append_text(c, out);
+    return out;
+  }
+  void append_text(std::size_t c, std::string& out) const override {
+    char buffer[32];
+    std::to_chars_result r{};
+    switch (storage(c)) {
+      case ValueStorage::real:
+        r = columns[c].type == VariableType::float32
+                ? std::to_chars(buffer, buffer + sizeof buffer, static_cast<float>(reals[c]))
+                : std::to_chars(buffer, buffer + sizeof buffer, reals[c]);
+        break;
+      case ValueStorage::integer: r = std::to_chars(buffer, buffer + sizeof buffer, integers[c]); break;
+      case ValueStorage::unsigned_integer: r = std::to_chars(buffer, buffer + sizeof buffer, unsigned_integers[c]); break;
+      case ValueStorage::text: out += texts[c]; return;
+    }
+    out.append(buffer, r.ptr);
+  }
 
   void set(std::size_t row) {  // values of row `row`, awkward on purpose
     const double k = static_cast<double>(row);
@@ -114,15 +135,18 @@ TEST_F(ResultsTest, CsvHasTypedColumnsAndAUnitsLine) {
     row.set(0);
     w->write_row(0.0, row, RowKind::ordinary);
     row.set(1);
+    row.reals[2] = static_cast<double>(0.1f);
     w->write_row(0.5, row, RowKind::before_event);
     w->finish("{}");
     EXPECT_EQ(w->rows(), 2u);
   }
   std::ifstream in(path);
-  std::string header, units, first;
+  std::string header, units, first, second;
   std::getline(in, header);
   std::getline(in, units);
   std::getline(in, first);
+  std::getline(in, second);
+  EXPECT_NE(second.find(",0.1,"), std::string::npos) << "a Float32 prints as the float it is: " << second;
   EXPECT_EQ(header, "time,label,x,f,tiny,count,on,big");
   EXPECT_EQ(units, "s,,m,kg,,1,,");
   EXPECT_EQ(first, "0,\"s,\"\"0\",0.3333333333333333,0,1.0000000000000002e-300,-2147483647,0,18446744073709551615");
