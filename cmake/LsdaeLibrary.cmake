@@ -2,7 +2,7 @@
 # pkg-config file (docs/api.md, "Install and link").
 #
 # liblsdae.so is made of the module libraries' objects (lsdae_structure,
-# lsdae_kernels, lsdae_runtime: static, position-independent), so the tests
+# lsdae_kernels, lsdae_runtime, lsdae_results: static, position-independent), so the tests
 # keep linking the modules as before. lsdae.map exports the C interface and
 # the namespace lsdae, nothing else. SONAME: liblsdae.so.<major>.<minor>
 # while the major version is 0 (every minor release may change the ABI),
@@ -19,11 +19,12 @@ else()
 endif()
 
 add_library(lsdae_shared SHARED
-  $<TARGET_OBJECTS:lsdae_structure> $<TARGET_OBJECTS:lsdae_kernels> $<TARGET_OBJECTS:lsdae_runtime>)
+  $<TARGET_OBJECTS:lsdae_structure> $<TARGET_OBJECTS:lsdae_kernels> $<TARGET_OBJECTS:lsdae_runtime>
+  $<TARGET_OBJECTS:lsdae_results>)
 add_library(lsdae::lsdae ALIAS lsdae_shared)
 # For the modules' own dependencies (SUNDIALS, KLU, libzip, pugixml, OpenMP, ...): the
 # archives themselves add nothing, every symbol in them is already defined by the objects.
-target_link_libraries(lsdae_shared PRIVATE lsdae_runtime)
+target_link_libraries(lsdae_shared PRIVATE lsdae_runtime lsdae_results)
 # lsdae/version.h is generated (top-level CMakeLists.txt).
 target_include_directories(lsdae_runtime PUBLIC $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>)
 target_include_directories(lsdae_shared INTERFACE

@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libbenchmark-dev libbenchmark-tools
   libpugixml-dev libzip-dev libcli11-dev
   python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest
+  libhdf5-dev libmatio-dev python3-h5py
 )
 missing=()
 while read -r name status; do

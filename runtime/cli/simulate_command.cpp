@@ -1,5 +1,6 @@
 // runtime/cli/simulate_command.cpp -- `lsdae simulate model.fmu [options]`:
-// integrate, stream the results to CSV, write the run statistics as JSON.
+// integrate, stream the results to a file (CSV, HDF5 or MAT, one writer
+// interface: results/result_writer.h), write the run statistics as JSON.
 //
 // The FMU's binary runs in a supervised child process (lsdae/supervise.h;
 // `--no-isolate`: in this one). This process unpacks and reads the FMU and
@@ -25,7 +26,9 @@
 // Simulation::initialize. Only then are the result and statistics files
 // created (or truncated), so a refused command line leaves an earlier
 // result.csv as it was. A result or statistics file that cannot be written
-// is exit code 9 (ErrorKind::output); the CSV keeps its complete rows.
+// is exit code 9 (ErrorKind::output); the file keeps its complete rows (an
+// HDF5 file those of its last flush). The format follows --format or the
+// file's extension, checked with the output files before anything runs.
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -52,7 +55,7 @@
 #include "lsdae/log.h"
 #include "lsdae/simulation.h"
 #include "lsdae/supervise.h"
-#include "simulation/csv_writer.h"
+#include "results/result_writer.h"
 #include "simulation/output_channels.h"
 
 namespace lsdae::cli {
@@ -65,6 +68,12 @@ struct SimulateOptions {
   std::string jacobian = "auto";
   std::size_t threads = 1;
   std::string output = "result.csv";
+  std::string format;  // --format; "" follows the extension
+  results::ResultFormat result_format = results::ResultFormat::csv;
+  bool csv_units = false;
+  int hdf5_deflate = 1;
+  OutputControl output_control;
+  std::vector<std::string> output_roles;
   std::string stats;
   std::vector<std::string> sets;
   std::string input;
@@ -87,8 +96,15 @@ struct SimulateOptions {
 };
 
 // The statistics JSON as one text; written whole by write_stats.
+// `results` is what the result writer did (format, seconds spent writing
+// rows), when it ran in this process.
+struct ResultsTiming {
+  std::string format;
+  double write_seconds = 0.0;
+};
+
 std::string stats_json(const Simulation* sim, const std::string& fmu_name, double wall, std::size_t rows,
-                       bool interrupted, const std::string& error) {
+                       bool interrupted, const std::string& error, const ResultsTiming* results = nullptr) {
   std::ostringstream out;
   JsonWriter j(out);
   j.begin_object();
@@ -153,7 +169,13 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     j.field("instantiate", s.time_instantiate);
     j.field("initialize", s.time_initialize);
     j.field("integrate", s.time_integrate);
+    if (results != nullptr) j.field("write_results", results->write_seconds);
     j.end_object();
+    if (results != nullptr) {
+      j.key("results").begin_object();
+      j.field("format", results->format);
+      j.end_object();
+    }
   }
   j.end_object();
   out << '\n';
@@ -163,9 +185,10 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
 // Writes the statistics to `file` (nothing when it is null); "" when done,
 // else the message of the failed write.
 std::string write_stats(OutputFile* file, const Simulation* sim, const std::string& fmu_name, double wall,
-                        std::size_t rows, bool interrupted, const std::string& error) {
+                        std::size_t rows, bool interrupted, const std::string& error,
+                        const ResultsTiming* results = nullptr) {
   if (file == nullptr) return {};
-  const int failure = file->append(stats_json(sim, fmu_name, wall, rows, interrupted, error));
+  const int failure = file->append(stats_json(sim, fmu_name, wall, rows, interrupted, error, results));
   if (failure == 0) return {};
   const std::string name = file->is_stdout() ? "standard output" : "\"" + file->path().string() + "\"";
   return "statistics: writing " + name + " failed: " + std::strerror(failure) + " → " +
@@ -220,8 +243,9 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
 int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fmu>& fmu,
              const SimulationOptions& options, const std::function<double()>& wall) {
   auto sim = Simulation::create(fmu, options);
-  const std::int64_t intervals =
-      check_run_length(sim->start_time(), sim->stop_time(), sim->output_interval(), o.max_rows);
+  const OutputPlan plan =
+      plan_output(sim->start_time(), sim->stop_time(), sim->output_interval(), o.output_control, o.max_rows);
+  const std::int64_t intervals = plan.points;
   for (const auto& assignment : o.sets) {
     auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -232,25 +256,55 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
   std::vector<std::string> patterns;
   for (const auto& list : o.output_vars)
     for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
-  simulation::OutputReader reader(simulation::select_output_channels(*fmu, patterns, o.all));
+  simulation::OutputReader reader(simulation::select_output_channels(*fmu, patterns, o.all, o.output_roles));
   // Created once the run has initialised (see the top of this file). With
   // `-o -` (or `--stats -`) they go to the original stdout; what the FMU
   // prints goes to stderr.
-  std::unique_ptr<simulation::CsvWriter> csv;
+  std::unique_ptr<results::ResultWriter> writer;
   std::unique_ptr<OutputFile> stats;
-  auto rows = [&] { return csv ? csv->rows() : std::size_t{0}; };
+  auto rows = [&] { return writer ? writer->rows() : std::size_t{0}; };
   const std::string results_name = o.output == "-" ? "standard output" : o.output;
-  auto record = [&] {
+  double last_row_time = std::nan("");
+  ResultsTiming timing{results::to_string(o.result_format), 0.0};
+  auto record = [&](results::RowKind kind) {
     reader.read(*sim);
-    csv->write_row(sim->time(), reader);
-    ctx.report_progress(csv->rows(), sim->time());
+    const auto w0 = std::chrono::steady_clock::now();
+    writer->write_row(sim->time(), reader, kind);
+    timing.write_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    last_row_time = sim->time();
+    ctx.report_progress(writer->rows(), sim->time());
+  };
+  // The end of the run for the result file: the statistics go in where the
+  // format has room (HDF5), the last rows are written, the file is closed.
+  // After a failure this must not hide the first error: "" or its message.
+  auto close_results = [&](bool interrupted, const std::string& error) -> std::string {
+    if (!writer) return {};
+    try {
+      const auto w0 = std::chrono::steady_clock::now();
+      writer->finish(stats_json(sim.get(), fmu->display_name(), wall(), rows(), interrupted, error, &timing));
+      timing.write_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return {};
   };
   // A row just before and just after every event (same time, two rows).
-  double last_event_row = std::nan("");
-  sim->observe_events([&](double t, EventPhase phase) {
-    record();
-    if (phase == EventPhase::after) last_event_row = t;
+  sim->observe_events([&](double, EventPhase phase) {
+    record(phase == EventPhase::after ? results::RowKind::after_event : results::RowKind::before_event);
   });
+  // --output-steps: a row at every step IDA accepts (every K-th with
+  // --output-every), as many as --max-rows allows.
+  std::int64_t steps_seen = 0;
+  if (o.output_control.steps)
+    sim->observe_steps([&](double t) {
+      if (++steps_seen % plan.every != 0 || t == last_row_time) return;
+      if (static_cast<std::int64_t>(rows()) >= o.max_rows)
+        throw Error(ErrorKind::output, "results: --output-steps reached --max-rows " + std::to_string(o.max_rows) +
+                                           " rows at t = " + format_number(t) +
+                                           " → raise --max-rows, keep every K-th step (--output-every K), or use "
+                                           "an output grid");
+      record(results::RowKind::ordinary);
+    });
   const bool show_progress = o.progress && isatty(STDERR_FILENO) && o.output != "-";
   std::string error;
   bool interrupted = false;
@@ -262,23 +316,25 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
       else log_warning(to_string(check));
     }
     if (!o.stats.empty()) stats = std::make_unique<OutputFile>(o.stats, "statistics", ctx.results_fd());
-    csv = std::make_unique<simulation::CsvWriter>(o.output, reader.names(), ctx.results_fd());
-    record();
-    const double t0 = sim->start_time(), t1 = sim->stop_time(), dt = sim->output_interval();
+    writer = results::open_result_writer(o.result_format, o.output, simulation::result_columns(reader.channels()),
+                                         {ctx.results_fd(), o.csv_units, fmu->display_name(), o.hdf5_deflate});
+    record(results::RowKind::ordinary);
     int last_percent = -1;
     for (std::int64_t k = 1; k <= intervals; ++k) {
       if (ctx.stop_requested()) {
         interrupted = true;
         break;
       }
-      double target = k == intervals ? t1 : t0 + static_cast<double>(k) * dt;
+      const double target = plan.at(k);
       sim->advance_to(target);
       if (sim->terminated()) {
-        if (sim->time() != last_event_row) record();
+        if (sim->time() != last_row_time) record(results::RowKind::ordinary);
         std::cerr << "lsdae: the FMU asked to terminate at t = " << format_number(sim->time()) << '\n';
         break;
       }
-      if (sim->time() != last_event_row) record();  // an event at an output time already wrote it
+      // An event at an output time already wrote its rows there.
+      if (plan.records(k) && sim->time() != last_row_time) record(results::RowKind::ordinary);
+      if (!plan.record_points && k == intervals && sim->time() != last_row_time) record(results::RowKind::ordinary);
       if (show_progress) {
         int percent = static_cast<int>(100.0 * static_cast<double>(k) / static_cast<double>(intervals));
         if (percent != last_percent) {
@@ -293,23 +349,32 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
     if (show_progress) std::fprintf(stderr, "\n");
   } catch (const Error& e) {
     if (show_progress) std::fprintf(stderr, "\n");
-    if (!csv) throw;  // failed before the first row: nothing was written
+    if (!writer) throw;  // failed before the first row: nothing was written
     error = e.what();
-    const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), false, error);
+    const std::string results_error = close_results(false, error);
+    const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), false, error, &timing);
     throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
                               count_of(rows(), "row") + " kept in " + results_name + ")" +
+                              (results_error.empty() || results_error == error ? "" : "\n  " + results_error) +
                               (stats_error.empty() ? "" : "\n  " + stats_error));
   }
   if (interrupted && ctx.stop_for_timeout()) {
     error = fmu->display_name() + ": the run took longer than its limit of " + format_number(o.isolation.timeout) +
             " s → raise --timeout, or simulate a shorter time span";
-    const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), true, error);
+    const std::string results_error = close_results(true, error);
+    const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), true, error, &timing);
     throw Error(ErrorKind::timeout, error + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
                                         count_of(rows(), "row") + " kept in " + results_name + ")" +
+                                        (results_error.empty() ? "" : "\n  " + results_error) +
                                         (stats_error.empty() ? "" : "\n  " + stats_error));
   }
+  const std::string results_error = close_results(interrupted, error);
   const std::string stats_error =
-      write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), interrupted, error);
+      write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), interrupted, error, &timing);
+  if (!results_error.empty()) {
+    if (interrupted) std::cerr << "lsdae: error: " << results_error << '\n';
+    else throw Error(ErrorKind::output, results_error + (stats_error.empty() ? "" : "\n  " + stats_error));
+  }
   if (interrupted) {
     std::cerr << "lsdae: interrupted at t = " << format_number(sim->time()) << "; " << count_of(rows(), "row")
               << " kept in " << results_name << '\n';
@@ -321,34 +386,6 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
                                        results_name + ")");
   print_summary(*sim, rows(), o.output);
   return 0;
-}
-
-// Cuts a partial last line (a row the killed child was writing) from a
-// regular file, so the file ends at the last complete row.
-void keep_complete_rows(const std::string& path) {
-  int fd = open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return;
-  struct stat st {};
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    char block[65536];
-    off_t end = st.st_size;
-    while (end > 0) {
-      const off_t begin = end > static_cast<off_t>(sizeof block) ? end - static_cast<off_t>(sizeof block) : 0;
-      const ssize_t n = pread(fd, block, static_cast<std::size_t>(end - begin), begin);
-      if (n <= 0) break;
-      ssize_t i = n - 1;
-      while (i >= 0 && block[i] != '\n') --i;
-      if (i >= 0) {
-        const off_t keep = begin + i + 1;
-        if (keep != st.st_size && ftruncate(fd, keep) != 0) {
-          // best effort: the rows before stay either way
-        }
-        break;
-      }
-      end = begin;
-    }
-  }
-  close(fd);
 }
 
 // After the run: the child's own report when it ended by itself; otherwise
@@ -364,7 +401,7 @@ int finish_run(const RunOutcome& r, const SimulateOptions& o, const std::string&
   }
   if (o.progress && isatty(STDERR_FILENO) && o.output != "-") std::cerr << '\n';  // end the child's progress bar
   const std::uint64_t rows = r.rows.value_or(0);
-  if (o.output != "-") keep_complete_rows(o.output);
+  if (o.output != "-") results::keep_complete_rows(o.output, o.result_format);
   const std::string kept = "\n  (" + count_of(rows, "row") + " kept in " + (o.output == "-" ? "standard output" : o.output) +
                            (r.reached_time ? ", up to t = " + format_number(*r.reached_time) : std::string()) + ")";
   std::string stats_error;
@@ -414,7 +451,44 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_option("--threads", o->threads, "Threads (and FMU instances) for Jacobian evaluation, 1 to 1024")
       ->type_name("N")
       ->transform(count_value(1, 1024, "the thread count", "--threads 4"));
-  app.add_option("-o,--output", o->output, "Result CSV file ('-' for stdout)")->capture_default_str();
+  app.add_option("-o,--output", o->output,
+                 "Result file: .csv, .h5/.hdf5 (HDF5) or .mat (Dymola layout); '-' for CSV on stdout")
+      ->capture_default_str();
+  app.add_option("--format", o->format, "Result format when the file name does not say it: csv, hdf5 or mat")
+      ->check(one_of({"csv", "hdf5", "mat"}));
+  app.add_flag("--csv-units", o->csv_units, "CSV: a second header line with each column's unit");
+  app.add_option("--hdf5-deflate", o->hdf5_deflate,
+                 "HDF5: deflate level of the values, 0 (no compression: fastest) to 9")
+      ->type_name("LEVEL")
+      ->transform(count_value(0, 9, "the deflate level", "--hdf5-deflate 1"))
+      ->capture_default_str();
+  app.add_flag("--output-steps", o->output_control.steps,
+               "A row at every step the solver accepts (and at events, the start and the stop), instead of a grid");
+  app.add_option("--output-times", o->output_control.times,
+                 "Rows at these times only (and at events, the start and the stop): increasing, comma-separated")
+      ->type_name("T1,T2,...");
+  app.add_option("--output-grid", o->output_control.grid,
+                 "linear (every --output-interval) or log (from --output-first after the start to the stop, "
+                 "--output-per-decade rows per factor of 10)")
+      ->check(one_of({"linear", "log"}))
+      ->capture_default_str();
+  app.add_option("--output-first", o->output_control.log_first, "The log grid's first time after the start")
+      ->type_name("TIME")
+      ->check(real_value({0.0, inf, false, true, "the log grid's first time after the start", "--output-first 1e-6"}))
+      ->capture_default_str();
+  app.add_option("--output-per-decade", o->output_control.per_decade, "Rows per factor of 10 on the log grid")
+      ->type_name("N")
+      ->transform(count_value(1, 1000, "rows per decade", "--output-per-decade 10"))
+      ->capture_default_str();
+  app.add_option("--output-every", o->output_control.every,
+                 "Keep every K-th output point or step (events, the start and the stop are always kept)")
+      ->type_name("K")
+      ->transform(count_value(1, kLargestMaxRows, "the decimation", "--output-every 10"));
+  app.add_option("--output-roles", o->output_roles,
+                 "Record variables by role: outputs, inputs, states, derivatives, algebraic, parameters, locals "
+                 "(comma-separated; with --output-vars, both) (repeatable)")
+      ->delimiter(',')
+      ->check(one_of({"outputs", "inputs", "states", "derivatives", "algebraic", "parameters", "locals"}));
   app.add_option("--stats", o->stats, "Write the run statistics as JSON to this file ('-' for stdout)");
   app.add_option("--set", o->sets,
                  "Set a parameter, input or start value: name=value, parsed for the variable's type (an array: "
@@ -510,6 +584,7 @@ Runner add_simulate_command(CLI::App& app) {
     open.strict = o->strict;
     auto fmu = Fmu::open(o->path, open);
     check_output_files({o->path, o->output, o->stats});
+    o->result_format = results::result_format_for(o->output, o->format);
     std::error_code ec;
     if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
     auto run = [&](RunContext& ctx) { return simulate(ctx, *o, fmu, options, wall); };

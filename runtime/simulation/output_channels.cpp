@@ -57,14 +57,38 @@ bool recordable(const Variable& v) {
 
 }  // namespace
 
+namespace {
+
+bool has_role(const Variable& v, const std::string& role, const std::unordered_set<ValueReference>& states,
+              const std::unordered_set<ValueReference>& derivatives) {
+  if (role == "outputs") return v.causality == Causality::output;
+  if (role == "inputs") return v.causality == Causality::input;
+  if (role == "states") return states.count(v.value_reference) > 0;
+  if (role == "derivatives") return derivatives.count(v.value_reference) > 0;
+  if (role == "parameters")
+    return v.causality == Causality::parameter || v.causality == Causality::calculated_parameter ||
+           v.causality == Causality::structural_parameter;
+  if (role == "locals") return v.causality == Causality::local;
+  if (role == "algebraic")
+    return (v.type == VariableType::float64 || v.type == VariableType::float32) &&
+           v.variability == Variability::continuous &&
+           (v.causality == Causality::local || v.causality == Causality::output) &&
+           states.count(v.value_reference) == 0 && derivatives.count(v.value_reference) == 0;
+  throw Error(ErrorKind::usage, "--output-roles: \"" + role +
+                                    "\" is not a role → outputs, inputs, states, derivatives, algebraic, parameters "
+                                    "or locals");
+}
+
+}  // namespace
+
 std::vector<OutputChannel> select_output_channels(const Fmu& fmu, const std::vector<std::string>& patterns,
-                                                  bool all) {
+                                                  bool all, const std::vector<std::string>& roles) {
   const ModelDescription& md = fmu.model_description();
   std::vector<OutputChannel> out;
   auto add_all_elements = [&](const Variable& v) {
     for (std::size_t e = 0; e < v.element_count(); ++e) out.push_back({&v, e, element_name(v, e)});
   };
-  if (all || patterns.empty()) {
+  if (all || (patterns.empty() && roles.empty())) {
     std::unordered_set<ValueReference> states(fmu.states().begin(), fmu.states().end());
     for (const auto& v : md.variables)
       if (recordable(v) && (all || v.causality == Causality::output || states.count(v.value_reference)))
@@ -72,6 +96,20 @@ std::vector<OutputChannel> select_output_channels(const Fmu& fmu, const std::vec
     return out;
   }
   std::unordered_set<std::string> taken;
+  if (!roles.empty()) {
+    const std::unordered_set<ValueReference> states(fmu.states().begin(), fmu.states().end());
+    const std::unordered_set<ValueReference> derivatives(fmu.derivatives().begin(), fmu.derivatives().end());
+    for (const auto& v : md.variables) {
+      if (!recordable(v)) continue;
+      bool wanted = false;
+      for (const auto& role : roles) wanted = has_role(v, role, states, derivatives) || wanted;
+      if (!wanted) continue;
+      for (std::size_t e = 0; e < v.element_count(); ++e) {
+        std::string name = element_name(v, e);
+        if (taken.insert(name).second) out.push_back({&v, e, std::move(name)});
+      }
+    }
+  }
   for (const auto& pattern : patterns) {
     bool matched = false;
     for (const auto& v : md.variables) {
@@ -154,6 +192,32 @@ std::string OutputReader::text(std::size_t c) const {
 double OutputReader::number(std::size_t c) const {
   const Slot& s = slots_[c];
   return groups_[s.group].values.number(s.index);
+}
+
+ValueStorage OutputReader::storage(std::size_t c) const { return storage_of(channels_[c].variable->type); }
+
+double OutputReader::real(std::size_t c) const {
+  const Slot& s = slots_[c];
+  return groups_[s.group].values.reals[s.index];
+}
+
+std::int64_t OutputReader::integer(std::size_t c) const {
+  const Slot& s = slots_[c];
+  return groups_[s.group].values.integers[s.index];
+}
+
+std::uint64_t OutputReader::unsigned_integer(std::size_t c) const {
+  const Slot& s = slots_[c];
+  return groups_[s.group].values.unsigned_integers[s.index];
+}
+
+std::vector<results::Column> result_columns(const std::vector<OutputChannel>& channels) {
+  std::vector<results::Column> out;
+  out.reserve(channels.size());
+  for (const auto& c : channels)
+    out.push_back({c.name, c.variable->unit, c.variable->description, c.variable->type, c.variable->causality,
+                   c.variable->variability, c.variable->value_reference});
+  return out;
 }
 
 bool OutputReader::is_text(std::size_t c) const {

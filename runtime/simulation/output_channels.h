@@ -13,6 +13,12 @@
 //               names ("A[2,3]", "A[*]"). A pattern that matches nothing is
 //               Error(usage) naming it; the independent variable (time,
 //               always the first column) and duplicates are left out;
+//   roles       variables by role, in ModelVariables order: outputs, inputs
+//               (causality), states, derivatives (of the continuous
+//               states), algebraic (continuous Float locals and outputs that
+//               are neither states nor derivatives), parameters (parameter,
+//               calculated and structural parameters), locals (causality);
+//               with patterns, both (roles first, no duplicates);
 //   all         every variable except the independent one and Clocks.
 // split_output_patterns splits a comma-separated list, keeping commas inside
 // brackets ("A[2,3],x" is two patterns).
@@ -30,6 +36,7 @@
 #include "lsdae/fmu.h"
 #include "lsdae/simulation.h"
 #include "lsdae/values.h"
+#include "results/row_values.h"
 
 namespace lsdae::simulation {
 
@@ -40,15 +47,18 @@ struct OutputChannel {
 };
 
 std::vector<OutputChannel> select_output_channels(const Fmu& fmu, const std::vector<std::string>& patterns,
-                                                  bool all);
+                                                  bool all, const std::vector<std::string>& roles = {});
 std::vector<std::string> split_output_patterns(const std::string& list);
 bool glob_match(const std::string& pattern, const std::string& name);
 
-class OutputReader {
+// What the result writers store about each channel (results/row_values.h).
+std::vector<results::Column> result_columns(const std::vector<OutputChannel>& channels);
+
+class OutputReader final : public results::RowValues {
  public:
   explicit OutputReader(std::vector<OutputChannel> channels);
   const std::vector<OutputChannel>& channels() const { return channels_; }
-  std::size_t size() const { return channels_.size(); }
+  std::size_t size() const override { return channels_.size(); }
   std::vector<std::string> names() const;
 
   // Reads every channel at the simulation's current point.
@@ -56,11 +66,16 @@ class OutputReader {
   // Channel c's last value: exactly as text (integers in decimal, reals in
   // the shortest round-trip form, Booleans 0/1, Strings as they are,
   // Binary as hex), or as a double.
-  std::string text(std::size_t c) const;
+  std::string text(std::size_t c) const override;
   double number(std::size_t c) const;
+  // Channel c's last value in its own storage (lsdae/values.h).
+  ValueStorage storage(std::size_t c) const override;
+  double real(std::size_t c) const override;
+  std::int64_t integer(std::size_t c) const override;
+  std::uint64_t unsigned_integer(std::size_t c) const override;
   bool is_text(std::size_t c) const;  // a String or Binary channel
   // Appends channel c's value as text to `out` without allocating for numbers.
-  void append_text(std::size_t c, std::string& out) const;
+  void append_text(std::size_t c, std::string& out) const override;
 
  private:
   struct Group {  // the variables of one type: one bulk read

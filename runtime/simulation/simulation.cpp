@@ -219,6 +219,7 @@ void Simulation::cancel() noexcept { impl_->cancel_requested.store(true); }
 void Simulation::observe_events(std::function<void(double, EventPhase)> observer) {
   impl_->observer = std::move(observer);
 }
+void Simulation::observe_steps(std::function<void(double)> observer) { impl_->step_observer = std::move(observer); }
 
 double Simulation::time() const { return impl_->t; }
 double Simulation::start_time() const { return impl_->t_start; }

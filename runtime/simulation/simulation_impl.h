@@ -101,6 +101,7 @@ struct Simulation::Impl {
   // set on an array updates the pending array), in the order first given.
   std::vector<std::pair<const Variable*, Values>> pending_sets;
   std::function<void(double, EventPhase)> observer;
+  std::function<void(double)> step_observer;  // observe_steps()
   bool initialized = false;
   bool use_directional = false;
   bool step_callback = false;  // the FMU needs fmi3CompletedIntegratorStep

@@ -165,6 +165,12 @@ double Simulation::advance_to(double t_target) {
       if (m.pending == Impl::Pending::none && m.t_ida <= t_target) {
         if (!m.reselect_if_needed()) m.project_if_needed();
       }
+      // observe_steps(): the accepted step point (an event found here is
+      // observed by its handler instead).
+      if (m.step_observer && m.pending == Impl::Pending::none) {
+        keep_point();
+        m.step_observer(m.t);
+      }
     }
   } catch (...) {
     if (m.integrator) {

@@ -203,6 +203,12 @@ class Simulation {
   void cancel() noexcept;
   // Observes events (e.g. to write result rows just before and after each).
   void observe_events(std::function<void(double t, EventPhase phase)> observer);
+  // Observes every step IDA accepts (e.g. a result row per step): called
+  // after the step (and its projection), with time() and the values at the
+  // step point -- also for a step that went past advance_to's target, before
+  // the point at the target is interpolated. Not at event points (see
+  // observe_events). What it throws ends advance_to, the point kept.
+  void observe_steps(std::function<void(double t)> observer);
   bool terminated() const;
   double time() const;
   double start_time() const;

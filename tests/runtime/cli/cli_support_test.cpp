@@ -297,5 +297,68 @@ TEST(UsageErrors, AFlagGivenAHugeNumberIsAUsageError) {
   EXPECT_EQ(usage_error({"run", "m.fmu", "--no-color=1"}), "");
 }
 
+// plan_output: where the rows go (simulate_options_check.h).
+TEST(PlanOutput, IntervalGridAsBefore) {
+  const OutputPlan plan = plan_output(0, 1, 0.3, {}, kDefaultMaxRows);
+  EXPECT_EQ(plan.points, 4);
+  EXPECT_DOUBLE_EQ(plan.at(1), 0.3);
+  EXPECT_EQ(plan.at(4), 1.0) << "the last point is the stop time exactly";
+  EXPECT_TRUE(plan.records(2));
+}
+
+TEST(PlanOutput, ListedTimesEndAtTheStop) {
+  OutputControl c;
+  c.times = "0, 0.25,0.5";
+  OutputPlan plan = plan_output(0, 2, 0.1, c, kDefaultMaxRows);
+  EXPECT_EQ(plan.times, (std::vector<double>{0.25, 0.5, 2})) << "the start has its row already";
+  c.times = "0.25,2";
+  EXPECT_EQ(plan_output(0, 2, 0.1, c, kDefaultMaxRows).times, (std::vector<double>{0.25, 2}));
+  c.times = "0.1,0.2,0.3";
+  EXPECT_THROW(plan_output(0, 2, 0.1, c, 3), Error) << "four rows with the start, more than --max-rows 3";
+  for (const char* bad : {"0.2,0.1", "0.1,0.1", "x", "1e999", "0x10", "", ",", "3"}) {
+    c.times = bad;
+    if (c.times.empty()) continue;  // "" means no list
+    EXPECT_THROW(plan_output(0, 2, 0.1, c, kDefaultMaxRows), Error) << bad;
+  }
+}
+
+TEST(PlanOutput, LogGridPerDecade) {
+  OutputControl c;
+  c.grid = "log";
+  c.log_first = 1e-3;
+  c.per_decade = 2;
+  const OutputPlan plan = plan_output(10, 20, 0.1, c, kDefaultMaxRows);
+  // offsets 1e-3, 3.16e-3, 1e-2, ..., 3.16 (below the span 10), then the stop
+  ASSERT_EQ(plan.times.size(), 9u);
+  EXPECT_EQ(plan.times.front(), 10 + 1e-3);
+  EXPECT_EQ(plan.times.back(), 20.0);
+  for (std::size_t k = 1; k < plan.times.size(); ++k) EXPECT_LT(plan.times[k - 1], plan.times[k]);
+  c.log_first = 10;
+  EXPECT_THROW(plan_output(10, 20, 0.1, c, kDefaultMaxRows), Error) << "the first time must lie inside the span";
+  c.log_first = 1e-300;
+  c.per_decade = 1000;
+  EXPECT_THROW(plan_output(0, 1e10, 0.1, c, 1000), Error) << "310 decades × 1000 rows";
+}
+
+TEST(PlanOutput, StepsKeepTheGridForStopChecksOnly) {
+  OutputControl c;
+  c.steps = true;
+  c.every = 5;
+  const OutputPlan plan = plan_output(0, 1e9, 1, c, 10);
+  EXPECT_FALSE(plan.records(1));
+  EXPECT_EQ(plan.every, 5);
+  c.times = "1";
+  EXPECT_THROW(plan_output(0, 2, 0.1, c, kDefaultMaxRows), Error) << "two ways to place rows";
+}
+
+TEST(PlanOutput, DecimationKeepsEveryKthAndTheLast) {
+  OutputControl c;
+  c.every = 3;
+  const OutputPlan plan = plan_output(0, 1, 0.1, c, kDefaultMaxRows);
+  EXPECT_FALSE(plan.records(1));
+  EXPECT_TRUE(plan.records(3));
+  EXPECT_TRUE(plan.records(10));
+}
+
 }  // namespace
 }  // namespace lsdae::cli

@@ -1,5 +1,6 @@
 // tests/runtime/simulation/csv_writer_test.cpp -- runtime/simulation/csv_writer.cpp.
-#include "simulation/csv_writer.h"
+#include "results/csv_writer.h"
+#include "simulation/output_channels.h"
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 
 namespace lsdae::simulation {
 namespace {
+using results::CsvWriter;
 
 TEST(GlobMatch, StarQuestionAndLiteralBrackets) {
   EXPECT_TRUE(glob_match("L[*].i", "L[12].i"));

@@ -1,5 +1,5 @@
-// runtime/simulation/csv_writer.cpp -- see csv_writer.h.
-#include "simulation/csv_writer.h"
+// runtime/results/csv_writer.cpp -- see csv_writer.h.
+#include "results/csv_writer.h"
 
 #include <cerrno>
 #include <charconv>
@@ -8,12 +8,9 @@
 #include "common/output_file.h"
 #include "lsdae/error.h"
 
-namespace lsdae::simulation {
+namespace lsdae::results {
 
-namespace {
-// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
-// break, or always (`always`: String values, so that "1" stays text).
-std::string csv_field(const std::string& text, bool always = false) {
+std::string csv_field(const std::string& text, bool always) {
   if (!always && text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string out = "\"";
   for (char c : text) {
@@ -22,20 +19,26 @@ std::string csv_field(const std::string& text, bool always = false) {
   }
   return out + "\"";
 }
-}  // namespace
 
-CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names, int stdout_fd)
+CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names, int stdout_fd,
+                     const std::optional<std::vector<std::string>>& units)
     : file_(std::make_unique<OutputFile>(path, "results", stdout_fd)) {
   std::string header = "time";
   for (const auto& name : names) header += "," + csv_field(name);
   header += '\n';
+  if (units) {
+    header += "s";
+    for (const auto& unit : *units) header += "," + csv_field(unit);
+    header += '\n';
+  }
   if (int error = file_->append(header); error != 0) fail(error);
 }
 
 CsvWriter::~CsvWriter() = default;
 
 namespace {
-void append_number(std::string& line, double x) {
+template <typename T>
+void append_number(std::string& line, T x) {
   char buffer[32];
   auto r = std::to_chars(buffer, buffer + sizeof buffer, x);
   line.append(buffer, r.ptr);
@@ -52,13 +55,13 @@ void CsvWriter::write_row(double time, std::span<const double> values) {
   finish_row();
 }
 
-void CsvWriter::write_row(double time, const OutputReader& reader) {
+void CsvWriter::write_row(double time, const RowValues& values, RowKind) {
   line_.clear();
   append_number(line_, time);
-  for (std::size_t c = 0; c < reader.size(); ++c) {
+  for (std::size_t c = 0; c < values.size(); ++c) {
     line_ += ',';
-    if (reader.is_text(c)) line_ += csv_field(reader.text(c), true);
-    else reader.append_text(c, line_);
+    if (values.storage(c) == ValueStorage::text) line_ += csv_field(values.text(c), true);
+    else values.append_text(c, line_);
   }
   finish_row();
 }
@@ -80,4 +83,4 @@ void CsvWriter::fail(int error) const {
                                      (rows_ == 1 ? "" : "s") + ": " + std::strerror(error) + kept + " → " + todo);
 }
 
-}  // namespace lsdae::simulation
+}  // namespace lsdae::results

@@ -1,0 +1,367 @@
+// runtime/results/hdf5_writer.cpp -- see hdf5_writer.h.
+#include "results/hdf5_writer.h"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <map>
+
+#include "lsdae/error.h"
+
+namespace lsdae::results {
+
+namespace {
+
+constexpr std::size_t kBlockBytes = 4u << 20;  // buffered rows per block: about this many bytes
+constexpr std::size_t kChunkBytes = 1u << 20;  // a chunk: about this many bytes
+constexpr std::size_t kMaxBlockRows = 1024;
+constexpr double kFlushSeconds = 1.0;
+
+// The innermost message of HDF5's error stack (what failed, e.g. "No space
+// left on device" from the file driver), or "" when there is none.
+herr_t collect_error(unsigned, const H5E_error2_t* e, void* data) {
+  auto* text = static_cast<std::string*>(data);
+  if (e->desc != nullptr && *e->desc != '\0') *text = e->desc;
+  return 0;
+}
+
+std::string hdf5_error() {
+  std::string text;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect_error, &text);
+  H5Eclear2(H5E_DEFAULT);
+  return text;
+}
+
+// An hid_t closed by its own close function.
+class Handle {
+ public:
+  Handle() = default;
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+  Handle& operator=(Handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = o.id_;
+      close_ = o.close_;
+      o.id_ = -1;
+    }
+    return *this;
+  }
+  ~Handle() { reset(); }
+  void reset() {
+    if (id_ >= 0 && close_ != nullptr) close_(id_);
+    id_ = -1;
+  }
+  hid_t get() const { return id_; }
+  hid_t release() {
+    const hid_t id = id_;
+    id_ = -1;
+    return id;
+  }
+  bool valid() const { return id_ >= 0; }
+
+ private:
+  hid_t id_ = -1;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+// The file type that holds an FMI type exactly.
+hid_t file_type_of(VariableType type, hid_t vlen_string) {
+  switch (type) {
+    case VariableType::float32: return H5T_IEEE_F32LE;
+    case VariableType::float64: return H5T_IEEE_F64LE;
+    case VariableType::int8: return H5T_STD_I8LE;
+    case VariableType::uint8: return H5T_STD_U8LE;
+    case VariableType::int16: return H5T_STD_I16LE;
+    case VariableType::uint16: return H5T_STD_U16LE;
+    case VariableType::int32: return H5T_STD_I32LE;
+    case VariableType::uint32: return H5T_STD_U32LE;
+    case VariableType::int64: return H5T_STD_I64LE;
+    case VariableType::uint64: return H5T_STD_U64LE;
+    case VariableType::boolean: return H5T_STD_U8LE;
+    case VariableType::enumeration: return H5T_STD_I64LE;
+    case VariableType::string:
+    case VariableType::binary:
+    case VariableType::clock: return vlen_string;
+  }
+  return H5T_IEEE_F64LE;
+}
+
+}  // namespace
+
+struct Hdf5Writer::Impl {
+  std::filesystem::path path;
+  Handle file, vlen_string;
+  Handle time_set, event_set;
+  struct Group {
+    VariableType type;
+    ValueStorage storage;
+    std::vector<std::size_t> columns;  // the selection's column of each dataset column
+    Handle values;
+    std::vector<double> reals;  // the block, row-major [block rows × n]
+    std::vector<std::int64_t> integers;
+    std::vector<std::uint64_t> unsigned_integers;
+    std::vector<std::string> texts;
+  };
+  std::vector<Group> groups;
+  std::vector<double> times;
+  std::vector<signed char> events;
+  std::size_t block = 1;        // rows per block (B)
+  std::size_t block_start = 0;  // first row of the buffered block
+  std::size_t buffered = 0;     // rows buffered in the block
+  std::size_t rows = 0;         // rows accepted
+  std::size_t flushed = 0;      // rows on disk as of the last flush
+  std::chrono::steady_clock::time_point last_flush{};
+  bool closed = false;
+  int deflate = 1;
+
+  [[noreturn]] void fail(const std::string& what) {
+    const std::string cause = hdf5_error();
+    const int error = errno;
+    throw Error(ErrorKind::output,
+                "results: writing \"" + path.string() + "\" failed after " + std::to_string(rows) + " row" +
+                    (rows == 1 ? "" : "s") + " (" + what + (cause.empty() ? "" : ": " + cause) +
+                    "); the file holds the " + std::to_string(flushed) + " rows of its last flush → " +
+                    (error == ENOSPC ? "free disk space"
+                     : error == EFBIG ? "raise the file-size limit (ulimit -f) or write fewer rows"
+                                      : "check the disk and the path"));
+  }
+
+  void check(herr_t status, const char* what) {
+    if (status < 0) fail(what);
+  }
+
+  void write_strings(hid_t parent, const char* name, const std::vector<std::string>& texts) {
+    const hsize_t n = texts.size();
+    Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+    Handle set(H5Dcreate2(parent, name, vlen_string.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+               H5Dclose);
+    if (!set.valid()) fail(std::string("creating ") + name);
+    std::vector<const char*> pointers;
+    pointers.reserve(texts.size());
+    for (const auto& t : texts) pointers.push_back(t.c_str());
+    if (n > 0) check(H5Dwrite(set.get(), vlen_string.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()), name);
+  }
+
+  template <typename T>
+  void write_numbers(hid_t parent, const char* name, hid_t file_type, hid_t memory_type, const std::vector<T>& v) {
+    const hsize_t n = v.size();
+    Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+    Handle set(H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+    if (!set.valid()) fail(std::string("creating ") + name);
+    if (n > 0) check(H5Dwrite(set.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), name);
+  }
+
+  void string_attribute(hid_t object, const char* name, const std::string& value) {
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    if (H5Aexists(object, name) > 0) H5Adelete(object, name);
+    Handle attribute(H5Acreate2(object, name, vlen_string.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    if (!attribute.valid()) fail(std::string("creating the attribute ") + name);
+    const char* text = value.c_str();
+    check(H5Awrite(attribute.get(), vlen_string.get(), &text), name);
+  }
+
+  // An extendible dataset [0 × width] (rank 1 when width is 0) chunked
+  // `chunk_rows` × `chunk_columns`, deflated unless it holds strings.
+  Handle extendible(hid_t parent, const char* name, hid_t type, std::size_t width, std::size_t chunk_rows,
+                    std::size_t chunk_columns, bool compress) {
+    const int rank = width == 0 ? 1 : 2;
+    const hsize_t dims[2] = {0, width}, max[2] = {H5S_UNLIMITED, width};
+    const hsize_t chunk[2] = {chunk_rows, std::max<std::size_t>(chunk_columns, 1)};
+    Handle space(H5Screate_simple(rank, dims, max), H5Sclose);
+    Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    check(H5Pset_chunk(dcpl.get(), rank, chunk), "setting the chunk size");
+    if (compress && deflate > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+      H5Pset_shuffle(dcpl.get());
+      H5Pset_deflate(dcpl.get(), static_cast<unsigned>(deflate));
+    }
+    // The chunk cache holds a whole block row of chunks (written once per flush).
+    Handle dapl(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose);
+    const std::size_t element = H5Tget_size(type);
+    const std::size_t across = rank == 1 ? 1 : (width + chunk[1] - 1) / chunk[1];
+    const std::size_t cache = std::max<std::size_t>(1u << 20, 2 * across * chunk[0] * chunk[1] * element);
+    H5Pset_chunk_cache(dapl.get(), 12421, cache, 1.0);
+    Handle set(H5Dcreate2(parent, name, type, space.get(), H5P_DEFAULT, dcpl.get(), dapl.get()), H5Dclose);
+    if (!set.valid()) fail(std::string("creating ") + name);
+    return set;
+  }
+
+  // Writes the buffered block at block_start (the datasets grow to hold it)
+  // and flushes the file.
+  void flush() {
+    if (buffered == 0) return;
+    const hsize_t end = block_start + buffered;
+    auto put = [&](hid_t set, hid_t memory_type, const void* data, std::size_t width) {
+      const int rank = width == 0 ? 1 : 2;
+      const hsize_t extent[2] = {end, width};
+      check(H5Dset_extent(set, extent), "extending a dataset");
+      Handle file_space(H5Dget_space(set), H5Sclose);
+      const hsize_t start[2] = {block_start, 0}, count[2] = {buffered, width};
+      check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+            "selecting rows");
+      Handle memory_space(H5Screate_simple(rank, count, nullptr), H5Sclose);
+      check(H5Dwrite(set, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "writing rows");
+    };
+    put(time_set.get(), H5T_NATIVE_DOUBLE, times.data(), 0);
+    put(event_set.get(), H5T_NATIVE_SCHAR, events.data(), 0);
+    std::vector<const char*> pointers;
+    for (auto& g : groups) {
+      const std::size_t n = g.columns.size();
+      switch (g.storage) {
+        case ValueStorage::real: put(g.values.get(), H5T_NATIVE_DOUBLE, g.reals.data(), n); break;
+        case ValueStorage::integer: put(g.values.get(), H5T_NATIVE_INT64, g.integers.data(), n); break;
+        case ValueStorage::unsigned_integer:
+          put(g.values.get(), H5T_NATIVE_UINT64, g.unsigned_integers.data(), n);
+          break;
+        case ValueStorage::text:
+          pointers.clear();
+          for (std::size_t k = 0; k < buffered * n; ++k) pointers.push_back(g.texts[k].c_str());
+          put(g.values.get(), vlen_string.get(), pointers.data(), n);
+          break;
+      }
+    }
+    check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "flushing");
+    flushed = end;
+    last_flush = std::chrono::steady_clock::now();
+    if (buffered == block) {  // the block is complete: the next one starts
+      block_start += block;
+      buffered = 0;
+    }
+  }
+};
+
+Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Column>& columns,
+                       const std::string& model_name, int deflate)
+    : m_(std::make_unique<Impl>()) {
+  Impl& m = *m_;
+  m.path = path;
+  m.deflate = std::clamp(deflate, 0, 9);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become our messages, not HDF5's printout
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18);
+  errno = 0;
+  m.file = Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+  if (!m.file.valid()) {
+    const std::string cause = hdf5_error();
+    throw Error(ErrorKind::output, "results: cannot create \"" + path.string() + "\" (HDF5" +
+                                       (cause.empty() ? "" : ": " + cause) +
+                                       ") → check the folder exists and is writable");
+  }
+  m.vlen_string = Handle(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(m.vlen_string.get(), H5T_VARIABLE);
+  H5Tset_cset(m.vlen_string.get(), H5T_CSET_UTF8);
+
+  // Columns grouped by FMI type, in the order types first appear.
+  std::map<VariableType, std::size_t> group_of;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    VariableType type = columns[c].type;
+    auto [it, fresh] = group_of.emplace(type, m.groups.size());
+    if (fresh) m.groups.push_back({type, storage_of(type), {}, {}, {}, {}, {}, {}});
+    m.groups[it->second].columns.push_back(c);
+  }
+  std::size_t row_bytes = 9;  // time and event
+  for (const auto& g : m.groups) row_bytes += g.columns.size() * (g.storage == ValueStorage::text ? 32 : 8);
+  m.block = std::clamp<std::size_t>(kBlockBytes / row_bytes, 1, kMaxBlockRows);
+  const std::size_t chunk_columns = std::max<std::size_t>(kChunkBytes / (8 * m.block), 1);
+
+  m.string_attribute(m.file.get(), "format", "lsdae-results 1");
+  m.string_attribute(m.file.get(), "model", model_name);
+  m.time_set = m.extendible(m.file.get(), "time", H5T_IEEE_F64LE, 0, std::max<std::size_t>(m.block, 1024), 1, true);
+  m.string_attribute(m.time_set.get(), "unit", "s");
+  m.event_set = m.extendible(m.file.get(), "event", H5T_STD_I8LE, 0, std::max<std::size_t>(m.block, 1024), 1, true);
+  m.string_attribute(m.event_set.get(), "meaning", "0 an output point, 1 just before an event, 2 just after it");
+  for (auto& g : m.groups) {
+    const char* type_name = to_string(g.type);
+    Handle group(H5Gcreate2(m.file.get(), type_name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (!group.valid()) m.fail(std::string("creating the group ") + type_name);
+    const std::size_t n = g.columns.size();
+    std::vector<std::string> names, units, descriptions, causalities, variabilities;
+    std::vector<std::uint32_t> references;
+    std::vector<std::uint64_t> places;
+    for (std::size_t c : g.columns) {
+      names.push_back(columns[c].name);
+      units.push_back(columns[c].unit);
+      descriptions.push_back(columns[c].description);
+      causalities.push_back(to_string(columns[c].causality));
+      variabilities.push_back(to_string(columns[c].variability));
+      references.push_back(columns[c].value_reference);
+      places.push_back(c);
+    }
+    m.write_strings(group.get(), "name", names);
+    m.write_strings(group.get(), "unit", units);
+    m.write_strings(group.get(), "description", descriptions);
+    m.write_strings(group.get(), "causality", causalities);
+    m.write_strings(group.get(), "variability", variabilities);
+    m.write_numbers(group.get(), "value_reference", H5T_STD_U32LE, H5T_NATIVE_UINT32, references);
+    m.write_numbers(group.get(), "column", H5T_STD_U64LE, H5T_NATIVE_UINT64, places);
+    const bool text = g.storage == ValueStorage::text;
+    g.values = m.extendible(group.get(), "values", file_type_of(g.type, m.vlen_string.get()), n, m.block,
+                            std::min(n, chunk_columns), !text);
+    switch (g.storage) {
+      case ValueStorage::real: g.reals.resize(m.block * n); break;
+      case ValueStorage::integer: g.integers.resize(m.block * n); break;
+      case ValueStorage::unsigned_integer: g.unsigned_integers.resize(m.block * n); break;
+      case ValueStorage::text: g.texts.resize(m.block * n); break;
+    }
+  }
+  m.times.resize(m.block);
+  m.events.resize(m.block);
+  m.check(H5Fflush(m.file.get(), H5F_SCOPE_LOCAL), "flushing");
+}
+
+Hdf5Writer::~Hdf5Writer() {
+  if (!m_->closed) {
+    try {
+      m_->flush();
+    } catch (...) {
+      // the rows of the last flush stay
+    }
+  }
+}
+
+std::size_t Hdf5Writer::rows() const { return m_->rows; }
+std::size_t Hdf5Writer::block_rows() const { return m_->block; }
+
+void Hdf5Writer::write_row(double time, const RowValues& values, RowKind kind) {
+  Impl& m = *m_;
+  if (m.closed) throw Error(ErrorKind::internal, "results: a row after finish()");
+  const std::size_t r = m.buffered;
+  m.times[r] = time;
+  m.events[r] = static_cast<signed char>(kind);
+  for (auto& g : m.groups) {
+    const std::size_t n = g.columns.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t c = g.columns[k];
+      switch (g.storage) {
+        case ValueStorage::real: g.reals[r * n + k] = values.real(c); break;
+        case ValueStorage::integer: g.integers[r * n + k] = values.integer(c); break;
+        case ValueStorage::unsigned_integer: g.unsigned_integers[r * n + k] = values.unsigned_integer(c); break;
+        case ValueStorage::text: g.texts[r * n + k] = values.text(c); break;
+      }
+    }
+  }
+  ++m.buffered;
+  ++m.rows;
+  const bool first = m.rows == 1;
+  if (first || m.buffered == m.block ||
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - m.last_flush).count() >= kFlushSeconds)
+    m.flush();
+}
+
+void Hdf5Writer::finish(const std::string& statistics_json) {
+  Impl& m = *m_;
+  if (m.closed) return;
+  m.flush();
+  m.string_attribute(m.file.get(), "statistics", statistics_json);
+  m.closed = true;
+  for (auto& g : m.groups) g.values.reset();
+  m.time_set.reset();
+  m.event_set.reset();
+  const herr_t status = H5Fclose(m.file.release());
+  if (status < 0) m.fail("closing");
+}
+
+}  // namespace lsdae::results

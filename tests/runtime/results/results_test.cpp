@@ -1,0 +1,424 @@
+// tests/runtime/results/results_test.cpp -- runtime/results/: the format
+// choice, and each writer's file read back with its own library (HDF5's C
+// API, matio): values bitwise, names, units, events, typed columns.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <matio.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "lsdae/error.h"
+#include "results/csv_writer.h"
+#include "results/hdf5_writer.h"
+#include "results/mat_writer.h"
+#include "results/result_writer.h"
+
+namespace lsdae::results {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A row of typed values, set by the test. Columns in an order unlike the
+// runtime's: a String between numbers, a Boolean before the reals.
+struct FakeRow final : RowValues {
+  std::vector<Column> columns;
+  std::vector<double> reals;
+  std::vector<std::int64_t> integers;
+  std::vector<std::uint64_t> unsigned_integers;
+  std::vector<std::string> texts;
+  std::size_t size() const override { return columns.size(); }
+  ValueStorage storage(std::size_t c) const override { return storage_of(columns[c].type); }
+  double real(std::size_t c) const override { return reals[c]; }
+  std::int64_t integer(std::size_t c) const override { return integers[c]; }
+  std::uint64_t unsigned_integer(std::size_t c) const override { return unsigned_integers[c]; }
+  std::string text(std::size_t c) const override {
+    if (storage(c) == ValueStorage::text) return texts[c];
+    std::string out;
+    append_text(c, out);
+    return out;
+  }
+  void append_text(std::size_t c, std::string& out) const override {
+    char buffer[32];
+    std::to_chars_result r{};
+    switch (storage(c)) {
+      case ValueStorage::real:
+        r = columns[c].type == VariableType::float32
+                ? std::to_chars(buffer, buffer + sizeof buffer, static_cast<float>(reals[c]))
+                : std::to_chars(buffer, buffer + sizeof buffer, reals[c]);
+        break;
+      case ValueStorage::integer: r = std::to_chars(buffer, buffer + sizeof buffer, integers[c]); break;
+      case ValueStorage::unsigned_integer: r = std::to_chars(buffer, buffer + sizeof buffer, unsigned_integers[c]); break;
+      case ValueStorage::text: out += texts[c]; return;
+    }
+    out.append(buffer, r.ptr);
+  }
+
+  void set(std::size_t row) {  // values of row `row`, awkward on purpose
+    const double k = static_cast<double>(row);
+    reals = {0.0, 0.1 * k + 1.0 / 3.0, 0.0, std::nextafter(1e-300 * (k + 1), 1.0), 0.0, 0.0, 0.0};
+    reals[2] = static_cast<double>(static_cast<float>(0.3f * static_cast<float>(k)));
+    integers = {0, 0, 0, 0, -2147483647 + static_cast<std::int64_t>(row), static_cast<std::int64_t>(row % 2), 0};
+    unsigned_integers = {0, 0, 0, 0, 0, 0, std::numeric_limits<std::uint64_t>::max() - row};
+    texts = {"s,\"" + std::to_string(row), "", "", "", "", "", ""};
+  }
+};
+
+FakeRow typed_row() {
+  FakeRow r;
+  auto col = [](std::string name, VariableType type, std::string unit, Variability v = Variability::continuous) {
+    Column c;
+    c.name = std::move(name);
+    c.type = type;
+    c.unit = std::move(unit);
+    c.description = "the " + c.name;
+    c.variability = v;
+    c.causality = Causality::output;
+    c.value_reference = 1000 + static_cast<ValueReference>(c.name.size());
+    return c;
+  };
+  r.columns = {col("label", VariableType::string, ""),    col("x", VariableType::float64, "m"),
+               col("f", VariableType::float32, "kg"),     col("tiny", VariableType::float64, ""),
+               col("count", VariableType::int32, "1"),    col("on", VariableType::boolean, ""),
+               col("big", VariableType::uint64, "")};
+  r.columns[3].variability = Variability::fixed;  // a parameter: data_1 in MAT
+  r.columns[3].causality = Causality::parameter;
+  return r;
+}
+
+class ResultsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("lsdae-results-test-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST(ResultFormat, FollowsTheExtensionOrFormat) {
+  EXPECT_EQ(result_format_for("r.csv", ""), ResultFormat::csv);
+  EXPECT_EQ(result_format_for("r.H5", ""), ResultFormat::hdf5);
+  EXPECT_EQ(result_format_for("dir.x/r.hdf5", ""), ResultFormat::hdf5);
+  EXPECT_EQ(result_format_for("r.mat", ""), ResultFormat::mat);
+  EXPECT_EQ(result_format_for("/dev/full", ""), ResultFormat::csv) << "no extension: CSV, as before";
+  EXPECT_EQ(result_format_for("-", ""), ResultFormat::csv);
+  EXPECT_EQ(result_format_for("r.out", "mat"), ResultFormat::mat);
+  try {
+    result_format_for("r.txt", "");
+    FAIL() << "an unknown extension is refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(std::string(e.what()).find(".txt"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--format"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(result_format_for("-", "hdf5"), Error);
+  EXPECT_THROW(result_format_for("r.csv", "xlsx"), Error);
+}
+
+TEST_F(ResultsTest, CsvHasTypedColumnsAndAUnitsLine) {
+  FakeRow row = typed_row();
+  const fs::path path = dir_ / "r.csv";
+  {
+    auto w = open_result_writer(ResultFormat::csv, path, row.columns, {1, true, "M"});
+    row.set(0);
+    w->write_row(0.0, row, RowKind::ordinary);
+    row.set(1);
+    row.reals[2] = static_cast<double>(0.1f);
+    w->write_row(0.5, row, RowKind::before_event);
+    w->finish("{}");
+    EXPECT_EQ(w->rows(), 2u);
+  }
+  std::ifstream in(path);
+  std::string header, units, first, second;
+  std::getline(in, header);
+  std::getline(in, units);
+  std::getline(in, first);
+  std::getline(in, second);
+  EXPECT_NE(second.find(",0.1,"), std::string::npos) << "a Float32 prints as the float it is: " << second;
+  EXPECT_EQ(header, "time,label,x,f,tiny,count,on,big");
+  EXPECT_EQ(units, "s,,m,kg,,1,,");
+  EXPECT_EQ(first, "0,\"s,\"\"0\",0.3333333333333333,0,1.0000000000000002e-300,-2147483647,0,18446744073709551615");
+}
+
+// HDF5 read-back helpers (the C API, as another program would).
+template <typename T>
+std::vector<T> read_all(hid_t file, const char* name, hid_t memory_type, std::vector<hsize_t>* dims = nullptr) {
+  hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+  EXPECT_GE(set, 0) << name;
+  hid_t space = H5Dget_space(set);
+  hsize_t d[2] = {0, 1};
+  const int rank = H5Sget_simple_extent_dims(space, d, nullptr);
+  std::vector<T> out(static_cast<std::size_t>(d[0] * (rank == 2 ? d[1] : 1)));
+  if (!out.empty()) {
+    EXPECT_GE(H5Dread(set, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), 0) << name;
+  }
+  if (dims) dims->assign(d, d + rank);
+  H5Sclose(space);
+  H5Dclose(set);
+  return out;
+}
+
+std::vector<std::string> read_strings(hid_t file, const char* name) {
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  std::vector<char*> raw = read_all<char*>(file, name, type);
+  std::vector<std::string> out(raw.begin(), raw.end());
+  hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+  hid_t space = H5Dget_space(set);
+  if (!raw.empty()) H5Dvlen_reclaim(type, space, H5P_DEFAULT, raw.data());
+  H5Sclose(space);
+  H5Dclose(set);
+  H5Tclose(type);
+  return out;
+}
+
+TEST_F(ResultsTest, Hdf5RoundTripsEveryTypeBitwiseWithNamesUnitsAndEvents) {
+  FakeRow row = typed_row();
+  const fs::path path = dir_ / "r.h5";
+  const std::size_t rows = 2500;  // more than one block of 1024 rows
+  {
+    auto w = open_result_writer(ResultFormat::hdf5, path, row.columns, {1, false, "Model \"M\""});
+    for (std::size_t k = 0; k < rows; ++k) {
+      row.set(k);
+      const RowKind kind = k == 7 ? RowKind::before_event : k == 8 ? RowKind::after_event : RowKind::ordinary;
+      w->write_row(0.1 * static_cast<double>(k == 8 ? 7 : k), row, kind);
+    }
+    w->finish("{\"completed\": true}");
+    EXPECT_EQ(w->rows(), rows);
+  }
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  std::vector<hsize_t> dims;
+  auto time = read_all<double>(file, "time", H5T_NATIVE_DOUBLE, &dims);
+  ASSERT_EQ(time.size(), rows);
+  EXPECT_EQ(time[7], time[8]) << "the rows before and after an event share the time";
+  auto events = read_all<signed char>(file, "event", H5T_NATIVE_SCHAR);
+  EXPECT_EQ(events[6], 0);
+  EXPECT_EQ(events[7], 1);
+  EXPECT_EQ(events[8], 2);
+  auto x = read_all<double>(file, "Float64/values", H5T_NATIVE_DOUBLE, &dims);
+  ASSERT_EQ(dims, (std::vector<hsize_t>{rows, 2}));
+  EXPECT_EQ(read_strings(file, "Float64/name"), (std::vector<std::string>{"x", "tiny"}));
+  EXPECT_EQ(read_strings(file, "Float64/unit"), (std::vector<std::string>{"m", ""}));
+  EXPECT_EQ(read_strings(file, "Float64/causality"), (std::vector<std::string>{"output", "parameter"}));
+  EXPECT_EQ(read_all<std::uint64_t>(file, "Float64/column", H5T_NATIVE_UINT64), (std::vector<std::uint64_t>{1, 3}));
+  auto f = read_all<float>(file, "Float32/values", H5T_NATIVE_FLOAT);
+  auto count = read_all<std::int32_t>(file, "Int32/values", H5T_NATIVE_INT32);
+  auto on = read_all<std::uint8_t>(file, "Boolean/values", H5T_NATIVE_UINT8);
+  auto big = read_all<std::uint64_t>(file, "UInt64/values", H5T_NATIVE_UINT64);
+  auto label = read_strings(file, "String/values");
+  for (std::size_t k = 0; k < rows; ++k) {
+    row.set(k);
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(x[2 * k]), std::bit_cast<std::uint64_t>(row.reals[1])) << k;
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(x[2 * k + 1]), std::bit_cast<std::uint64_t>(row.reals[3])) << k;
+    ASSERT_EQ(static_cast<double>(f[k]), row.reals[2]) << k;
+    ASSERT_EQ(count[k], row.integers[4]) << k;
+    ASSERT_EQ(on[k], row.integers[5]) << k;
+    ASSERT_EQ(big[k], row.unsigned_integers[6]) << k;
+    ASSERT_EQ(label[k], row.texts[0]) << k;
+  }
+  // The file's attributes: model and the statistics.
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  for (const auto& [name, expected] : {std::pair<std::string, std::string>{"statistics", "{\"completed\": true}"},
+                                       {"model", "Model \"M\""}}) {
+    hid_t a = H5Aopen(file, name.c_str(), H5P_DEFAULT);
+    ASSERT_GE(a, 0) << name;
+    char* text = nullptr;
+    ASSERT_GE(H5Aread(a, type, &text), 0);
+    EXPECT_EQ(std::string(text), expected);
+    H5free_memory(text);
+    H5Aclose(a);
+  }
+  H5Tclose(type);
+  H5Fclose(file);
+}
+
+TEST_F(ResultsTest, Hdf5WithoutFinishStillHoldsTheFlushedRows) {
+  FakeRow row = typed_row();
+  const fs::path path = dir_ / "r.h5";
+  {
+    Hdf5Writer w(path, row.columns, "M");
+    for (std::size_t k = 0; k < 3; ++k) {
+      row.set(k);
+      w.write_row(static_cast<double>(k), row, RowKind::ordinary);
+    }
+    // Read while the writer is open, as after a kill: the first row is flushed at once.
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(file, 0) << "the file opens while being written";
+    auto time = read_all<double>(file, "time", H5T_NATIVE_DOUBLE);
+    EXPECT_GE(time.size(), 1u);
+    H5Fclose(file);
+  }
+}
+
+TEST_F(ResultsTest, Hdf5BlockFitsWideRows) {
+  std::vector<Column> wide(200000);
+  for (std::size_t c = 0; c < wide.size(); ++c) wide[c].name = "v" + std::to_string(c);
+  Hdf5Writer w(dir_ / "wide.h5", wide, "M");
+  EXPECT_EQ(w.block_rows(), 2u) << "about 4 MiB of 1.6 MB rows";
+}
+
+TEST_F(ResultsTest, Hdf5DeflateLevelZeroWritesNoFilter) {
+  FakeRow row = typed_row();
+  for (int level : {0, 1}) {
+    const fs::path path = dir_ / ("d" + std::to_string(level) + ".h5");
+    {
+      Hdf5Writer w(path, row.columns, "M", level);
+      row.set(0);
+      w.write_row(0.0, row, RowKind::ordinary);
+      w.finish("{}");
+    }
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t set = H5Dopen2(file, "Float64/values", H5P_DEFAULT);
+    hid_t dcpl = H5Dget_create_plist(set);
+    EXPECT_EQ(H5Pget_nfilters(dcpl), level == 0 ? 0 : 2) << "shuffle and deflate at level " << level;
+    H5Pclose(dcpl);
+    H5Dclose(set);
+    H5Fclose(file);
+  }
+}
+
+TEST_F(ResultsTest, Hdf5CannotCreateIsAnOutputError) {
+  try {
+    Hdf5Writer w(dir_ / "no" / "such.h5", typed_row().columns, "M");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::output);
+    EXPECT_NE(std::string(e.what()).find("such.h5"), std::string::npos) << e.what();
+  }
+}
+
+// MAT read-back with matio.
+std::vector<std::string> text_columns(matvar_t* v) {
+  std::vector<std::string> out;
+  const char* chars = static_cast<const char*>(v->data);
+  for (std::size_t c = 0; c < v->dims[1]; ++c) {
+    std::string s(chars + c * v->dims[0], v->dims[0]);
+    s.erase(s.find_last_not_of(' ') + 1);
+    out.push_back(s);
+  }
+  return out;
+}
+
+TEST_F(ResultsTest, MatHasTheDymolaLayoutAndRoundTripsNumbersBitwise) {
+  FakeRow row = typed_row();
+  const fs::path path = dir_ / "r.mat";
+  const std::size_t rows = 50;
+  {
+    MatWriter w(path, row.columns);
+    EXPECT_EQ(w.left_out(), 1u) << "the String column";
+    for (std::size_t k = 0; k < rows; ++k) {
+      row.set(k);
+      w.write_row(0.25 * static_cast<double>(k), row, RowKind::ordinary);
+    }
+    w.finish("{}");
+  }
+  mat_t* mat = Mat_Open(path.c_str(), MAT_ACC_RDONLY);
+  ASSERT_NE(mat, nullptr);
+  EXPECT_EQ(Mat_GetVersion(mat), MAT_FT_MAT4);
+  std::map<std::string, matvar_t*> vars;
+  for (matvar_t* v; (v = Mat_VarReadNext(mat)) != nullptr;) vars[v->name] = v;
+  for (const char* name : {"Aclass", "name", "description", "dataInfo", "data_1", "data_2"})
+    ASSERT_TRUE(vars.count(name)) << name;
+  EXPECT_EQ(text_columns(vars["Aclass"]).size(), 11u);
+  const auto names = text_columns(vars["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"time", "tiny", "x", "f", "count", "on", "big"}));
+  const auto descriptions = text_columns(vars["description"]);
+  EXPECT_EQ(descriptions[2], "the x [m]");
+  EXPECT_EQ(descriptions[3], "the f [kg]");
+  matvar_t* info = vars["dataInfo"];
+  ASSERT_EQ(info->dims[0], 4u);
+  ASSERT_EQ(info->dims[1], 7u);
+  // The file holds int32 (MAT v4 type 20); matio reads v4 numbers as doubles.
+  std::vector<std::int32_t> di(28);
+  for (std::size_t k = 0; k < 28; ++k)
+    di[k] = info->data_type == MAT_T_INT32 ? static_cast<const std::int32_t*>(info->data)[k]
+                                           : static_cast<std::int32_t>(static_cast<const double*>(info->data)[k]);
+  EXPECT_EQ(di[0], 0);
+  EXPECT_EQ(di[1], 1);
+  EXPECT_EQ(di[4 * 1 + 0], 1) << "tiny is a parameter: data_1";
+  EXPECT_EQ(di[4 * 1 + 1], 2);
+  EXPECT_EQ(di[4 * 2 + 0], 2) << "x is a series: data_2";
+  EXPECT_EQ(di[4 * 2 + 1], 2);
+  EXPECT_EQ(di[4 * 6 + 1], 6);
+  matvar_t* d1 = vars["data_1"];
+  ASSERT_EQ(d1->dims[0], 2u);
+  ASSERT_EQ(d1->dims[1], 2u);
+  const auto* p = static_cast<const double*>(d1->data);
+  row.set(0);
+  EXPECT_EQ(p[0], 0.0);
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(p[1]), std::bit_cast<std::uint64_t>(row.reals[3]));
+  EXPECT_EQ(p[2], 0.25 * (rows - 1)) << "the second time point: the last row's";
+  matvar_t* d2 = vars["data_2"];
+  ASSERT_EQ(d2->dims[0], 6u);
+  ASSERT_EQ(d2->dims[1], rows);
+  const auto* s = static_cast<const double*>(d2->data);
+  for (std::size_t k = 0; k < rows; ++k) {
+    row.set(k);
+    const double* c = s + 6 * k;
+    ASSERT_EQ(c[0], 0.25 * static_cast<double>(k));
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(c[1]), std::bit_cast<std::uint64_t>(row.reals[1]));
+    ASSERT_EQ(c[2], row.reals[2]);
+    ASSERT_EQ(c[3], static_cast<double>(row.integers[4]));
+    ASSERT_EQ(c[4], static_cast<double>(row.integers[5]));
+    ASSERT_EQ(c[5], static_cast<double>(row.unsigned_integers[6]));
+  }
+  for (auto& [name, v] : vars) Mat_VarFree(v);
+  Mat_Close(mat);
+}
+
+TEST_F(ResultsTest, MatAfterAKillIsCutBackToItsCountedRows) {
+  FakeRow row = typed_row();
+  const fs::path path = dir_ / "r.mat";
+  {
+    MatWriter w(path, row.columns);
+    for (std::size_t k = 0; k < 4; ++k) {
+      row.set(k);
+      w.write_row(static_cast<double>(k), row, RowKind::ordinary);
+    }
+  }
+  const auto complete = fs::file_size(path);
+  {  // half a row more, as a process killed while appending leaves it
+    std::ofstream out(path, std::ios::app | std::ios::binary);
+    out << std::string(20, '\x7f');
+  }
+  keep_complete_rows(path, ResultFormat::mat);
+  EXPECT_EQ(fs::file_size(path), complete);
+  mat_t* mat = Mat_Open(path.c_str(), MAT_ACC_RDONLY);
+  ASSERT_NE(mat, nullptr);
+  matvar_t* d2 = Mat_VarRead(mat, "data_2");
+  ASSERT_NE(d2, nullptr);
+  EXPECT_EQ(d2->dims[1], 4u);
+  Mat_VarFree(d2);
+  Mat_Close(mat);
+}
+
+TEST_F(ResultsTest, MatOnAFullDiskIsAnOutputError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  FakeRow row = typed_row();
+  row.set(0);
+  try {
+    MatWriter w("/dev/full", row.columns);
+    w.write_row(0.0, row, RowKind::ordinary);
+    FAIL() << "a full device cannot hold the rows";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::output) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace lsdae::results
