@@ -18,19 +18,24 @@
 // grid) are as accurate as the states and stay in the test: their output
 // rows are interpolated, and the test keeps that interpolation accurate.
 //
-// Algorithm (structural): a maximum matching of the iteration pattern gives
-// each algebraic unknown j the row r(j) that determines it. j depends on ẋ
-// when r(j) contains the derivative column of a differential state, or
-// contains an algebraic unknown that depends on ẋ (transitive closure by a
-// breadth-first search on the reversed dependencies; unknowns solved together
-// in an algebraic loop reach each other, so the result does not depend on
-// which perfect matching was found). Cost: one matching, O(nnz·√N), and
-// O(nnz) for the closure.
+// Algorithm (structural): the system the index-1 rows form for (ẋ, z) at
+// given x -- one node per IDA unknown: ẋ_k for a differential unknown k (its
+// x_k is known), the unknown itself for an algebraic one; a row touches a
+// differential node only through the ẋ_k column. A maximum matching gives
+// each algebraic unknown j the row r(j) that determines it; j depends on ẋ
+// when r(j) contains a ẋ node or an algebraic unknown that depends on ẋ
+// (transitive closure by a breadth-first search on the reversed
+// dependencies). Unknowns solved together in an algebraic loop reach each
+// other, and the block structure of a square structurally nonsingular
+// system is the same for every perfect matching (Dulmage–Mendelsohn), so
+// the result does not depend on the matching found. A semi-explicit
+// ẋ − f(x, z) = 0, 0 = g(x, z) leaves every z in the test. Cost: one
+// matching, O(nnz·√N), and O(nnz) for the closure.
 //
 // Contract: mask[k] = 1 for a differential unknown and for an algebraic one
-// that does not depend on ẋ, 0 for one that does. When the pattern has no
-// perfect matching (not an index-1 system; IDA will say so) every unknown is
-// 1: IDA's default, all in the test.
+// that does not depend on ẋ, 0 for one that does. When the (ẋ, z) system
+// has no perfect matching (not an index-1 system; IDA will say so) every
+// unknown is 1: IDA's default, all in the test.
 #ifndef LSDAE_RUNTIME_SIMULATION_ERROR_TEST_MASK_H
 #define LSDAE_RUNTIME_SIMULATION_ERROR_TEST_MASK_H
 
@@ -38,12 +43,10 @@
 
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
-#include "structure/pattern.h"
 
 namespace lsdae::simulation {
 
-std::vector<double> error_test_mask(const structure::DaeSystem& system, const structure::Index1System& index1,
-                                    const structure::Pattern& iteration);
+std::vector<double> error_test_mask(const structure::DaeSystem& system, const structure::Index1System& index1);
 
 }  // namespace lsdae::simulation
 

@@ -79,7 +79,7 @@ void Simulation::Impl::make_integrator() {
   // The OpenModelica form's incidence cannot tell x from ẋ (one value
   // reference for both): every unknown stays in the test there.
   if (!dae.state_stands_for_derivative)
-    io.error_test = simulation::error_test_mask(structure.analysis.system, index1, structure.iteration);
+    io.error_test = simulation::error_test_mask(structure.analysis.system, index1);
   if (const auto left_out = std::count(io.error_test.begin(), io.error_test.end(), 0.0);
       left_out > 0 && !std::exchange(error_test_logged, true)) {
     std::string names;
