@@ -5,10 +5,10 @@
 // the derivative ẋ of a differential state (the rod force F of a pendulum,
 // m·u̇₁ + F·r₁ = 0; a dummy derivative u̇₂ that follows from F) is computed
 // from IDA's BDF derivative approximation y′ = y′_pred + c_j·(y − y_pred),
-// c_j ~ 1/h: a perturbation δ left in y by the Newton iteration (up to a third
-// of the tolerance) reaches it as δ/h. Held to the tolerance in the error test
-// and in Newton's convergence, such a variable fails the test more often the
-// smaller h gets: the step size collapses and the error grows as rtol shrinks
+// c_j ~ 1/h: an error δ in y (the step's local error, what the Newton
+// iteration leaves) reaches it as δ/h. Held to the tolerance in the error
+// test, such a variable fails it more often the smaller h gets: the step
+// size collapses and the error grows as rtol shrinks
 // (issue 15: CartesianPendulum, 318 760 steps and a 10× larger error at rtol
 // 1e-10 than at 1e-8; plain IDA on the index-1 pendulum behaves alike). This
 // is the index-2-like behaviour for which Brenan, Campbell & Petzold (1996,
