@@ -112,6 +112,8 @@ struct IdaIntegrator::Impl {
   SUNContext ctx = nullptr;
   void* ida = nullptr;
   N_Vector y = nullptr, yp = nullptr, atol = nullptr, id = nullptr, ewt = nullptr;
+  // options.error_test as a vector, or null when every unknown is in the test.
+  N_Vector error_test = nullptr;
   // Views for IDAGetDky (interpolation at every output row): the caller's
   // arrays are attached per call; the optimised kernels, not Debian's -O0 ones.
   N_Vector dky = nullptr, dkyp = nullptr;
@@ -190,7 +192,7 @@ struct IdaIntegrator::Impl {
     if (projecting != nullptr) SUNNonlinSolFree(projecting);
     if (solver != nullptr) SUNLinSolFree(solver);
     if (matrix != nullptr) SUNMatDestroy(matrix);
-    for (N_Vector v : {y, yp, atol, id, ewt, dky, dkyp})
+    for (N_Vector v : {y, yp, atol, id, ewt, dky, dkyp, error_test})
       if (v != nullptr) N_VDestroy(v);
     if (ctx != nullptr) SUNContext_Free(&ctx);
   }
@@ -308,6 +310,19 @@ struct IdaIntegrator::Impl {
     return text;
   }
 
+  // IDA has one id vector for two uses: IDACalcIC (which unknowns are
+  // algebraic) and, with suppressalg, the mask of the local error test. The
+  // integrator switches it: `id` around IDACalcIC, the error-test mask while
+  // stepping (ida_integrator.h, error_test_mask.h).
+  void use_id_for_initial_conditions() {
+    if (error_test != nullptr) check(IDASetId(ida, id), "IDASetId");
+  }
+  void use_error_test_mask() {
+    if (error_test == nullptr) return;
+    check(IDASetId(ida, error_test), "IDASetId");
+    check(IDASetSuppressAlg(ida, SUNTRUE), "IDASetSuppressAlg");
+  }
+
   // What the caller and the NaN record know of a failure, instead of IDA's advice ("" when nothing).
   std::string known_cause() const {
     std::string cause = nonfinite_report();
@@ -361,8 +376,9 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   if (pattern.rows() != n_ || pattern.cols() != n_)
     throw Error(ErrorKind::internal, "ida: the iteration pattern is " + std::to_string(pattern.rows()) + " × " +
                                          std::to_string(pattern.cols()) + " for " + std::to_string(n_) + " unknowns");
-  if (options.atol.size() != n_ || options.id.size() != n_)
-    throw Error(ErrorKind::internal, "ida: atol and id must have one entry per unknown");
+  if (options.atol.size() != n_ || options.id.size() != n_ ||
+      !(options.error_test.empty() || options.error_test.size() == n_))
+    throw Error(ErrorKind::internal, "ida: atol, id and error_test must have one entry per unknown");
   if (pool.size() < options.threads)
     throw Error(ErrorKind::internal, "ida: the evaluation pool is smaller than the thread count");
   impl_ = std::make_unique<Impl>(main, std::move(pool), pattern, coloring, std::move(options));
@@ -383,6 +399,11 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
   for (N_Vector v : {m.y, m.yp, m.atol, m.id, m.ewt, m.dky, m.dkyp}) lsdae_use_optimized_ops(v);
   std::copy(m.options.atol.begin(), m.options.atol.end(), NV_DATA_S(m.atol));
   std::copy(m.options.id.begin(), m.options.id.end(), NV_DATA_S(m.id));
+  if (!m.clock && std::any_of(m.options.error_test.begin(), m.options.error_test.end(), [](double v) { return v == 0.0; })) {
+    m.error_test = N_VNew_Serial(n, m.ctx);
+    lsdae_use_optimized_ops(m.error_test);
+    std::copy(m.options.error_test.begin(), m.options.error_test.end(), NV_DATA_S(m.error_test));
+  }
   if (m.clock) {
     // c = 0, c' = 0: nothing to factor but a 1 × 1 matrix (IDA's own difference quotient).
     NV_Ith_S(m.y, 0) = NV_Ith_S(m.yp, 0) = 0.0;
@@ -459,6 +480,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.jacobian.invalidate_constants();  // an event: tunable and discrete entries may have changed
     m.check(IDAReInit(m.ida, t0, m.y, m.yp), "IDAReInit");
   }
+  m.use_error_test_mask();
   m.rearm_scan();  // IDAReInit zeroed IDA's counters
 }
 
@@ -466,7 +488,9 @@ void IdaIntegrator::set_stop_time(double t_stop) { impl_->check(IDASetStopTime(i
 
 void IdaIntegrator::make_consistent(double t_next) {
   Impl& m = *impl_;
+  m.use_id_for_initial_conditions();
   int flag = IDACalcIC(m.ida, IDA_YA_YDP_INIT, t_next);
+  m.use_error_test_mask();
   if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
   IDAGetConsistentIC(m.ida, m.y, m.yp);
   if (flag >= 0) return;

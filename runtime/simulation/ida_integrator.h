@@ -67,6 +67,9 @@ struct IntegratorOptions {
   double rtol = 1e-6;
   std::vector<double> atol;        // per unknown (size n)
   std::vector<double> id;          // per unknown: 1 differential, 0 algebraic
+  // Per unknown: 1 in IDA's local error test, 0 not (error_test_mask.h); empty: all.
+  // IDACalcIC still uses `id`; the test uses this mask (IDASetSuppressAlg).
+  std::vector<double> error_test;
   std::vector<double> nominal;     // per unknown: magnitude floor of finite-difference increments (empty: 1)
   long max_steps_per_output = 100000;
   double max_step = 0.0;           // 0: no limit

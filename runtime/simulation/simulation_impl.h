@@ -116,6 +116,7 @@ struct Simulation::Impl {
   SimulationStats stats;
   std::vector<double> y, yp;    // the point at time t (also after a failure)
   std::vector<double> nominal;  // per IDA unknown
+  bool error_test_logged = false;  // make_integrator said once which unknowns IDA's error test leaves out
   double t = 0;                 // the point the caller sees
   double t_ida = 0;             // IDA's internal time (>= t after a step past an output time)
   int events_at_this_time = 0;

@@ -4,15 +4,19 @@
 // Contract: make_residuals() replaces residuals (and the projector) for the
 // current structure.index1; make_integrator() replaces the integrator (its
 // counters go to `finished`) with IDA options from the simulation options:
-// rtol, atol scaled by each unknown's nominal, the Jacobian source, the KLU
+// rtol, atol scaled by each unknown's nominal, the unknowns in IDA's error
+// test (error_test_mask.h), the Jacobian source, the KLU
 // ordering, the threads, and the event indicators as IDA's root function.
 // restart() starts IDA at (t, y, y') and makes the point consistent
 // (IDACalcIC); y, yp then hold IDA's consistent values. values_by_variable()
 // and load_values() carry a point across a change of the index-1 system.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "common/format.h"
+#include "lsdae/log.h"
+#include "simulation/error_test_mask.h"
 #include "simulation/simulation_impl.h"
 #include "simulation/jacobian_constancy.h"
 #include "structure/coloring.h"
@@ -73,6 +77,20 @@ void Simulation::Impl::make_integrator() {
   io.rtol = rtol;
   io.atol = atol_vector();
   io.id = index1.ida_id();
+  // The OpenModelica form's incidence cannot tell x from ẋ (one value
+  // reference for both): every unknown stays in the test there.
+  if (!dae.state_stands_for_derivative)
+    io.error_test = simulation::error_test_mask(structure.analysis.system, index1);
+  if (const auto left_out = std::count(io.error_test.begin(), io.error_test.end(), 0.0);
+      left_out > 0 && !std::exchange(error_test_logged, true)) {
+    std::string names;
+    std::size_t shown = 0;
+    for (std::size_t k = 0; k < N && shown < 5; ++k)
+      if (io.error_test[k] == 0.0) names += (shown++ > 0 ? ", " : "") + unknown_name(k);
+    log_info(fmu->display_name() + ": IDA's error test leaves out " + std::to_string(left_out) +
+             " algebraic unknown(s) that follow from state derivatives (" + names + (left_out > 5 ? ", ..." : "") +
+             "); they are solved at every step, and their output rows interpolated");
+  }
   io.nominal = nominal;
   io.max_steps_per_output = options.max_steps;
   // Without unknowns IDA's steps only grow (its clock has no error): keep
