@@ -1,6 +1,8 @@
 // runtime/cli/info_command.cpp -- `lsdae info model.fmu [--json]`.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
@@ -9,10 +11,13 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/isolation_option.h"
 #include "cli/json_writer.h"
 #include "cli/limits_option.h"
 #include "lsdae/error.h"
+#include "import/temp_dir.h"
 #include "lsdae/fmu.h"
+#include "lsdae/supervise.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_jacobian_values.h"
 #include "simulation/output_channels.h"
@@ -32,7 +37,19 @@ struct InfoOptions {
   bool structure = false;
   bool no_load = false;
   std::uint64_t max_unpacked_size = 0;  // 0: ArchiveLimits' defaults
+  IsolationFlags isolation;             // --structure with the binary: a watched child
 };
+
+// All of `text` to `fd` (the supervised child's results descriptor).
+void write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(ErrorKind::output, "info: writing to standard output failed → check where it goes");
+    done += static_cast<std::size_t>(n);
+  }
+}
 
 void print_text(const Fmu& fmu, const FmuSummary& s) {
   auto row = [](const std::string& label, const std::string& value) {
@@ -274,27 +291,70 @@ Runner add_info_command(CLI::App& app) {
   app.add_flag("--no-load", options->no_load,
                "With --structure: do not load the binary (dummy derivatives chosen from the structure alone)");
   add_max_unpacked_size_option(app, options->max_unpacked_size);
+  add_isolation_options(app, options->isolation, "the structural analysis with the binary");
   return [options]() {
     OpenOptions open;
     open.reject_invalid = false;  // info shows what it can; validate explains
     apply_max_unpacked_size(options->max_unpacked_size, open);
     auto fmu = Fmu::open(options->path, open);
     if (options->variables) return print_variables(*fmu, *options->variables, options->json);
-    FmuSummary summary = fmu->summary();
-    std::optional<structure::StructureOutcome> st;
-    std::string note;
-    if (options->structure) st = analyse_structure(fmu, !options->no_load, note);
-    if (options->json) {
-      print_json(*fmu, summary, st ? &*st : nullptr);
-    } else {
-      print_text(*fmu, summary);
-      if (st) {
-        std::cout << "\nStructure\n" << st->report.to_text();
-        if (!note.empty()) std::cout << "  (" << note << ")\n";
+    // The report; `load`: the dummy derivatives from values at the start point
+    // (the FMU's binary runs), `note`: said under the structure.
+    auto report = [&](bool load, std::string note) {
+      FmuSummary summary = fmu->summary();
+      std::optional<structure::StructureOutcome> st;
+      if (options->structure) {
+        std::string selection_note;
+        st = analyse_structure(fmu, load, selection_note);
+        if (!selection_note.empty()) note = note.empty() ? selection_note : note + "; " + selection_note;
       }
+      if (options->json) {
+        print_json(*fmu, summary, st ? &*st : nullptr);
+      } else {
+        print_text(*fmu, summary);
+        if (st) {
+          std::cout << "\nStructure\n" << st->report.to_text();
+          if (!note.empty()) std::cout << "  (" << note << ")\n";
+        }
+      }
+      return st && !st->analysis.ok() ? exit_code(ErrorKind::invalid) : 0;
+    };
+    if (!options->structure || options->no_load) return report(false, "");
+    // The binary runs in a watched child, as in `validate` and `simulate`: a
+    // crash or a hang there is reported, and the structure-alone report is
+    // printed instead. The child's report comes back through the results
+    // descriptor (whatever the FMU prints goes to stderr).
+    import::TempDir::set_signal_cleanup(false);
+    StopSignals stop_signals;
+    IsolationOptions isolation = isolation_options(options->isolation, fmu->display_name());
+    isolation.stop_grace = 0;
+    RunOutcome r = run_with_isolation(
+        options->isolation,
+        [&](RunContext& ctx) {
+          std::ostringstream out;
+          std::streambuf* previous = std::cout.rdbuf(out.rdbuf());
+          int code = 0;
+          try {
+            code = report(true, "");
+          } catch (...) {
+            std::cout.rdbuf(previous);
+            throw;
+          }
+          std::cout.rdbuf(previous);
+          write_all(ctx.results_fd(), out.str());
+          return code;
+        },
+        isolation);
+    if (r.end == RunEnd::interrupted) {
+      std::cerr << "lsdae: " << r.message << '\n';
+      return exit_code(ErrorKind::interrupted);
     }
-    if (st && !st->analysis.ok()) return exit_code(ErrorKind::invalid);
-    return 0;
+    if (r.ok()) return r.exit_code;
+    if (r.end == RunEnd::failed) throw Error(r.error_kind, r.message);
+    // Crashed, exited or stopped by a watchdog: say so, then the report without the binary.
+    std::cerr << "lsdae: warning: " << r.message << '\n';
+    return report(false, "the FMU's binary did not finish the numeric check (" + std::string(to_string(r.end)) +
+                              "): dummy derivatives chosen from the structure alone");
   };
 }
 

@@ -75,6 +75,24 @@ TEST_F(SimulateTest, AMissingConstraintDerivativeIsSynthesized) {
   }
 }
 
+// `info --structure` runs the FMU's binary for the numeric check of the dummy
+// derivatives in a watched child (as validate and simulate do) and prints the
+// child's report on stdout: the same text as in lsdae's own process.
+TEST_F(SimulateTest, InfoStructureRunsTheBinaryInAWatchedChild) {
+  const std::string fmu = catalog_entry("CartesianPendulum_shapeA").fmu.string();
+  auto isolated = lsdae({"info", "--structure", fmu});
+  ASSERT_TRUE(ExitedWith(isolated, 0)) << isolated.describe();
+  EXPECT_TRUE(Mentions(isolated, "rcond 0 (singular), replaced")) << "the numeric check ran";
+  auto in_process = lsdae({"info", "--structure", "--no-isolate", fmu});
+  ASSERT_TRUE(ExitedWith(in_process, 0));
+  EXPECT_EQ(isolated.out, in_process.out);
+  auto json = lsdae({"info", "--structure", "--json", fmu});
+  ASSERT_TRUE(ExitedWith(json, 0));
+  EXPECT_EQ(json.out.rfind("{", 0), 0u) << "the child's JSON reaches stdout intact";
+  auto limited = lsdae({"info", "--structure", "--call-timeout", "0x10", fmu});
+  EXPECT_TRUE(ExitedWith(limited, 2)) << "the isolation options are checked like simulate's";
+}
+
 TEST_F(SimulateTest, ASolverFailureKeepsTheRowsAndSaysWhereItStopped) {
   auto csv = work_ / "tl.csv", stats = work_ / "tl.json";
   auto result = lsdae({"simulate", catalog_entry("TransmissionLine_dae_shapeA_10").fmu.string(), "-o", csv.string(),
