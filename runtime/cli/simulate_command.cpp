@@ -520,11 +520,13 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_option("--constraints", o->constraints,
                  "Higher-index models and invariants: dummy (dummy derivatives, re-selected at run time), "
                  "project (index-1 formulations, projected back onto the lower-order ones and the invariants "
-                 "inside IDA's steps) or none (index-1 formulations only; the drift is measured and reported)")
+                 "inside IDA's steps) or none (index-1 formulations only; the drift is measured and reported). An FMI 2.0 "
+                 "FMU's own constraint functions (Najafi et al.) are projected onto after steps unless none")
       ->check(one_of({"dummy", "project", "none"}))
       ->capture_default_str();
   app.add_option("--projection-tolerance", o->projection_tolerance,
-                 "With --constraints project: project only when a constraint exceeds this (default: every step, to a tenth of the local error)")
+                 "With --constraints project: project only when a constraint exceeds this (default: every step, to a tenth of the local error); "
+                 "an FMI 2.0 FMU's own constraints: kept below it (default 10 atol)")
       ->type_name("NUMBER")
       ->check(real_value({0.0, inf, false, true, "the projection tolerance", "--projection-tolerance 1e-8"}));
   app.add_flag("--no-reselect", o->no_reselect, "Keep the dummy derivatives chosen at the start");

@@ -13,6 +13,9 @@
 //   simulation_projection.cpp   the glue to ConstraintProjector (constraint_projection.h):
 //                               the projector, the start values, after-step projection,
 //                               the re-initialization after an event (impulse_reinitialization.h)
+//   simulation_fmu_constraints.cpp  the constraints an FMI 2.0 FMU declares itself (Najafi
+//                               et al.'s extension, fmu_constraint_projection.h): measured,
+//                               and projected onto, after accepted steps
 //
 // Invariants between calls (what every part may rely on and must keep):
 //   - structure.index1 is set; residuals (one per instance) and, when the
@@ -43,6 +46,7 @@
 
 #include "lsdae/simulation.h"
 #include "simulation/constraint_projection.h"
+#include "simulation/fmu_constraint_projection.h"
 #include "simulation/dummy_selection.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_residual.h"
@@ -88,6 +92,12 @@ struct Simulation::Impl {
   std::optional<structure::VaryingColoring> varying_coloring;
   std::unique_ptr<simulation::ConstraintProjector> projector;  // projection method only
   double projection_tolerance = 0;        // start values; in-step trigger when given
+  // The FMU's own constraints (Najafi et al.'s extension; none when the FMU
+  // declares none, or the binary lacks the functions); projected onto unless
+  // --constraints none, which only measures them.
+  std::unique_ptr<simulation::FmuConstraintProjector> fmu_constraints;
+  bool fmu_constraints_project = false;
+  bool fmu_constraints_due = false;  // an accepted step not yet checked (at t_ida)
   bool projection_tolerance_given = false;  // --projection-tolerance: in-step trigger on max|C|
   // In-step projection: converged when its Newton increment is at most this
   // in IDA's WRMS norm (a tenth of the local error IDA accepts).
@@ -223,6 +233,18 @@ struct Simulation::Impl {
   // After an accepted step: measures the drift (stats.largest_drift) and,
   // with the projection method, projects IDA's point when it drifted.
   void project_if_needed();
+
+  // ---- the FMU's own constraints (simulation_fmu_constraints.cpp) -----------
+  // After the instances are initialized: fmu_constraints when the FMU
+  // declares maxNumberOfConstraints > 0 and providesConstraints, with a note
+  // for each declared function the binary lacks.
+  void make_fmu_constraints();
+  // After an accepted step at t_ida, IDA's point set in the FMU: measures
+  // max|C| (stats.largest_drift) and, when projecting and it exceeds
+  // projection_tolerance, projects the states and restarts IDA there (y'
+  // from the FMU's derivatives). Error(solver) when the projection is
+  // discarded or does not converge.
+  void fmu_constraints_after_step();
 };
 
 }  // namespace lsdae

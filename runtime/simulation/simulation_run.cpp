@@ -14,6 +14,8 @@
 //   - re-select the dummy derivatives when another selection is better
 //     conditioned by more than the hysteresis factor, or else project onto
 //     the constraints (projection method);
+//   - measure, and project onto, an FMI 2.0 FMU's own constraints
+//     (simulation_fmu_constraints.cpp);
 // while IDA's root finding locates state events (event indicators) and its
 // stop time lands exactly on time events. Output times inside a step are
 // interpolated (IDAGetDky), as IDA_NORMAL mode would. An event found at the
@@ -23,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "common/format.h"
 #include "lsdae/error.h"
@@ -62,6 +65,8 @@ void Simulation::initialize() {
   m.project_start_values();
   m.make_integrator();
   m.restart(m.t_start);
+  m.make_fmu_constraints();
+  m.fmu_constraints_after_step();  // the start values onto the FMU's own constraints
   m.initialized = true;
   m.stats.time_initialize = seconds_since(t0);
   if (m.options.jacobian == JacobianMode::check) {
@@ -137,6 +142,7 @@ double Simulation::advance_to(double t_target) {
                                                 format_number(t_target) + " → the point reached is kept; advance_to "
                                                                           "continues from it");
       }
+      if (std::exchange(m.fmu_constraints_due, false)) m.fmu_constraints_after_step();
       simulation::StepOutcome outcome = m.integrator->one_step(t_target);
       m.t_ida = m.integrator->time();
       if (outcome == simulation::StepOutcome::root) {
@@ -165,6 +171,10 @@ double Simulation::advance_to(double t_target) {
       if (m.pending == Impl::Pending::none && m.t_ida <= t_target) {
         if (!m.reselect_if_needed()) m.project_if_needed();
       }
+      // An FMI 2.0 FMU's own constraints (Najafi et al.): checked at every
+      // accepted step, before the next one is taken (a step past the output
+      // time first serves the output rows it covers by interpolation).
+      if (m.fmu_constraints && m.pending == Impl::Pending::none) m.fmu_constraints_due = true;
       // observe_steps(): the accepted step point (an event found here is
       // observed by its handler instead).
       if (m.step_observer && m.pending == Impl::Pending::none) {

@@ -236,3 +236,37 @@ TEST_F(Fmi2Cli, AnLsDaeManifestNextToAnFmi2FmuIsRefusedWithTheWayOut) {
 
 }  // namespace
 }  // namespace lsdae::test
+
+namespace lsdae::test {
+namespace {
+
+// Najafi et al.'s constraint functions through the command line: the default
+// projects and says how often; --constraints none reports the drift, naming
+// the constraint (models/najafi_pendulum; fmu_constraint_projection_test.cpp
+// has the bounds).
+class NajafiCli : public CliTest {};
+
+TEST_F(NajafiCli, TheDefaultProjectsAndNoneReportsTheDrift) {
+  const std::string fmu = std::string(LSDAE_FMU_DIR) + "/NajafiPendulum_fmi2_values_only.fmu";
+  ProcessResult p = lsdae({"simulate", fmu, "--no-progress", "-v", "-o", (work_ / "p.csv").string()});
+  ASSERT_TRUE(ExitedWith(p, 0));
+  EXPECT_TRUE(Mentions(p, "by Gauss-Newton with finite differences of fmi2Constraint"));
+  EXPECT_TRUE(Mentions(p, "re: [0-9]+ projections \\(largest correction"));
+  ProcessResult n =
+      lsdae({"simulate", fmu, "--no-progress", "--constraints", "none", "-o", (work_ / "n.csv").string()});
+  ASSERT_TRUE(ExitedWith(n, 0));
+  EXPECT_FALSE(Mentions(n, "projection"));
+  EXPECT_TRUE(Mentions(n, "re:largest drift [0-9.e-]+ \\(\"fmi2Constraint C\\[[01]\\]\"\\)"));
+}
+
+TEST_F(NajafiCli, StartValuesOffTheConstraintsWhereTheProjectionIsDiscardedStopWithExitCode7) {
+  const std::string fmu = std::string(LSDAE_FMU_DIR) + "/NajafiPendulum_fmi2.fmu";
+  ProcessResult r = lsdae({"simulate", fmu, "--no-progress", "--set", "x=0", "--set", "y=0", "-o",
+                           (work_ / "r.csv").string()});
+  EXPECT_TRUE(ExitedWith(r, 7));
+  EXPECT_TRUE(Mentions(r, "the start values violate the FMU's constraints"));
+  EXPECT_TRUE(Mentions(r, "fmi2Projection returned fmi2Discard"));
+}
+
+}  // namespace
+}  // namespace lsdae::test
