@@ -37,6 +37,7 @@ int lsdae::cli::run(int argc, char** argv, bool run_command) {
   add(lsdae::cli::add_info_command, "info", "Summarise an FMU: model, manifest shape, counts, capabilities");
   add(lsdae::cli::add_validate_command, "validate", "Check an FMU against FMI 3.0 and FMI-LS-DAE; load its binary");
   add(lsdae::cli::add_simulate_command, "simulate", "Simulate an FMU with IDA + KLU; write results CSV and statistics");
+  add(lsdae::cli::add_plot_command, "plot", "Plot variables of a result file (CSV, HDF5, MAT) over time as SVG");
 
   // A file-size limit (ulimit -f) reached while writing results is a write
   // error lsdae reports (exit 9, the file cut back to its last complete row),

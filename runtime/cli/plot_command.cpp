@@ -1,0 +1,109 @@
+// runtime/cli/plot_command.cpp -- `lsdae plot RESULT --vars GLOBS -o plot.svg`:
+// time plots of a result file's variables (CSV, HDF5 or MAT as `lsdae
+// simulate` writes them) as an SVG document (results/svg_plot.h).
+// The result file is read by results/result_reader.h; the variables are
+// chosen with the globs --output-vars takes (`*`, `?`, comma-separated).
+// Errors: a missing or malformed file, an unknown format, a glob matching
+// nothing, a non-numeric column, an output name that is not .svg: usage
+// (exit 2); the SVG that cannot be written: output (exit 9).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "lsdae/error.h"
+#include "results/result_reader.h"
+#include "results/svg_plot.h"
+#include "simulation/output_channels.h"
+
+namespace lsdae::cli {
+namespace {
+
+struct PlotOptions {
+  std::string result, vars, output, format, title;
+  std::size_t panels = 0;
+  int width = 960, panel_height = 240;
+};
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+int run_plot(const PlotOptions& o) {
+  if (o.output != "-" && lower_extension(o.output) != ".svg")
+    throw Error(ErrorKind::usage, "lsdae plot -o → only SVG output is supported → \"" + o.output +
+                                      "\" → name the output file *.svg (or - for standard output)");
+  const auto patterns = simulation::split_output_patterns(o.vars);
+  if (patterns.empty())
+    throw Error(ErrorKind::usage, "lsdae plot --vars → no variable named → \"" + o.vars +
+                                      "\" → give names or globs, e.g. --vars 'x,y*'");
+  std::vector<bool> used(patterns.size(), false);
+  const auto wanted = [&](const std::string& name) {
+    bool any = false;
+    for (std::size_t k = 0; k < patterns.size(); ++k)
+      if (simulation::glob_match(patterns[k], name)) used[k] = any = true;
+    return any;
+  };
+  const results::ResultTable table = results::read_result(o.result, wanted, o.format);
+  for (std::size_t k = 0; k < patterns.size(); ++k)
+    if (!used[k]) {
+      std::string some;
+      for (std::size_t j = 0; j < table.all_names.size() && j < 8; ++j) some += (j ? ", " : "") + table.all_names[j];
+      if (table.all_names.size() > 8) some += ", ...";
+      throw Error(ErrorKind::usage, "lsdae plot --vars → \"" + patterns[k] + "\" matches no column of " + o.result +
+                                        " → its columns: " + (some.empty() ? "(none)" : some) +
+                                        " → use one of these names or a glob (* any run, ? one character)");
+    }
+  if (table.time.empty())
+    throw Error(ErrorKind::usage, "result file " + o.result + " → holds no rows → 0 output points → "
+                                      "plot a file of a run that got past its start");
+  const auto panels = results::assign_panels(table, o.panels);
+  results::SvgOptions svg_options;
+  svg_options.width = o.width;
+  svg_options.panel_height = o.panel_height;
+  svg_options.title = o.title;
+  const std::string svg = results::render_svg(table, panels, results::event_times(table.time), svg_options);
+  if (o.output == "-") {
+    std::cout << svg << std::flush;
+    if (!std::cout) throw Error(ErrorKind::output, "lsdae plot → standard output cannot be written → - → check the pipe");
+    return 0;
+  }
+  std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
+  if (out) out << svg;
+  out.close();
+  if (!out)
+    throw Error(ErrorKind::output, "lsdae plot -o " + o.output + " → cannot be written → " + o.output +
+                                       " → check the folder exists and is writable");
+  return 0;
+}
+
+}  // namespace
+
+Runner add_plot_command(CLI::App& app) {
+  auto options = std::make_shared<PlotOptions>();
+  app.add_option("result", options->result, "The result file (.csv, .h5/.hdf5, .mat) of lsdae simulate")->required();
+  app.add_option("--vars", options->vars,
+                 "The variables to plot: names or globs (* any run of characters, ? one), comma-separated")
+      ->required();
+  app.add_option("-o,--output", options->output, "The plot to write: an .svg file, or - for standard output")
+      ->required();
+  app.add_option("--panels", options->panels,
+                 "Number of panels the variables are spread over, in file order (default: one panel per unit)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
+  app.add_option("--format", options->format, "The result file's format when its extension does not say")
+      ->check(CLI::IsMember({"csv", "hdf5", "mat"}));
+  app.add_option("--title", options->title, "A title above the plot");
+  app.add_option("--width", options->width, "Width of the picture in pixels (default 960)")
+      ->check(CLI::Range(400, 10000));
+  app.add_option("--panel-height", options->panel_height, "Height of one panel's plotting area in pixels (default 240)")
+      ->check(CLI::Range(80, 4000));
+  return [options]() { return run_plot(*options); };
+}
+
+}  // namespace lsdae::cli
