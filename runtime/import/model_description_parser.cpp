@@ -138,6 +138,15 @@ void parse_model_exchange(const XmlDocument& doc, const pugi::xml_node& node, Mo
 
 }  // namespace
 
+void parse_default_experiment(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md,
+                              Diagnostics& d) {
+  AttributeReader e(doc, node, d);
+  md.default_experiment.start_time = e.real("startTime");
+  md.default_experiment.stop_time = e.real("stopTime");
+  md.default_experiment.tolerance = e.real("tolerance");
+  md.default_experiment.step_size = e.real("stepSize");
+}
+
 void parse_units(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& d) {
   for (const auto& unit : element_children(node)) {
     AttributeReader a(doc, unit, d);
@@ -389,11 +398,7 @@ ModelDescription parse_model_description(const XmlDocument& doc, Diagnostics& d)
     } else if (element == "TypeDefinitions") {
       parse_types(doc, child, md, d);
     } else if (element == "DefaultExperiment") {
-      AttributeReader e(doc, child, d);
-      md.default_experiment.start_time = e.real("startTime");
-      md.default_experiment.stop_time = e.real("stopTime");
-      md.default_experiment.tolerance = e.real("tolerance");
-      md.default_experiment.step_size = e.real("stepSize");
+      parse_default_experiment(doc, child, md, d);
     } else if (element == "ModelVariables") {
       for (const auto& var : element_children(child)) {
         auto type = variable_type(local_name(var.name()));

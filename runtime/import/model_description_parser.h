@@ -40,13 +40,16 @@ ModelDescription parse_model_description_fmi2(const XmlDocument& doc, Diagnostic
 
 // Shared by both versions' parsers: the causality/variability/initial
 // attributes (an unknown value is an error diagnostic and nullopt),
-// dependenciesKind (`label` names the element in messages), <UnitDefinitions>.
+// dependenciesKind (`label` names the element in messages), <UnitDefinitions>,
+// <DefaultExperiment> (the same attributes in FMI 2.0 and 3.0).
 std::optional<Causality> read_causality(const AttributeReader& attrs);
 std::optional<Variability> read_variability(const AttributeReader& attrs);
 std::optional<Initial> read_initial(const AttributeReader& attrs);
 std::optional<std::vector<DependencyKind>> read_dependencies_kind(const AttributeReader& attrs,
                                                                   const std::string& label);
 void parse_units(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& diagnostics);
+void parse_default_experiment(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md,
+                              Diagnostics& diagnostics);
 
 }  // namespace lsdae::import
 

@@ -287,11 +287,7 @@ ModelDescription parse_model_description_fmi2(const XmlDocument& doc, Diagnostic
     } else if (element == "TypeDefinitions") {
       parse_types(doc, child, md, d);
     } else if (element == "DefaultExperiment") {
-      AttributeReader e(doc, child, d);
-      md.default_experiment.start_time = e.real("startTime");
-      md.default_experiment.stop_time = e.real("stopTime");
-      md.default_experiment.tolerance = e.real("tolerance");
-      md.default_experiment.step_size = e.real("stepSize");
+      parse_default_experiment(doc, child, md, d);
     } else if (element == "ModelVariables") {
       for (const auto& var : element_children(child)) {
         if (local_name(var.name()) != "ScalarVariable") {
