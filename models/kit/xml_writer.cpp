@@ -1,5 +1,6 @@
 // models/kit/xml_writer.cpp
 #include "kit/xml_writer.h"
+#include "kit/xml_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,26 +11,8 @@ namespace lsdae::kit {
 
 namespace {
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string number(double value) {
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  (void)ec;
-  return std::string(buffer, end);
-}
+using xml::escape;
+using xml::number;
 
 const char* causality_name(Causality c) {
   switch (c) {
