@@ -9,6 +9,9 @@
 #include <fstream>
 #include <numbers>
 #include <sstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "powergrid/grid_builder.h"
 
@@ -91,9 +94,10 @@ TEST_F(GridDataCases, TheModelIsAtRestAtTheOperatingPoint) {
 
 TEST_F(GridDataCases, FileRoundTripIsExact) {
   const GridData d = build("case39");
-  const std::string path = ::testing::TempDir() + "/case39_roundtrip.grid";
+  const std::string path = ::testing::TempDir() + "/case39_roundtrip_" + std::to_string(::getpid()) + ".grid";
   write_grid_data(d, path);
   const GridData e = read_grid_data(path);
+  std::filesystem::remove(path);
   EXPECT_EQ(e.name, d.name);
   EXPECT_EQ(e.base_mva, d.base_mva);
   EXPECT_EQ(e.frequency, d.frequency);
@@ -148,7 +152,14 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 }
 
 std::string error_of(const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/bad.grid";
+  // A folder of this process and test: ctest runs the tests of this file (and
+  // other builds' copies of them) at the same time, and one shared /tmp/bad.grid
+  // let one test read what another had just written.
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                                    ("grid_data_test_" + std::to_string(::getpid()) + "_" + test->name());
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "bad.grid").string();
   {
     std::ofstream out(path);
     out << text;
@@ -157,8 +168,10 @@ std::string error_of(const std::string& text) {
     read_grid_data(path);
   } catch (const std::runtime_error& e) {
     std::string message = e.what();
+    std::filesystem::remove_all(dir);
     return message.substr(message.find("bad.grid"));
   }
+  std::filesystem::remove_all(dir);
   return "(no error)";
 }
 
