@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <cstring>
 #include <string>
 
@@ -65,25 +66,43 @@ lsdae_status to_status(lsdae::ErrorKind kind) {
   }
 }
 
+// The error kind an lsdae_status stands for (none for LSDAE_OK and for a
+// value that is no status).
+std::optional<lsdae::ErrorKind> kind_of(int status) {
+  for (int k = 0; k <= static_cast<int>(lsdae::ErrorKind::timeout); ++k) {
+    const auto kind = static_cast<lsdae::ErrorKind>(k);
+    if (to_status(kind) == status) return kind;
+  }
+  return std::nullopt;
+}
+
+// The message of the last call on this thread that failed, whichever handle
+// it went to: what lsdae_run_isolated's child hands back when its body
+// returns an error status.
+thread_local std::string g_latest_error;
+
 template <typename F>
 lsdae_status guarded(std::string& error, F&& body) {
+  lsdae_status status = LSDAE_OK;
   try {
     body();
     error.clear();
     return LSDAE_OK;
   } catch (const lsdae::Error& e) {
     error = e.what();
-    return to_status(e.kind());
+    status = to_status(e.kind());
   } catch (const std::bad_alloc&) {
     error = "lsdae: out of memory";
-    return LSDAE_ERR_INTERNAL;
+    status = LSDAE_ERR_INTERNAL;
   } catch (const std::exception& e) {
     error = std::string("lsdae: internal error: ") + e.what();
-    return LSDAE_ERR_INTERNAL;
+    status = LSDAE_ERR_INTERNAL;
   } catch (...) {
     error = "lsdae: internal error (unknown exception)";
-    return LSDAE_ERR_INTERNAL;
+    status = LSDAE_ERR_INTERNAL;
   }
+  g_latest_error = error;
+  return status;
 }
 
 // The variable `name` names, or the array variable whose element it names ("A[2,3]").
@@ -624,13 +643,20 @@ lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae
     outcome = lsdae::run_isolated(
         [&](lsdae::RunContext& context) {
           g_run_context = &context;
-          return body(user);
+          g_latest_error.clear();
+          const int returned = body(user);
+          // An error status with the message of the call that failed: the
+          // message goes back to the caller through the outcome (this is
+          // the child; its memory does not come back).
+          if (returned != LSDAE_OK && !g_latest_error.empty())
+            if (const auto kind = kind_of(returned)) throw lsdae::Error(*kind, g_latest_error);
+          return returned;
         },
         options);
   });
   if (status != LSDAE_OK) return status;
   if (outcome.ok()) {
-    if (outcome.exit_code < 0 || outcome.exit_code > 127) {
+    if (outcome.exit_code != LSDAE_OK && !kind_of(outcome.exit_code)) {
       g_open_error = "lsdae_run_isolated: body returned " + std::to_string(outcome.exit_code) +
                      ", not an lsdae_status → return LSDAE_OK or an error status";
       return LSDAE_ERR_INTERNAL;

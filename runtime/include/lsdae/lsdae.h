@@ -303,7 +303,9 @@ lsdae_status lsdae_cancel(lsdae_simulation* simulation);
  * it wrote stays); it returns LSDAE_OK or another lsdae_status, and prints
  * its own messages (nothing it changes in memory comes back).
  * lsdae_run_isolated returns:
- *   - what body returned when it returned (an lsdae_status);
+ *   - what body returned when it returned (an lsdae_status), with
+ *     lsdae_last_error(NULL) the message of the last lsdae call that failed
+ *     in the child (on the thread that ran body; empty when none failed);
  *   - LSDAE_ERR_FMU_CRASH when the child died (a signal, or exit() called
  *     by the FMU), LSDAE_ERR_TIMEOUT when a limit stopped it,
  *     LSDAE_ERR_INTERNAL when no child could be started;

@@ -489,6 +489,16 @@ TEST_F(IsolationTest, TheCInterfaceRunsWorkInAWatchedChild) {
 
   CWork failing{(work_ / "missing.fmu").string()};
   EXPECT_EQ(lsdae_run_isolated(c_body, &failing, nullptr), LSDAE_ERR_USAGE) << "the body's own status";
+  EXPECT_NE(std::string(lsdae_last_error(nullptr)).find("missing.fmu"), std::string::npos)
+      << "the message of the call that failed in the child comes back: " << lsdae_last_error(nullptr);
+
+  // A status the body makes up itself (no call failed): the status, no message.
+  auto interrupted = [](void*) { return static_cast<int>(LSDAE_ERR_INTERRUPTED); };
+  EXPECT_EQ(lsdae_run_isolated(interrupted, nullptr, nullptr), LSDAE_ERR_INTERRUPTED)
+      << "130 is a status too: " << lsdae_last_error(nullptr);
+  auto solver = [](void*) { return static_cast<int>(LSDAE_ERR_SOLVER); };
+  EXPECT_EQ(lsdae_run_isolated(solver, nullptr, nullptr), LSDAE_ERR_SOLVER);
+  EXPECT_STREQ(lsdae_last_error(nullptr), "");
 
   isolation.call_timeout = -1;
   EXPECT_EQ(lsdae_run_isolated(c_body, &good, &isolation), LSDAE_ERR_USAGE);
