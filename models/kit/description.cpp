@@ -110,8 +110,10 @@ class RecordingBuilder final : public Builder {
   ValueRef derivative(ValueRef state) override {
     check_vr(state, "derivative");
     const Variable& x = d_.variables[state];
-    if (x.causality != Causality::local || x.derivative_of != kNoValueRef || x.type != VarType::float64)
-      throw std::invalid_argument("declare: derivative(\"" + x.name + "\"): not a local Float64 state");
+    // A state is a local, or an output (as exporters write an output that is a state).
+    if ((x.causality != Causality::local && x.causality != Causality::output) || x.derivative_of != kNoValueRef ||
+        x.type != VarType::float64)
+      throw std::invalid_argument("declare: derivative(\"" + x.name + "\"): not a local or output Float64 state");
     Variable v;
     v.name = "der(" + x.name + ")";
     v.initial = Initial::calculated;

@@ -167,7 +167,8 @@ std::string model_description_xml(const Description& d, const std::string& model
     unknown_element(out, "ContinuousStateDerivative", vr, ode_view ? lookup(d.ode_dependencies, vr) : nullptr,
                     "    ");
   for (const Variable& v : d.variables) {
-    const bool is_state = v.causality == Causality::local && v.derivative_of == kNoValueRef &&
+    const bool is_state = (v.causality == Causality::local || v.causality == Causality::output) &&
+                          v.derivative_of == kNoValueRef &&
                           std::find(d.states.begin(), d.states.end(), v.value_reference) != d.states.end();
     const bool initial_unknown =
         (v.causality == Causality::output && v.initial != Initial::exact) ||

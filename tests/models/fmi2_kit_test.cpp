@@ -55,6 +55,7 @@ std::string counterpart(const std::string& name) {
       {"NajafiPendulum_fmi2_plain", "NajafiPendulum_ode"},
       {"NajafiPendulum_fmi2_values_only", "NajafiPendulum_ode"},
       {"NajafiPendulum_fmi2_no_projection", "NajafiPendulum_ode"},
+      {"SlidingMass_fmi2", "SlidingMass"},
   };
   auto it = table.find(name);
   if (it == table.end()) throw std::runtime_error(name + ": add its FMI 3.0 counterpart to the test's table");
