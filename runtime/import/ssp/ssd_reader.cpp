@@ -27,6 +27,13 @@ namespace lsdae::import {
 namespace {
 
 constexpr const char* kFmuType = "application/x-fmu-sharedlibrary";
+// Hostile input guards: systems nested deeper, and connector paths longer or
+// more numerous than this, are refused instead of exhausting the stack or
+// the time (a lattice of relaying system connectors has exponentially many
+// paths).
+constexpr int kMaxNesting = 64;
+constexpr std::size_t kMaxRelayDepth = 256;
+constexpr std::size_t kMaxRelaySteps = 1000000;
 
 struct Connector {
   std::string name, kind, type, unit;
@@ -145,7 +152,7 @@ class Reader {
     }
     if (out_.name.empty()) out_.name = AttributeReader(doc_, system, diagnostics_).text("name").value_or("");
     systems_.emplace_back();
-    read_system(system, 0, "");
+    read_system(system, 0, "", 0);
     flatten_connections();
     resolve_couplings();
     return std::move(out_);
@@ -302,7 +309,7 @@ class Reader {
       if (local_name(child.name()) == "ParameterBindings") read_bindings(child, system_index, &element);
   }
 
-  void read_system(const pugi::xml_node& node, std::size_t system_index, const std::string& path) {
+  void read_system(const pugi::xml_node& node, std::size_t system_index, const std::string& path, int depth) {
     systems_[system_index].path = path;
     const std::string label = path.empty() ? std::string("the root system") : "system \"" + path + "\"";
     std::vector<pugi::xml_node> connections, bindings, annotations;
@@ -312,7 +319,7 @@ class Reader {
         auto connectors = read_connectors(child, label, systems_[system_index].connector_index);
         systems_[system_index].connectors = std::move(connectors);
       } else if (name == "Elements") {
-        for (const auto& e : element_children(child)) read_element(e, system_index, path);
+        for (const auto& e : element_children(child)) read_element(e, system_index, path, depth);
       } else if (name == "Connections") {
         for (const auto& c : element_children(child))
           if (local_name(c.name()) == "Connection") connections.push_back(c);
@@ -336,7 +343,7 @@ class Reader {
       for (auto& spec : read_coupling_annotation(doc_, a, diagnostics_)) pending_couplings_.emplace_back(system_index, std::move(spec));
   }
 
-  void read_element(const pugi::xml_node& node, std::size_t system_index, const std::string& path) {
+  void read_element(const pugi::xml_node& node, std::size_t system_index, const std::string& path, int depth) {
     const std::string_view kind = local_name(node.name());
     AttributeReader r(doc_, node, diagnostics_);
     if (kind == "SignalDictionaryReference") {
@@ -370,13 +377,19 @@ class Reader {
       return;
     }
     element.full = join(path, element.name);
+    if (kind == "System" && depth + 1 > kMaxNesting) {
+      r.error("<System> \"" + element.full + "\" is nested " + std::to_string(depth + 1) +
+                  " systems deep, more than lsdae's limit of " + std::to_string(kMaxNesting),
+              "flatten the hierarchy");
+      return;
+    }
     if (kind == "Component") {
       read_component(node, system_index, element);
     } else {
       element.is_system = true;
       element.index = systems_.size();
       systems_.emplace_back();
-      read_system(node, element.index, element.full);
+      read_system(node, element.index, element.full, depth + 1);
       element.connectors = systems_[element.index].connectors;
       element.connector_index = systems_[element.index].connector_index;
     }
@@ -448,6 +461,7 @@ class Reader {
     if (!from || !to) return;
     edge.to = *to;
     edges_[*from].push_back(edge);
+    if (from->component) starts_.emplace_back(*from, edge);
   }
 
   // Applies the parameter bindings of a component (`element`) or a system.
@@ -587,12 +601,11 @@ class Reader {
 
   void flatten_connections() {
     // Every path from a component connector through system connectors to a component connector.
-    for (const auto& [from, edges] : edges_) {
-      if (!from.component) continue;
-      for (const auto& edge : edges) {
-        std::set<Node> on_path{from};
-        follow(from, edge, edge.factor, edge.offset, edge.line, on_path);
-      }
+    // In document order of the connections that leave a component.
+    for (const auto& [from, edge] : starts_) {
+      std::set<Node> on_path{from};
+      follow(from, edge, edge.factor, edge.offset, edge.line, on_path);
+      if (relay_refused_) return;
     }
   }
 
@@ -607,6 +620,16 @@ class Reader {
       out_.connections.push_back(std::move(c));
       return;
     }
+    if (++relay_steps_ > kMaxRelaySteps || on_path.size() > kMaxRelayDepth) {
+      if (!relay_refused_)
+        diagnostics_.error(context_.file, first_line,
+                           "the connections through system connectors starting here branch into more than " +
+                               std::to_string(kMaxRelaySteps) + " paths or relay through more than " +
+                               std::to_string(kMaxRelayDepth) + " connectors",
+                           "connect the components more directly");
+      relay_refused_ = true;
+      return;
+    }
     if (!on_path.insert(edge.to).second) {
       diagnostics_.error(context_.file, edge.line,
                          "connections form a loop through system connectors, back to " +
@@ -617,8 +640,10 @@ class Reader {
     }
     auto it = edges_.find(edge.to);
     if (it != edges_.end())
-      for (const auto& next : it->second)
+      for (const auto& next : it->second) {
+        if (relay_refused_) break;
         follow(from, next, next.factor * factor, next.factor * offset + next.offset, first_line, on_path);
+      }
     on_path.erase(edge.to);
   }
 
@@ -685,8 +710,11 @@ class Reader {
   SystemDescription out_;
   std::vector<System> systems_;
   std::map<Node, std::vector<Edge>> edges_;
+  std::vector<std::pair<Node, Edge>> starts_;  // edges leaving a component connector, in document order
   std::set<std::size_t> failed_components_;
   std::vector<std::pair<std::size_t, CouplingSpec>> pending_couplings_;
+  std::size_t relay_steps_ = 0;
+  bool relay_refused_ = false;
 };
 
 }  // namespace

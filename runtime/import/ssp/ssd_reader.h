@@ -7,9 +7,9 @@
 // connections as edges between connector nodes; a connection is checked to
 // name an element of that system (or none: the system's own connector) and a
 // connector that element declares. Then every edge that starts at a component
-// connector is followed through system connectors (depth first, composing the
-// linear transformations: to = f2·(f1·x + o1) + o2) to each component
-// connector it reaches; that is one lsdae::Connection. A path that ends at a
+// connector is followed, in document order, through system connectors (depth
+// first, composing the linear transformations: to = f2·(f1·x + o1) + o2) to
+// each component connector it reaches; that is one lsdae::Connection. A path that ends at a
 // system connector with nothing beyond it (the root system's outputs) gives
 // none. Parameter bindings: a component's own apply first, then those of the
 // enclosing systems from inside out, a later value replacing an earlier one

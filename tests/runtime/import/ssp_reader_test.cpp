@@ -4,6 +4,7 @@
 // annotation, .ssp archives built here, and broken input with every message
 // pinned (where → what → value seen → what to do).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -530,6 +531,36 @@ TEST_P(BrokenSsd, IsRefusedWithThePinnedMessages) {
 
 INSTANTIATE_TEST_SUITE_P(SspReader, BrokenSsd, ::testing::ValuesIn(broken_cases()),
                          [](const ::testing::TestParamInfo<BrokenCase>& param) { return std::string(param.param.name); });
+
+// Hostile shapes: nesting deeper than the stack should carry, and a lattice of
+// relaying system connectors with 2^40 paths, are refused quickly.
+TEST(SspReader, DeepNestingAndPathExplosionsAreRefused) {
+  std::string deep;
+  for (int i = 0; i < 70; ++i) deep += "<ssd:Elements><ssd:System name=\"s" + std::to_string(i) + "\">\n";
+  for (int i = 0; i < 70; ++i) deep += "</ssd:System></ssd:Elements>\n";
+  Parsed nested = parse(ssd(deep));
+  ASSERT_EQ(nested.errors().size(), 1u) << nested.all();
+  EXPECT_NE(nested.errors()[0].find("SystemStructure.ssd:68: error: <System> \"s0.s1."), std::string::npos);
+  EXPECT_NE(nested.errors()[0].find("is nested 65 systems deep, more than lsdae's limit of 64 → flatten the hierarchy"),
+            std::string::npos)
+      << nested.all();
+
+  std::string connectors = "<ssd:Connectors>", connections = "<ssd:Connections>\n";
+  for (int i = 0; i <= 40; ++i) {
+    for (const char* k : {"p", "a", "b"})
+      connectors += "<ssd:Connector name=\"" + std::string(k) + std::to_string(i) + "\" kind=\"inout\"/>";
+    const std::string n = std::to_string(i), next = std::to_string(i + 1);
+    if (i < 40)
+      connections += "<ssd:Connection startConnector=\"p" + n + "\" endConnector=\"a" + n + "\"/><ssd:Connection startConnector=\"p" + n +
+                     "\" endConnector=\"b" + n + "\"/><ssd:Connection startConnector=\"a" + n + "\" endConnector=\"p" + next +
+                     "\"/><ssd:Connection startConnector=\"b" + n + "\" endConnector=\"p" + next + "\"/>\n";
+  }
+  connections += "<ssd:Connection startElement=\"a\" startConnector=\"y\" endConnector=\"p0\"/>\n"
+                 "<ssd:Connection startConnector=\"p40\" endElement=\"b\" endConnector=\"u\"/>\n</ssd:Connections>\n";
+  Parsed lattice = parse(ssd(connectors + "</ssd:Connectors>\n" + kTwoComponents + connections));
+  ASSERT_EQ(lattice.errors().size(), 1u) << lattice.all();
+  EXPECT_NE(lattice.errors()[0].find("branch into more than 1000000 paths"), std::string::npos) << lattice.all();
+}
 
 TEST(SspReader, MalformedXmlIsAnXmlError) {
   try {
