@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -302,6 +303,7 @@ class Reader {
     for (const auto& k : element.connectors)
       c.connectors.push_back({k.name, k.kind, k.type, k.unit, where(k.line)});
     element.index = out_.components.size();
+    component_index_.emplace(c.name, element.index);
     out_.components.push_back(std::move(c));
     if (!fmu) failed_components_.insert(element.index);
     (void)system_index;
@@ -572,6 +574,17 @@ class Reader {
   void bind_in_system(const AttributeReader& r, std::size_t system_index, const std::string& full_name,
                       const std::string& name, const std::string& value, const std::string& at) {
     const System& s = systems_[system_index];
+    if (s.connector_index.count(name)) {  // OMSimulator: a system parameter connector, connected on
+      std::size_t reached = 0;
+      std::set<Node> on_path;
+      propagate(Node{false, s.path, name}, full_name, value, 1.0, 0.0, at, on_path, reached);
+      if (reached == 0)
+        diagnostics_.warning(at.substr(0, at.rfind(':')), std::atoi(at.c_str() + at.rfind(':') + 1),
+                             "parameter \"" + full_name + "\" is bound to a system connector that no connection "
+                                 "carries to a component; ignored",
+                             "connect the system connector to the component parameters it sets");
+      return;
+    }
     std::optional<std::size_t> best;
     for (std::size_t i = 0; i < s.elements.size(); ++i) {
       const std::string& e = s.elements[i].name;
@@ -580,13 +593,10 @@ class Reader {
         best = i;
     }
     if (!best) {
-      const bool system_connector = s.connector_index.count(name) > 0;
       diagnostics_.error(at.substr(0, at.rfind(':')), std::atoi(at.c_str() + at.rfind(':') + 1),
                          "parameter \"" + full_name + "\" bound at " +
                              (s.path.empty() ? std::string("the root system") : "system \"" + s.path + "\"") +
-                             (system_connector ? " names the system's own connector: lsdae does not pass system "
-                                                 "parameters on through connections"
-                                               : " names no element of it (its elements: " + names_of(s.elements) + ")"),
+                             " names no element or connector of it (its elements: " + names_of(s.elements) + ")",
                          "name the component's variable as \"<component>.<variable>\", or bind it at the component");
       (void)r;
       return;
@@ -597,6 +607,47 @@ class Reader {
       bind_in_system(r, e.index, full_name, rest, value, at);
     else if (!failed_components_.count(e.index))
       bind(e.index, rest, value, at);
+  }
+
+  // A value bound to a system connector: set on every component connector the
+  // connections carry it to, through the linear transformations on the way.
+  void propagate(const Node& node, const std::string& full_name, const std::string& value, double factor,
+                 double offset, const std::string& at, std::set<Node>& on_path, std::size_t& reached) {
+    if (++propagate_steps_ > kMaxRelaySteps) {
+      if (propagate_steps_ == kMaxRelaySteps + 1)
+        diagnostics_.error(at.substr(0, at.rfind(':')), std::atoi(at.c_str() + at.rfind(':') + 1),
+                           "parameter \"" + full_name + "\": the connections from its system connector branch into "
+                               "more than " + std::to_string(kMaxRelaySteps) + " paths",
+                           "connect the system connector more directly");
+      return;
+    }
+    if (node.component) {
+      std::string v = value;
+      if (factor != 1.0 || offset != 0.0) {
+        auto number = parse_double(value);
+        if (!number) {
+          diagnostics_.error(at.substr(0, at.rfind(':')), std::atoi(at.c_str() + at.rfind(':') + 1),
+                             "parameter \"" + full_name + "\" = \"" + value +
+                                 "\" reaches " + node.owner + "." + node.connector +
+                                 " through a linear transformation, but is not a number",
+                             "bind a number, or connect without a transformation");
+          return;
+        }
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g", factor * *number + offset);
+        v = text;
+      }
+      if (auto it = component_index_.find(node.owner); it != component_index_.end() && !failed_components_.count(it->second)) {
+        bind(it->second, node.connector, v, at);
+        ++reached;
+      }
+      return;
+    }
+    if (on_path.size() > kMaxRelayDepth || !on_path.insert(node).second) return;  // a loop: reported by flattening
+    if (auto it = edges_.find(node); it != edges_.end())
+      for (const auto& e : it->second)
+        propagate(e.to, full_name, value, e.factor * factor, e.factor * offset + e.offset, at, on_path, reached);
+    on_path.erase(node);
   }
 
   void flatten_connections() {
@@ -712,8 +763,10 @@ class Reader {
   std::map<Node, std::vector<Edge>> edges_;
   std::vector<std::pair<Node, Edge>> starts_;  // edges leaving a component connector, in document order
   std::set<std::size_t> failed_components_;
+  std::map<std::string, std::size_t> component_index_;  // flattened name -> out_.components
   std::vector<std::pair<std::size_t, CouplingSpec>> pending_couplings_;
   std::size_t relay_steps_ = 0;
+  std::size_t propagate_steps_ = 0;
   bool relay_refused_ = false;
 };
 

@@ -271,6 +271,42 @@ TEST(SspReader, ReadsInlineParameterValuesWithTheOutermostBindingWinning) {
   EXPECT_EQ(params[4], (std::pair<std::string, std::string>("m.x", "Option2")));  // a dotted FMU variable name
 }
 
+// OMSimulator's parameters: a system connector of kind parameter, bound in
+// the system's parameter set and connected on to the components' parameters
+// (through a nested system, and through a transformation).
+TEST(SspReader, CarriesSystemParameterConnectorsToTheComponents) {
+  const std::string text = ssd(R"(<ssd:Connectors><ssd:Connector name="gain" kind="parameter"><ssc:Real/></ssd:Connector>
+<ssd:Connector name="unused" kind="parameter"><ssc:Real/></ssd:Connector></ssd:Connectors>
+<ssd:Elements>
+<ssd:Component name="a" source="resources/a.fmu"><ssd:Connectors><ssd:Connector name="k" kind="parameter"/></ssd:Connectors></ssd:Component>
+<ssd:System name="sub"><ssd:Connectors><ssd:Connector name="g" kind="parameter"/></ssd:Connectors>
+<ssd:Elements><ssd:Component name="b" source="resources/b.fmu"><ssd:Connectors><ssd:Connector name="k2" kind="parameter"/></ssd:Connectors></ssd:Component></ssd:Elements>
+<ssd:Connections><ssd:Connection startConnector="g" endElement="b" endConnector="k2"><ssc:LinearTransformation factor="2" offset="1"/></ssd:Connection></ssd:Connections>
+</ssd:System>
+</ssd:Elements>
+<ssd:Connections>
+<ssd:Connection startConnector="gain" endElement="a" endConnector="k"/>
+<ssd:Connection startConnector="gain" endElement="sub" endConnector="g"/>
+</ssd:Connections>
+<ssd:ParameterBindings><ssd:ParameterBinding><ssd:ParameterValues><ssv:ParameterSet version="1.0" name="root"><ssv:Parameters>
+<ssv:Parameter name="gain"><ssv:Real value="1.5"/></ssv:Parameter>
+<ssv:Parameter name="unused"><ssv:Real value="7"/></ssv:Parameter>
+</ssv:Parameters></ssv:ParameterSet></ssd:ParameterValues></ssd:ParameterBinding></ssd:ParameterBindings>
+)");
+  Parsed p = parse(text);
+  EXPECT_TRUE(p.errors().empty()) << p.all();
+  ASSERT_EQ(p.system.components.size(), 2u);
+  EXPECT_EQ(p.system.components[0].parameters,
+            (std::vector<std::pair<std::string, std::string>>{{"k", "1.5"}}));
+  EXPECT_EQ(p.system.components[1].parameters,
+            (std::vector<std::pair<std::string, std::string>>{{"k2", "4"}}));  // 2 · 1.5 + 1
+  EXPECT_TRUE(p.system.connections.empty());
+  EXPECT_NE(p.all().find("SystemStructure.ssd:19: warning: parameter \"unused\" is bound to a system connector that no "
+                         "connection carries to a component; ignored"),
+            std::string::npos)
+      << p.all();
+}
+
 const char* kCouplings = R"(<ssd:Annotations>
 <ssc:Annotation type="com.example.layout"><foo:Layout xmlns:foo="urn:foo"/></ssc:Annotation>
 <ssc:Annotation type="org.lsdae.couplings">
@@ -456,8 +492,9 @@ std::vector<BrokenCase> broken_cases() {
 <ssv:Parameter name="ghost.k"><ssv:Real value="1"/></ssv:Parameter>
 </ssv:Parameters></ssv:ParameterSet></ssd:ParameterValues></ssd:ParameterBinding></ssd:ParameterBindings>
 )"),
-       {"SystemStructure.ssd:5: error: parameter \"ghost.k\" bound at the root system names no element of it (its "
-        "elements: none) → name the component's variable as \"<component>.<variable>\", or bind it at the component"}},
+       {"SystemStructure.ssd:5: error: parameter \"ghost.k\" bound at the root system names no element or connector of "
+        "it (its elements: none) → name the component's variable as \"<component>.<variable>\", or bind it at the "
+        "component"}},
       {"DefaultExperimentBackwards",
        std::string(kHeader) + R"(<ssd:System name="root"/>
 <ssd:DefaultExperiment startTime="5" stopTime="1"/>
