@@ -711,6 +711,27 @@ TEST_F(SspFiles, ABareSsdFindsItsFmusBesideIt) {
   }
 }
 
+TEST_F(SspFiles, ABareSsdTakesFileUrisAndParameterFilesBesideIt) {
+  write(root_ / "fmus" / "a.fmu", "x");
+  write(root_ / "sys" / "values" / "a.ssv", kSsv);
+  write(root_ / "sys" / "system.ssd",
+        ssd("<ssd:Elements><ssd:Component name=\"a\" source=\"file://" + (root_ / "fmus" / "a.fmu").string() +
+            "\">\n<ssd:ParameterBindings><ssd:ParameterBinding source=\"values/a.ssv\"/>"
+            "<ssd:ParameterBinding source=\"values/gone.ssv\"/></ssd:ParameterBindings>\n"
+            "</ssd:Component></ssd:Elements>\n"));
+  Diagnostics d;
+  SystemDescription s = read_system_description(root_ / "sys" / "system.ssd", options(), d);
+  ASSERT_EQ(s.components.size(), 1u);
+  EXPECT_EQ(s.components[0].fmu, root_ / "fmus" / "a.fmu");
+  ASSERT_EQ(s.components[0].parameters.size(), 1u);
+  EXPECT_EQ(s.components[0].parameters[0].second, "4.25");
+  EXPECT_EQ(s.components[0].parameters_where[0], "values/a.ssv:3");
+  ASSERT_EQ(d.items().size(), 1u);
+  EXPECT_EQ(d.items()[0].format(), "system.ssd:5: error: source of <ParameterBinding>: \"values/gone.ssv\" does not "
+                                   "exist (looked for " + (root_ / "sys" / "values" / "gone.ssv").string() +
+                                   ") → fix the path (relative to the .ssd's folder)");
+}
+
 TEST_F(SspFiles, AnSspMemberOutsideTheArchiveIsRefusedAndNothingIsLeft) {
   const fs::path ssp = root_ / "evil.ssp";
   test::write_raw_zip(ssp, {{"SystemStructure.ssd", kPackaged}, {"../../escaped.fmu", "x"}});
