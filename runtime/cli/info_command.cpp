@@ -14,9 +14,11 @@
 #include "cli/isolation_option.h"
 #include "cli/json_writer.h"
 #include "cli/limits_option.h"
+#include "cli/system_commands.h"
 #include "lsdae/error.h"
 #include "import/temp_dir.h"
 #include "lsdae/fmu.h"
+#include "lsdae/ssp.h"
 #include "lsdae/supervise.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_jacobian_values.h"
@@ -279,7 +281,7 @@ int print_variables(const Fmu& fmu, const std::string& glob, bool json) {
 
 Runner add_info_command(CLI::App& app) {
   auto options = std::make_shared<InfoOptions>();
-  app.add_option("fmu", options->path, "The .fmu file (or an unpacked FMU folder)")->required();
+  app.add_option("fmu", options->path, "The .fmu file (or an unpacked FMU folder, or a system: .ssp or .ssd)")->required();
   app.add_flag("--json", options->json, "Print machine-readable JSON instead of text");
   app.add_option("--variables", options->variables,
                  "List the variables (name, type, causality, variability, initial, start, unit, description), "
@@ -293,6 +295,13 @@ Runner add_info_command(CLI::App& app) {
   add_max_unpacked_size_option(app, options->max_unpacked_size);
   add_isolation_options(app, options->isolation, "the structural analysis with the binary");
   return [options]() {
+    if (is_system_file(options->path)) {
+      if (options->variables || options->structure)
+        throw Error(ErrorKind::usage, std::string("info: ") + (options->variables ? "--variables" : "--structure") +
+                                          " is for one FMU, not a system (" + options->path +
+                                          ") → run it on a component's FMU");
+      return info_system(options->path, options->json, options->max_unpacked_size);
+    }
     OpenOptions open;
     open.reject_invalid = false;  // info shows what it can; validate explains
     apply_max_unpacked_size(options->max_unpacked_size, open);

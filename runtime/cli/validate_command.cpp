@@ -24,9 +24,11 @@
 #include "cli/isolation_option.h"
 #include "cli/json_writer.h"
 #include "cli/limits_option.h"
+#include "cli/system_commands.h"
 #include "import/temp_dir.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
+#include "lsdae/ssp.h"
 #include "lsdae/supervise.h"
 
 namespace lsdae::cli {
@@ -93,13 +95,16 @@ void print_json_failure(const std::string& path, const Error& e) {
 
 Runner add_validate_command(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
-  app.add_option("fmu", options->path, "The .fmu file (or an unpacked FMU folder)")->required();
+  app.add_option("fmu", options->path, "The .fmu file (or an unpacked FMU folder, or a system: .ssp or .ssd)")->required();
   app.add_flag("--json", options->json, "Print the findings as JSON");
   app.add_flag("--no-load", options->no_load, "Do not load the binary (XML checks only)");
   app.add_flag("-q,--quiet", options->quiet, "Print errors only");
   add_max_unpacked_size_option(app, options->max_unpacked_size);
   add_isolation_options(app, options->isolation, "loading the binary");
   return [options]() {
+    if (is_system_file(options->path))
+      return validate_system(options->path, options->json, options->quiet, options->no_load,
+                             options->max_unpacked_size, options->isolation);
     import::TempDir::set_signal_cleanup(false);
     StopSignals stop_signals;
     OpenOptions open;

@@ -1,6 +1,7 @@
-// runtime/fuzz/fuzz_parsers.cpp -- libFuzzer target for the two XML parsers
-// and the validator: lsdae::import::parse_model_description,
-// lsdae::import::parse_manifest and lsdae::import::validate, from raw bytes.
+// runtime/fuzz/fuzz_parsers.cpp -- libFuzzer target for the XML parsers and
+// the validator: lsdae::import::parse_model_description,
+// lsdae::import::parse_manifest, lsdae::import::validate and the SSP reader
+// lsdae::import::parse_ssd, from raw bytes.
 //
 // Input layout (so one corpus exercises all three and their cross-references):
 //   byte 0, low two bits, selects the mode (the seeds write it as the digit
@@ -13,6 +14,9 @@
 //        then a manifest; parse both (the manifest against the parsed
 //        description) and validate them together. Without the separator the
 //        whole input is the modelDescription and the manifest is empty.
+//   byte 0 with bit 2 set (the digits '4' to '7') overrides the above: the
+//   bytes are a SystemStructure.ssd, read by parse_ssd without looking for
+//   the FMU files it names (nothing is opened or written).
 // lsdae::Error is the parsers' documented way to refuse a document, so it is
 // caught; anything else (another exception, a crash, a leak, undefined
 // behaviour, a time-out) is a finding. Every diagnostic is formatted, so the
@@ -24,6 +28,7 @@
 
 #include "import/manifest_parser.h"
 #include "import/model_description_parser.h"
+#include "import/ssp/ssd_reader.h"
 #include "import/validate.h"
 #include "lsdae/error.h"
 
@@ -76,12 +81,32 @@ void run(std::string_view md_text, std::string_view manifest_text, bool with_man
   touch(diagnostics);
 }
 
+void run_ssd(std::string_view text) {
+  lsdae::Diagnostics diagnostics;
+  lsdae::import::SsdContext context;
+  context.check_files = false;
+  context.base = "/nonexistent";
+  try {
+    lsdae::SystemDescription system = lsdae::import::parse_ssd(text, context, diagnostics);
+    std::size_t total = system.components.size() + system.connections.size() + system.couplings.size();
+    for (const auto& c : system.connections) total += c.from.variable.size() + c.to.variable.size();
+    g_sink = total;
+  } catch (const lsdae::Error& e) {
+    g_sink = std::string(e.what()).size();
+  }
+  touch(diagnostics);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const int mode = data[0] & 3;
   std::string_view input(reinterpret_cast<const char*>(data + 1), size - 1);
+  if (data[0] & 4) {
+    run_ssd(input);
+    return 0;
+  }
   switch (mode) {
     case 0:
       run(input, {}, false);

@@ -40,6 +40,7 @@
 #define LSDAE_SYSTEM_DESCRIPTION_H
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -51,12 +52,29 @@ namespace lsdae {
 // (empty for descriptions built by a program).
 using SourceLocation = std::string;
 
+// A connector as the description declares it (SSP: ssd:Connector). The
+// FMU's own variable is the truth; this is what the author claimed, for the
+// checks against the model description (type and unit agree). Optional: a
+// description built by a program may leave the list empty.
+struct ConnectorDescription {
+  std::string name;  // the FMU variable name
+  std::string kind;  // "input", "output", "parameter", "calculatedParameter", "inout"
+  std::string type;  // "Real", "Integer", "Boolean", "String", "Enumeration", "Binary"; empty: not given
+  std::string unit;  // empty: not given
+  SourceLocation where;
+};
+
 struct ComponentDescription {
   std::string name;           // unique in the system; result names are "name.variable"
   std::filesystem::path fmu;  // the .fmu archive (or an unpacked FMU folder)
+  std::string source;         // as the description wrote it (SSP: the source URI); may be empty
   // Start and parameter values, by FMU variable name, as text (parsed
   // strictly for the variable's type when the component is instantiated).
   std::vector<std::pair<std::string, std::string>> parameters;
+  // Where each parameter value was given, same order as `parameters` (may be
+  // empty when built by a program).
+  std::vector<SourceLocation> parameters_where;
+  std::vector<ConnectorDescription> connectors;
   SourceLocation where;
 };
 
@@ -93,6 +111,10 @@ struct SystemDescription {
   // The system's DefaultExperiment (SSP: ssd:DefaultExperiment); unset
   // values fall back to the components' own, then to lsdae's defaults.
   std::optional<double> start_time, stop_time, tolerance, step_size;
+  // Keeps the files the description refers to alive: for an .ssp archive,
+  // the temporary folder it was unpacked into (removed when the last copy of
+  // the description goes away). Null for a bare .ssd or a program's description.
+  std::shared_ptr<const void> storage;
 };
 
 }  // namespace lsdae
