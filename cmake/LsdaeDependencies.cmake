@@ -5,6 +5,7 @@
 #   libeigen3-dev      dense LU/QR for dummy-derivative selection
 #   libmetis-dev       fill-reducing ordering
 #   libgtest-dev       unit tests;  libbenchmark-dev  benchmarks
+#   libopenmpi-dev     MPI for the sweep scheduler (optional: without it no MPI scheduler)
 #   libpugixml-dev     XML;  libzip-dev  FMU archives;  libcli11-dev  command line
 find_package(Threads REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
@@ -33,3 +34,8 @@ find_library(METIS_LIBRARY metis REQUIRED)
 add_library(METIS::metis UNKNOWN IMPORTED)
 set_target_properties(METIS::metis PROPERTIES
   IMPORTED_LOCATION ${METIS_LIBRARY} INTERFACE_INCLUDE_DIRECTORIES ${METIS_INCLUDE_DIR})
+
+# Optional: MPI (Open MPI from Debian, libopenmpi-dev and openmpi-bin) for
+# the sweep's MPI scheduler (runtime/sweep/mpi_scheduler.h). Without it
+# lsdae builds and runs as before; only the MPI parts are left out.
+find_package(MPI COMPONENTS C)

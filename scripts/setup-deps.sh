@@ -9,6 +9,7 @@ packages=(
   libpugixml-dev libzip-dev libcli11-dev
   python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest
   libhdf5-dev libmatio-dev python3-h5py
+  libopenmpi-dev openmpi-bin
 )
 missing=()
 while read -r name status; do

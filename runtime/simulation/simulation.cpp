@@ -97,6 +97,8 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
                   " more structure warnings → `lsdae info --structure` lists them all");
   }
   m.stats.structural_index = m.structure.analysis.structural_index;
+  if (m.structure.selection || options.uncolored_jacobian)  // a run may replace it: reset() needs this one back
+    m.created_structure = std::make_shared<const structure::StructureOutcome>(m.structure);
   m.model_state_select = m.structure.analysis.system.state_select;
 
   // Instances: one per thread unless the FMU forbids it.

@@ -13,6 +13,7 @@
 //   simulation_projection.cpp   the glue to ConstraintProjector (constraint_projection.h):
 //                               the projector, the start values, after-step projection,
 //                               the re-initialization after an event (impulse_reinitialization.h)
+//   simulation_reset.cpp        reset(): back to create()'s state for the next scenario
 //   simulation_fmu_constraints.cpp  the constraints an FMI 2.0 FMU declares itself (Najafi
 //                               et al.'s extension, fmu_constraint_projection.h): measured,
 //                               and projected onto, after accepted steps
@@ -73,6 +74,9 @@ struct Simulation::Impl {
   simulation::FmuDae dae;
   structure::PipelineOptions pipeline;
   structure::StructureOutcome structure;
+  // create()'s structure, kept for reset() when a run may replace it (dummy
+  // derivatives: the numeric selection at the start, re-selections later).
+  std::shared_ptr<const structure::StructureOutcome> created_structure;
   std::vector<structure::StateSelect> model_state_select;  // the model's own preferences
   // reselect_if_needed's working state: the preferences that keep the dummies
   // `reselect_preferences_for`, and the FMU Jacobian callback (it refers to

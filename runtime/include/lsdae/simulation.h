@@ -188,6 +188,19 @@ class Simulation {
   void set_input(const std::filesystem::path& csv);
   void initialize();
   bool initialized() const;
+  // Back to where create() left it, for the next scenario on the same model
+  // (a sweep): the opened FMU, the structural analysis (the one create()
+  // made, also after run-time re-selections of dummy derivatives) and the
+  // instances (fmi3Reset / fmi2Reset, DAE mode switched on again) are kept;
+  // everything given after create() -- set(), set_input(), the observers, a
+  // cancel() request -- is forgotten, and the counters start from zero
+  // (time_structure 0: nothing analysed; time_instantiate: the reset). A
+  // run after reset() gives what a run of a new Simulation on the same FMU
+  // and options gives: the same values, the same counters. Allowed in any
+  // state, also after a failed or interrupted run; when an instance cannot
+  // be reset (the FMU returned fmi3Error/Fatal) it throws Error(fmu_call)
+  // and the Simulation is unusable: make a new one.
+  void reset();
 
   // Integrates to `t` (clipped to stop_time()); returns the time reached.
   // Events (time, state and step events) on the way are handled inside: the

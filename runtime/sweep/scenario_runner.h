@@ -1,0 +1,63 @@
+// runtime/sweep/scenario_runner.h -- scenario after scenario on one opened
+// model: what makes a sweep fast.
+//
+//   auto fmu = lsdae::Fmu::open("PowerGrid_case39.fmu");
+//   lsdae::sweep::ScenarioRunner runner(fmu, options);
+//   for (const auto& scenario : scenarios) {
+//     lsdae::Simulation& sim = runner.next(scenario.sets);   // created once, then reset()
+//     sim.initialize();
+//     while (sim.time() < sim.stop_time()) sim.advance_to(...);
+//   }
+//
+// The first next() makes the Simulation (Simulation::create: DAE, structural
+// analysis, binary, instances); every later one calls Simulation::reset()
+// (lsdae/simulation.h): the FMU stays unpacked and parsed, the structural
+// analysis and the instances are reused (fmi3Reset), and a run gives the same
+// values and counters as a run on a fresh Simulation. When the reset fails
+// (an FMU that returned fmi3Error/Fatal cannot always be reset) a new
+// Simulation is made instead, and fresh_after_failed_reset() counts it.
+// `sets` are applied with Simulation::set(name, text): an unknown name or a
+// bad value is Error(usage) naming them, as for `lsdae simulate --set`.
+//
+// Not thread-safe (one runner per thread or process). Under
+// lsdae::run_isolated the runner lives in the child: reuse spans the
+// scenarios that child runs.
+#ifndef LSDAE_RUNTIME_SWEEP_SCENARIO_RUNNER_H
+#define LSDAE_RUNTIME_SWEEP_SCENARIO_RUNNER_H
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "lsdae/fmu.h"
+#include "lsdae/simulation.h"
+
+namespace lsdae::sweep {
+
+class ScenarioRunner {
+ public:
+  // reuse = false makes a new Simulation for every scenario (the baseline a
+  // benchmark compares with).
+  ScenarioRunner(std::shared_ptr<Fmu> fmu, SimulationOptions options, bool reuse = true);
+
+  // The Simulation for the next scenario, its `sets` applied, not yet
+  // initialized. Valid until the next call.
+  Simulation& next(std::span<const std::pair<std::string, std::string>> sets);
+
+  std::size_t scenarios() const { return scenarios_; }    // next() calls
+  std::size_t reused() const { return reused_; }          // of them served by reset()
+  std::size_t fresh_after_failed_reset() const { return fresh_after_failed_reset_; }
+
+ private:
+  std::shared_ptr<Fmu> fmu_;
+  SimulationOptions options_;
+  bool reuse_;
+  std::unique_ptr<Simulation> simulation_;
+  std::size_t scenarios_ = 0, reused_ = 0, fresh_after_failed_reset_ = 0;
+};
+
+}  // namespace lsdae::sweep
+
+#endif  // LSDAE_RUNTIME_SWEEP_SCENARIO_RUNNER_H
