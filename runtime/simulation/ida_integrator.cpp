@@ -347,7 +347,7 @@ struct IdaIntegrator::Impl {
         case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
         case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
         case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
-        case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
+        case IDA_REP_RES_ERR: hint = "the FMU discarded the residual evaluations repeatedly (status Discard)"; break;
         case IDA_RTFUNC_FAIL: hint = "evaluating the event indicators failed (see the FMU's log)"; break;
         default: hint = "see IDA's message"; break;
       }

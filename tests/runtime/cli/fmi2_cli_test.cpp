@@ -232,6 +232,56 @@ TEST_F(Fmi2Cli, AnLsDaeManifestNextToAnFmi2FmuIsRefusedWithTheWayOut) {
   EXPECT_TRUE(ExitedWith(s, exit_code(ErrorKind::invalid)));
   EXPECT_TRUE(Mentions(s, "an FMI-LS-DAE manifest next to an FMI 2.0 modelDescription.xml"));
   EXPECT_TRUE(Mentions(s, "remove the manifest to simulate the FMI 2.0 FMU as an ODE"));
+// Messages name the calls and statuses of the FMU's own FMI version: an FMI
+// 2.0 FMU never reads "fmi3..." (the engine is shared, the names were not).
+TEST_F(Fmi2Cli, RunFailuresNameTheFmi2CallsAndStatuses) {
+  // An infinite derivative: the NaN/inf report names fmi2GetDerivatives.
+  const fs::path fmu = oscillator();
+  ProcessResult inf = lsdae({"simulate", fmu.string(), "--set", "w=1e200", "--stop", "1", "--no-progress", "-o",
+                             (work_ / "inf.csv").string()});
+  EXPECT_TRUE(ExitedWith(inf, exit_code(ErrorKind::solver)));
+  EXPECT_TRUE(Mentions(inf, "re:the FMU returned [+-]inf for der\\(v\\) \\(from fmi2GetDerivatives\\)"));
+  EXPECT_FALSE(Mentions(inf, "fmi3"));
+  // Repeated discards: the report names the function and fmi2Discard.
+  const fs::path faulty = oscillator(kModelDescription, LSDAE_FMI2_OSCILLATOR_FAULTY);
+  ProcessResult discard = lsdae({"simulate", faulty.string(), "--set", "w=-1", "--stop", "1", "--no-progress", "-o",
+                                 (work_ / "discard.csv").string()});
+  EXPECT_FALSE(ExitedWith(discard, 0));
+  EXPECT_TRUE(Mentions(discard, "re:fmi2GetDerivatives \\(instance \"lsdae\"\\) returned fmi2Discard [0-9]+ times?"));
+  EXPECT_FALSE(Mentions(discard, "fmi3"));
+  // exit() inside a call: the supervisor's advice names fmi2Error.
+  ProcessResult exits = lsdae({"simulate", faulty.string(), "--set", "w=0", "--stop", "1", "--no-progress", "-o",
+                               (work_ / "exit.csv").string()});
+  EXPECT_FALSE(ExitedWith(exits, 0));
+  EXPECT_TRUE(Mentions(exits, "re:the FMU ended the process running it in fmi2GetDerivatives"));
+  EXPECT_TRUE(Mentions(exits, "an FMU must return fmi2Error, not end the process"));
+  EXPECT_FALSE(Mentions(exits, "fmi3"));
+  EXPECT_TRUE(leftovers().empty());
+}
+
+// Validation hints name FMI 2.0 and its type names for an FMI 2.0 FMU; `info
+// --json` keeps lsdae's canonical type names (Float64, Int32) whatever the
+// version, while the text table uses the FMU's own (Real, Integer).
+TEST_F(Fmi2Cli, ValidationHintsAndTypeNamesFollowTheFmiVersion) {
+  std::string xml = replaced(kModelDescription, "<Unknown index=\"7\" dependencies=\"\"/>", "");
+  xml = replaced(xml, "causality=\"output\" variability=\"discrete\">", "causality=\"output\" variability=\"continuous\">");
+  const fs::path fmu = oscillator(xml);
+  ProcessResult v = lsdae({"validate", fmu.string()});
+  EXPECT_TRUE(Mentions(v, "FMI 2.0 requires one <Output> per output variable"));
+  EXPECT_TRUE(Mentions(v, "variable \"crossings\" is Integer with variability=\"continuous\""));
+  EXPECT_TRUE(Mentions(v, "only Real variables can be continuous"));
+  EXPECT_FALSE(Mentions(v, "FMI 3.0"));
+  EXPECT_FALSE(Mentions(v, "Float64"));
+  ProcessResult text = lsdae({"info", oscillator().string(), "--variables", "crossings"});
+  ASSERT_TRUE(ExitedWith(text, 0));
+  EXPECT_TRUE(Mentions(text, "re:crossings +Integer +output"));
+  ProcessResult json = lsdae({"info", oscillator().string(), "--variables", "--json"});
+  ASSERT_TRUE(ExitedWith(json, 0));
+  EXPECT_TRUE(Mentions(json, "re:\"name\": \"crossings\",\\s*\"value_reference\": 7,\\s*\"type\": \"Int32\""));
+  EXPECT_TRUE(Mentions(json, "re:\"name\": \"w\",\\s*\"value_reference\": 7,\\s*\"type\": \"Float64\""));
+  EXPECT_FALSE(Mentions(json, "\"Real\""));
+}
+
 }
 
 }  // namespace
