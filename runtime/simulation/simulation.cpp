@@ -373,6 +373,8 @@ const SimulationStats& Simulation::statistics() {
   s.constant_evaluations = is.constant_evaluations;
   s.constant_calls = is.constant_calls;
   s.klu_unz = is.klu_unz;
+  s.synthesis_evaluations = m.retired_synthesis_evaluations;
+  for (const auto& r : m.residuals) s.synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
   return s;
 }
 

@@ -108,6 +108,7 @@ struct Simulation::Impl {
   std::vector<double> invariant_values;
   simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
   // Values given with set() before initialize(), whole variables (an element
+  long retired_synthesis_evaluations = 0;  // of residuals replaced by make_residuals()
   // set on an array updates the pending array), in the order first given.
   std::vector<std::pair<const Variable*, Values>> pending_sets;
   std::function<void(double, EventPhase)> observer;

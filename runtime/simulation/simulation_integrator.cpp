@@ -26,6 +26,7 @@ namespace lsdae {
 
 void Simulation::Impl::make_residuals() {
   projector.reset();
+  for (const auto& r : residuals) retired_synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
   residuals.clear();
   for (auto& inst : instances) {
     residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, dae, structure.analysis.system,
