@@ -151,6 +151,7 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     j.field("step_events", static_cast<std::int64_t>(s.step_events));
     j.field("reselections", static_cast<std::int64_t>(s.reselections));
     j.field("projections", static_cast<std::int64_t>(s.projections));
+    j.field("projection_rejections", static_cast<std::int64_t>(s.projection_rejections));
     j.end_object();
     j.field("dummy_derivatives", s.dummy_derivatives);
     j.field("largest_projection", s.largest_projection);
@@ -233,6 +234,9 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << (s.projections > 0 ? count_of(s.projections, "projection") + " (largest correction " +
                                         format_number(s.largest_projection) + "); "
                                   : std::string())
+            << (s.projection_rejections > 0
+                    ? count_of(s.projection_rejections, "step") + " rejected and retried smaller for a large correction; "
+                    : std::string())
             << (s.largest_drift > 0 ? "largest drift " + format_number(s.largest_drift) +
                                           (s.largest_drift_constraint.empty() ? std::string()
                                                                               : " (\"" + s.largest_drift_constraint + "\")") +
