@@ -83,6 +83,9 @@ struct FormulationInput {
   std::string name;                   // the residual variable's name, e.g. "c1"
   std::optional<int> declared_index;  // the manifest's `index` attribute
   Dependencies dependencies;
+  // Computed by lsdae (the time derivative of the previous formulation, e.g.
+  // "d/dt(r3)"), not a variable of the FMU: reports list it apart.
+  bool synthesized = false;
 };
 
 struct ResidualInput {

@@ -111,11 +111,13 @@ DaeSystem build_system(const DaeInput& input) {
   std::vector<std::size_t> row;
   const std::size_t unknowns = layout.unknowns();
 
-  auto add_formulation = [&](std::string name, std::optional<int> index, bool dense, std::size_t group) {
+  auto add_formulation = [&](std::string name, std::optional<int> index, bool dense, std::size_t group,
+                             bool synthesized = false) {
     builder.add_row(row);
     sys.formulation_names.push_back(std::move(name));
     sys.declared_index.push_back(index);
     sys.dense.push_back(dense);
+    sys.synthesized.push_back(synthesized);
     sys.formulation_group.push_back(group);
   };
 
@@ -185,7 +187,7 @@ DaeSystem build_system(const DaeInput& input) {
                                                   : or_default({}, "residual", r) + "'" + std::to_string(k))
                                         : f.name;
       residual_row(name, f.dependencies);
-      add_formulation(std::move(name), f.declared_index, !f.dependencies, g);
+      add_formulation(std::move(name), f.declared_index, !f.dependencies, g, f.synthesized);
     }
     sys.group_ptr.push_back(sys.formulation_names.size());
   }

@@ -81,8 +81,12 @@ StructureReport make_report(const StructuralAnalysis& a, const Index1System* ind
     r.structural_index = a.structural_index;
     r.index_source = "formulations";
     for (const DifferentiatedGroup& d : a.differentiated()) {
-      StructureReport::Differentiation entry{sys.group_name(d.group), d.times, {}};
-      for (std::size_t k = 0; k <= d.times; ++k) entry.formulations.push_back(sys.formulation_names[sys.formulation(d.group, k)]);
+      StructureReport::Differentiation entry{sys.group_name(d.group), d.times, {}, {}};
+      for (std::size_t k = 0; k <= d.times; ++k) {
+        const std::size_t f = sys.formulation(d.group, k);
+        (f < sys.synthesized.size() && sys.synthesized[f] ? entry.synthesized : entry.formulations)
+            .push_back(sys.formulation_names[f]);
+      }
       r.differentiated.push_back(std::move(entry));
     }
     r.blt_blocks = a.blt.blocks();
@@ -99,7 +103,7 @@ StructureReport make_report(const StructuralAnalysis& a, const Index1System* ind
   if (a.classic_run && a.classic.success)
     for (std::size_t g = 0; g < sys.groups(); ++g)
       if (a.classic.differentiations[g] > 0)
-        r.classic_differentiations.push_back({sys.group_name(g), a.classic.differentiations[g], {}});
+        r.classic_differentiations.push_back({sys.group_name(g), a.classic.differentiations[g], {}, {}});
 
   if (index1) {
     StructureReport::Reduction red;
@@ -161,10 +165,22 @@ std::string StructureReport::to_text() const {
        (index_source == "classic Pantelides" ? " (classic Pantelides)" : ""));
   if (!differentiated.empty()) {
     line("differentiated residuals (FMU formulations):");
+    bool own = false;
     for (const auto& d : differentiated) {
       std::string chain;
       for (const auto& f : d.formulations) chain += (chain.empty() ? "" : " -> ") + messages::quoted(f);
+      if (!d.synthesized.empty()) chain += " -> (lsdae's own)", own = true;
       line("  " + messages::quoted(d.residual) + " " + messages::times(d.times) + ": " + chain);
+    }
+    if (own) {
+      line("lsdae's own formulations (synthesized by central differences of the FMU's residual; not FMU variables):");
+      for (const auto& d : differentiated) {
+        std::string previous = d.formulations.empty() ? d.residual : d.formulations.back();
+        for (const auto& f : d.synthesized) {
+          line("  " + messages::quoted(f) + " of " + messages::quoted(previous));
+          previous = f;
+        }
+      }
     }
   } else if (status == "ok") {
     line("differentiated residuals: none");
@@ -283,6 +299,8 @@ std::string StructureReport::to_json() const {
   for (const auto& d : differentiated) {
     json.begin_object().key("residual").value(d.residual).key("times").value(d.times).key("formulations");
     string_array(json, d.formulations);
+    json.key("synthesized");
+    string_array(json, d.synthesized);
     json.end_object();
   }
   json.end_array();

@@ -14,7 +14,7 @@
 //   unmatched_variables[], unmatched_variable_count},
 //   structural_index (null when unknown), index_source ("formulations" |
 //   "classic Pantelides" | null), differentiated[{residual, times,
-//   formulations[]}], classic_differentiations[{residual, times}],
+//   formulations[] (the FMU's), synthesized[] (lsdae's own)}], classic_differentiations[{residual, times}],
 //   blt{blocks, largest, block_sizes[] (null when not listed),
 //   histogram[{size, count}]}, reduction{method, selection, dummy_derivatives[],
 //   dummy_count, states_after[], states_after_count, rcond, rows,
@@ -72,7 +72,8 @@ struct StructureReport {
   struct Differentiation {
     std::string residual;
     std::size_t times = 0;
-    std::vector<std::string> formulations;  // original first; empty for classic counts
+    std::vector<std::string> formulations;  // the FMU's, original first; empty for classic counts
+    std::vector<std::string> synthesized;   // lsdae's own, after the FMU's (d/dt of the last)
   };
   struct Reduction {
     std::string method;     // to_string(ReductionMethod)

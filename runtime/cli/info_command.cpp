@@ -16,6 +16,7 @@
 #include "cli/limits_option.h"
 #include "cli/system_commands.h"
 #include "lsdae/error.h"
+#include "lsdae/fmi_names.h"
 #include "import/temp_dir.h"
 #include "lsdae/fmu.h"
 #include "lsdae/ssp.h"
@@ -211,14 +212,6 @@ std::string shape_text(const Variable& v) {
 
 // `info --variables [GLOB]`: every variable whose name matches, with what a
 // user needs to --set it or record it.
-// The type as the FMU's own FMI version names it: FMI 2.0 writes Float64 as
-// "Real" and Int32 as "Integer".
-const char* type_name(VariableType type, FmiVersion version) {
-  if (version == FmiVersion::fmi2 && type == VariableType::float64) return "Real";
-  if (version == FmiVersion::fmi2 && type == VariableType::int32) return "Integer";
-  return to_string(type);
-}
-
 int print_variables(const Fmu& fmu, const std::string& glob, bool json) {
   const ModelDescription& md = fmu.model_description();
   std::vector<const Variable*> selected;
@@ -236,7 +229,7 @@ int print_variables(const Fmu& fmu, const std::string& glob, bool json) {
       j.begin_object();
       j.field("name", v->name);
       j.field("value_reference", static_cast<std::uint64_t>(v->value_reference));
-      j.field("type", to_string(v->type));
+      j.field("type", to_string(v->type));  // canonical (Float64), whatever the FMI version
       j.field("causality", to_string(v->causality));
       j.field("variability", to_string(v->variability));
       if (v->initial) j.field("initial", initial_of(*v));
@@ -257,7 +250,7 @@ int print_variables(const Fmu& fmu, const std::string& glob, bool json) {
   std::vector<std::vector<std::string>> rows{
       {"name", "type", "causality", "variability", "initial", "start", "unit", "description"}};
   for (const Variable* v : selected)
-    rows.push_back({v->name + shape_text(*v), type_name(v->type, fmu.model_description().fmi_major),
+    rows.push_back({v->name + shape_text(*v), fmi_type_name(fmu.model_description().fmi_major, v->type),
                     to_string(v->causality),
                     to_string(v->variability), initial_of(*v), v->start_text.value_or(""), v->unit, v->description});
   std::vector<std::size_t> width(rows[0].size(), 0);

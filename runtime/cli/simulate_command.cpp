@@ -145,11 +145,13 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     j.field("linear_solver_setups", static_cast<std::int64_t>(s.linear_solver_setups));
     j.field("constant_evaluations", static_cast<std::int64_t>(s.constant_evaluations));
     j.field("constant_calls", static_cast<std::int64_t>(s.constant_calls));
+    j.field("synthesis_evaluations", static_cast<std::int64_t>(s.synthesis_evaluations));
     j.field("time_events", static_cast<std::int64_t>(s.time_events));
     j.field("state_events", static_cast<std::int64_t>(s.state_events));
     j.field("step_events", static_cast<std::int64_t>(s.step_events));
     j.field("reselections", static_cast<std::int64_t>(s.reselections));
     j.field("projections", static_cast<std::int64_t>(s.projections));
+    j.field("projection_rejections", static_cast<std::int64_t>(s.projection_rejections));
     j.end_object();
     j.field("dummy_derivatives", s.dummy_derivatives);
     j.field("largest_projection", s.largest_projection);
@@ -212,7 +214,11 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
   const SimulationStats& s = sim.statistics();
   std::cerr << "lsdae: simulated " << sim.fmu().display_name() << " from " << format_number(sim.start_time()) << " to "
             << format_number(s.reached_time) << ": " << count_of(s.steps, "step") << ", "
-            << count_of(s.residual_calls, "residual call") << ", " << count_of(s.jacobian_evaluations, "Jacobian")
+            << count_of(s.residual_calls, "residual call")
+            << (s.synthesis_evaluations > 0
+                    ? " (+" + count_of(s.synthesis_evaluations, "evaluation") + " for the synthesized derivatives)"
+                    : std::string())
+            << ", " << count_of(s.jacobian_evaluations, "Jacobian")
             << " (" << s.jacobian_method << ", " << count_of(s.colors, "colour") << ", "
             << count_of(s.jacobian_nonzeros, "nonzero") << ", " << count_of(s.threads, "thread") << ")"
             << (s.varying_colors != s.colors ? ", " + count_of(s.varying_colors, "colour") + " per Jacobian with " +
@@ -228,6 +234,9 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << (s.projections > 0 ? count_of(s.projections, "projection") + " (largest correction " +
                                         format_number(s.largest_projection) + "); "
                                   : std::string())
+            << (s.projection_rejections > 0
+                    ? count_of(s.projection_rejections, "step") + " rejected and retried smaller for a large correction; "
+                    : std::string())
             << (s.largest_drift > 0 ? "largest drift " + format_number(s.largest_drift) +
                                           (s.largest_drift_constraint.empty() ? std::string()
                                                                               : " (\"" + s.largest_drift_constraint + "\")") +

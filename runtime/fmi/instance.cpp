@@ -68,20 +68,6 @@ void Instance::require(const char* function, std::initializer_list<InstanceState
                                     to_string(state_) + " → " + to_string(version_) + " allows it in: " + list);
 }
 
-namespace {
-std::string status_name(FmiVersion version, int status) {
-  const std::string prefix = version == FmiVersion::fmi2 ? "fmi2" : "fmi3";
-  switch (status) {
-    case 0: return prefix + "OK";
-    case 1: return prefix + "Warning";
-    case 2: return prefix + "Discard";
-    case 3: return prefix + "Error";
-    case 4: return prefix + "Fatal";
-    case 5: if (version == FmiVersion::fmi2) return "fmi2Pending (a Co-Simulation status)"; break;
-  }
-  return "an invalid " + prefix + "Status (" + std::to_string(status) + ")";
-}
-}  // namespace
 
 CallStatus Instance::check(int status, const char* function, bool discard_is_error) {
   if (status == 0 || status == 1) return CallStatus::ok;
@@ -96,7 +82,7 @@ CallStatus Instance::check(int status, const char* function, bool discard_is_err
   std::string todo = status == 4 ? "the instance is unusable; see the FMU's log messages above"
                                  : "see the FMU's log messages above";
   throw Error(ErrorKind::fmu_call, "instance \"" + name_ + "\": " + function + " returned " +
-                                       status_name(version_, status) + said + " → " + todo);
+                                       fmi_status_name(version_, status) + said + " → " + todo);
 }
 
 void Instance::not_in_this_version(const std::string& what) const {

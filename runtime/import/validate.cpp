@@ -22,6 +22,7 @@
 #include "import/dae_form.h"
 #include "import/manifest_parser.h"
 #include "import/model_description_parser.h"
+#include "lsdae/fmi_names.h"
 
 namespace lsdae::import {
 
@@ -90,7 +91,7 @@ class Validator {
       d_.error(kMd, 1,
                std::string("the FMU has no <ModelExchange> element") +
                    (md_.has_co_simulation ? " (it is a Co-Simulation FMU)" : ""),
-               "lsdae simulates FMI 3.0 Model Exchange FMUs; re-export the model for Model Exchange");
+               "lsdae simulates Model Exchange FMUs (FMI 2.0 and 3.0); re-export the model for Model Exchange");
     } else {
       // modelIdentifier: "Short class name according to C syntax ... also used
       // as name of the static library or DLL/SharedObject." A name that is not
@@ -107,7 +108,7 @@ class Validator {
                  "use letters, digits and underscores only");
       else if (!c_identifier)
         d_.conformance(kMd, md_.model_exchange->line,
-                       "modelIdentifier=" + quoted(id) + " is not a valid C identifier (FMI 3.0: \"Short class "
+                       "modelIdentifier=" + quoted(id) + " is not a valid C identifier (" + fmi() + ": \"Short class "
                        "name according to C syntax\"); lsdae loads binaries/<platform>/" + id + ".so anyway",
                        "use letters, digits and underscores only");
       // needsExecutionTool: "Typically, this information is only utilized
@@ -188,10 +189,10 @@ class Validator {
     if (independents == 0 && md_.fmi_major == FmiVersion::fmi2) {
     } else if (independents == 0)
       d_.conformance(kMd, 1, "no variable has causality=\"independent\"",
-                     "FMI 3.0 requires exactly one independent variable (time)");
+                     fmi() + " requires exactly one independent variable (time)");
     else if (independents > 1)
       d_.conformance(kMd, 1, std::to_string(independents) + " variables have causality=\"independent\"",
-                     "FMI 3.0 allows exactly one");
+                     fmi() + " allows at most one");
   }
 
   void check_variable(const Variable& v, const std::unordered_set<std::string>& type_names) {
@@ -200,8 +201,9 @@ class Validator {
     // type == fmi3GetFloat64 can be continuous." A non-Float variable is
     // never a state or residual (checked there): conformance.
     if (v.variability == Variability::continuous && !is_float(v.type))
-      d_.conformance(kMd, v.line, what + " is " + to_string(v.type) + " with variability=\"continuous\"",
-                     "only Float32/Float64 variables can be continuous");
+      d_.conformance(kMd, v.line, what + " is " + fmi_type_name(md_.fmi_major, v.type) + " with variability=\"continuous\"",
+                     md_.fmi_major == FmiVersion::fmi2 ? "only Real variables can be continuous"
+                                                       : "only Float32/Float64 variables can be continuous");
     // declaredType: "If present, name of type defined with
     // <TypeDefinitions><TypeDefinition>." Only unit, nominal, min and max
     // come from it; lsdae runs without them: conformance.
@@ -212,7 +214,9 @@ class Validator {
     // "For <Enumeration> the attribute declaredType is required": conformance.
     if (v.type == VariableType::enumeration && v.declared_type.empty())
       d_.conformance(kMd, v.line, what + " is an Enumeration without declaredType",
-                     "FMI 3.0 requires declaredType naming the <EnumerationType> that defines its items");
+                     fmi() + " requires declaredType naming the " +
+                         (md_.fmi_major == FmiVersion::fmi2 ? "<SimpleType>" : "<EnumerationType>") +
+                         " that defines its items");
     switch (v.causality) {
       case Causality::parameter:
       case Causality::structural_parameter:
@@ -260,14 +264,15 @@ class Validator {
         // attribute"; "the attribute initial must not be provided". lsdae
         // never reads or writes it: conformance.
         if (!is_float(v.type))
-          d_.conformance(kMd, v.line, "the independent variable " + quoted(v.name) + " is " + to_string(v.type),
-                         "it must be Float64 (or Float32)");
+          d_.conformance(kMd, v.line, "the independent variable " + quoted(v.name) + " is " + fmi_type_name(md_.fmi_major, v.type),
+                         md_.fmi_major == FmiVersion::fmi2 ? "it must be Real" : "it must be Float64 (or Float32)");
         if (v.start_text)
           d_.conformance(kMd, v.line, "the independent variable " + quoted(v.name) + " has a start value",
                          "remove it");
         if (v.initial)
           d_.conformance(kMd, v.line, "the independent variable " + quoted(v.name) + " has an initial attribute",
-                         "remove it; its start is the startTime of fmi3EnterInitializationMode");
+                         std::string("remove it; its start is the startTime of ") +
+                             (md_.fmi_major == FmiVersion::fmi2 ? "fmi2SetupExperiment" : "fmi3EnterInitializationMode"));
         if (is_float(v.type) && v.variability != Variability::continuous)
           d_.conformance(kMd, v.line,
                          "the independent variable " + quoted(v.name) + " has variability=" +
@@ -467,12 +472,12 @@ class Validator {
       if (v == nullptr) continue;  // reported by check_unknown
       if (!seen.insert(v).second) {
         d_.conformance(file, u.line, "<InitialUnknown> lists " + quoted(v->name) + " twice",
-                       "FMI 3.0 does not allow duplicates in this list");
+                       fmi() + " does not allow duplicates in this list");
         continue;
       }
       if (indicators.count(u.value_reference)) {
         d_.conformance(file, u.line, "<InitialUnknown> lists the event indicator " + quoted(v->name),
-                       "FMI 3.0: event indicators must not be listed as InitialUnknown");
+                       fmi() + ": event indicators must not be listed as InitialUnknown");
         continue;
       }
       const auto initial = effective_initial(*v);
@@ -533,7 +538,7 @@ class Validator {
     for (const auto& v : md_.variables)
       if (v.causality == Causality::output && !listed.count(&v) && !listed_values.count(value_key(v)))
         d_.conformance(kMd, v.line, "variable " + quoted(v.name) + " has causality=\"output\" but no <Output> lists it",
-                       "FMI 3.0 requires one <Output> per output variable (in any order)");
+                       fmi() + " requires one <Output> per output variable (in any order)");
     // States and derivatives. <ContinuousStateDerivative>: "Ordered list of
     // value references of all derivatives of continuous states. The order
     // defined by this list defines the order of the elements for
@@ -825,6 +830,9 @@ class Validator {
                    quoted(to_string(v.variability)),
                "it must be continuous");
   }
+
+  // "FMI 2.0" / "FMI 3.0": hints name the version the FMU declares.
+  std::string fmi() const { return to_string(md_.fmi_major); }
 
   const ModelDescription& md_;
   const Manifest& m_;

@@ -21,6 +21,13 @@ using structure::UnknownKind;
 // the constraint's W-gradient lies within ~1e-6 rad of the span of the
 // others': the correction would be amplified ~1e6, so we call it singular.
 constexpr double kPivotTolerance = 1e-12;
+// A condition estimate of the equilibrated A at least this large (the
+// W-gradients of two constraints within ~1e-3 rad of each other), or a first
+// Newton correction this many times the size of the states it moves (a
+// W-gradient that nearly vanishes), makes a projection that does not
+// converge "nearly singular" rather than "too far from the constraints":
+// tighter tolerances do not help there.
+constexpr double kNearlySingular = 1e6;
 
 std::string quoted(const std::vector<std::string>& names, const std::vector<std::size_t>& which) {
   constexpr std::size_t kShown = 10;
@@ -71,16 +78,39 @@ std::string not_finite(double t, const std::string& name, double value) {
   return std::string(kWhere) + "at t = " + format_number(t) + ": constraint \"" + name + "\" evaluates to " + format_number(value) +
          " → the point is outside the model's domain; check the step before the projection";
 }
-std::string singular(double t, const std::string& names, double violation) {
+std::string condition_text(double condition) {
+  return std::isfinite(condition) ? format_number(condition) : std::string("infinite");
+}
+std::string singular(double t, const std::string& names, double violation, double condition) {
   return std::string(kWhere) + "at t = " + format_number(t) + ": the constraint Jacobian is singular: " + names +
-         " depend(s) on the other constraints or has a zero gradient here (max |C| = " + format_number(violation) +
+         " depend(s) on the other constraints or has a zero gradient here (condition estimate " +
+         condition_text(condition) + ", max |C| = " + format_number(violation) +
          ") → the constraints are redundant or degenerate at this point: remove duplicated invariants, or use "
          "--constraints dummy";
 }
-std::string not_converged(double t, int iterations, const std::string& names, double violation, double target) {
+std::string nearly_singular(double t, const std::string& names, const ConditionReport& c, int iterations,
+                            double before, double violation, double target) {
+  const std::string why =
+      c.condition >= kNearlySingular
+          ? names + " nearly depend(s) on the other constraints here (condition estimate " +
+                condition_text(c.condition) + ")"
+          : "the gradient of " + names + " nearly vanishes here (condition estimate " + condition_text(c.condition) +
+                ", but the first Newton correction is " + format_number(c.step_ratio) +
+                " times the size of the states it moves)";
+  return std::string(kWhere) + "at t = " + format_number(t) + ": the constraint Jacobian is nearly singular: " + why +
+         "; no convergence in " + std::to_string(iterations) + " Newton iterations (max |C| = " +
+         format_number(before) + " at the start, " + format_number(violation) + " after them, target " +
+         format_number(target) +
+         ") → the constraints are degenerate at this point (a singular configuration of the model, or nearly "
+         "duplicated constraints), which tighter tolerances do not cure: check the start values and parameters, "
+         "remove a redundant constraint, or use --constraints dummy";
+}
+std::string not_converged(double t, int iterations, const std::string& names, double violation, double target,
+                          double condition) {
   return std::string(kWhere) + "at t = " + format_number(t) + ": no convergence in " + std::to_string(iterations) +
-         " Newton iterations: max |C| = " + format_number(violation) + " (target " + format_number(target) + "), largest at " + names +
-         " → the point is too far from the constraints: tighten the integration tolerances or the maximum step "
+         " Newton iterations: max |C| = " + format_number(violation) + " (target " + format_number(target) +
+         "), largest at " + names + " (condition estimate " + condition_text(condition) +
+         ") → the point is too far from the constraints: tighten the integration tolerances or the maximum step "
          "so the drift between projections stays small";
 }
 
@@ -328,6 +358,22 @@ std::vector<std::size_t> ConstraintProjector::factorize() {
     for (std::size_t i = 0; i < diagonal_slot_.size(); ++i) dependent.push_back(i);
   std::sort(dependent.begin(), dependent.end());
   dependent.erase(std::unique(dependent.begin(), dependent.end()), dependent.end());
+  // The condition estimate of the equilibrated A (Jacobi-scaled, so the
+  // constraints' units do not count): 1 / min_q d_q / A_ii, the smallest
+  // relative pivot naming the weakest constraint.
+  condition_ = {};
+  if (!complete || !dependent.empty()) {
+    condition_.condition = std::numeric_limits<double>::infinity();
+    if (!dependent.empty()) condition_.weakest = dependent.front();
+    return dependent;
+  }
+  double smallest = 1.0;
+  for (Eigen::Index q = 0; q < d.size(); ++q) {
+    const auto i = static_cast<std::size_t>(pinv(q));
+    const double relative = d(q) / a[diagonal_slot_[i]];
+    if (relative < smallest) smallest = relative, condition_.weakest = i;
+  }
+  condition_.condition = 1.0 / smallest;
   return dependent;
 }
 
@@ -382,6 +428,7 @@ ProjectionResult ConstraintProjector::project(double t, std::span<double> y, std
   bool need_factorization = true;
   bool fresh = false;  // J was evaluated in this call
   bool converged = false;
+  ConditionReport worst;  // over the Jacobians factorized in this call
   while (result.iterations < options_.max_iterations) {
     if (need_jacobian) {
       have_jacobian_ = false;
@@ -397,19 +444,34 @@ ProjectionResult ConstraintProjector::project(double t, std::span<double> y, std
           continue;
         }
         restore(y);
-        throw Error(ErrorKind::solver, messages::singular(t, quoted(names_, dependent), result.violation_before));
+        throw Error(ErrorKind::solver, messages::singular(t, quoted(names_, dependent), result.violation_before,
+                                                          condition_.condition));
       }
       have_jacobian_ = true;
       need_factorization = false;
+      if (condition_.condition > worst.condition) worst.condition = condition_.condition, worst.weakest = condition_.weakest;
     }
     // y ← y − D⁻¹Jᵀ A⁻¹ C(y)
     mu_ = ldlt_.solve(Eigen::Map<const Eigen::VectorXd>(c_.data(), static_cast<Eigen::Index>(c_.size())));
+    if (result.iterations == 0) {
+      // Constraint i's share of the correction, D⁻¹J_iᵀμ_i, has W-norm |μ_i|·sqrt(A_ii):
+      // the largest names the constraint whose gradient is too small for its value.
+      double share = -1;
+      for (std::size_t i = 0; i < diagonal_slot_.size(); ++i) {
+        const double s_i = std::fabs(mu_(static_cast<Eigen::Index>(i))) * std::sqrt(a_.valuePtr()[diagonal_slot_[i]]);
+        if (s_i > share) share = s_i, worst.steepest = i;
+      }
+    }
     double increment = 0;  // Σ (w_k δ_k)²
     for (std::size_t k = 0; k < moved_.size(); ++k) {
       double s = 0;
       for (std::size_t idx = col_ptr[k]; idx < col_ptr[k + 1]; ++idx)
         s += jac_[idx] * mu_(static_cast<Eigen::Index>(row_idx[idx]));
       const double delta = d_inv_[k] * s;
+      if (result.iterations == 0) {  // the first correction against the size of what it moves
+        const double size = std::max(std::fabs(y[moved_[k]]), 1.0 / weights[moved_[k]]);
+        worst.step_ratio = std::max(worst.step_ratio, std::fabs(delta) / size);
+      }
       y[moved_[k]] -= delta;
       const double wd = weights[moved_[k]] * delta;
       increment += wd * wd;
@@ -439,10 +501,19 @@ ProjectionResult ConstraintProjector::project(double t, std::span<double> y, std
   }
   if (!converged) {
     have_jacobian_ = false;
-    const std::vector<std::size_t> worst = largest(target);
+    const std::vector<std::size_t> far = largest(target);
     restore(y);
-    throw Error(ErrorKind::solver, messages::not_converged(t, result.iterations, quoted(names_, worst), v, target));
+    if (worst.condition >= kNearlySingular)
+      throw Error(ErrorKind::solver, messages::nearly_singular(t, quoted(names_, {worst.weakest}), worst,
+                                                               result.iterations, result.violation_before, v, target));
+    if (worst.step_ratio >= kNearlySingular)
+      throw Error(ErrorKind::solver, messages::nearly_singular(t, quoted(names_, {worst.steepest}),
+                                                               worst, result.iterations, result.violation_before, v,
+                                                               target));
+    throw Error(ErrorKind::solver,
+                messages::not_converged(t, result.iterations, quoted(names_, far), v, target, worst.condition));
   }
+  result.condition = worst.condition;
   double sum = 0;
   for (std::size_t k = 0; k < moved_.size(); ++k) {
     const double e = weights[moved_[k]] * (y[moved_[k]] - y_start_[k]);

@@ -70,9 +70,13 @@
 // FmuResidual evaluation writes its whole point first, so IDA is unaffected).
 //
 // Errors (all lsdae::Error(ErrorKind::solver), y restored to its input):
-//   singular A (constraints dependent at this point, or a zero gradient), and
-//   no convergence within max_iterations: both name the constraints, the
-//   time and the violation, and say what to do. A non-finite constraint value
+//   singular A (constraints dependent at this point, or a zero gradient);
+//   nearly singular (no convergence within max_iterations while A's
+//   equilibrated condition estimate, or the first correction relative to the
+//   states, is at least 1e6: a degenerate point, where tighter tolerances do
+//   not help); and plain no convergence (the point is too far from the
+//   constraints). Each names the constraints, the time, the violation and the
+//   condition estimate (ConditionReport), and says what to do. A non-finite constraint value
 //   is reported the same way. fmi3Discard from the FMU is NOT an error:
 //   project() returns projected = false, discarded = true, y unchanged, and
 //   the caller decides (e.g. keep the unprojected step, or retry smaller).
@@ -135,6 +139,22 @@ struct ProjectionOptions {
   double correction_tolerance = 0;
 };
 
+// How close to singular the linearized projection was (constraint_projection.cpp):
+//   condition   the condition estimate of A = J D⁻¹ Jᵀ equilibrated to unit
+//               diagonal (1 / the smallest relative pivot d_q / A_ii of its
+//               LDLᵀ; a lower bound of κ₂ of the equilibrated A): large when
+//               constraints are nearly dependent; +infinity when singular
+//   weakest     the constraint of that smallest pivot
+//   step_ratio  the first Newton correction per moved state, divided by
+//               max(|y_k|, 1/w_k): large when a gradient nearly vanishes
+//   steepest    the constraint with the largest share of that correction
+struct ConditionReport {
+  double condition = 0;
+  std::size_t weakest = 0;
+  double step_ratio = 0;
+  std::size_t steepest = 0;
+};
+
 struct ProjectionResult {
   bool projected = false;         // a correction was applied to y
   bool discarded = false;         // the FMU returned fmi3Discard: nothing applied
@@ -143,6 +163,7 @@ struct ProjectionResult {
   double correction = 0;          // ‖Δy‖ in IDA's WRMS norm: sqrt(Σ_k (w_k Δy_k)² / N)
   int iterations = 0;             // corrections applied (Newton iterations)
   int jacobians = 0;              // constraint Jacobians evaluated
+  double condition = 0;           // ConditionReport::condition, worst over this call's Jacobians (0: none)
 };
 
 class ConstraintProjector {
@@ -202,6 +223,7 @@ class ConstraintProjector {
 
   FmuResidual& residual_;
   Instance& instance_;
+  ConditionReport condition_;  // of the last factorize()
   ProjectionOptions options_;
   bool directional_ = false;
   bool exact_ = true;

@@ -16,6 +16,7 @@ std::string to_string(FmuProjectionPath path) {
   switch (path) {
     case FmuProjectionPath::fmu_projection: return "the FMU's fmi2Projection";
     case FmuProjectionPath::jacobian: return "Gauss-Newton with fmi2ConstraintJacobian";
+    case FmuProjectionPath::projection_step: return "Gauss-Newton with the FMU's fmi2ProjectionStep";
     case FmuProjectionPath::finite_differences: return "Gauss-Newton with finite differences of fmi2Constraint";
   }
   return "";
@@ -26,6 +27,7 @@ FmuConstraintProjector::FmuConstraintProjector(Instance& instance, std::size_t s
       c_plus_(max_constraints) {
   path_ = instance.has_projection()            ? FmuProjectionPath::fmu_projection
           : instance.has_constraint_jacobian() ? FmuProjectionPath::jacobian
+          : instance.has_projection_step()     ? FmuProjectionPath::projection_step
                                                : FmuProjectionPath::finite_differences;
 }
 
@@ -103,6 +105,21 @@ FmuProjectionResult FmuConstraintProjector::project(std::span<double> x, double 
       r.failed = "Gauss-Newton did not reach max|C| <= " + format_number(target) + " in " +
                  std::to_string(iteration_limit) + " iterations (max|C| = " + format_number(v.violation) + ")";
       return finish();
+    }
+    if (path_ == FmuProjectionPath::projection_step) {
+      // The FMU's own Gauss-Newton step S at its current states (x).
+      std::vector<double> s(nx_, 0.0);
+      if (instance_.projection_step(s) != CallStatus::ok)
+        return r.failed = "fmi2ProjectionStep returned fmi2Discard", finish();
+      for (std::size_t j = 0; j < nx_; ++j) x[j] += s[j];
+      instance_.set_continuous_states(x);
+      ++r.iterations;
+      r.projected = true;
+      v = measure();
+      if (v.discarded) return r.failed = "fmi2Constraint returned fmi2Discard at a Gauss-Newton iterate", finish();
+      r.violation_after = v.violation;
+      if (v.violation <= target) return finish();
+      continue;
     }
     if (!jacobian_at(x, m))
       return r.failed = std::string(path_ == FmuProjectionPath::jacobian ? "fmi2ConstraintJacobian" : "fmi2Constraint") +

@@ -16,8 +16,16 @@
 //                       pseudo-inverse (Eigen's complete orthogonal
 //                       decomposition: S is the least-squares solution of
 //                       D S = -C of smallest Euclidean norm, also where D loses rank);
+//   projection_step     (no fmi2ConstraintJacobian) Gauss–Newton with the
+//                       FMU's own step S = fmi2ProjectionStep at x (Najafi
+//                       et al.: S = -Dᵀ(D Dᵀ)⁻¹C, the same minimum-norm step
+//                       with the FMU's exact D, which lsdae cannot read);
 //   finite_differences  the same with D by forward differences of
 //                       fmi2Constraint (increment sqrt(eps)·max(|x_j|, 1)).
+// With fmi2ConstraintJacobian, lsdae's own step is preferred to
+// fmi2ProjectionStep: the same step where D has full row rank, and still the
+// least-squares step of smallest norm where it does not (the FMU's formula
+// needs D Dᵀ invertible).
 // Contract: the instance is in continuous-time mode; on return from
 // project() the FMU holds the returned states. A Discard from any of the
 // calls, or an iteration that does not reach the target within
@@ -36,7 +44,7 @@
 
 namespace lsdae::simulation {
 
-enum class FmuProjectionPath { fmu_projection, jacobian, finite_differences };
+enum class FmuProjectionPath { fmu_projection, jacobian, projection_step, finite_differences };
 std::string to_string(FmuProjectionPath path);
 
 struct FmuConstraintValues {

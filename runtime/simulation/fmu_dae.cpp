@@ -102,6 +102,7 @@ FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives) {
     if (synthesize_derivatives && dae.fully_implicit && !dae.state_stands_for_derivative && states_only) {
       structure::FormulationInput d;
       d.name = "d/dt(" + last.name + ")";
+      d.synthesized = true;
       dae.input.notes.push_back("\"" + d.name + "\" is not provided by the FMU: lsdae synthesizes it (d/dt " +
                                 last.name + " = ∂" + last.name + "/∂x·ẋ + ∂" + last.name +
                                 "/∂t by central differences of " + last.name + " along (1, ẋ), error O(h²))");

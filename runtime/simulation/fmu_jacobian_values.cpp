@@ -51,7 +51,8 @@ structure::JacobianCallback fmu_jacobian_values(Instance& instance, const FmuDae
         ValueReference known = column_vr(column);
         double seed = 1.0;
         if (instance.get_directional_derivative(unknowns, {&known, 1}, {&seed, 1}, sensitivity) == CallStatus::discard)
-          throw Error(ErrorKind::fmu_call, "dummy-derivative selection: the FMU discarded fmi3GetDirectionalDerivative");
+          throw Error(ErrorKind::fmu_call, std::string("dummy-derivative selection: the FMU discarded ") +
+                                                 instance.function_name(FmiCall::get_directional_derivative));
       }
       for (std::size_t k = begin; k < end; ++k) {
         bool state_equation = false;

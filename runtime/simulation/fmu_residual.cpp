@@ -154,6 +154,7 @@ kernels::EvalStatus FmuResidual::synthesize(double t) {
     if (instance_.set_time(at) == CallStatus::discard) return false;
     if (inputs_ != nullptr && inputs_->apply(instance_, at, false) == CallStatus::discard) return false;
     if (!x_moved_.empty() && instance_.set_continuous_states(x_moved_) == CallStatus::discard) return false;
+    ++synthesis_evaluations_;
     return instance_.get_float64(synth_vrs_, out) != CallStatus::discard;
   };
   if (!evaluate(1.0, synth_plus_) || !evaluate(-1.0, synth_minus_)) return kernels::EvalStatus::recoverable;

@@ -95,6 +95,9 @@ class FmuResidual final : public kernels::ResidualFunction {
   // at every evaluation after the time; null: none. Must outlive this.
   void set_inputs(const InputTable* inputs) { inputs_ = inputs && inputs->has_continuous() ? inputs : nullptr; }
   std::size_t calls() const { return calls_; }
+  // Evaluations of the differentiated residuals made by synthesize() (2 per
+  // call with synthesized rows; fewer when the FMU discards one).
+  std::size_t synthesis_evaluations() const { return synthesis_evaluations_; }
 
  private:
   enum class RowKind : unsigned char { fmu_variable, state_equation, synthesized };
@@ -126,6 +129,7 @@ class FmuResidual final : public kernels::ResidualFunction {
   std::vector<double> seeds_, sensitivity_;
   std::vector<double> direct_;  // semi-explicit: the ẋ part of a state row's column sum
   std::size_t calls_ = 0;
+  std::size_t synthesis_evaluations_ = 0;
   const InputTable* inputs_ = nullptr;
   // The common case without dummy derivatives: y = [x; z] and y' = [ẋ; ·] in
   // the FMU's own order, so the spans go to the FMU without a gather copy.

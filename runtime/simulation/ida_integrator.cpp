@@ -123,6 +123,8 @@ struct IdaIntegrator::Impl {
   bool initialized = false;
   bool clock = false;  // no unknowns: IDA integrates the internal clock c' = 0 (clock_residual)
   long residual_calls = 0;
+  double next_initial_step = 0;         // set_next_initial_step(): for the next start() only
+  bool initial_step_overridden = false;  // the last start() used it
   std::string last_ida_message;
   std::vector<sunindextype> col_ptr, row_idx;
   std::vector<double> csc_values;  // dense solver: the Jacobian in CSC order before scattering
@@ -347,7 +349,7 @@ struct IdaIntegrator::Impl {
         case IDA_CONV_FAIL: hint = "Newton's method failed repeatedly: a singular or wrong Jacobian (try --jacobian check), or a higher-index DAE"; break;
         case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL: hint = "the iteration matrix is singular: the DAE may be higher-index or structurally singular at this point"; break;
         case IDA_RES_FAIL: hint = "the FMU reported an error in a residual evaluation (see its log)"; break;
-        case IDA_REP_RES_ERR: hint = "the FMU returned fmi3Discard repeatedly"; break;
+        case IDA_REP_RES_ERR: hint = "the FMU discarded the residual evaluations repeatedly (status Discard)"; break;
         case IDA_RTFUNC_FAIL: hint = "evaluating the event indicators failed (see the FMU's log)"; break;
         default: hint = "see IDA's message"; break;
       }
@@ -480,8 +482,23 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.jacobian.invalidate_constants();  // an event: tunable and discrete entries may have changed
     m.check(IDAReInit(m.ida, t0, m.y, m.yp), "IDAReInit");
   }
+  // IDA keeps hin across IDAReInit: a one-off first step is undone at the next start.
+  if (m.next_initial_step > 0) {
+    m.check(IDASetInitStep(m.ida, m.next_initial_step), "IDASetInitStep");
+    m.next_initial_step = 0;
+    m.initial_step_overridden = true;
+  } else if (m.initial_step_overridden) {
+    m.check(IDASetInitStep(m.ida, m.options.initial_step > 0 ? m.options.initial_step : 0.0), "IDASetInitStep");
+    m.initial_step_overridden = false;
+  }
   m.use_error_test_mask();
   m.rearm_scan();  // IDAReInit zeroed IDA's counters
+}
+
+void IdaIntegrator::set_next_initial_step(double h) {
+  if (!(h > 0 && std::isfinite(h)))
+    throw Error(ErrorKind::usage, "ida: the next initial step " + format_number(h) + " is not positive and finite");
+  impl_->next_initial_step = h;
 }
 
 void IdaIntegrator::set_stop_time(double t_stop) { impl_->check(IDASetStopTime(impl_->ida, t_stop), "IDASetStopTime"); }

@@ -154,6 +154,10 @@ class IdaIntegrator {
   // lists the largest remaining residuals by name.
   void make_consistent(double t_next);
   void set_stop_time(double t_stop);
+  // The first step after the next start() (IDASetInitStep), e.g. a quarter of
+  // a step that was rejected after IDA accepted it; used once, then IDA
+  // chooses again (0: IDA's own estimate).
+  void set_next_initial_step(double h);
 
   // Event indicators: `count` functions evaluated by `g`; crossings in both
   // directions are roots (FMI 3.0: an event when an indicator changes its

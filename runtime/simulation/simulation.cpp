@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "lsdae/error.h"
+#include "lsdae/fmi_names.h"
 #include "lsdae/log.h"
 #include "simulation/simulation_impl.h"
 #include "structure/pipeline.h"
@@ -238,7 +239,8 @@ void Simulation::get(std::span<const ValueReference> vrs, std::span<double> valu
   // Put the instance at the current point; then every output belongs to it.
   m.residuals[0]->apply(m.t, m.y, m.yp);
   if (m.instances[0]->get_float64(vrs, values) == CallStatus::discard)
-    throw Error(ErrorKind::fmu_call, "simulate: the FMU discarded fmi3GetFloat64 at t = " + format_number(m.t));
+    throw Error(ErrorKind::fmu_call, "simulate: the FMU discarded " + fmi_accessor_name(m.instances[0]->fmi_version(), VariableType::float64, false) +
+                                         " at t = " + format_number(m.t));
 }
 
 double Simulation::get(const std::string& name) {
@@ -265,7 +267,7 @@ void Simulation::get_values(std::span<const ValueReference> vrs, Values& values)
   Impl& m = *impl_;
   if (m.initialized) m.residuals[0]->apply(m.t, m.y, m.yp);  // the instance at the current point
   if (m.instances[0]->get_values(vrs, values) == CallStatus::discard)
-    throw Error(ErrorKind::fmu_call, std::string("simulate: the FMU discarded fmi3Get") + to_string(values.type) +
+    throw Error(ErrorKind::fmu_call, "simulate: the FMU discarded " + fmi_accessor_name(m.instances[0]->fmi_version(), values.type, false) +
                                          " at t = " + format_number(m.t));
 }
 
@@ -373,6 +375,8 @@ const SimulationStats& Simulation::statistics() {
   s.constant_evaluations = is.constant_evaluations;
   s.constant_calls = is.constant_calls;
   s.klu_unz = is.klu_unz;
+  s.synthesis_evaluations = m.retired_synthesis_evaluations;
+  for (const auto& r : m.residuals) s.synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
   return s;
 }
 

@@ -34,14 +34,15 @@ void Simulation::Impl::initialize_instances() {
     for (const auto& [v, value] : pending_sets) {
       const ValueReference vr = v->value_reference;
       if (inst.set_values({&vr, 1}, value) == CallStatus::discard)
-        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the value set for \"" + v->name +
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the value set for \"" +
+                                             v->name +
                                              "\" → check it against the variable's min/max");
     }
     inst.enter_initialization_mode(rtol, t_start, t_stop);
     if (inputs) {
       inputs->set_stretch_start(t_start);
       if (inputs->apply(inst, t_start, true) == CallStatus::discard)
-        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the inputs at t = " +
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
                                              format_number(t_start) + " from --input → check the table's values");
     }
     inst.exit_initialization_mode();
@@ -54,7 +55,8 @@ void Simulation::Impl::initialize_instances() {
       if (k > kMaxEventsAtOneTime)
         throw Error(ErrorKind::fmu_call, "simulate: event iteration at the start did not settle after " +
                                              std::to_string(kMaxEventsAtOneTime) +
-                                             " fmi3UpdateDiscreteStates calls → the FMU keeps changing its discrete states");
+                                             " " + inst.function_name(FmiCall::update_discrete_states) +
+                                             " calls → the FMU keeps changing its discrete states");
     }
     inst.enter_continuous_time_mode();
   }
@@ -81,7 +83,7 @@ void Simulation::Impl::handle_event(const char* kind) {
     if (inputs) {  // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
       inputs->set_stretch_start(t);
       if (inputs->apply(inst, t, true) == CallStatus::discard)
-        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (fmi3Discard) the inputs at t = " +
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
                                              format_number(t) + " from --input → check the table's values");
     }
     for (int k = 0;; ++k) {

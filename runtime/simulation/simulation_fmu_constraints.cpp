@@ -13,6 +13,28 @@
 // projection the FMU discards, or one that does not converge, stops the run
 // (Error(solver)); an fmi2Error from a constraint function is the instance's
 // Error(fmu_call) naming it.
+//
+// Rejecting a step (issue 16). IDA accepts a step when its local error
+// estimate is at most 1 in the WRMS norm ‖e‖ = sqrt(Σ_k (w_k e_k)² / N),
+// w_k = 1/(rtol·|y_k| + atol_k). The projection's correction Δ is an error
+// the step made that the test did not see; the part of it this step caused
+// is estimated as
+//     share = ‖Δ‖ · (1 − C_start / C_end),   C = max_i |C_i|
+// (to first order the correction is proportional to the violation; C_start
+// is max|C| at the step's start: the drift carried in from earlier steps,
+// each accepted below half the tolerance, does not count against this one).
+// A share above kLargeCorrection (1: as large as a local error IDA would
+// refuse) is "large": the step is rejected after the fact, as IDA rejects a
+// failed error test -- IDA restarts at the step's start (kept by
+// fmu_constraints_before_step) with a quarter of the step (IDA reduces a
+// step by a factor of at least 1/4 after a failed test), before any output
+// row inside the step, fmi2CompletedIntegratorStep or event check. At most
+// kMaxRejections until a step ends past the furthest rejected one (so that a
+// jump no step size cures -- constraints inconsistent with the equations, or
+// a discontinuity the FMU does not report -- cannot shrink the steps without
+// end): then the step is accepted and projected as before, with a warning. Cost: when a step needs projecting
+// and is not rejected, the projection is computed twice (here, and again
+// before the next step, after the rows inside this one are interpolated).
 #include <algorithm>
 #include <cmath>
 
@@ -22,6 +44,83 @@
 #include "simulation/simulation_impl.h"
 
 namespace lsdae {
+
+namespace {
+constexpr double kLargeCorrection = 1.0;  // the step's share of ‖Δ‖ (IDA's WRMS norm) that rejects it
+constexpr int kMaxRejections = 5;         // before a step ends past the furthest rejected end (4⁵ = 1024 × smaller)
+}  // namespace
+
+void Simulation::Impl::fmu_constraints_before_step() {
+  if (!fmu_constraints_project) return;
+  fmu_step_start = integrator->time();
+  fmu_step_y.assign(integrator->y().begin(), integrator->y().end());
+  fmu_step_yp.assign(integrator->yp().begin(), integrator->yp().end());
+  if (fmu_violation_time == fmu_step_start) return;  // measured there already (the last step's end)
+  // A restart (an event, a projection) moved the point: measure it.
+  fmu_violation = 0;
+  fmu_violation_time = fmu_step_start;
+  if (residuals[0]->apply(fmu_step_start, fmu_step_y, fmu_step_yp) != kernels::EvalStatus::ok) return;
+  const simulation::FmuConstraintValues v = fmu_constraints->measure();
+  if (!v.discarded) fmu_violation = v.violation;
+}
+
+bool Simulation::Impl::fmu_constraints_reject_step() {
+  if (!fmu_constraints_project || fmu_step_y.empty()) return false;
+  const double at = integrator->time();
+  const std::span<const double> yy = integrator->y(), yyp = integrator->yp();
+  if (residuals[0]->apply(at, yy, yyp) != kernels::EvalStatus::ok) return false;
+  const simulation::FmuConstraintValues v = fmu_constraints->measure();
+  if (v.discarded || v.active == 0) return false;  // fmu_constraints_after_step reports it
+  const double c_start = fmu_violation;
+  fmu_violation = v.violation;
+  fmu_violation_time = at;
+  if (at > fmu_rejected_until) fmu_step_retries = 0;  // past every rejected step: a fresh count
+  if (v.violation <= 0.5 * projection_tolerance) return false;
+  // The correction the projection makes here, in IDA's error norm (y, yp
+  // hold the last kept point meanwhile: borrowed, then restored).
+  std::vector<double> y_kept(y), yp_kept(yp);
+  std::copy(yy.begin(), yy.end(), y.begin());
+  std::copy(yyp.begin(), yyp.end(), yp.begin());
+  VariableValues values = values_by_variable();
+  const simulation::FmuProjectionResult r = fmu_constraints->project(values.x, 1e-3 * projection_tolerance);
+  double norm = 0;
+  if (r.failed.empty() && r.projected) {
+    load_values(values);
+    std::vector<double> w(y.size());
+    integrator->error_weights(w);
+    double sum = 0;
+    for (std::size_t k = 0; k < y.size(); ++k) sum += std::pow(w[k] * (y[k] - yy[k]), 2);
+    norm = std::sqrt(sum / static_cast<double>(std::max<std::size_t>(y.size(), 1)));
+  }
+  y.swap(y_kept);
+  yp.swap(yp_kept);
+  const double share = norm * std::max(0.0, 1.0 - c_start / v.violation);
+  if (!(share > kLargeCorrection)) return false;
+  if (fmu_step_retries >= kMaxRejections) {
+    log_warning(fmu->display_name() + ": t = " + format_number(at) + ": the FMU's projection still corrects the step by " +
+                format_number(share) + " (IDA's error norm) after " + std::to_string(kMaxRejections) +
+                " rejected steps with smaller and smaller steps; accepted and projected → the model's constraints may be inconsistent "
+                "with its equations, or they jump where the FMU reports no event");
+    fmu_step_retries = 0;
+    fmu_rejected_until = at;
+    return false;
+  }
+  const double h = at - fmu_step_start;
+  ++fmu_step_retries;
+  fmu_rejected_until = std::max(fmu_rejected_until, at);
+  ++stats.projection_rejections;
+  log_debug(fmu->display_name() + ": t = " + format_number(at) + ": step of " + format_number(h) +
+            " rejected: the FMU's projection corrects it by " + format_number(norm) + " (its share " +
+            format_number(share) + ", max|C| " + format_number(c_start) + " -> " + format_number(v.violation) +
+            "); retried from t = " + format_number(fmu_step_start) + " with " + format_number(h / 4));
+  std::copy(fmu_step_y.begin(), fmu_step_y.end(), y.begin());
+  std::copy(fmu_step_yp.begin(), fmu_step_yp.end(), yp.begin());
+  integrator->set_next_initial_step(h / 4);
+  fmu_violation = c_start;
+  restart(fmu_step_start);
+  fmu_violation_time = fmu_step_start;
+  return true;
+}
 
 void Simulation::Impl::make_fmu_constraints() {
   fmu_constraints.reset();
@@ -103,6 +202,8 @@ void Simulation::Impl::fmu_constraints_after_step() {
   instances[0]->get_continuous_state_derivatives(values.xdot);
   load_values(values);
   restart(at);
+  fmu_violation = r.violation_after;
+  fmu_violation_time = at;
   ++stats.projections;
   stats.largest_projection = std::max(stats.largest_projection, r.correction);
 }

@@ -38,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -111,6 +112,7 @@ struct Simulation::Impl {
   // projection constraints are I − invariant_values.
   std::vector<double> invariant_values;
   simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
+  long retired_synthesis_evaluations = 0;  // of residuals replaced by make_residuals()
   // Values given with set() before initialize(), whole variables (an element
   // set on an array updates the pending array), in the order first given.
   std::vector<std::pair<const Variable*, Values>> pending_sets;
@@ -249,6 +251,22 @@ struct Simulation::Impl {
   // from the FMU's derivatives). Error(solver) when the projection is
   // discarded or does not converge.
   void fmu_constraints_after_step();
+  // Before IDA's next step: keeps its start point (t, y, y') and max|C|
+  // there, so that the step can be rejected after IDA accepted it.
+  void fmu_constraints_before_step();
+  // Right after IDA accepted a step (before any row inside it is
+  // interpolated): true when the FMU's projection would move the states by
+  // a correction that is large against IDA's local error test (the rule is
+  // in simulation_fmu_constraints.cpp); then IDA restarts at the step's start
+  // with a quarter of the step (stats.projection_rejections) and the loop
+  // takes the step again.
+  bool fmu_constraints_reject_step();
+  double fmu_step_start = 0;                   // IDA's time before the current step
+  std::vector<double> fmu_step_y, fmu_step_yp;  // … and its point (empty: not kept)
+  double fmu_violation = 0;                    // max|C| measured at …
+  double fmu_violation_time = std::numeric_limits<double>::quiet_NaN();  // … this time
+  int fmu_step_retries = 0;                    // rejections since a step last ended past …
+  double fmu_rejected_until = -std::numeric_limits<double>::infinity();  // … the furthest rejected step end
 };
 
 }  // namespace lsdae

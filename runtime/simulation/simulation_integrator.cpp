@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "common/format.h"
+#include "lsdae/fmi_names.h"
 #include "lsdae/log.h"
 #include "simulation/error_test_mask.h"
 #include "simulation/simulation_impl.h"
@@ -25,6 +26,7 @@ namespace lsdae {
 
 void Simulation::Impl::make_residuals() {
   projector.reset();
+  for (const auto& r : residuals) retired_synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
   residuals.clear();
   for (auto& inst : instances) {
     residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, dae, structure.analysis.system,
@@ -225,7 +227,7 @@ std::string Simulation::Impl::row_value_name(std::size_t k) const {
     const std::size_t g = system.formulation_group[e.id];
     if (system.group_kind[g] == structure::GroupKind::state_equation && !dae.fully_implicit) {
       const Variable* der = fmu->model_description().find(dae.derivative_vrs.at(system.group_source[g]));
-      return (der != nullptr ? der->name : row_name(k)) + " (from fmi3GetContinuousStateDerivatives)";
+      return (der != nullptr ? der->name : row_name(k)) + " (from " + fmi_call_name(fmu->model_description().fmi_major, FmiCall::get_continuous_state_derivatives) + ")";
     }
   }
   return "the residual \"" + row_name(k) + "\"";
@@ -250,7 +252,7 @@ std::string Simulation::Impl::discard_report() const {
   if (most == nullptr) return "";
   const DiscardRecord& d = most->discards();
   return std::string(d.function != nullptr ? d.function : "a function") + " (instance \"" + most->name() +
-         "\") returned fmi3Discard " + std::to_string(total) + (total == 1 ? " time" : " times") + " since t = " +
+         "\") returned " + most->status_name(2) + " " + std::to_string(total) + (total == 1 ? " time" : " times") + " since t = " +
          format_number(fault_mark_time) + " (the last at t = " + format_number(d.time) +
          "): the FMU refuses to be evaluated there; check its parameters and the range in which the model is valid";
 }

@@ -143,6 +143,7 @@ double Simulation::advance_to(double t_target) {
                                                                           "continues from it");
       }
       if (std::exchange(m.fmu_constraints_due, false)) m.fmu_constraints_after_step();
+      if (m.fmu_constraints) m.fmu_constraints_before_step();
       simulation::StepOutcome outcome = m.integrator->one_step(t_target);
       m.t_ida = m.integrator->time();
       if (outcome == simulation::StepOutcome::root) {
@@ -153,7 +154,10 @@ double Simulation::advance_to(double t_target) {
         if (m.next_time_event && m.t_ida >= *m.next_time_event) m.pending = Impl::Pending::time;
         continue;  // or the stop time itself: the loop head interpolates
       }
-      // An accepted step.
+      // An accepted step -- unless the FMU's own projection (Najafi et al.)
+      // would correct it by more than the local error test allows: then IDA
+      // takes it again, smaller, before the FMU or any output sees it.
+      if (m.fmu_constraints && m.fmu_constraints_reject_step()) continue;
       if (m.step_callback) {
         m.residuals[0]->apply(m.t_ida, m.integrator->y(), m.integrator->yp());
         IntegratorStepResult r = m.instances[0]->completed_integrator_step(true);

@@ -29,6 +29,7 @@
 
 #include "common/format.h"
 #include "import/temp_dir.h"
+#include "lsdae/fmi_names.h"
 #include "supervise/call_record.h"
 
 namespace lsdae {
@@ -185,8 +186,10 @@ void describe_end(RunOutcome& out, const IsolationOptions& options, const CallPa
       if (in_call)
         out.message = prefixed(options, "the FMU ended the process running it in " + where + ": exit status " +
                                             std::to_string(out.exit_code) +
-                                            " (it called exit()) → an FMU must return fmi3Error, "
-                                            "not end the process: report it to its vendor with this FMU");
+                                            " (it called exit()) → an FMU must return " +
+                                            (out.call.function.rfind("fmi", 0) == 0 ? fmi_status_name_for(out.call.function, 3)
+                                                                                     : std::string("an error status")) +
+                                            ", not end the process: report it to its vendor with this FMU");
       else
         out.message = prefixed(options, "the process running the FMU ended with exit status " +
                                             std::to_string(out.exit_code) + " outside any FMU call" +

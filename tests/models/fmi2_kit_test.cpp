@@ -54,6 +54,7 @@ std::string counterpart(const std::string& name) {
       {"NajafiPendulum_fmi2_energy", "NajafiPendulum_ode"},
       {"NajafiPendulum_fmi2_plain", "NajafiPendulum_ode"},
       {"NajafiPendulum_fmi2_values_only", "NajafiPendulum_ode"},
+      {"NajafiPendulum_fmi2_projection_step", "NajafiPendulum_ode"},
       {"NajafiPendulum_fmi2_no_projection", "NajafiPendulum_ode"},
       {"SlidingMass_fmi2", "SlidingMass"},
   };

@@ -55,6 +55,7 @@
 #include <string>
 #include <vector>
 
+#include "lsdae/fmi_names.h"
 #include "lsdae/model_description.h"
 #include "lsdae/values.h"
 
@@ -114,6 +115,11 @@ class Instance {
   const Fmu& fmu() const { return *fmu_; }
   // The FMI version of the binary interface (from the model description).
   FmiVersion fmi_version() const { return version_; }
+  // The name of `call` in this instance's FMI version, for messages
+  // ("fmi2GetDerivatives"); see lsdae/fmi_names.h.
+  const char* function_name(FmiCall call) const { return fmi_call_name(version_, call); }
+  // "fmi2Discard", "fmi3Error", ... (lsdae/fmi_names.h).
+  std::string status_name(int status) const { return fmi_status_name(version_, status); }
   // The last message the FMU logged with status Error or Fatal.
   const std::string& last_error_message() const { return last_error_; }
   const DiscardRecord& discards() const { return discards_; }

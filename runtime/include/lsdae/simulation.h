@@ -139,6 +139,16 @@ struct SimulationStats {
   // How often the constant entries were evaluated, and the FMU calls that took
   // (already counted in jacobian_residual_calls / directional_calls).
   long constant_evaluations = 0, constant_calls = 0;
+  // Evaluations of the FMU's residual variables made to synthesize d/dt r
+  // (rows lsdae computes itself, FmuResidual): 2 per residual call of any
+  // kind (IDA's, finite-difference Jacobians) when the model has such rows,
+  // on top of residual_calls / jacobian_residual_calls; 0 otherwise.
+  long synthesis_evaluations = 0;
+  // Steps IDA had accepted that were rejected and taken again with a quarter
+  // of the step, because the FMU's own constraint projection (Najafi et al.,
+  // FMI 2.0) would have moved the states by more than the local error test
+  // allows (docs/fmi2.md).
+  long projection_rejections = 0;
   // wall time per phase, seconds
   double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
   double reached_time = 0;

@@ -61,6 +61,13 @@ const std::string kModelDescription = R"xml(<?xml version="1.0" encoding="UTF-8"
 </fmiModelDescription>
 )xml";
 
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
 void write_text(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
   std::ofstream(p, std::ios::binary) << text;
@@ -225,6 +232,56 @@ TEST_F(Fmi2Cli, BadFmi2XmlIsReportedWithFileAndLine) {
   }
 }
 
+// Messages name the calls and statuses of the FMU's own FMI version: an FMI
+// 2.0 FMU never reads "fmi3..." (the engine is shared, the names were not).
+TEST_F(Fmi2Cli, RunFailuresNameTheFmi2CallsAndStatuses) {
+  // An infinite derivative: the NaN/inf report names fmi2GetDerivatives.
+  const fs::path fmu = oscillator();
+  ProcessResult inf = lsdae({"simulate", fmu.string(), "--set", "w=1e200", "--stop", "1", "--no-progress", "-o",
+                             (work_ / "inf.csv").string()});
+  EXPECT_TRUE(ExitedWith(inf, exit_code(ErrorKind::solver)));
+  EXPECT_TRUE(Mentions(inf, "re:the FMU returned [+-]inf for der\\(v\\) \\(from fmi2GetDerivatives\\)"));
+  EXPECT_FALSE(Mentions(inf, "fmi3"));
+  // Repeated discards: the report names the function and fmi2Discard.
+  const fs::path faulty = oscillator(kModelDescription, LSDAE_FMI2_OSCILLATOR_FAULTY);
+  ProcessResult discard = lsdae({"simulate", faulty.string(), "--set", "w=-1", "--stop", "1", "--no-progress", "-o",
+                                 (work_ / "discard.csv").string()});
+  EXPECT_FALSE(ExitedWith(discard, 0));
+  EXPECT_TRUE(Mentions(discard, "re:fmi2GetDerivatives \\(instance \"lsdae\"\\) returned fmi2Discard [0-9]+ times?"));
+  EXPECT_FALSE(Mentions(discard, "fmi3"));
+  // exit() inside a call: the supervisor's advice names fmi2Error.
+  ProcessResult exits = lsdae({"simulate", faulty.string(), "--set", "w=0", "--stop", "1", "--no-progress", "-o",
+                               (work_ / "exit.csv").string()});
+  EXPECT_FALSE(ExitedWith(exits, 0));
+  EXPECT_TRUE(Mentions(exits, "re:the FMU ended the process running it in fmi2GetDerivatives"));
+  EXPECT_TRUE(Mentions(exits, "an FMU must return fmi2Error, not end the process"));
+  EXPECT_FALSE(Mentions(exits, "fmi3"));
+  EXPECT_TRUE(leftovers().empty());
+}
+
+// Validation hints name FMI 2.0 and its type names for an FMI 2.0 FMU; `info
+// --json` keeps lsdae's canonical type names (Float64, Int32) whatever the
+// version, while the text table uses the FMU's own (Real, Integer).
+TEST_F(Fmi2Cli, ValidationHintsAndTypeNamesFollowTheFmiVersion) {
+  std::string xml = replaced(kModelDescription, "<Unknown index=\"7\" dependencies=\"\"/>", "");
+  xml = replaced(xml, "causality=\"output\" variability=\"discrete\">", "causality=\"output\" variability=\"continuous\">");
+  const fs::path fmu = oscillator(xml);
+  ProcessResult v = lsdae({"validate", fmu.string()});
+  EXPECT_TRUE(Mentions(v, "FMI 2.0 requires one <Output> per output variable"));
+  EXPECT_TRUE(Mentions(v, "variable \"crossings\" is Integer with variability=\"continuous\""));
+  EXPECT_TRUE(Mentions(v, "only Real variables can be continuous"));
+  EXPECT_FALSE(Mentions(v, "FMI 3.0"));
+  EXPECT_FALSE(Mentions(v, "Float64"));
+  ProcessResult text = lsdae({"info", oscillator().string(), "--variables", "crossings"});
+  ASSERT_TRUE(ExitedWith(text, 0));
+  EXPECT_TRUE(Mentions(text, "re:crossings +Integer +output"));
+  ProcessResult json = lsdae({"info", oscillator().string(), "--variables", "--json"});
+  ASSERT_TRUE(ExitedWith(json, 0));
+  EXPECT_TRUE(Mentions(json, "re:\"name\": \"crossings\",\\s*\"value_reference\": 7,\\s*\"type\": \"Int32\""));
+  EXPECT_TRUE(Mentions(json, "re:\"name\": \"w\",\\s*\"value_reference\": 7,\\s*\"type\": \"Float64\""));
+  EXPECT_FALSE(Mentions(json, "\"Real\""));
+}
+
 TEST_F(Fmi2Cli, AnLsDaeManifestNextToAnFmi2FmuIsRefusedWithTheWayOut) {
   const fs::path fmu = oscillator();
   write_text(fmu / "extra" / "org.fmi-standard.fmi-ls-dae" / "fmi-ls-manifest.xml", "<fmiLayeredStandardManifest/>");
@@ -232,6 +289,40 @@ TEST_F(Fmi2Cli, AnLsDaeManifestNextToAnFmi2FmuIsRefusedWithTheWayOut) {
   EXPECT_TRUE(ExitedWith(s, exit_code(ErrorKind::invalid)));
   EXPECT_TRUE(Mentions(s, "an FMI-LS-DAE manifest next to an FMI 2.0 modelDescription.xml"));
   EXPECT_TRUE(Mentions(s, "remove the manifest to simulate the FMI 2.0 FMU as an ODE"));
+}
+
+// Issue 16: a step whose projection would correct it by more than IDA's
+// error test allows is rejected and taken again smaller -- here the FMU's
+// constraint jumps at t = 0.5 without an event, which no step size cures:
+// after 5 rejections the step is accepted and projected, with a warning, and
+// the run goes on (no endless shrinking). The healthy binary needs none.
+TEST_F(Fmi2Cli, ALargeProjectionRejectsTheStepAFewTimesThenWarns) {
+  // The oscillator's invariant declared as Najafi et al.'s constraint.
+  std::string xml = replaced(kModelDescription, "<fmiModelDescription ", "<fmiModelDescription maxNumberOfConstraints=\"1\" ");
+  xml = replaced(xml, "<ModelExchange modelIdentifier=\"Oscillator\"",
+                 "<ModelExchange modelIdentifier=\"Oscillator\" providesConstraints=\"true\"");
+  const fs::path faulty = oscillator(xml, LSDAE_FMI2_OSCILLATOR_FAULTY);
+  const fs::path stats = work_ / "jump.json";
+  ProcessResult s = lsdae({"simulate", faulty.string(), "--stop", "1", "--no-progress", "-o",
+                           (work_ / "jump.csv").string(), "--stats", stats.string()});
+  ASSERT_TRUE(ExitedWith(s, 0));
+  EXPECT_TRUE(Mentions(s, "re:[0-9]+ steps rejected and retried smaller for a large correction"));
+  EXPECT_TRUE(Mentions(s, "re:the FMU's projection still corrects the step by [0-9.e+]+ \\(IDA's error norm\\) "
+                          "after 5 rejected steps"));
+  EXPECT_TRUE(Mentions(s, "jump where the FMU reports no event"));
+  const std::string text = read_text(stats);
+  const auto at = text.find("\"projection_rejections\": ");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_GE(std::stol(text.substr(at + 25)), 5) << text;
+  EXPECT_LE(std::stol(text.substr(at + 25)), 10) << text << ": a few, not an endless shrinking";
+  const Csv csv = read_csv(work_ / "jump.csv");
+  const double x = csv.rows.back()[csv.column("x")], v = csv.rows.back()[csv.column("v")];
+  EXPECT_NEAR(x * x + v * v / 4, 1.01, 1e-4) << "on the constraint after the jump";
+  ProcessResult healthy = lsdae({"simulate", oscillator(xml).string(), "--stop", "1", "--no-progress", "-v", "-o",
+                                 (work_ / "healthy.csv").string(), "--stats", (work_ / "healthy.json").string()});
+  ASSERT_TRUE(ExitedWith(healthy, 0));
+  EXPECT_TRUE(Mentions(healthy, "keeps the states on the FMU's constraints"));
+  EXPECT_NE(read_text(work_ / "healthy.json").find("\"projection_rejections\": 0"), std::string::npos);
 }
 
 }  // namespace
@@ -257,6 +348,24 @@ TEST_F(NajafiCli, TheDefaultProjectsAndNoneReportsTheDrift) {
   ASSERT_TRUE(ExitedWith(n, 0));
   EXPECT_FALSE(Mentions(n, "projection"));
   EXPECT_TRUE(Mentions(n, "re:largest drift [0-9.e-]+ \\(\"fmi2Constraint C\\[[01]\\]\"\\)"));
+}
+
+// Issue 16: the declared-but-missing path, as a user sees it: a warning at
+// load, a note on the path taken, and a run that still projects.
+TEST_F(NajafiCli, ADeclaredFunctionTheBinaryLacksIsNotedAndItsPathDisabled) {
+  const std::string fmu = std::string(LSDAE_FMU_DIR) + "/NajafiPendulum_fmi2_missing_projection.fmu";
+  ProcessResult p = lsdae({"simulate", fmu, "--no-progress", "-v", "-o", (work_ / "p.csv").string()});
+  ASSERT_TRUE(ExitedWith(p, 0));
+  EXPECT_TRUE(Mentions(p, "providesProjection=\"true\" but the binary does not export fmi2Projection → lsdae does "
+                          "not use it"));
+  EXPECT_TRUE(Mentions(p, "providesProjection is declared, but the binary does not export fmi2Projection: lsdae "
+                          "projects by its own Gauss-Newton iteration instead"));
+  EXPECT_TRUE(Mentions(p, "by Gauss-Newton with fmi2ConstraintJacobian"));
+  EXPECT_TRUE(Mentions(p, "re: [0-9]+ projections \\(largest correction"));
+  ProcessResult step = lsdae({"simulate", std::string(LSDAE_FMU_DIR) + "/NajafiPendulum_fmi2_projection_step.fmu",
+                              "--no-progress", "-v", "-o", (work_ / "s.csv").string()});
+  ASSERT_TRUE(ExitedWith(step, 0));
+  EXPECT_TRUE(Mentions(step, "by Gauss-Newton with the FMU's fmi2ProjectionStep"));
 }
 
 TEST_F(NajafiCli, StartValuesOffTheConstraintsWhereTheProjectionIsDiscardedStopWithExitCode7) {

@@ -24,6 +24,12 @@
  * The guid must be "{4a1c-lsdae-fmi2-oscillator}", else fmi2Instantiate logs
  * an error and returns NULL. Built a second time with
  * OSCILLATOR_WITHOUT_GET_DERIVATIVES, it lacks the required fmi2GetDerivatives.
+ * Built a third time with OSCILLATOR_FAULTY, its fmi2GetDerivatives misbehaves
+ * on parameter values a user could set, for the messages that must name the
+ * fmi2 calls and statuses: w < 0 returns fmi2Discard ("w must be positive"),
+ * w = 0 ends the process (exit(3)) instead of returning fmi2Error; and its
+ * constraint jumps at t = 0.5 without an event (C is x^2 + (v/w)^2 - 1.01
+ * from there: every step across t = 0.5 needs a large projection).
  */
 #include <math.h>
 #include <stdio.h>
@@ -200,6 +206,13 @@ EXPORT fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t 
 EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real dx[], size_t n) {
   Model* m = (Model*)c;
   if (n != 2) return fmi2Error;
+#ifdef OSCILLATOR_FAULTY
+  if (m->w < 0) {
+    say(m, fmi2Discard, "logStatusDiscard", "w must be positive, not %g", m->w);
+    return fmi2Discard;
+  }
+  if (m->w == 0) exit(3);
+#endif
   dx[0] = m->v, dx[1] = -m->w * m->w * m->x;
   return fmi2OK;
 }
@@ -222,6 +235,9 @@ EXPORT fmi2Status fmi2GetNumberOfConstraints(fmi2Component c, size_t* n) {
 EXPORT fmi2Status fmi2Constraint(fmi2Component c, fmi2Real C[]) {
   Model* m = (Model*)c;
   C[0] = m->x * m->x + (m->v / m->w) * (m->v / m->w) - 1.0;
+#ifdef OSCILLATOR_FAULTY
+  if (m->time >= 0.5) C[0] -= 0.01;
+#endif
   return fmi2OK;
 }
 EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference u[], size_t nu,

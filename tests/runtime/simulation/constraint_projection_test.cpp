@@ -386,6 +386,54 @@ TEST(ConstraintProjection, NoConvergenceRestoresTheInput) {
   EXPECT_EQ(y, y0);
 }
 
+// Issue 15: a projection that fails because the constraint Jacobian is
+// nearly singular says so, with the condition estimate and the constraint,
+// instead of "too far: tighten the tolerances" (which cannot help there).
+TEST(ConstraintProjection, NearlyDependentConstraintsAreReportedAsNearlySingular) {
+  // At (1e-4, 0) moving along x, ∇c0 = (2e-4, 0, 0, 0) and ∇c1 = (0.3, 0, 1e-4, 0)
+  // are 3e-4 rad apart: the equilibrated condition estimate is ~1e7.
+  Pendulum& P = shape_a();
+  ConstraintProjector proj = P.projector({"c0", "c1"});
+  const auto y0 = P.point(1e-4, 0.0, 0.3, 0.0);
+  auto y = y0;
+  try {
+    proj.project(1.5, y, P.derivatives(), std::vector<double>(P.size(), 1.0), 1e-8);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::solver);
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind("constraint projection: at t = 1.5: the constraint Jacobian is nearly singular: \"c", 0), 0u) << m;
+    EXPECT_NE(m.find("nearly depend(s) on the other constraints here (condition estimate "), std::string::npos) << m;
+    EXPECT_NE(m.find("no convergence in 10 Newton iterations"), std::string::npos) << m;
+    EXPECT_NE(m.find("tighter tolerances do not cure"), std::string::npos) << m;
+    EXPECT_EQ(m.find("tighten"), std::string::npos) << m;
+  }
+  EXPECT_EQ(y, y0) << "y is restored";
+}
+
+TEST(ConstraintProjection, AVanishingGradientIsReportedAsNearlySingular) {
+  // One constraint, so no dependence (condition estimate 1), but at x = 1e-7
+  // the first Newton step moves x by 5e6: the gradient of c0 nearly vanishes.
+  Pendulum& P = shape_a();
+  ConstraintProjector proj = P.projector({"c0"});
+  auto y = P.point(1e-7, 0.0, 0.0, 0.0);
+  try {
+    proj.project(0.5, y, P.derivatives(), std::vector<double>(P.size(), 1.0), 1e-8);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("nearly singular: the gradient of \"c0\" nearly vanishes here (condition estimate 1, but the "
+                     "first Newton correction is "),
+              std::string::npos)
+        << m;
+  }
+  // A well-posed projection reports its condition estimate (orthogonal gradients: 1).
+  auto ok = P.point(1.001, 0.0, 0.0, 0.0);
+  const ProjectionResult r = proj.project(0.5, ok, P.derivatives(), std::vector<double>(P.size(), 1.0), 1e-8);
+  EXPECT_TRUE(r.projected);
+  EXPECT_DOUBLE_EQ(r.condition, 1.0);
+}
+
 TEST(ConstraintProjection, ArgumentsAreChecked) {
   Pendulum& P = shape_a();
   ConstraintProjector proj = P.projector({"c0", "c1"});
