@@ -27,7 +27,9 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <cctype>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -38,6 +40,8 @@
 #include "lsdae/error.h"
 #include "lsdae/supervise.h"
 #include "lsdae/sweep.h"
+#include "results/result_writer.h"
+#include "simulation/output_channels.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
 
@@ -64,6 +68,8 @@ struct SweepCliOptions {
   bool no_isolate = false;
   double scenario_timeout = 0;
   bool progress = true;
+  std::string results_dir, results_format = "csv";
+  std::vector<std::string> output_vars;
 };
 
 [[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
@@ -182,6 +188,44 @@ class Progress {
   double last_line_ = 0;
 };
 
+// --results-dir: each scenario's rows (the sampled points: the output grid
+// and both sides of every event, as `lsdae simulate` writes them) in
+// DIR/<id>.<ext>, written by the process that runs the scenario.
+class ResultFileObserver final : public sweep::ScenarioObserver {
+ public:
+  ResultFileObserver(std::filesystem::path path, results::ResultFormat format,
+                     const std::vector<simulation::OutputChannel>& channels, std::string model)
+      : path_(std::move(path)), format_(format), reader_(channels), model_(std::move(model)) {}
+  void started(Simulation&) override {
+    writer_ = results::open_result_writer(format_, path_, simulation::result_columns(reader_.channels()),
+                                          {1, false, model_, 1});
+  }
+  void sampled(Simulation& sim, int phase) override {
+    reader_.read(sim);
+    writer_->write_row(sim.time(), reader_, static_cast<results::RowKind>(phase));
+  }
+  void finished(const sweep::SummaryRow&) override {
+    if (writer_) writer_->finish("");
+  }
+
+ private:
+  std::filesystem::path path_;
+  results::ResultFormat format_;
+  simulation::OutputReader reader_;
+  std::string model_;
+  std::unique_ptr<results::ResultWriter> writer_;
+};
+
+// A scenario id as a file name: characters other than letters, digits, '.',
+// '-' and '_' become '_'.
+std::string file_name_of(const std::string& id) {
+  std::string name = id;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  if (name.empty() || name[0] == '.') name.insert(0, "_");
+  return name;
+}
+
 int run_sweep_command(const SweepCliOptions& o) {
   import::TempDir::set_signal_cleanup(false);
   StopSignals stop_signals;
@@ -267,6 +311,34 @@ int run_sweep_command(const SweepCliOptions& o) {
   if (!(o.resume && exists && ::lseek(fd, 0, SEEK_END) > 0))
     append(sweep::csv_record(header) + "\n");
 
+  sweep::ObserverFactory observe;
+  if (!o.results_dir.empty()) {
+    const std::string ext = o.results_format == "hdf5" ? ".h5" : "." + o.results_format;
+    const auto format = results::result_format_for("x" + ext, o.results_format);
+    std::vector<std::string> patterns;
+    for (const auto& list : o.output_vars)
+      for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
+    const auto channels = simulation::select_output_channels(*fmu, patterns, false);
+    std::filesystem::create_directories(o.results_dir, ec);
+    if (ec || !std::filesystem::is_directory(o.results_dir))
+      throw Error(ErrorKind::output, "--results-dir \"" + o.results_dir + "\": cannot be created (" +
+                                         ec.message() + ") → give a folder you can write to");
+    std::map<std::string, std::string> names;
+    for (const auto& s : scenarios) {
+      auto [it, inserted] = names.emplace(file_name_of(s.id), s.id);
+      if (!inserted)
+        refuse("--results-dir: scenario ids \"" + it->second + "\" and \"" + s.id + "\" give the same file name \"" +
+               it->first + ext + "\" → give the scenarios ids that differ in letters, digits, '.', '-' or '_'");
+    }
+    const std::filesystem::path dir = o.results_dir;
+    const std::string model = fmu->display_name();
+    observe = [dir, ext, format, channels, model](const sweep::Scenario& s) -> std::unique_ptr<sweep::ScenarioObserver> {
+      return std::make_unique<ResultFileObserver>(dir / (file_name_of(s.id) + ext), format, channels, model);
+    };
+  } else if (!o.output_vars.empty()) {
+    refuse("--output-vars: only with --results-dir DIR (the summary's columns are the --metric options)");
+  }
+
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < scenarios.size(); ++i)
     if (!finished.count(scenarios[i].id)) todo.push_back(i);
@@ -283,7 +355,7 @@ int run_sweep_command(const SweepCliOptions& o) {
       else ++outcome.failed;
       ++outcome.ran;
       progress.update(outcome);
-    }, todo);
+    }, todo, observe);
   progress.update(outcome, true);
   if (!write_error.empty()) throw Error(ErrorKind::output, write_error);
   if (outcome.interrupted) {
@@ -351,6 +423,14 @@ Runner add_sweep_command(CLI::App& app) {
   app.add_flag("--resume", o->resume, "Continue the sweep of an existing --summary: skip the ids it holds")
       ->group("Summary");
   app.add_flag("--overwrite", o->overwrite, "Replace an existing --summary")->group("Summary");
+  app.add_option("--results-dir", o->results_dir,
+                 "Also write each scenario's result file, DIR/<id>.csv (or .h5, .mat): the rows lsdae simulate writes")
+      ->type_name("DIR")->group("Summary");
+  app.add_option("--results-format", o->results_format, "Format of the --results-dir files: csv, hdf5 or mat")
+      ->check(one_of({"csv", "hdf5", "mat"}))->capture_default_str()->group("Summary");
+  app.add_option("--output-vars", o->output_vars,
+                 "Variables in the --results-dir files: names or globs, comma-separated (default: outputs and states)")
+      ->group("Summary");
   app.add_option("--jobs", o->jobs, "Worker processes, 1 to 1024")
       ->type_name("N")->transform(count_value(1, 1024, "the number of jobs", "--jobs 2"))->capture_default_str();
   app.add_option("--scenario-timeout", o->scenario_timeout, "Seconds one scenario may take (0: no limit)")

@@ -42,7 +42,7 @@ Selector compile_selector(const Fmu& fmu, const std::string& text, const std::st
     pattern = trim(s.text.substr(open + 1, s.text.size() - open - 2));
   }
   if (pattern.empty())
-    throw Error(ErrorKind::usage, where + ": no variable named → e.g. gen[1].delta or max(bus[*].Vm)");
+    throw Error(ErrorKind::usage, where + ": no variable named → e.g. gen[1].delta or max(bus[*].Vr)");
   std::vector<simulation::OutputChannel> selected;
   try {
     selected = simulation::select_output_channels(fmu, {pattern}, false);

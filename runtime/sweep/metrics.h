@@ -11,7 +11,7 @@
 //                          inertia when all inertias are equal).
 // A metric is STAT:SELECTOR with STAT one of min, max, final, tmax (the time
 // of the first maximum), tmin: "max:maxdev(gen[*].delta)",
-// "min:min(bus[*].Vm)". A stop condition is SELECTOR OP NUMBER with OP one of
+// "min:min(bus[*].Vr)". A stop condition is SELECTOR OP NUMBER with OP one of
 // > >= < <=. Samples whose value is NaN are left out of min/max/tmax/tmin.
 //
 // The evaluation order is fixed (channels in ModelVariables order, sums left

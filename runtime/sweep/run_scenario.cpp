@@ -24,7 +24,7 @@ std::shared_ptr<const SweepPlan> SweepPlan::compile(std::shared_ptr<Fmu> fmu, co
   return plan;
 }
 
-SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const SimulationHook& hook) {
+SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const ObserverFactory& observe) {
   const auto t0 = std::chrono::steady_clock::now();
   const CompiledChecks& checks = plan.checks();
   SummaryRow row;
@@ -33,18 +33,22 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const S
   bool sampled = false;
   std::unique_ptr<Simulation> sim;
   std::string stop_reason;
+  std::unique_ptr<ScenarioObserver> observer;
   try {
+    if (observe) observer = observe(scenario);
     sim = Simulation::create(plan.fmu(), plan.options().simulation);
     for (const auto& [name, value] : plan.options().sets) sim->set(name, value);
     for (const auto& [name, value] : scenario.sets) sim->set(name, value);
-    if (hook) hook(scenario, *sim);
+    if (observer) observer->started(*sim);
     simulation::OutputReader reader(checks.channels);
     std::vector<double> samples(checks.channels.size());
     const std::vector<ValueReference>& der_vrs = plan.fmu()->derivatives();
     std::vector<double> ders(der_vrs.size());
     std::optional<double> settled_since;
     double last_sample = std::nan("");
-    const auto sample = [&](bool event) {
+    const auto sample = [&](int phase) {
+      const bool event = phase != 0;
+      if (observer) observer->sampled(*sim, phase);
       reader.read(*sim);
       for (std::size_t c = 0; c < samples.size(); ++c) samples[c] = reader.number(c);
       const double t = sim->time();
@@ -69,15 +73,15 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const S
                         format_number(*settled_since) + " to " + format_number(t);
       }
     };
-    sim->observe_events([&](double, EventPhase) { sample(true); });
+    sim->observe_events([&](double, EventPhase phase) { sample(phase == EventPhase::before ? 1 : 2); });
     sim->initialize();
-    sample(false);
+    sample(0);
     const double start = sim->start_time(), stop = sim->stop_time(), interval = sim->output_interval();
     const auto points = static_cast<std::int64_t>(std::ceil((stop - start) / interval - 1e-9));
     row.status = Status::ok;
     for (std::int64_t k = 1; k <= points && stop_reason.empty(); ++k) {
       sim->advance_to(k == points ? stop : start + static_cast<double>(k) * interval);
-      if (sim->time() != last_sample) sample(false);
+      if (sim->time() != last_sample) sample(0);
       if (sim->terminated()) {
         row.message = "the FMU asked to terminate at t = " + format_number(sim->time());
         break;
@@ -103,6 +107,14 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const S
   }
   if (sampled) row.metrics = metrics.results();
   else row.metrics.assign(checks.metrics.size(), std::nullopt);
+  if (observer) {
+    try {
+      observer->finished(row);
+    } catch (const std::exception& e) {
+      row.message = row.status == Status::failed ? row.message + "\n  " + e.what() : e.what();
+      row.status = Status::failed;
+    }
+  }
   row.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return row;
 }

@@ -57,7 +57,7 @@ struct Worker {
 };
 
 [[noreturn]] void worker_main(int in_fd, int out_fd, pid_t parent, const SweepPlan& plan,
-                              const std::vector<Scenario>& scenarios, const SimulationHook& hook) {
+                              const std::vector<Scenario>& scenarios, const ObserverFactory& hook) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(0);
   ::signal(SIGINT, SIG_IGN);
@@ -84,7 +84,7 @@ struct Worker {
 
 class Pool {
  public:
-  Pool(const SweepPlan& plan, const std::vector<Scenario>& scenarios, const SimulationHook& hook)
+  Pool(const SweepPlan& plan, const std::vector<Scenario>& scenarios, const ObserverFactory& hook)
       : plan_(plan), scenarios_(scenarios), hook_(hook) {}
   ~Pool() {
     for (auto& w : workers_) stop(w, SIGKILL);
@@ -144,7 +144,7 @@ class Pool {
  private:
   const SweepPlan& plan_;
   const std::vector<Scenario>& scenarios_;
-  const SimulationHook& hook_;
+  const ObserverFactory& hook_;
 };
 
 void count(SweepOutcome& outcome, const SummaryRow& row) {
@@ -167,7 +167,7 @@ SummaryRow failed_row(const SweepPlan& plan, const Scenario& scenario, const std
 }  // namespace
 
 SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scenarios, const RowSink& sink,
-                       const std::vector<std::size_t>& indices, const SimulationHook& hook) {
+                       const std::vector<std::size_t>& indices, const ObserverFactory& hook) {
   std::deque<std::size_t> queue;
   if (indices.empty())
     for (std::size_t i = 0; i < scenarios.size(); ++i) queue.push_back(i);

@@ -3,7 +3,7 @@
 //
 //   auto fmu = lsdae::Fmu::open("PowerGrid_case39.fmu");
 //   lsdae::sweep::SweepOptions options;
-//   options.metrics = {"max:maxdev(gen[*].delta)", "min:min(bus[*].Vm)"};
+//   options.metrics = {"max:maxdev(gen[*].delta)", "min:min(bus[*].Vr)"};
 //   options.stop_when = {"maxdev(gen[*].delta) > 3.14159"};
 //   options.jobs = 2;
 //   auto plan = lsdae::sweep::SweepPlan::compile(fmu, options);   // checks every name and metric
@@ -117,11 +117,24 @@ class SweepPlan {
 
 // Called with each finished row (in this process) and the scenario's index.
 using RowSink = std::function<void(std::size_t index, const SummaryRow& row)>;
-// Observes a scenario's Simulation (e.g. to write its result file): called
-// after create and before initialize, in the process that runs it.
-using SimulationHook = std::function<void(const Scenario& scenario, Simulation& sim)>;
 
-SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const SimulationHook& hook = {});
+// Watches one scenario as it runs, in the process that runs it (e.g. writes
+// its result file). What it throws (lsdae::Error) makes the scenario failed
+// with that message.
+class ScenarioObserver {
+ public:
+  virtual ~ScenarioObserver() = default;
+  // After create() and the sets, before initialize().
+  virtual void started(Simulation& /*sim*/) {}
+  // At every sampled point (the metrics' points), sim at that point: phase 0
+  // an output point, 1 just before an event, 2 just after it.
+  virtual void sampled(Simulation& /*sim*/, int /*phase*/) {}
+  // Once, at the end, whatever the status.
+  virtual void finished(const SummaryRow& /*row*/) {}
+};
+using ObserverFactory = std::function<std::unique_ptr<ScenarioObserver>(const Scenario& scenario)>;
+
+SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const ObserverFactory& observe = {});
 
 struct SweepOutcome {
   std::size_t ran = 0, ok = 0, stopped_early = 0, failed = 0;
@@ -129,7 +142,7 @@ struct SweepOutcome {
 };
 // Runs scenarios[i] for every i in `indices` (all when empty).
 SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scenarios, const RowSink& sink,
-                       const std::vector<std::size_t>& indices = {}, const SimulationHook& hook = {});
+                       const std::vector<std::size_t>& indices = {}, const ObserverFactory& observe = {});
 
 }  // namespace lsdae::sweep
 

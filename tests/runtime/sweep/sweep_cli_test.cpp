@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "broken_fmus.h"
 #include "cli_fixture.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
@@ -289,6 +290,80 @@ TEST_F(SweepCli, BadInputIsRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(ExitedWith(r, kUsage));
   EXPECT_TRUE(Mentions(r, "--case"));
   EXPECT_FALSE(std::filesystem::exists(work_ / "sweep-summary.csv"));
+  EXPECT_TRUE(leftovers().empty());
+}
+
+TEST_F(SweepCli, ResultFilesAreWhatSimulateWrites) {
+  const auto dir = work_ / "results";
+  const ProcessResult r = run({"sweep", hello_fmu().string(), "--grid", "x=1,2.5", "--stop", "0.3", "--metric",
+                               "final:x", "--results-dir", dir.string(), "--summary", (work_ / "s.csv").string(),
+                               "--no-progress", "--jobs", "2"});
+  ASSERT_TRUE(ExitedWith(r, 0));
+  for (const std::string x : {"1", "2.5"}) {
+    const std::string id = x == "1" ? "1" : "2";
+    const ProcessResult sim = run({"simulate", hello_fmu().string(), "--stop", "0.3", "--set", "x=" + x, "-o",
+                                   (work_ / ("sim" + id + ".csv")).string(), "--no-progress"});
+    ASSERT_TRUE(ExitedWith(sim, 0));
+    ASSERT_TRUE(std::filesystem::exists(dir / (id + ".csv")));
+    EXPECT_EQ(read_text(dir / (id + ".csv")), read_text(work_ / ("sim" + id + ".csv"))) << "scenario " << id;
+  }
+  // Ids that would share a file name are refused before anything runs.
+  const auto table = write("t.csv", "id,x\na/b,1\na_b,2\n");
+  const ProcessResult clash = run({"sweep", hello_fmu().string(), "--scenarios", table.string(), "--results-dir",
+                                   dir.string(), "--summary", (work_ / "s2.csv").string()});
+  EXPECT_TRUE(ExitedWith(clash, kUsage));
+  EXPECT_TRUE(Mentions(clash, "give the same file name \"a_b.csv\""));
+}
+
+// A hand-written FMU (tests/runtime/cli/faulty_fmu.c) whose binary does
+// `fault` in every scenario.
+constexpr const char* kFaultyDescription = R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="3.0" modelName="Faulty" instantiationToken="{faulty-c-fmu-1}"
+  generationTool="hand-written C (lsdae tests)">
+  <ModelExchange modelIdentifier="Faulty"/>
+  <DefaultExperiment startTime="0" stopTime="1" stepSize="0.1"/>
+  <ModelVariables>
+    <Float64 name="k" valueReference="42" causality="parameter" variability="fixed" start="1"/>
+    <Float64 name="x" valueReference="17" causality="local" variability="continuous" initial="exact" start="1"/>
+    <Float64 name="der(x)" valueReference="18" causality="local" variability="continuous" derivative="17"/>
+    <Float64 name="y" valueReference="30" causality="output" variability="continuous"/>
+    <Float64 name="time" valueReference="9000" causality="independent" variability="continuous"/>
+  </ModelVariables>
+  <ModelStructure>
+    <Output valueReference="30" dependencies="17"/>
+    <ContinuousStateDerivative valueReference="18" dependencies="17"/>
+    <InitialUnknown valueReference="30" dependencies="17"/>
+    <InitialUnknown valueReference="18" dependencies="17"/>
+  </ModelStructure>
+</fmiModelDescription>
+)xml";
+
+TEST_F(SweepCli, ACrashingOrHangingFmuCostsItsScenariosNotTheSweep) {
+  auto faulty = [&](const std::string& fault) {
+    FmuImage image;
+    image.put("modelDescription.xml", kFaultyDescription);
+    image.put(binary_member("Faulty"), read_file(LSDAE_FAULTY_FMU), true);
+    image.put("resources/fault.txt", fault + "\n");
+    const auto path = work_ / "faulty.fmu";
+    image.write(path);
+    return path;
+  };
+  ProcessResult r = run({"sweep", faulty("segv GetFloat64 0.5").string(), "--grid", "k=1,2,3", "--jobs", "2",
+                         "--metric", "max:y", "--summary", (work_ / "crash.csv").string(), "--no-progress"});
+  EXPECT_TRUE(ExitedWith(r, 12));
+  auto rows = rows_by_id(work_ / "crash.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  for (const auto& [id, row] : rows) {
+    EXPECT_EQ(row[1], "failed");
+    EXPECT_NE(row[2].find("killed by signal 11"), std::string::npos) << row[2];
+  }
+  r = run({"sweep", faulty("hang GetFloat64 0.2").string(), "--grid", "k=1,2", "--jobs", "2", "--scenario-timeout",
+           "1", "--metric", "max:y", "--summary", (work_ / "hang.csv").string(), "--no-progress"},
+          std::chrono::seconds(60));
+  EXPECT_TRUE(ExitedWith(r, 12));
+  rows = rows_by_id(work_ / "hang.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& [id, row] : rows) EXPECT_NE(row[2].find("longer than the per-scenario limit of 1 s"), std::string::npos);
   EXPECT_TRUE(leftovers().empty());
 }
 
