@@ -52,7 +52,7 @@
 
 #include "lsdae/fmu.h"
 #include "lsdae/simulation.h"
-#include "../../sweep/scenario.h"
+#include "sweep/scenario.h"  // runtime/sweep/scenario.h; installed as lsdae/sweep/scenario.h
 
 namespace lsdae::sweep {
 
