@@ -12,6 +12,7 @@
 #include <new>
 #include <optional>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "capi/options.h"
@@ -20,6 +21,9 @@
 #include "lsdae/model_description.h"
 #include "lsdae/simulation.h"
 #include "lsdae/supervise.h"
+#include "lsdae/sweep.h"
+#include "sweep/csv_line.h"
+#include "sweep/scenario_sources.h"
 
 struct lsdae_simulation {
   std::unique_ptr<lsdae::Simulation> sim;
@@ -608,6 +612,40 @@ lsdae_status lsdae_cancel(lsdae_simulation* s) {
 
 const char* lsdae_last_error(const lsdae_simulation* s) {
   return s == nullptr ? g_open_error.c_str() : s->error.c_str();
+}
+
+lsdae_status lsdae_sweep(const char* fmu_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
+                         size_t* failed) {
+  return guarded(g_open_error, [&] {
+    if (fmu_path == nullptr || spec == nullptr || spec->scenarios_csv == nullptr || spec->summary_csv == nullptr)
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_sweep: fmu_path, spec, spec->scenarios_csv and "
+                                                  "spec->summary_csv must not be NULL → pass them");
+    if ((spec->metric_count > 0 && spec->metrics == nullptr) || (spec->stop_when_count > 0 && spec->stop_when == nullptr))
+      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_sweep: a count without its array → pass the texts");
+    lsdae::sweep::SweepOptions sweep_options;
+    sweep_options.simulation = options == nullptr ? lsdae::SimulationOptions{} : lsdae::capi::to_simulation_options(options);
+    for (std::size_t i = 0; i < spec->metric_count; ++i) sweep_options.metrics.emplace_back(spec->metrics[i]);
+    for (std::size_t i = 0; i < spec->stop_when_count; ++i) sweep_options.stop_when.emplace_back(spec->stop_when[i]);
+    sweep_options.jobs = spec->jobs == 0 ? 1 : spec->jobs;
+    auto fmu = lsdae::Fmu::open(fmu_path);
+    const auto scenarios = lsdae::sweep::read_scenario_table(spec->scenarios_csv);
+    lsdae::sweep::check_names(fmu->model_description(), scenarios, std::string("scenarios_csv \"") + spec->scenarios_csv + "\"");
+    auto plan = lsdae::sweep::SweepPlan::compile(fmu, sweep_options);
+    std::ofstream summary(spec->summary_csv, std::ios::binary | std::ios::trunc);
+    if (!summary)
+      throw lsdae::Error(lsdae::ErrorKind::output, std::string("lsdae_sweep: summary \"") + spec->summary_csv +
+                                                       "\" cannot be written → check the folder exists and is writable");
+    summary << lsdae::sweep::csv_record(plan->header()) << '\n' << std::flush;
+    std::size_t failures = 0;
+    lsdae::sweep::run_sweep(*plan, scenarios, [&](std::size_t, const lsdae::sweep::SummaryRow& row) {
+      summary << row.to_csv() << '\n' << std::flush;
+      if (row.status == lsdae::sweep::Status::failed) ++failures;
+    });
+    if (!summary)
+      throw lsdae::Error(lsdae::ErrorKind::output, std::string("lsdae_sweep: writing \"") + spec->summary_csv +
+                                                       "\" failed → free disk space or choose another file");
+    if (failed != nullptr) *failed = failures;
+  });
 }
 
 void lsdae_isolation_init(lsdae_isolation* isolation) {

@@ -27,6 +27,8 @@ Runner add_info_command(CLI::App& app);
 Runner add_validate_command(CLI::App& app);
 // `lsdae simulate model.fmu [--stop ... --output result.csv --stats stats.json ...]`
 Runner add_simulate_command(CLI::App& app);
+// `lsdae sweep model.fmu --scenarios t.csv|--grid|--monte-carlo|--contingencies ... [--metric ...]`
+Runner add_sweep_command(CLI::App& app);
 // `lsdae plot result.{csv,h5,mat} --vars GLOBS [--panels K] -o plot.svg`
 Runner add_plot_command(CLI::App& app);
 

@@ -24,7 +24,7 @@ int lsdae::cli::run(int argc, char** argv, bool run_command) {
   app.add_flag("-v,--verbose", verbose, "Show informational messages (and the FMU's log)");
   app.add_flag("--debug", debug, "Show debug messages");
   app.footer("Exit codes: 0 ok, 1 invalid FMU, 2 usage, 3 archive, 4 XML, 5 binary, 6 FMU call failed, "
-             "7 solver, 8 structure, 9 output file, 10 FMU crashed, 11 timeout, 70 internal, 130 interrupted.\n"
+             "7 solver, 8 structure, 9 output file, 10 FMU crashed, 11 timeout, 12 some sweep scenarios failed, 70 internal, 130 interrupted.\n"
              "`simulate` and `validate` run the FMU's binary in a supervised child process "
              "(--no-isolate: in lsdae's own).\nRun `lsdae <command> --help` for a command's options.");
 
@@ -37,6 +37,8 @@ int lsdae::cli::run(int argc, char** argv, bool run_command) {
   add(lsdae::cli::add_info_command, "info", "Summarise an FMU: model, manifest shape, counts, capabilities");
   add(lsdae::cli::add_validate_command, "validate", "Check an FMU against FMI 3.0 and FMI-LS-DAE; load its binary");
   add(lsdae::cli::add_simulate_command, "simulate", "Simulate an FMU with IDA + KLU; write results CSV and statistics");
+  add(lsdae::cli::add_sweep_command, "sweep",
+      "Run many scenarios of an FMU (table, grid, Monte Carlo, contingencies); one summary row each");
   add(lsdae::cli::add_plot_command, "plot", "Plot variables of a result file (CSV, HDF5, MAT) over time as SVG");
 
   // A file-size limit (ulimit -f) reached while writing results is a write

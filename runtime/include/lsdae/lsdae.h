@@ -324,6 +324,31 @@ lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae
  * stop soon, at a convenient point; it is killed after 2 s), else 0. */
 int lsdae_stop_requested(void);
 
+/* Sweeps (lsdae/sweep.h, docs/sweeps.md): the scenarios of a CSV table
+ * (columns are variable names, an optional "id"), each run with `options`,
+ * in `jobs` worker processes forked from the caller (call it before any FMU
+ * binary is loaded or OpenMP has run in this process: lsdae/supervise.h).
+ * Every finished scenario is one row of `summary_csv` (created or truncated,
+ * then written row by row: id, status, message, reached_time, steps,
+ * wall_time_s, one column per metric). Metrics are "STAT:SELECTOR" texts,
+ * stop conditions "SELECTOR OP NUMBER" (docs/sweeps.md). Returns LSDAE_OK when
+ * the sweep ran to its end -- *failed (when given) counts the scenarios
+ * whose status is failed -- or the status of what stopped it before
+ * (LSDAE_ERR_USAGE for a bad table, metric or name; lsdae_last_error(NULL)
+ * says what). */
+typedef struct {
+  const char* scenarios_csv;
+  const char* const* metrics;     /* metric_count texts (may be NULL when 0) */
+  size_t metric_count;
+  const char* const* stop_when;   /* stop_when_count texts */
+  size_t stop_when_count;
+  size_t jobs;                    /* worker processes; 0: 1 */
+  const char* summary_csv;
+} lsdae_sweep_spec;
+
+lsdae_status lsdae_sweep(const char* fmu_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
+                         size_t* failed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,461 @@
+// runtime/cli/sweep_command.cpp -- `lsdae sweep model.fmu [scenario source]
+// [--metric ...] [--jobs N] [--summary out.csv]`: many runs of one FMU, one
+// summary row each (docs/sweeps.md; the engine: lsdae/sweep.h).
+//
+// Scenario sources: --scenarios table.csv, --monte-carlo N with --draw and
+// --seed, --contingencies chgtab.m with --case (MATPOWER), and --grid axes
+// (alone, or crossed with one of the others). Every name, value, metric and
+// stop condition is checked before the first scenario runs.
+//
+// The summary is a CSV file written row by row as scenarios finish (each row
+// one write(2)), so a killed sweep keeps its rows; --resume continues one,
+// skipping the ids it holds (a last line cut by the kill is dropped). An
+// existing summary is neither overwritten nor appended to without
+// --overwrite or --resume.
+//
+// Exit code: 0 when every scenario ran (ok or stopped-early), 12 when the
+// sweep ran to its end but some scenario failed, 130 when a signal stopped
+// it, and the usual codes (2 usage, 9 output, ...) for what stops it before.
+#include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <cctype>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/option_values.h"
+#include "common/format.h"
+#include "import/temp_dir.h"
+#include "lsdae/error.h"
+#include "lsdae/supervise.h"
+#include "lsdae/sweep.h"
+#include "results/result_writer.h"
+#include "simulation/output_channels.h"
+#include "sweep/csv_line.h"
+#include "sweep/scenario_sources.h"
+
+namespace lsdae::cli {
+
+namespace {
+
+struct SweepCliOptions {
+  std::string path;
+  std::string scenarios, contingencies, case_file;
+  std::vector<std::string> grid, draws, sets, metrics, stop_when;
+  std::int64_t monte_carlo = 0;
+  std::uint64_t seed = 1;
+  std::optional<double> fault_on, clear_after;
+  bool no_fault = false;
+  std::string settle;
+  std::optional<double> start, stop, rtol, atol, interval;
+  std::string jacobian = "auto";
+  std::size_t threads = 1;
+  long max_steps = 100000;
+  std::string summary = "sweep-summary.csv";
+  bool resume = false, overwrite = false;
+  std::size_t jobs = 1;
+  bool no_isolate = false;
+  double scenario_timeout = 0;
+  bool progress = true;
+  std::string results_dir, results_format = "csv";
+  std::vector<std::string> output_vars;
+};
+
+[[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
+
+std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Fmu& fmu, std::optional<double>& settle_from) {
+  const int sources = (!o.scenarios.empty()) + (o.monte_carlo > 0) + (!o.contingencies.empty());
+  if (sources > 1)
+    refuse("sweep: --scenarios, --monte-carlo and --contingencies are alternatives → give one (--grid may be "
+           "added to any of them)");
+  if (sources == 0 && o.grid.empty())
+    refuse("sweep: no scenarios → give --scenarios table.csv, --grid name=v1,v2, --monte-carlo N --draw ..., or "
+           "--contingencies chgtab.m --case case.m");
+  if (!o.draws.empty() && o.monte_carlo == 0) refuse("--draw: only with --monte-carlo N → e.g. --monte-carlo 100");
+  if ((!o.case_file.empty() || o.fault_on || o.clear_after || o.no_fault) && o.contingencies.empty())
+    refuse("--case, --fault-on, --clear-after and --no-fault go with --contingencies chgtab.m");
+  const ModelDescription& md = fmu.model_description();
+  std::vector<sweep::Scenario> base;
+  std::string source;
+  if (!o.scenarios.empty()) {
+    base = sweep::read_scenario_table(o.scenarios);
+    source = "--scenarios \"" + o.scenarios + "\"";
+  } else if (o.monte_carlo > 0) {
+    std::vector<sweep::Draw> draws;
+    for (const auto& d : o.draws) draws.push_back(sweep::parse_draw(d));
+    base = sweep::monte_carlo(draws, o.monte_carlo, o.seed);
+    source = "--draw";
+  } else if (!o.contingencies.empty()) {
+    if (o.case_file.empty() && !o.no_fault)
+      refuse("--contingencies: the fault is at each branch's from-bus, which the MATPOWER case file gives → add "
+             "--case case.m (or --no-fault to only open the branches)");
+    const sweep::ChangeTable table = sweep::read_chgtab(o.contingencies);
+    if (!table.skipped.empty()) {
+      std::cerr << "lsdae: note: --contingencies: " << count_of(table.skipped.size(), "entry", "entries")
+                << " skipped (only single branch outages are swept):\n";
+      for (std::size_t i = 0; i < table.skipped.size() && i < 5; ++i) std::cerr << "  " << table.skipped[i] << '\n';
+      if (table.skipped.size() > 5) std::cerr << "  ... and " << table.skipped.size() - 5 << " more\n";
+    }
+    if (table.outages.empty()) refuse("--contingencies \"" + o.contingencies + "\": no branch outage to sweep");
+    const auto from = o.no_fault ? std::vector<std::int64_t>{} : sweep::read_branch_from_buses(o.case_file);
+    sweep::ContingencyTimes times{o.fault_on, o.clear_after, !o.no_fault};
+    const Variable* t_on = md.find("fault.t_on");
+    const Variable* trip_time = md.find("trip.time");
+    if (o.clear_after && !o.fault_on && (t_on == nullptr || !t_on->start))
+      refuse("--clear-after: the FMU has no fault.t_on start value to count from → add --fault-on T");
+    base = sweep::contingency_scenarios(table, from, times, t_on && t_on->start ? *t_on->start : 0.0);
+    // The settle test starts once the branch is open.
+    if (o.clear_after) settle_from = o.fault_on.value_or(t_on && t_on->start ? *t_on->start : 0.0) + *o.clear_after;
+    else if (trip_time != nullptr && trip_time->start) settle_from = trip_time->start;
+    source = "--contingencies \"" + o.contingencies + "\"";
+  }
+  std::vector<sweep::Scenario> grid = sweep::full_factorial(o.grid);
+  if (!grid.empty()) sweep::check_names(md, grid, "--grid");
+  if (!base.empty()) sweep::check_names(md, base, source);
+  auto scenarios = sweep::cross(base, grid);
+  sweep::check_unique_ids(scenarios, "sweep");
+  return scenarios;
+}
+
+// The ids already in a summary being resumed; the file is cut back to its
+// last complete line. Error(usage) when its header differs.
+std::set<std::string> read_finished(const std::string& path, const std::vector<std::string>& header,
+                                    std::size_t metric_count) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream all;
+  all << in.rdbuf();
+  std::string text = all.str();
+  const auto last_newline = text.rfind('\n');
+  const std::size_t keep = last_newline == std::string::npos ? 0 : last_newline + 1;
+  if (keep != text.size()) {
+    if (::truncate(path.c_str(), static_cast<off_t>(keep)) != 0)
+      throw Error(ErrorKind::output, "--summary \"" + path + "\": cannot cut back its incomplete last line: " +
+                                         std::strerror(errno) + " → check the file's permissions");
+    text.resize(keep);
+  }
+  std::set<std::string> ids;
+  std::size_t pos = 0;
+  if (text.empty()) return ids;
+  const auto found = sweep::parse_csv_record(text, pos);
+  if (found != header)
+    refuse("--resume: \"" + path + "\" has the columns " + sweep::csv_record(found) + ", this sweep writes " +
+           sweep::csv_record(header) + " → resume with the same --metric options, or write a new --summary");
+  while (pos < text.size()) {
+    const std::size_t begin = pos;
+    sweep::parse_csv_record(text, pos);
+    ids.insert(sweep::SummaryRow::from_csv(text.substr(begin, pos - begin - 1), metric_count).id);
+  }
+  return ids;
+}
+
+class Progress {
+ public:
+  Progress(std::size_t total, bool enabled) : total_(total), tty_(enabled && isatty(STDERR_FILENO) != 0),
+                                               enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+  void update(const sweep::SweepOutcome& o, bool last = false) {
+    if (!enabled_) return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const std::string counts = std::to_string(o.ran) + "/" + std::to_string(total_) + " scenarios: " +
+                               std::to_string(o.ok) + " ok, " + std::to_string(o.stopped_early) +
+                               " stopped early, " + std::to_string(o.failed) + " failed";
+    if (tty_) {
+      const int width = 25;
+      const int filled = total_ == 0 ? width : static_cast<int>(width * o.ran / total_);
+      std::fprintf(stderr, "\r[%-*s] %s  %s s", width, std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                   counts.c_str(), format_number(elapsed).c_str());
+      if (last) std::fprintf(stderr, "\n");
+    } else if (!last && elapsed - last_line_ >= 10.0) {
+      last_line_ = elapsed;
+      std::fprintf(stderr, "lsdae: sweep: %s (%s s)\n", counts.c_str(), format_number(elapsed).c_str());
+    }
+  }
+
+ private:
+  std::size_t total_;
+  bool tty_, enabled_;
+  std::chrono::steady_clock::time_point start_;
+  double last_line_ = 0;
+};
+
+// --results-dir: each scenario's rows (the sampled points: the output grid
+// and both sides of every event, as `lsdae simulate` writes them) in
+// DIR/<id>.<ext>, written by the process that runs the scenario.
+class ResultFileObserver final : public sweep::ScenarioObserver {
+ public:
+  ResultFileObserver(std::filesystem::path path, results::ResultFormat format,
+                     const std::vector<simulation::OutputChannel>& channels, std::string model)
+      : path_(std::move(path)), format_(format), reader_(channels), model_(std::move(model)) {}
+  void started(Simulation&) override {
+    writer_ = results::open_result_writer(format_, path_, simulation::result_columns(reader_.channels()),
+                                          {1, false, model_, 1});
+  }
+  void sampled(Simulation& sim, int phase) override {
+    reader_.read(sim);
+    writer_->write_row(sim.time(), reader_, static_cast<results::RowKind>(phase));
+  }
+  void finished(const sweep::SummaryRow&) override {
+    if (writer_) writer_->finish("");
+  }
+
+ private:
+  std::filesystem::path path_;
+  results::ResultFormat format_;
+  simulation::OutputReader reader_;
+  std::string model_;
+  std::unique_ptr<results::ResultWriter> writer_;
+};
+
+// A scenario id as a file name: characters other than letters, digits, '.',
+// '-' and '_' become '_'.
+std::string file_name_of(const std::string& id) {
+  std::string name = id;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  if (name.empty() || name[0] == '.') name.insert(0, "_");
+  return name;
+}
+
+int run_sweep_command(const SweepCliOptions& o) {
+  import::TempDir::set_signal_cleanup(false);
+  StopSignals stop_signals;
+  sweep::SweepOptions options;
+  options.simulation.start_time = o.start;
+  options.simulation.stop_time = o.stop;
+  options.simulation.rtol = o.rtol;
+  options.simulation.atol = o.atol;
+  options.simulation.output_interval = o.interval;
+  options.simulation.threads = o.threads;
+  options.simulation.max_steps = o.max_steps;
+  options.simulation.jacobian = o.jacobian == "fd"            ? JacobianMode::finite_differences
+                                : o.jacobian == "directional" ? JacobianMode::directional
+                                                              : JacobianMode::automatic;
+  for (const auto& assignment : o.sets) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+      refuse("--set \"" + assignment + "\": expected name=value → e.g. --set k=2.5");
+    options.sets.emplace_back(assignment.substr(0, eq), assignment.substr(eq + 1));
+  }
+  options.metrics = o.metrics;
+  options.stop_when = o.stop_when;
+  options.jobs = o.jobs;
+  options.isolate = !o.no_isolate;
+  options.scenario_timeout = o.scenario_timeout;
+
+  auto fmu = Fmu::open(o.path);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
+  std::optional<double> settle_from;
+  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *fmu, settle_from);
+  std::vector<sweep::Scenario> common{{"common", options.sets}};
+  sweep::check_names(fmu->model_description(), common, "--set");
+  if (!o.settle.empty()) {
+    std::vector<double> v;
+    std::stringstream list(o.settle);
+    for (std::string item; std::getline(list, item, ',');) {
+      char* end = nullptr;
+      const double x = std::strtod(item.c_str(), &end);
+      if (item.empty() || *end != '\0' || !std::isfinite(x))
+        refuse("--settle \"" + o.settle + "\": \"" + item + "\" is not a finite number → e.g. --settle 1e-4,1");
+      v.push_back(x);
+    }
+    if (v.size() < 2 || v.size() > 3)
+      refuse("--settle \"" + o.settle + "\": expected TOL,DURATION[,FROM] → e.g. --settle 1e-4,1 (all derivatives "
+             "below 1e-4 for 1 s)");
+    options.settle = sweep::Settle{v[0], v[1], v.size() == 3 ? std::optional<double>(v[2]) : settle_from};
+  }
+  auto plan = sweep::SweepPlan::compile(fmu, options);
+  const auto header = plan->header();
+
+  // The summary: refuse to lose an earlier sweep's rows by accident.
+  std::set<std::string> finished;
+  const bool exists = std::filesystem::exists(o.summary, ec);
+  if (exists && !o.resume && !o.overwrite)
+    refuse("--summary \"" + o.summary + "\" exists → --resume to continue that sweep, --overwrite to start again, "
+           "or choose another --summary file");
+  if (o.resume && exists) finished = read_finished(o.summary, header, options.metrics.size());
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (o.resume && exists ? O_APPEND : O_TRUNC);
+  const int fd = ::open(o.summary.c_str(), flags, 0666);
+  if (fd < 0)
+    throw Error(ErrorKind::output, "--summary \"" + o.summary + "\": cannot be written: " + std::strerror(errno) +
+                                       " → check the folder exists and is writable");
+  struct Close {
+    int fd;
+    ~Close() { ::close(fd); }
+  } close_summary{fd};
+  std::string write_error;
+  auto append = [&](const std::string& line) {
+    if (!write_error.empty()) return;
+    std::size_t done = 0;
+    while (done < line.size()) {
+      const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        write_error = "--summary \"" + o.summary + "\": writing failed: " + std::strerror(errno) +
+                      " → free disk space or choose another file; --resume continues the sweep";
+        return;
+      }
+      done += static_cast<std::size_t>(n);
+    }
+  };
+  if (!(o.resume && exists && ::lseek(fd, 0, SEEK_END) > 0))
+    append(sweep::csv_record(header) + "\n");
+
+  sweep::ObserverFactory observe;
+  if (!o.results_dir.empty()) {
+    const std::string ext = o.results_format == "hdf5" ? ".h5" : "." + o.results_format;
+    const auto format = results::result_format_for("x" + ext, o.results_format);
+    std::vector<std::string> patterns;
+    for (const auto& list : o.output_vars)
+      for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
+    const auto channels = simulation::select_output_channels(*fmu, patterns, false);
+    std::filesystem::create_directories(o.results_dir, ec);
+    if (ec || !std::filesystem::is_directory(o.results_dir))
+      throw Error(ErrorKind::output, "--results-dir \"" + o.results_dir + "\": cannot be created (" +
+                                         ec.message() + ") → give a folder you can write to");
+    std::map<std::string, std::string> names;
+    for (const auto& s : scenarios) {
+      auto [it, inserted] = names.emplace(file_name_of(s.id), s.id);
+      if (!inserted)
+        refuse("--results-dir: scenario ids \"" + it->second + "\" and \"" + s.id + "\" give the same file name \"" +
+               it->first + ext + "\" → give the scenarios ids that differ in letters, digits, '.', '-' or '_'");
+    }
+    const std::filesystem::path dir = o.results_dir;
+    const std::string model = fmu->display_name();
+    observe = [dir, ext, format, channels, model](const sweep::Scenario& s) -> std::unique_ptr<sweep::ScenarioObserver> {
+      return std::make_unique<ResultFileObserver>(dir / (file_name_of(s.id) + ext), format, channels, model);
+    };
+  } else if (!o.output_vars.empty()) {
+    refuse("--output-vars: only with --results-dir DIR (the summary's columns are the --metric options)");
+  }
+
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < scenarios.size(); ++i)
+    if (!finished.count(scenarios[i].id)) todo.push_back(i);
+  if (!finished.empty())
+    std::cerr << "lsdae: sweep: resuming: " << count_of(scenarios.size() - todo.size(), "scenario")
+              << " already in " << o.summary << ", " << todo.size() << " to run\n";
+  Progress progress(todo.size(), o.progress);
+  sweep::SweepOutcome outcome;
+  if (!todo.empty())
+    outcome = sweep::run_sweep(*plan, scenarios, [&](std::size_t, const sweep::SummaryRow& row) {
+      append(row.to_csv() + "\n");
+      if (row.status == sweep::Status::ok) ++outcome.ok;
+      else if (row.status == sweep::Status::stopped_early) ++outcome.stopped_early;
+      else ++outcome.failed;
+      ++outcome.ran;
+      progress.update(outcome);
+    }, todo, observe);
+  progress.update(outcome, true);
+  if (!write_error.empty()) throw Error(ErrorKind::output, write_error);
+  if (outcome.interrupted) {
+    std::cerr << "lsdae: sweep interrupted: " << count_of(outcome.ran, "scenario") << " of " << todo.size()
+              << " kept in " << o.summary << " → --resume continues it\n";
+    return exit_code(ErrorKind::interrupted);
+  }
+  std::cerr << "lsdae: sweep: " << count_of(outcome.ran, "scenario") << ": " << outcome.ok << " ok, "
+            << outcome.stopped_early << " stopped early, " << outcome.failed << " failed; summary in " << o.summary
+            << '\n';
+  return outcome.failed > 0 ? sweep::kExitScenariosFailed : 0;
+}
+
+}  // namespace
+
+Runner add_sweep_command(CLI::App& app) {
+  auto o = std::make_shared<SweepCliOptions>();
+  const double inf = std::numeric_limits<double>::infinity();
+  app.add_option("fmu", o->path, "The .fmu file (or an unpacked FMU folder)")->required();
+  app.add_option("--scenarios", o->scenarios,
+                 "CSV table: one scenario per row, columns are variable names (and an optional id)")
+      ->type_name("CSV")->group("Scenarios");
+  app.add_option("--grid", o->grid, "A full factorial axis name=v1,v2,... (repeatable; crossed with the other source)")
+      ->type_name("NAME=V1,V2")->group("Scenarios");
+  app.add_option("--monte-carlo", o->monte_carlo, "Number of Monte Carlo scenarios (with --draw)")
+      ->type_name("N")
+      ->transform(count_value(1, 100000000, "the number of Monte Carlo scenarios", "--monte-carlo 100"))
+      ->group("Scenarios");
+  app.add_option("--draw", o->draws,
+                 "A random parameter: name=uniform(lo,hi) or name=normal(mean,sd[,lo,hi]) (repeatable)")
+      ->type_name("SPEC")->group("Scenarios");
+  app.add_option("--seed", o->seed, "Monte Carlo seed: scenario k's draws depend only on it and k")
+      ->transform(count_value(0, std::numeric_limits<std::int64_t>::max(), "the seed", "--seed 42"))
+      ->capture_default_str()->group("Scenarios");
+  app.add_option("--contingencies", o->contingencies,
+                 "MATPOWER change table (chgtab): each branch outage is a fault at the branch's from-bus, cleared "
+                 "by opening the branch (PowerGrid FMU: fault.bus, trip.branch)")
+      ->type_name("CHGTAB.m")->group("Scenarios");
+  app.add_option("--case", o->case_file, "MATPOWER case file of the grid (the branches' from-buses)")
+      ->type_name("CASE.m")->group("Scenarios");
+  app.add_option("--fault-on", o->fault_on, "Contingencies: fault.t_on (default: the FMU's)")
+      ->type_name("TIME")->check(real_value({-inf, inf, true, true, "the fault time", "--fault-on 1"}))
+      ->group("Scenarios");
+  app.add_option("--clear-after", o->clear_after,
+                 "Contingencies: fault.t_off = trip.time = t_on + this (default: the FMU's times)")
+      ->type_name("SECONDS")->check(real_value({0.0, inf, false, true, "the fault duration", "--clear-after 0.1"}))
+      ->group("Scenarios");
+  app.add_flag("--no-fault", o->no_fault, "Contingencies: open the branches without a fault (fault.bus = 0)")
+      ->group("Scenarios");
+  app.add_option("--set", o->sets, "A value for every scenario: name=value (repeatable; a scenario's own wins)");
+  app.add_option("--metric", o->metrics,
+                 "STAT:SELECTOR, STAT min, max, final, tmax or tmin; SELECTOR a name or min|max|mean|spread|maxdev(GLOB) "
+                 "(repeatable), e.g. 'max:maxdev(gen[*].delta)'")
+      ->group("Summary");
+  app.add_option("--stop-when", o->stop_when,
+                 "End a scenario early (stopped-early) when SELECTOR OP NUMBER holds, e.g. 'maxdev(gen[*].delta) > 3.14159' "
+                 "(repeatable)")
+      ->group("Summary");
+  app.add_option("--settle", o->settle,
+                 "End a scenario early when every derivative stays below TOL for DURATION s (from FROM; contingencies: "
+                 "from the clearing time)")
+      ->type_name("TOL,DURATION[,FROM]")->group("Summary");
+  app.add_option("--summary", o->summary, "Summary CSV, one row per scenario, written as they finish")
+      ->capture_default_str()->group("Summary");
+  app.add_flag("--resume", o->resume, "Continue the sweep of an existing --summary: skip the ids it holds")
+      ->group("Summary");
+  app.add_flag("--overwrite", o->overwrite, "Replace an existing --summary")->group("Summary");
+  app.add_option("--results-dir", o->results_dir,
+                 "Also write each scenario's result file, DIR/<id>.csv (or .h5, .mat): the rows lsdae simulate writes")
+      ->type_name("DIR")->group("Summary");
+  app.add_option("--results-format", o->results_format, "Format of the --results-dir files: csv, hdf5 or mat")
+      ->check(one_of({"csv", "hdf5", "mat"}))->capture_default_str()->group("Summary");
+  app.add_option("--output-vars", o->output_vars,
+                 "Variables in the --results-dir files: names or globs, comma-separated (default: outputs and states)")
+      ->group("Summary");
+  app.add_option("--jobs", o->jobs, "Worker processes, 1 to 1024")
+      ->type_name("N")->transform(count_value(1, 1024, "the number of jobs", "--jobs 2"))->capture_default_str();
+  app.add_option("--scenario-timeout", o->scenario_timeout, "Seconds one scenario may take (0: no limit)")
+      ->type_name("SECONDS")
+      ->check(real_value({0.0, inf, true, true, "the per-scenario time limit", "--scenario-timeout 60"}));
+  app.add_flag("--no-isolate", o->no_isolate, "Run the scenarios in this process, one at a time (debugging)");
+  app.add_flag("!--no-progress", o->progress, "No progress bar or progress lines on stderr");
+  app.add_option("--start", o->start, "Start time (default: DefaultExperiment)")
+      ->type_name("TIME")->check(real_value({-inf, inf, true, true, "the start time", "--start 0"}));
+  app.add_option("--stop", o->stop, "Stop time (default: DefaultExperiment)")
+      ->type_name("TIME")->check(real_value({-inf, inf, true, true, "the stop time", "--stop 10"}));
+  app.add_option("--rtol", o->rtol, "Relative tolerance, from 1e-15 to 1")
+      ->type_name("NUMBER")->check(real_value({1e-15, 1.0, true, true, "the relative tolerance", "--rtol 1e-6"}));
+  app.add_option("--atol", o->atol, "Absolute tolerance (default: rtol)")
+      ->type_name("NUMBER")->check(real_value({0.0, inf, false, true, "the absolute tolerance", "--atol 1e-8"}));
+  app.add_option("--output-interval", o->interval, "Time between the points metrics are sampled at")
+      ->type_name("TIME")->check(real_value({0.0, inf, false, true, "the output interval", "--output-interval 0.01"}));
+  app.add_option("--jacobian", o->jacobian, "auto, fd or directional")->check(one_of({"auto", "fd", "directional"}));
+  app.add_option("--threads", o->threads, "Threads per scenario for Jacobian evaluation, 1 to 1024")
+      ->type_name("N")->transform(count_value(1, 1024, "the thread count", "--threads 2"));
+  app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output points")
+      ->type_name("N")
+      ->transform(count_value(1, std::numeric_limits<long>::max(), "the most steps between two output points",
+                              "--max-steps 1000000"));
+  return [o]() { return run_sweep_command(*o); };
+}
+
+}  // namespace lsdae::cli

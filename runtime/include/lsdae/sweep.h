@@ -1,0 +1,149 @@
+// lsdae/sweep.h -- run many scenarios of one FMU (parameter sweeps, Monte
+// Carlo, N-1 contingencies) and summarise each in one row.
+//
+//   auto fmu = lsdae::Fmu::open("PowerGrid_case39.fmu");
+//   lsdae::sweep::SweepOptions options;
+//   options.metrics = {"max:maxdev(gen[*].delta)", "min:min(bus[*].Vr)"};
+//   options.stop_when = {"maxdev(gen[*].delta) > 3.14159"};
+//   options.jobs = 2;
+//   auto plan = lsdae::sweep::SweepPlan::compile(fmu, options);   // checks every name and metric
+//   std::vector<lsdae::sweep::Scenario> scenarios = ...;             // sweep/scenario_sources.h
+//   lsdae::sweep::run_sweep(plan, scenarios, [](std::size_t k, const lsdae::sweep::SummaryRow& row) {
+//     std::cout << row.to_csv() << '\n';                              // in the order they finish
+//   });
+//   // or one at a time, in this process (a pipeline's own loop):
+//   lsdae::sweep::SummaryRow row = lsdae::sweep::run_scenario(plan, scenarios[0]);
+//
+// The contract:
+// - run_scenario creates a Simulation, applies the common sets then the
+//   scenario's, initialises and integrates over the output grid of `lsdae
+//   simulate` (start, start + k·interval, stop) plus the points just before
+//   and after every event. Metrics and stop conditions are evaluated at each
+//   of these points, so a metric equals what the same computation over
+//   `lsdae simulate`'s default result rows gives, exactly. It never throws for
+//   a scenario's own failure: the row says status failed and the message;
+//   the metrics keep what was computed up to there.
+// - Early termination: a --stop-when condition true at a point, or the
+//   settle test (every continuous-state derivative below tol in magnitude at
+//   every point over `duration`, counted from `from`; reset by events), ends
+//   the scenario at the next output point: status stopped_early and the
+//   reason.
+// - run_sweep runs the scenarios in `jobs` worker processes forked from this
+//   one (SweepOptions::isolate; call it before any FMU binary is loaded or
+//   OpenMP runs here: lsdae/supervise.h), each opening its Simulations from
+//   the shared, already unpacked Fmu, so an FMU that may be instantiated once
+//   per process is fine. A worker that crashes or passes the per-scenario
+//   time limit is killed and replaced; its scenario gets a failed row saying
+//   so, and the sweep goes on. Rows are delivered to the callback as they
+//   finish (any order); the rows themselves do not depend on the number of
+//   jobs. A stop signal (StopSignals) ends the sweep: running scenarios are
+//   abandoned without a row (a --resume runs them again).
+// - Rows serialise to one CSV record and back (to_csv, from_csv) exactly:
+//   numbers in the shortest text that reads back to the same double.
+#ifndef LSDAE_SWEEP_H
+#define LSDAE_SWEEP_H
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lsdae/fmu.h"
+#include "lsdae/simulation.h"
+#include "sweep/scenario.h"  // runtime/sweep/scenario.h; installed as lsdae/sweep/scenario.h
+
+namespace lsdae::sweep {
+
+// Exit code of `lsdae sweep` when the sweep ran to its end but at least one
+// scenario failed (README "Exit codes").
+inline constexpr int kExitScenariosFailed = 12;
+
+struct Settle {
+  double tol = 0, duration = 0;
+  std::optional<double> from;  // default: the start time
+};
+
+struct SweepOptions {
+  SimulationOptions simulation;
+  std::vector<std::pair<std::string, std::string>> sets;  // common to every scenario
+  std::vector<std::string> metrics;    // "STAT:SELECTOR", e.g. "max:gen[1].delta" (see docs/sweeps.md)
+  std::vector<std::string> stop_when;  // "SELECTOR OP NUMBER", e.g. "maxdev(gen[*].delta) > 3.14159"
+  std::optional<Settle> settle;
+  std::size_t jobs = 1;
+  bool isolate = true;                 // worker processes; false: in this process, one at a time
+  double scenario_timeout = 0;         // seconds per scenario (isolated only); 0: none
+};
+
+enum class Status { ok, stopped_early, failed };
+const char* to_string(Status status) noexcept;
+
+struct SummaryRow {
+  std::string id;
+  Status status = Status::failed;
+  std::string message;                         // failed: the error; stopped_early: the reason
+  std::optional<double> reached_time;
+  long steps = 0;
+  double wall_time = 0;                        // seconds
+  std::vector<std::optional<double>> metrics;  // empty when never evaluated (NaN: no finite sample)
+
+  std::string to_csv() const;  // one record, no line break (message quoted when needed)
+  // Error(usage) when `record` is not a row of `metric_count` metrics.
+  static SummaryRow from_csv(const std::string& record, std::size_t metric_count);
+};
+// "id,status,message,reached_time,steps,wall_time_s,<metric>..."
+std::vector<std::string> summary_header(const std::vector<std::string>& metrics);
+
+struct CompiledChecks;  // metrics, stop conditions, settle: runtime/sweep/metrics.h
+
+class SweepPlan {
+ public:
+  // Checks the metric and stop expressions and their variable names against
+  // the model (Error(usage), naming the option, the text and what to do).
+  static std::shared_ptr<const SweepPlan> compile(std::shared_ptr<Fmu> fmu, const SweepOptions& options);
+  ~SweepPlan();
+  const SweepOptions& options() const { return options_; }
+  const std::shared_ptr<Fmu>& fmu() const { return fmu_; }
+  const CompiledChecks& checks() const { return *checks_; }
+  std::vector<std::string> header() const { return summary_header(options_.metrics); }
+
+ private:
+  SweepPlan() = default;
+  SweepOptions options_;
+  std::shared_ptr<Fmu> fmu_;
+  std::unique_ptr<CompiledChecks> checks_;
+};
+
+// Called with each finished row (in this process) and the scenario's index.
+using RowSink = std::function<void(std::size_t index, const SummaryRow& row)>;
+
+// Watches one scenario as it runs, in the process that runs it (e.g. writes
+// its result file). What it throws (lsdae::Error) makes the scenario failed
+// with that message.
+class ScenarioObserver {
+ public:
+  virtual ~ScenarioObserver() = default;
+  // After create() and the sets, before initialize().
+  virtual void started(Simulation& /*sim*/) {}
+  // At every sampled point (the metrics' points), sim at that point: phase 0
+  // an output point, 1 just before an event, 2 just after it.
+  virtual void sampled(Simulation& /*sim*/, int /*phase*/) {}
+  // Once, at the end, whatever the status.
+  virtual void finished(const SummaryRow& /*row*/) {}
+};
+using ObserverFactory = std::function<std::unique_ptr<ScenarioObserver>(const Scenario& scenario)>;
+
+SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const ObserverFactory& observe = {});
+
+struct SweepOutcome {
+  std::size_t ran = 0, ok = 0, stopped_early = 0, failed = 0;
+  bool interrupted = false;  // a stop signal ended it
+};
+// Runs scenarios[i] for every i in `indices` (all when empty).
+SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scenarios, const RowSink& sink,
+                       const std::vector<std::size_t>& indices = {}, const ObserverFactory& observe = {});
+
+}  // namespace lsdae::sweep
+
+#endif  // LSDAE_SWEEP_H

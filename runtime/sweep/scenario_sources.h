@@ -1,0 +1,101 @@
+// runtime/sweep/scenario_sources.h -- where the scenarios of a sweep come from.
+//
+//   read_scenario_table(csv)   a CSV table (RFC 4180 quoting): a header of
+//       variable names, an optional `id` column, one scenario per row. An
+//       empty cell leaves that variable at its common value. Ids default to
+//       the row number (1-based, data rows only); given ids must be unique
+//       and non-empty. Lines starting with '#' and blank lines are skipped.
+//   full_factorial(axes)       `name=v1,v2,...` axes: every combination, the
+//       last axis varying fastest; ids 1..N.
+//   monte_carlo(draws, count, seed)  `name=uniform(lo,hi)` or
+//       `name=normal(mean,sd)` / `normal(mean,sd,lo,hi)` (truncated by
+//       rejection). Scenario k (1-based) draws from its own stream, a
+//       SplitMix64 generator seeded with mix(seed, k): its values depend only
+//       on seed and k -- not on the order, the count or the number of
+//       workers. Uniform: lo + (hi − lo)·u with u a 53-bit fraction; normal:
+//       Box–Muller (Box & Muller 1958), written out here so that every
+//       platform draws the same numbers. Values are written in the shortest
+//       text that reads back to the same double.
+//   read_chgtab(m) + contingency_scenarios  a MATPOWER change table
+//       (`chgtab = [ label prob table row col chgtype newval; ... ];`,
+//       symbolic constants CT_TBRCH, BR_STATUS, CT_REP or their numbers
+//       3, 11, 1). A label with exactly one row that sets a branch's status
+//       to 0 is a branch outage; anything else (other tables, other columns,
+//       several rows under one label: N-k) is skipped and listed in `skipped`.
+//       A line that is not a row of 7 fields, or a field that is neither a
+//       number nor a known constant, is Error(usage) naming the line.
+//       Each outage becomes: fault.bus = the branch's from-bus (from the
+//       MATPOWER case, read_branch_from_buses), trip.branch = the row, and
+//       the fault and clearing times when given; id = the label.
+//   cross(a, b)                every scenario of a with every one of b (ids
+//       "a.id/b.id", sets of a then b).
+//
+// Errors are lsdae::Error(usage) in the shape where → what → value → what to do.
+#ifndef LSDAE_RUNTIME_SWEEP_SCENARIO_SOURCES_H
+#define LSDAE_RUNTIME_SWEEP_SCENARIO_SOURCES_H
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sweep/scenario.h"
+
+namespace lsdae {
+struct ModelDescription;
+}
+
+namespace lsdae::sweep {
+
+std::vector<Scenario> read_scenario_table(const std::filesystem::path& csv);
+std::vector<Scenario> full_factorial(const std::vector<std::string>& axes);
+
+struct Draw {
+  enum class Kind { uniform, normal } kind = Kind::uniform;
+  std::string name;
+  double a = 0, b = 0;                   // uniform: lo, hi; normal: mean, sd
+  std::optional<double> low, high;       // normal: bounds
+};
+Draw parse_draw(const std::string& text);  // "name=uniform(0.9,1.1)"
+std::vector<Scenario> monte_carlo(const std::vector<Draw>& draws, std::int64_t count, std::uint64_t seed);
+// The values of scenario k (1-based) alone: what monte_carlo gives it.
+std::vector<double> monte_carlo_values(const std::vector<Draw>& draws, std::int64_t k, std::uint64_t seed);
+
+struct BranchOutage {
+  std::string label;
+  std::int64_t branch = 0;  // 1-based row of mpc.branch
+  int line = 0;
+};
+struct ChangeTable {
+  std::vector<BranchOutage> outages;
+  std::vector<std::string> skipped;  // "label 17 (line 40): a change of the bus table"
+};
+ChangeTable read_chgtab(const std::filesystem::path& m);
+// From-bus (F_BUS, column 1) of every row of mpc.branch in a MATPOWER case file.
+std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m);
+
+struct ContingencyTimes {
+  std::optional<double> fault_on;      // fault.t_on
+  std::optional<double> clear_after;   // fault.t_off = trip.time = t_on + this
+  bool fault = true;                   // false: trip only (fault.bus = 0)
+};
+// `t_on_default`: the FMU's fault.t_on start value, used with clear_after alone.
+std::vector<Scenario> contingency_scenarios(const ChangeTable& table, const std::vector<std::int64_t>& from_buses,
+                                            const ContingencyTimes& times, double t_on_default);
+
+std::vector<Scenario> cross(const std::vector<Scenario>& a, const std::vector<Scenario>& b);
+
+// Every name set by a scenario must be a variable (or array element) of the
+// model: Error(usage) naming the source ("--scenarios table.csv, column
+// \"x\""), the name, and the closest names.
+void check_names(const ModelDescription& md, const std::vector<Scenario>& scenarios, const std::string& source);
+// Ids must be unique: Error(usage) naming the first duplicate.
+void check_unique_ids(const std::vector<Scenario>& scenarios, const std::string& source);
+
+// The shortest decimal text that reads back to the same double.
+std::string round_trip(double value);
+
+}  // namespace lsdae::sweep
+
+#endif  // LSDAE_RUNTIME_SWEEP_SCENARIO_SOURCES_H
