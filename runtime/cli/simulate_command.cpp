@@ -109,6 +109,12 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
   JsonWriter j(out);
   j.begin_object();
   j.field("fmu", fmu_name);
+  j.key("command_line").begin_array();
+  for (const auto& word : command_line()) j.value(word);
+  j.end_array();
+  j.key("versions").begin_object();
+  j.field("lsdae", kLsdaeVersion);
+  j.end_object();
   j.field("completed", error.empty() && !interrupted);
   j.field("interrupted", interrupted);
   if (!error.empty()) j.field("error", error);
