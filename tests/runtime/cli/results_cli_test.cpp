@@ -81,6 +81,34 @@ TEST_F(ResultsCliTest, CsvUnitsLine) {
       << "one unit per column";
 }
 
+// --csv-events: the column after time marks the rows around each bounce
+// (1 then 2, at the same time); without it the file has no such column.
+TEST_F(ResultsCliTest, CsvEventColumn) {
+  const auto ball = catalog_entry("BouncingBall_ode").fmu.string();
+  auto csv = work_ / "e.csv";
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball, "--stop", "3", "-o", csv.string(), "--csv-events"}), 0));
+  auto rows = lines(read_text(csv));
+  ASSERT_GE(rows.size(), 3u);
+  EXPECT_EQ(rows[0].rfind("time,event,", 0), 0u) << rows[0];
+  std::size_t before = 0, after = 0;
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    const auto fields = rows[k].substr(0, rows[k].find(',', rows[k].find(',') + 1));
+    const std::string mark = fields.substr(fields.find(',') + 1);
+    if (mark == "1") {
+      ++before;
+      ASSERT_LT(k + 1, rows.size());
+      EXPECT_EQ(rows[k + 1].substr(0, rows[k + 1].find(',')), rows[k].substr(0, rows[k].find(',')))
+          << "the row after has the same time";
+      EXPECT_EQ(rows[k + 1].substr(rows[k + 1].find(',') + 1, 2), "2,");
+    }
+    if (mark == "2") ++after;
+  }
+  EXPECT_GT(before, 0u) << "the ball bounces";
+  EXPECT_EQ(before, after);
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball, "--stop", "3", "-o", csv.string()}), 0));
+  EXPECT_EQ(lines(read_text(csv))[0].find("event"), std::string::npos) << "opt-in";
+}
+
 TEST_F(ResultsCliTest, LogGridPutsRowsInRobertsonsTransient) {
   auto csv = work_ / "log.csv";
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", robertson(), "--stop", "4e10", "--output-grid", "log", "-o", csv.string()}),

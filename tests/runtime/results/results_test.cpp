@@ -109,6 +109,14 @@ class ResultsTest : public ::testing::Test {
   fs::path dir_;
 };
 
+WriterOptions writer_options(bool csv_units, bool csv_events, const std::string& model) {
+  WriterOptions o;
+  o.csv_units = csv_units;
+  o.csv_events = csv_events;
+  o.model_name = model;
+  return o;
+}
+
 TEST(ResultFormat, FollowsTheExtensionOrFormat) {
   EXPECT_EQ(result_format_for("r.csv", ""), ResultFormat::csv);
   EXPECT_EQ(result_format_for("r.H5", ""), ResultFormat::hdf5);
@@ -133,7 +141,7 @@ TEST_F(ResultsTest, CsvHasTypedColumnsAndAUnitsLine) {
   FakeRow row = typed_row();
   const fs::path path = dir_ / "r.csv";
   {
-    auto w = open_result_writer(ResultFormat::csv, path, row.columns, {1, true, "M"});
+    auto w = open_result_writer(ResultFormat::csv, path, row.columns, writer_options(true, false, "M"));
     row.set(0);
     w->write_row(0.0, row, RowKind::ordinary);
     row.set(1);
@@ -152,6 +160,42 @@ TEST_F(ResultsTest, CsvHasTypedColumnsAndAUnitsLine) {
   EXPECT_EQ(header, "time,label,x,f,tiny,count,on,big");
   EXPECT_EQ(units, "s,,m,kg,,1,,");
   EXPECT_EQ(first, "0,\"s,\"\"0\",0.3333333333333333,0,1.0000000000000002e-300,-2147483647,0,18446744073709551615");
+}
+
+// --csv-events: an "event" column after time, 1 and 2 on the rows around an
+// event (same time), 0 elsewhere; a variable already named "event" is refused.
+TEST_F(ResultsTest, CsvEventColumnMarksTheRowsAroundAnEvent) {
+  FakeRow row = typed_row();
+  row.columns.resize(2);  // label, x
+  const fs::path path = dir_ / "e.csv";
+  {
+    auto w = open_result_writer(ResultFormat::csv, path, row.columns, writer_options(true, true, "M"));
+    row.set(0);
+    w->write_row(0.0, row, RowKind::ordinary);
+    w->write_row(0.25, row, RowKind::before_event);
+    row.set(1);
+    w->write_row(0.25, row, RowKind::after_event);
+    w->write_row(0.5, row, RowKind::ordinary);
+    w->finish("{}");
+  }
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0], "time,event,label,x");
+  EXPECT_EQ(lines[1], "s,,,m");
+  EXPECT_EQ(lines[2].substr(0, 4), "0,0,");
+  EXPECT_EQ(lines[3].substr(0, 7), "0.25,1,");
+  EXPECT_EQ(lines[4].substr(0, 7), "0.25,2,");
+  EXPECT_EQ(lines[5].substr(0, 6), "0.5,0,");
+  row.columns[1].name = "event";
+  try {
+    open_result_writer(ResultFormat::csv, dir_ / "f.csv", row.columns, writer_options(false, true, "M"));
+    FAIL() << "a second column named event";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(std::string(e.what()).find("--csv-events"), std::string::npos) << e.what();
+  }
 }
 
 // HDF5 read-back helpers (the C API, as another program would).
@@ -192,7 +236,7 @@ TEST_F(ResultsTest, Hdf5RoundTripsEveryTypeBitwiseWithNamesUnitsAndEvents) {
   const fs::path path = dir_ / "r.h5";
   const std::size_t rows = 2500;  // more than one block of 1024 rows
   {
-    auto w = open_result_writer(ResultFormat::hdf5, path, row.columns, {1, false, "Model \"M\""});
+    auto w = open_result_writer(ResultFormat::hdf5, path, row.columns, writer_options(false, false, "Model \"M\""));
     for (std::size_t k = 0; k < rows; ++k) {
       row.set(k);
       const RowKind kind = k == 7 ? RowKind::before_event : k == 8 ? RowKind::after_event : RowKind::ordinary;
