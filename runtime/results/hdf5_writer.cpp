@@ -388,6 +388,13 @@ Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Colu
   Impl& m = *m_;
   m.path = path;
   m.deflate = std::clamp(deflate, 0, 9);
+  // A file whose flush failed (disk full, file-size limit) cannot be closed:
+  // HDF5 keeps its ID, and its at-exit clean-up then crashes closing it again
+  // (libhdf5 1.10.8: SIGSEGV in H5F__close_cb), turning exit code 9 into a
+  // crash. Every file lsdae writes is closed (or left as flushed) by its
+  // writer, so the at-exit clean-up has nothing to do: it is switched off.
+  // Effective when this is the process's first HDF5 call; harmless otherwise.
+  H5dont_atexit();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become our messages, not HDF5's printout
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18);

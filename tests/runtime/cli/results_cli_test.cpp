@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli_fixture.h"
+#include "run_process.h"
 #include "mini_json.h"
 
 namespace lsdae::test {
@@ -107,6 +108,22 @@ TEST_F(ResultsCliTest, CsvEventColumn) {
   EXPECT_EQ(before, after);
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball, "--stop", "3", "-o", csv.string()}), 0));
   EXPECT_EQ(lines(read_text(csv))[0].find("event"), std::string::npos) << "opt-in";
+}
+
+// A file-size limit hit while the HDF5 writer thread writes: exit 9 with
+// the message naming the file and what to do. (The crash of libhdf5's
+// at-exit clean-up after such a failure: results_test.cpp,
+// Hdf5WriterThreadFailureIsAnOutputError.)
+TEST_F(ResultsCliTest, Hdf5FileSizeLimitIsAnOutputErrorNotACrash) {
+  const auto h5 = work_ / "limited.h5";
+  // 2-4 MiB (sh counts 512- or 1024-byte blocks): room for the FMU's files, not for 15 MB of results.
+  const auto line = catalog_entry("TransmissionLine_dae_shapeA_320").fmu.string();
+  auto result = run_process({"/bin/sh", "-c", "ulimit -f 4096; exec \"$0\" \"$@\"", LSDAE_BINARY, "simulate", line,
+                             "--all", "-o", h5.string(), "--no-progress"},
+                            {{"TMPDIR", tmp_.string()}}, work_, std::chrono::seconds(300));
+  EXPECT_TRUE(ExitedWith(result, 9)) << "the limit cannot hold this run";
+  EXPECT_TRUE(Mentions(result, "limited.h5"));
+  EXPECT_TRUE(Mentions(result, "ulimit -f"));
 }
 
 TEST_F(ResultsCliTest, LogGridPutsRowsInRobertsonsTransient) {
