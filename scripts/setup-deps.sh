@@ -8,8 +8,9 @@ packages=(
   libgtest-dev libbenchmark-dev libbenchmark-tools
   libpugixml-dev libzip-dev libcli11-dev
   python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest
-  libhdf5-dev libmatio-dev python3-h5py
+  libhdf5-dev libmatio-dev python3-h5py nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
+  chromium  # the tests open lsdae report's page in headless Chromium
 )
 missing=()
 while read -r name status; do

@@ -6,6 +6,7 @@ FMUs (with the FMI Layered Standard for DAE) from Python.
     model = lsdae.load("model.fmu")                                    # PyFMI style
     res = model.simulate(final_time=1.0)
     sim = model.simulation()                                           # stepping
+    res = lsdae.read_result("run.h5")                                  # a result file (.csv, .h5, .mat)
 
 docs/python.md is the chapter; the errors are in lsdae._errors.
 """
@@ -13,6 +14,7 @@ from . import _lsdae
 from ._errors import *  # noqa: F401,F403
 from ._errors import __all__ as _error_names
 from ._model import Model, Simulation, Variable, load, simulate
+from ._files import ResultFileError, read_result
 from ._result import Result
 
 __version__ = _lsdae.__version__
@@ -22,5 +24,6 @@ set_log_level = _lsdae.set_log_level
 # default: warnings and errors on stderr); set_log_level("info") or "debug"
 # lets more through, "off" none.
 
-__all__ = ["simulate", "load", "Model", "Simulation", "Variable", "Result", "set_log_level",
+__all__ = ["simulate", "load", "Model", "Simulation", "Variable", "Result", "read_result", "ResultFileError",
+           "set_log_level",
            "__version__"] + list(_error_names)

@@ -5,6 +5,8 @@
 #define LSDAE_RUNTIME_CLI_COMMANDS_H
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -13,6 +15,12 @@ class App;
 namespace lsdae::cli {
 
 using Runner = std::function<int()>;
+
+// The version `lsdae --version` prints, stored in the statistics and reports.
+inline constexpr const char* kLsdaeVersion = "0.1.0";
+
+// The command line lsdae was started with (argv), for the statistics.
+const std::vector<std::string>& command_line();
 
 // The whole `lsdae` program (main.cpp): parses the command line, then runs the
 // selected command and returns its exit code. With run_command false it stops
@@ -31,6 +39,8 @@ Runner add_simulate_command(CLI::App& app);
 Runner add_sweep_command(CLI::App& app);
 // `lsdae plot result.{csv,h5,mat} --vars GLOBS [--panels K] -o plot.svg`
 Runner add_plot_command(CLI::App& app);
+// `lsdae report result.{csv,h5,mat} [--stats s.json] [--vars GLOBS] -o report.html`
+Runner add_report_command(CLI::App& app);
 
 }  // namespace lsdae::cli
 

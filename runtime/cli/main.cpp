@@ -14,11 +14,18 @@
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 
+namespace {
+std::vector<std::string> g_command_line;
+}
+
+const std::vector<std::string>& lsdae::cli::command_line() { return g_command_line; }
+
 int lsdae::cli::run(int argc, char** argv, bool run_command) {
+  g_command_line.assign(argv, argv + std::max(argc, 0));
   CLI::App app{"lsdae -- simulate large sparse DAE models delivered as FMI 3.0 Model Exchange FMUs "
                "(FMI-LS-DAE)",
                "lsdae"};
-  app.set_version_flag("--version", std::string("lsdae 0.1.0"));
+  app.set_version_flag("--version", std::string("lsdae ") + lsdae::cli::kLsdaeVersion);
   app.require_subcommand(1);
   bool verbose = false, debug = false;
   app.add_flag("-v,--verbose", verbose, "Show informational messages (and the FMU's log)");
@@ -40,6 +47,7 @@ int lsdae::cli::run(int argc, char** argv, bool run_command) {
   add(lsdae::cli::add_sweep_command, "sweep",
       "Run many scenarios of an FMU (table, grid, Monte Carlo, contingencies); one summary row each");
   add(lsdae::cli::add_plot_command, "plot", "Plot variables of a result file (CSV, HDF5, MAT) over time as SVG");
+  add(lsdae::cli::add_report_command, "report", "Write one self-contained HTML page about a run: plots, statistics, events");
 
   // A file-size limit (ulimit -f) reached while writing results is a write
   // error lsdae reports (exit 9, the file cut back to its last complete row),

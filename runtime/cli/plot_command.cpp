@@ -1,20 +1,25 @@
 // runtime/cli/plot_command.cpp -- `lsdae plot RESULT --vars GLOBS -o plot.svg`:
 // time plots of a result file's variables (CSV, HDF5 or MAT as `lsdae
-// simulate` writes them) as an SVG document (results/svg_plot.h).
+// simulate` writes them) as an SVG document (results/svg_plot.h), or as a
+// PNG picture of it drawn by headless Chromium (-o plot.png, svg_to_png.h).
 // The result file is read by results/result_reader.h; the variables are
 // chosen with the globs --output-vars takes (`*`, `?`, comma-separated).
 // Errors: a missing or malformed file, an unknown format, a glob matching
-// nothing, a non-numeric column, an output name that is not .svg: usage
-// (exit 2); the SVG that cannot be written: output (exit 9).
+// nothing, a non-numeric column, an output name that is not .svg or .png,
+// no Chromium for a PNG: usage (exit 2); the picture that cannot be
+// written: output (exit 9).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/svg_to_png.h"
 #include "lsdae/error.h"
 #include "results/result_reader.h"
 #include "results/svg_plot.h"
@@ -26,7 +31,7 @@ namespace {
 struct PlotOptions {
   std::string result, vars, output, format, title;
   std::size_t panels = 0;
-  int width = 960, panel_height = 240;
+  int width = 960, panel_height = 240, png_scale = 1;
 };
 
 std::string lower_extension(const std::string& path) {
@@ -36,9 +41,10 @@ std::string lower_extension(const std::string& path) {
 }
 
 int run_plot(const PlotOptions& o) {
-  if (o.output != "-" && lower_extension(o.output) != ".svg")
-    throw Error(ErrorKind::usage, "lsdae plot -o → only SVG output is supported → \"" + o.output +
-                                      "\" → name the output file *.svg (or - for standard output)");
+  const bool png = o.output != "-" && lower_extension(o.output) == ".png";
+  if (o.output != "-" && lower_extension(o.output) != ".svg" && !png)
+    throw Error(ErrorKind::usage, "lsdae plot -o → the picture is SVG or PNG → \"" + o.output +
+                                      "\" → name the output file *.svg or *.png (or - for SVG on standard output)");
   const auto patterns = simulation::split_output_patterns(o.vars);
   if (patterns.empty())
     throw Error(ErrorKind::usage, "lsdae plot --vars → no variable named → \"" + o.vars +
@@ -69,6 +75,15 @@ int run_plot(const PlotOptions& o) {
   svg_options.panel_height = o.panel_height;
   svg_options.title = o.title;
   const std::string svg = results::render_svg(table, panels, results::event_times(table.time), svg_options);
+  if (png) {
+    // The document's own size (the <svg> element's width and height).
+    auto attribute = [&](const char* name) {
+      const auto at = svg.find(std::string(" ") + name + "=\"", svg.find("<svg"));
+      return at == std::string::npos ? 0 : std::atoi(svg.c_str() + at + std::strlen(name) + 3);
+    };
+    svg_to_png(svg, attribute("width"), attribute("height"), o.output, o.png_scale);
+    return 0;
+  }
   if (o.output == "-") {
     std::cout << svg << std::flush;
     if (!std::cout) throw Error(ErrorKind::output, "lsdae plot → standard output cannot be written → - → check the pipe");
@@ -91,7 +106,9 @@ Runner add_plot_command(CLI::App& app) {
   app.add_option("--vars", options->vars,
                  "The variables to plot: names or globs (* any run of characters, ? one), comma-separated")
       ->required();
-  app.add_option("-o,--output", options->output, "The plot to write: an .svg file, or - for standard output")
+  app.add_option("-o,--output", options->output,
+                 "The plot to write: an .svg file, a .png file (drawn by headless Chromium), or - for SVG on "
+                 "standard output")
       ->required();
   app.add_option("--panels", options->panels,
                  "Number of panels the variables are spread over, in file order (default: one panel per unit)")
@@ -103,6 +120,8 @@ Runner add_plot_command(CLI::App& app) {
       ->check(CLI::Range(400, 10000));
   app.add_option("--panel-height", options->panel_height, "Height of one panel's plotting area in pixels (default 240)")
       ->check(CLI::Range(80, 4000));
+  app.add_option("--png-scale", options->png_scale, "PNG: device pixels per picture pixel, 1 to 4 (default 1)")
+      ->check(CLI::Range(1, 4));
   return [options]() { return run_plot(*options); };
 }
 

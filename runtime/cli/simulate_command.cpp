@@ -71,6 +71,7 @@ struct SimulateOptions {
   std::string format;  // --format; "" follows the extension
   results::ResultFormat result_format = results::ResultFormat::csv;
   bool csv_units = false;
+  bool csv_events = false;
   int hdf5_deflate = 1;
   OutputControl output_control;
   std::vector<std::string> output_roles;
@@ -109,6 +110,12 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
   JsonWriter j(out);
   j.begin_object();
   j.field("fmu", fmu_name);
+  j.key("command_line").begin_array();
+  for (const auto& word : command_line()) j.value(word);
+  j.end_array();
+  j.key("versions").begin_object();
+  j.field("lsdae", kLsdaeVersion);
+  j.end_object();
   j.field("completed", error.empty() && !interrupted);
   j.field("interrupted", interrupted);
   if (!error.empty()) j.field("error", error);
@@ -325,8 +332,14 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
       else log_warning(to_string(check));
     }
     if (!o.stats.empty()) stats = std::make_unique<OutputFile>(o.stats, "statistics", ctx.results_fd());
+    results::WriterOptions writer_options;
+    writer_options.stdout_fd = ctx.results_fd();
+    writer_options.csv_units = o.csv_units;
+    writer_options.csv_events = o.csv_events;
+    writer_options.model_name = fmu->display_name();
+    writer_options.hdf5_deflate = o.hdf5_deflate;
     writer = results::open_result_writer(o.result_format, o.output, simulation::result_columns(reader.channels()),
-                                         {ctx.results_fd(), o.csv_units, fmu->display_name(), o.hdf5_deflate});
+                                         writer_options);
     record(results::RowKind::ordinary);
     int last_percent = -1;
     for (std::int64_t k = 1; k <= intervals; ++k) {
@@ -466,6 +479,8 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_option("--format", o->format, "Result format when the file name does not say it: csv, hdf5 or mat")
       ->check(one_of({"csv", "hdf5", "mat"}));
   app.add_flag("--csv-units", o->csv_units, "CSV: a second header line with each column's unit");
+  app.add_flag("--csv-events", o->csv_events,
+               "CSV: an \"event\" column after time: 1 on the row just before an event, 2 just after, else 0");
   app.add_option("--hdf5-deflate", o->hdf5_deflate,
                  "HDF5: deflate level of the values, 0 (no compression: fastest) to 9")
       ->type_name("LEVEL")

@@ -1,9 +1,10 @@
 // runtime/results/csv_reader.cpp -- reading a CSV result (csv_writer.h's
-// layout, RFC 4180 quoting) for result_reader.h.
+// layout, RFC 4180 quoting) for result_reader.h, streamed: a record at a
+// time through a 1 MiB buffer, keeping only the selected columns, so memory
+// is the selected series (8 bytes per value) whatever the file's width.
 #include <charconv>
 #include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "lsdae/error.h"
 #include "results/result_reader.h"
@@ -11,36 +12,38 @@
 namespace lsdae::results {
 namespace {
 
-// Splits one CSV record starting at `at` (quoted fields may hold commas,
-// doubled quotes and line breaks); `at` moves past its line break.
-// `quoted` says which fields were quoted.
-bool next_record(const std::string& text, std::size_t& at, std::vector<std::string>& fields,
-                 std::vector<bool>& quoted) {
+// Reads one CSV record from `in` (quoted fields may hold commas, doubled
+// quotes and line breaks), up to and past its line break; false at the end.
+// `quoted` says which fields were quoted. The file is read through the
+// stream's buffer, a record at a time: memory holds one record, not the file.
+bool next_record(std::streambuf& in, std::vector<std::string>& fields, std::vector<bool>& quoted) {
+  using Traits = std::streambuf::traits_type;
   fields.clear();
   quoted.clear();
-  if (at >= text.size()) return false;
+  int c = in.sbumpc();
+  if (Traits::eq_int_type(c, Traits::eof())) return false;
   std::string field;
   bool in_quotes = false, was_quoted = false;
-  while (at < text.size()) {
-    const char c = text[at++];
+  for (; !Traits::eq_int_type(c, Traits::eof()); c = in.sbumpc()) {
+    const char ch = Traits::to_char_type(c);
     if (in_quotes) {
-      if (c == '"') {
-        if (at < text.size() && text[at] == '"') field += text[at++];
+      if (ch == '"') {
+        if (Traits::eq_int_type(in.sgetc(), Traits::to_int_type('"'))) field += Traits::to_char_type(in.sbumpc());
         else in_quotes = false;
       } else {
-        field += c;
+        field += ch;
       }
-    } else if (c == '"') {
+    } else if (ch == '"') {
       in_quotes = was_quoted = true;
-    } else if (c == ',') {
+    } else if (ch == ',') {
       fields.push_back(std::move(field));
       quoted.push_back(was_quoted);
       field.clear();
       was_quoted = false;
-    } else if (c == '\n') {
+    } else if (ch == '\n') {
       break;
-    } else if (c != '\r') {
-      field += c;
+    } else if (ch != '\r') {
+      field += ch;
     }
   }
   fields.push_back(std::move(field));
@@ -68,15 +71,15 @@ std::optional<double> number(const std::string& field, bool quoted) {
 }  // namespace
 
 ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter& wanted) {
-  std::ifstream in(path, std::ios::binary);
+  std::vector<char> buffer(1u << 20);  // read in 1 MiB pieces (outlives the stream)
+  std::ifstream in;
+  in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  in.open(path, std::ios::binary);
   if (!in) bad(path, "cannot be opened", "no such readable file", "check the path (write it with lsdae simulate -o)");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  std::size_t at = 0;
+  std::streambuf& text = *in.rdbuf();
   std::vector<std::string> fields;
   std::vector<bool> quoted;
-  if (!next_record(text, at, fields, quoted) || fields.empty() || fields[0] != "time")
+  if (!next_record(text, fields, quoted) || fields.empty() || fields[0] != "time")
     bad(path, "is not an lsdae CSV result", "its first header field is not \"time\"",
         "give a file written by lsdae simulate (or --format for another extension)");
   ResultTable table;
@@ -91,7 +94,7 @@ ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter&
   const std::size_t width = fields.size();
   std::size_t line = 1;
   bool first = true;
-  while (next_record(text, at, fields, quoted)) {
+  while (next_record(text, fields, quoted)) {
     ++line;
     if (fields.size() == 1 && fields[0].empty()) continue;  // a trailing empty line
     if (fields.size() != width)

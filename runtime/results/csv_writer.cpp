@@ -21,13 +21,13 @@ std::string csv_field(const std::string& text, bool always) {
 }
 
 CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names, int stdout_fd,
-                     const std::optional<std::vector<std::string>>& units)
-    : file_(std::make_unique<OutputFile>(path, "results", stdout_fd)) {
-  std::string header = "time";
+                     const std::optional<std::vector<std::string>>& units, bool event_column)
+    : file_(std::make_unique<OutputFile>(path, "results", stdout_fd)), event_column_(event_column) {
+  std::string header = event_column ? "time,event" : "time";
   for (const auto& name : names) header += "," + csv_field(name);
   header += '\n';
   if (units) {
-    header += "s";
+    header += event_column ? "s," : "s";
     for (const auto& unit : *units) header += "," + csv_field(unit);
     header += '\n';
   }
@@ -55,9 +55,13 @@ void CsvWriter::write_row(double time, std::span<const double> values) {
   finish_row();
 }
 
-void CsvWriter::write_row(double time, const RowValues& values, RowKind) {
+void CsvWriter::write_row(double time, const RowValues& values, RowKind kind) {
   line_.clear();
   append_number(line_, time);
+  if (event_column_) {
+    line_ += ',';
+    line_ += static_cast<char>('0' + static_cast<int>(kind));
+  }
   for (std::size_t c = 0; c < values.size(); ++c) {
     line_ += ',';
     if (values.storage(c) == ValueStorage::text) line_ += csv_field(values.text(c), true);

@@ -10,7 +10,11 @@
 // Booleans 0/1; String values always quoted; Binary as hex (quoted).
 // Events: the row just before and the row just after an event have the same
 // time (FMPy's convention: repeated times are events; pandas keeps both
-// rows).
+// rows). With `event_column` (--csv-events) a column "event" follows "time":
+// 0 an ordinary output point, 1 the row just before an event, 2 the row just
+// after it (HDF5's /event). Opt-in: FMPy's read_csv, OMSimulator and pandas
+// users see every column as a variable, and the repeated time already marks
+// events for them.
 // Each row goes to the file with one write(2) when computed
 // (common/output_file.h): memory stays flat however long the run, whatever
 // was computed before a failure or an interruption is on disk, and a write
@@ -42,7 +46,7 @@ class CsvWriter final : public ResultWriter {
   // descriptor, lsdae/supervise.h; it is not closed). `units`, when given,
   // is the units line (one per name).
   CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& names, int stdout_fd = 1,
-            const std::optional<std::vector<std::string>>& units = std::nullopt);
+            const std::optional<std::vector<std::string>>& units = std::nullopt, bool event_column = false);
   ~CsvWriter() override;
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
@@ -56,6 +60,7 @@ class CsvWriter final : public ResultWriter {
  private:
   std::unique_ptr<OutputFile> file_;
   std::size_t rows_ = 0;
+  bool event_column_ = false;
   std::string line_;  // the row being formatted, reused
 
   void finish_row();

@@ -143,4 +143,20 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
   return table;
 }
 
+std::string read_hdf5_statistics(const std::filesystem::path& path) {
+  if (H5Fis_hdf5(path.c_str()) <= 0) return {};
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.ok() || H5Aexists(file.get(), "statistics") <= 0) return {};
+  Handle attribute(H5Aopen(file.get(), "statistics", H5P_DEFAULT), H5Aclose);
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), H5T_VARIABLE);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  char* text = nullptr;
+  if (!attribute.ok() || H5Aread(attribute.get(), type.get(), &text) < 0 || text == nullptr) return {};
+  std::string out(text);
+  H5free_memory(text);
+  return out;
+}
+
 }  // namespace lsdae::results

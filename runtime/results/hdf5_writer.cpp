@@ -7,7 +7,12 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <condition_variable>
+#include <deque>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "lsdae/error.h"
 
@@ -19,6 +24,7 @@ constexpr std::size_t kBlockBytes = 4u << 20;  // buffered rows per block: about
 constexpr std::size_t kChunkBytes = 1u << 20;  // a chunk: about this many bytes
 constexpr std::size_t kMaxBlockRows = 1024;
 constexpr double kFlushSeconds = 1.0;
+constexpr std::size_t kQueuedJobs = 2;  // blocks waiting for the writer thread, at most
 
 // The innermost message of HDF5's error stack (what failed, e.g. "No space
 // left on device" from the file driver), or "" when there is none.
@@ -92,6 +98,20 @@ hid_t file_type_of(VariableType type, hid_t vlen_string) {
 
 }  // namespace
 
+// The rows of one block (or of its first rows), row-major, one vector per
+// group: what the run thread fills and the writer thread writes.
+struct Block {
+  std::vector<double> times;
+  std::vector<signed char> events;
+  struct Values {
+    std::vector<double> reals;
+    std::vector<std::int64_t> integers;
+    std::vector<std::uint64_t> unsigned_integers;
+    std::vector<std::string> texts;
+  };
+  std::vector<Values> groups;
+};
+
 struct Hdf5Writer::Impl {
   std::filesystem::path path;
   Handle file, vlen_string;
@@ -101,34 +121,49 @@ struct Hdf5Writer::Impl {
     ValueStorage storage;
     std::vector<std::size_t> columns;  // the selection's column of each dataset column
     Handle values;
-    std::vector<double> reals;  // the block, row-major [block rows × n]
-    std::vector<std::int64_t> integers;
-    std::vector<std::uint64_t> unsigned_integers;
-    std::vector<std::string> texts;
   };
   std::vector<Group> groups;
-  std::vector<double> times;
-  std::vector<signed char> events;
-  std::size_t block = 1;        // rows per block (B)
-  std::size_t block_start = 0;  // first row of the buffered block
-  std::size_t buffered = 0;     // rows buffered in the block
-  std::size_t rows = 0;         // rows accepted
-  std::size_t flushed = 0;      // rows on disk as of the last flush
-  std::chrono::steady_clock::time_point last_flush{};
-  bool closed = false;
   int deflate = 1;
+  std::size_t block = 1;  // rows per block (B)
 
-  [[noreturn]] void fail(const std::string& what) {
+  // The run thread's side.
+  Block current;                // the block being filled
+  std::size_t block_start = 0;  // first row of the current block
+  std::size_t buffered = 0;     // rows buffered in it
+  std::size_t rows = 0;         // rows accepted
+  std::chrono::steady_clock::time_point last_handed{};
+  bool closed = false;
+
+  // The writer thread's side: jobs in order, at most kQueuedJobs waiting.
+  struct Job {
+    Block data;
+    std::size_t start = 0;  // the block's first row
+    std::size_t count = 0;  // rows of it to write
+  };
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Job> queue;
+  std::vector<Block> spares;  // written blocks, reused
+  bool busy = false;          // the writer thread is writing a job
+  bool stopping = false;
+  std::exception_ptr error;   // the first failure of the writer thread
+  std::size_t flushed = 0;    // rows on disk as of the last flush
+  std::thread writer;
+
+  ~Impl() { stop(); }
+
+  [[noreturn]] void fail(const std::string& what, std::size_t rows_so_far, std::size_t on_disk) {
     const std::string cause = hdf5_error();
-    const int error = errno;
+    const int error_number = errno;
     throw Error(ErrorKind::output,
-                "results: writing \"" + path.string() + "\" failed after " + std::to_string(rows) + " row" +
-                    (rows == 1 ? "" : "s") + " (" + what + (cause.empty() ? "" : ": " + cause) +
-                    "); the file holds the " + std::to_string(flushed) + " rows of its last flush → " +
-                    (error == ENOSPC ? "free disk space"
-                     : error == EFBIG ? "raise the file-size limit (ulimit -f) or write fewer rows"
-                                      : "check the disk and the path"));
+                "results: writing \"" + path.string() + "\" failed after " + std::to_string(rows_so_far) + " row" +
+                    (rows_so_far == 1 ? "" : "s") + " (" + what + (cause.empty() ? "" : ": " + cause) +
+                    "); the file holds the " + std::to_string(on_disk) + " rows of its last flush → " +
+                    (error_number == ENOSPC ? "free disk space"
+                     : error_number == EFBIG ? "raise the file-size limit (ulimit -f) or write fewer rows"
+                                             : "check the disk and the path"));
   }
+  [[noreturn]] void fail(const std::string& what) { fail(what, rows, 0); }
 
   void check(herr_t status, const char* what) {
     if (status < 0) fail(what);
@@ -189,47 +224,161 @@ struct Hdf5Writer::Impl {
     return set;
   }
 
-  // Writes the buffered block at block_start (the datasets grow to hold it)
-  // and flushes the file.
-  void flush() {
-    if (buffered == 0) return;
-    const hsize_t end = block_start + buffered;
+  // An empty block sized for B rows.
+  Block make_block() const {
+    Block b;
+    b.times.resize(block);
+    b.events.resize(block);
+    b.groups.resize(groups.size());
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      const std::size_t size = block * groups[i].columns.size();
+      switch (groups[i].storage) {
+        case ValueStorage::real: b.groups[i].reals.resize(size); break;
+        case ValueStorage::integer: b.groups[i].integers.resize(size); break;
+        case ValueStorage::unsigned_integer: b.groups[i].unsigned_integers.resize(size); break;
+        case ValueStorage::text: b.groups[i].texts.resize(size); break;
+      }
+    }
+    return b;
+  }
+
+  // Writer thread: writes `job` (rows start .. start+count, the datasets
+  // grow to hold them) and flushes the file. Throws Error(output).
+  void write_job(const Job& job, std::size_t on_disk) {
+    const hsize_t end = job.start + job.count;
+    auto check_job = [&](herr_t status, const char* what) {
+      if (status < 0) fail(what, end, on_disk);
+    };
     auto put = [&](hid_t set, hid_t memory_type, const void* data, std::size_t width) {
       const int rank = width == 0 ? 1 : 2;
       const hsize_t extent[2] = {end, width};
-      check(H5Dset_extent(set, extent), "extending a dataset");
+      check_job(H5Dset_extent(set, extent), "extending a dataset");
       Handle file_space(H5Dget_space(set), H5Sclose);
-      const hsize_t start[2] = {block_start, 0}, count[2] = {buffered, width};
-      check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-            "selecting rows");
+      const hsize_t start[2] = {job.start, 0}, count[2] = {job.count, width};
+      check_job(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+                "selecting rows");
       Handle memory_space(H5Screate_simple(rank, count, nullptr), H5Sclose);
-      check(H5Dwrite(set, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "writing rows");
+      check_job(H5Dwrite(set, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "writing rows");
     };
-    put(time_set.get(), H5T_NATIVE_DOUBLE, times.data(), 0);
-    put(event_set.get(), H5T_NATIVE_SCHAR, events.data(), 0);
+    put(time_set.get(), H5T_NATIVE_DOUBLE, job.data.times.data(), 0);
+    put(event_set.get(), H5T_NATIVE_SCHAR, job.data.events.data(), 0);
     std::vector<const char*> pointers;
-    for (auto& g : groups) {
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      const Group& g = groups[i];
+      const Block::Values& v = job.data.groups[i];
       const std::size_t n = g.columns.size();
       switch (g.storage) {
-        case ValueStorage::real: put(g.values.get(), H5T_NATIVE_DOUBLE, g.reals.data(), n); break;
-        case ValueStorage::integer: put(g.values.get(), H5T_NATIVE_INT64, g.integers.data(), n); break;
+        case ValueStorage::real: put(g.values.get(), H5T_NATIVE_DOUBLE, v.reals.data(), n); break;
+        case ValueStorage::integer: put(g.values.get(), H5T_NATIVE_INT64, v.integers.data(), n); break;
         case ValueStorage::unsigned_integer:
-          put(g.values.get(), H5T_NATIVE_UINT64, g.unsigned_integers.data(), n);
+          put(g.values.get(), H5T_NATIVE_UINT64, v.unsigned_integers.data(), n);
           break;
         case ValueStorage::text:
           pointers.clear();
-          for (std::size_t k = 0; k < buffered * n; ++k) pointers.push_back(g.texts[k].c_str());
+          for (std::size_t k = 0; k < job.count * n; ++k) pointers.push_back(v.texts[k].c_str());
           put(g.values.get(), vlen_string.get(), pointers.data(), n);
           break;
       }
     }
-    check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "flushing");
-    flushed = end;
-    last_flush = std::chrono::steady_clock::now();
+    check_job(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "flushing");
+  }
+
+  // The writer thread: jobs in order until stopped; after a failure it
+  // keeps the error and drops the jobs that follow.
+  void run_writer() {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // per thread in a thread-safe HDF5
+    std::unique_lock lock(mutex);
+    for (;;) {
+      changed.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (queue.empty()) return;
+      Job job = std::move(queue.front());
+      queue.pop_front();
+      busy = true;
+      const std::size_t on_disk = flushed;
+      const bool failed = error != nullptr;
+      lock.unlock();
+      std::exception_ptr caught;
+      if (!failed) {
+        try {
+          write_job(job, on_disk);
+        } catch (...) {
+          caught = std::current_exception();
+        }
+      }
+      lock.lock();
+      busy = false;
+      if (caught != nullptr) error = caught;
+      else if (!failed) flushed = job.start + job.count;
+      spares.push_back(std::move(job.data));
+      changed.notify_all();
+    }
+  }
+
+  void rethrow_failure() {
+    std::lock_guard lock(mutex);
+    if (error != nullptr) std::rethrow_exception(error);
+  }
+
+  // Run thread: hands the buffered rows to the writer thread (the whole
+  // block when full, a copy of its first rows otherwise), waiting while
+  // kQueuedJobs are queued. `wait`: returns once they are on disk.
+  void hand_over(bool wait) {
+    if (buffered == 0) return;
+    Job job;
+    job.start = block_start;
+    job.count = buffered;
+    Block spare;
+    {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return queue.size() < kQueuedJobs || error != nullptr; });
+      if (error != nullptr) std::rethrow_exception(error);
+      if (!spares.empty()) {
+        spare = std::move(spares.back());
+        spares.pop_back();
+      }
+    }
+    if (spare.times.empty()) spare = make_block();
     if (buffered == block) {  // the block is complete: the next one starts
+      job.data = std::move(current);
+      current = std::move(spare);
       block_start += block;
       buffered = 0;
+    } else {  // a copy of the rows so far; they are written again with the full block
+      job.data = std::move(spare);
+      std::copy_n(current.times.begin(), buffered, job.data.times.begin());
+      std::copy_n(current.events.begin(), buffered, job.data.events.begin());
+      for (std::size_t i = 0; i < groups.size(); ++i) {
+        const std::size_t size = buffered * groups[i].columns.size();
+        const Block::Values& from = current.groups[i];
+        Block::Values& to = job.data.groups[i];
+        switch (groups[i].storage) {
+          case ValueStorage::real: std::copy_n(from.reals.begin(), size, to.reals.begin()); break;
+          case ValueStorage::integer: std::copy_n(from.integers.begin(), size, to.integers.begin()); break;
+          case ValueStorage::unsigned_integer:
+            std::copy_n(from.unsigned_integers.begin(), size, to.unsigned_integers.begin());
+            break;
+          case ValueStorage::text: std::copy_n(from.texts.begin(), size, to.texts.begin()); break;
+        }
+      }
     }
+    const std::size_t end = job.start + job.count;
+    last_handed = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex);
+    queue.push_back(std::move(job));
+    changed.notify_all();
+    if (wait) {
+      changed.wait(lock, [&] { return flushed >= end || error != nullptr; });
+      if (error != nullptr) std::rethrow_exception(error);
+    }
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex);
+      stopping = true;
+    }
+    changed.notify_all();
+    if (writer.joinable()) writer.join();
   }
 };
 
@@ -239,6 +388,13 @@ Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Colu
   Impl& m = *m_;
   m.path = path;
   m.deflate = std::clamp(deflate, 0, 9);
+  // A file whose flush failed (disk full, file-size limit) cannot be closed:
+  // HDF5 keeps its ID, and its at-exit clean-up then crashes closing it again
+  // (libhdf5 1.10.8: SIGSEGV in H5F__close_cb), turning exit code 9 into a
+  // crash. Every file lsdae writes is closed (or left as flushed) by its
+  // writer, so the at-exit clean-up has nothing to do: it is switched off.
+  // Effective when this is the process's first HDF5 call; harmless otherwise.
+  H5dont_atexit();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become our messages, not HDF5's printout
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18);
@@ -259,7 +415,7 @@ Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Colu
   for (std::size_t c = 0; c < columns.size(); ++c) {
     VariableType type = columns[c].type;
     auto [it, fresh] = group_of.emplace(type, m.groups.size());
-    if (fresh) m.groups.push_back({type, storage_of(type), {}, {}, {}, {}, {}, {}});
+    if (fresh) m.groups.push_back({type, storage_of(type), {}, {}});
     m.groups[it->second].columns.push_back(c);
   }
   std::size_t row_bytes = 9;  // time and event
@@ -300,25 +456,22 @@ Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Colu
     const bool text = g.storage == ValueStorage::text;
     g.values = m.extendible(group.get(), "values", file_type_of(g.type, m.vlen_string.get()), n, m.block,
                             std::min(n, chunk_columns), !text);
-    switch (g.storage) {
-      case ValueStorage::real: g.reals.resize(m.block * n); break;
-      case ValueStorage::integer: g.integers.resize(m.block * n); break;
-      case ValueStorage::unsigned_integer: g.unsigned_integers.resize(m.block * n); break;
-      case ValueStorage::text: g.texts.resize(m.block * n); break;
-    }
   }
-  m.times.resize(m.block);
-  m.events.resize(m.block);
+  m.current = m.make_block();
   m.check(H5Fflush(m.file.get(), H5F_SCOPE_LOCAL), "flushing");
+  // From here on only the writer thread calls HDF5, until finish() or the
+  // destructor has stopped it.
+  m.writer = std::thread([&m] { m.run_writer(); });
 }
 
 Hdf5Writer::~Hdf5Writer() {
   if (!m_->closed) {
     try {
-      m_->flush();
+      m_->hand_over(false);
     } catch (...) {
       // the rows of the last flush stay
     }
+    m_->stop();  // writes what is queued
   }
 }
 
@@ -328,40 +481,57 @@ std::size_t Hdf5Writer::block_rows() const { return m_->block; }
 void Hdf5Writer::write_row(double time, const RowValues& values, RowKind kind) {
   Impl& m = *m_;
   if (m.closed) throw Error(ErrorKind::internal, "results: a row after finish()");
+  m.rethrow_failure();
   const std::size_t r = m.buffered;
-  m.times[r] = time;
-  m.events[r] = static_cast<signed char>(kind);
-  for (auto& g : m.groups) {
-    const std::size_t n = g.columns.size();
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::size_t c = g.columns[k];
-      switch (g.storage) {
-        case ValueStorage::real: g.reals[r * n + k] = values.real(c); break;
-        case ValueStorage::integer: g.integers[r * n + k] = values.integer(c); break;
-        case ValueStorage::unsigned_integer: g.unsigned_integers[r * n + k] = values.unsigned_integer(c); break;
-        case ValueStorage::text: g.texts[r * n + k] = values.text(c); break;
-      }
+  Block& b = m.current;
+  b.times[r] = time;
+  b.events[r] = static_cast<signed char>(kind);
+  for (std::size_t i = 0; i < m.groups.size(); ++i) {
+    const auto& columns = m.groups[i].columns;
+    Block::Values& v = b.groups[i];
+    const std::size_t n = columns.size();
+    switch (m.groups[i].storage) {
+      case ValueStorage::real:
+        for (std::size_t k = 0; k < n; ++k) v.reals[r * n + k] = values.real(columns[k]);
+        break;
+      case ValueStorage::integer:
+        for (std::size_t k = 0; k < n; ++k) v.integers[r * n + k] = values.integer(columns[k]);
+        break;
+      case ValueStorage::unsigned_integer:
+        for (std::size_t k = 0; k < n; ++k) v.unsigned_integers[r * n + k] = values.unsigned_integer(columns[k]);
+        break;
+      case ValueStorage::text:
+        for (std::size_t k = 0; k < n; ++k) v.texts[r * n + k] = values.text(columns[k]);
+        break;
     }
   }
   ++m.buffered;
   ++m.rows;
-  const bool first = m.rows == 1;
+  const bool first = m.rows == 1;  // on disk at once: the file is readable from the first row
   if (first || m.buffered == m.block ||
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - m.last_flush).count() >= kFlushSeconds)
-    m.flush();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - m.last_handed).count() >= kFlushSeconds)
+    m.hand_over(first);
 }
 
 void Hdf5Writer::finish(const std::string& statistics_json) {
   Impl& m = *m_;
   if (m.closed) return;
-  m.flush();
-  m.string_attribute(m.file.get(), "statistics", statistics_json);
   m.closed = true;
+  std::exception_ptr failure;
+  try {
+    m.hand_over(false);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  m.stop();  // the writer thread writes what is queued and ends: HDF5 is ours again
+  if (failure == nullptr) failure = m.error;
+  if (failure != nullptr) std::rethrow_exception(failure);
+  m.string_attribute(m.file.get(), "statistics", statistics_json);
   for (auto& g : m.groups) g.values.reset();
   m.time_set.reset();
   m.event_set.reset();
   const herr_t status = H5Fclose(m.file.release());
-  if (status < 0) m.fail("closing");
+  if (status < 0) m.fail("closing", m.rows, m.flushed);
 }
 
 }  // namespace lsdae::results

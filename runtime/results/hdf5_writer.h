@@ -35,15 +35,27 @@
 // costs a quarter to a half more bytes and saves most of the write time;
 // docs/performance.md).
 //
+// The writer thread: compressing is most of the cost of a row (deflate at
+// level 1 is about 25 times the time of writing the bytes), so every HDF5
+// call after the constructor is made by one writer thread. write_row() only
+// copies the row into the current block; a full block (and, once a second,
+// a copy of a partial one) is handed to the writer thread through a queue of
+// at most 2 blocks, which shuffles, deflates, writes and flushes it while
+// the run goes on. When the queue is full the run waits (memory stays
+// bounded: about 4 blocks of 4 MiB). Only one thread calls HDF5 at a time
+// (the queue's mutex orders them), so it works with a serial libhdf5 too.
+//
 // Durability: a block is written and the file flushed (H5Fflush) when it is
 // full and at least once a second (a partial block is rewritten in place
-// later), and at finish(). A run killed mid-way (SIGKILL) leaves a file
-// h5py opens, holding the rows up to the last flush: at most one second or
-// one block of rows is lost. The file uses the HDF5 1.8 format (no SWMR
+// later), and at finish(); the first row is on disk before write_row()
+// returns. A run killed mid-way (SIGKILL) leaves a file h5py opens, holding
+// the rows up to the last flush: at most about a second (plus the queued
+// blocks) of rows is lost. The file uses the HDF5 1.8 format (no SWMR
 // flags), so no h5clear is needed after a kill.
 //
 // A failed HDF5 call (disk full, file-size limit) is Error(output) naming
-// the file and the rows it holds.
+// the file and the rows it holds; when the writer thread fails, the next
+// write_row() or finish() throws it.
 #ifndef LSDAE_RUNTIME_RESULTS_HDF5_WRITER_H
 #define LSDAE_RUNTIME_RESULTS_HDF5_WRITER_H
 

@@ -50,6 +50,11 @@ ResultTable read_mat_result(const std::filesystem::path& path, const NameFilter&
 // empty ("csv", "hdf5", "mat"); Error(usage) for any other.
 ResultTable read_result(const std::filesystem::path& path, const NameFilter& wanted, const std::string& format = "");
 
+// The run statistics an HDF5 result holds (its "statistics" attribute, the
+// JSON of lsdae simulate --stats, written at the end of the run), or "" when
+// it has none (a killed run) or is no HDF5 file.
+std::string read_hdf5_statistics(const std::filesystem::path& path);
+
 // The times that occur more than once (an event: the rows just before and
 // just after it), each once, in order.
 std::vector<double> event_times(const std::vector<double>& time);

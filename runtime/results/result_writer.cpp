@@ -58,13 +58,19 @@ std::unique_ptr<ResultWriter> open_result_writer(ResultFormat format, const std:
   }
   std::vector<std::string> names;
   names.reserve(columns.size());
-  for (const auto& c : columns) names.push_back(c.name);
+  for (const auto& c : columns) {
+    if (options.csv_events && c.name == "event")
+      throw Error(ErrorKind::usage, "--csv-events → the column \"event\" it adds would repeat a variable's name → "
+                                    "\"event\" is recorded → leave out --csv-events (the repeated time marks "
+                                    "events) or that variable, or write .h5 (its /event dataset)");
+    names.push_back(c.name);
+  }
   std::optional<std::vector<std::string>> units;
   if (options.csv_units) {
     units.emplace();
     for (const auto& c : columns) units->push_back(c.unit);
   }
-  return std::make_unique<CsvWriter>(path, names, options.stdout_fd, units);
+  return std::make_unique<CsvWriter>(path, names, options.stdout_fd, units, options.csv_events);
 }
 
 namespace {

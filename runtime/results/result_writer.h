@@ -63,6 +63,7 @@ class ResultWriter {
 struct WriterOptions {
   int stdout_fd = 1;         // the descriptor "-" stands for (lsdae/supervise.h)
   bool csv_units = false;    // CSV: a second header line with the units
+  bool csv_events = false;   // CSV: an "event" column after time (0, 1 before, 2 after an event)
   std::string model_name;    // stored in HDF5 and MAT files
   int hdf5_deflate = 1;      // HDF5: deflate level of the values, 0 (none) to 9
 };

@@ -138,7 +138,7 @@ TEST_F(BadInputTest, UsageErrorsSayWhatWasMeant) {
   const std::vector<Case> cases = {
       {{}, "lsdae: error: no command given → e.g. `lsdae simulate model.fmu` (commands: info, validate, simulate"},
       {{"simulat", fmu}, "lsdae: error: unknown command \"simulat\" → did you mean `simulate`? (commands: info, "
-                         "validate, simulate, sweep, plot)"},
+                         "validate, simulate, sweep, plot, report)"},
       {{"-v", "valdate", fmu}, "unknown command \"valdate\" → did you mean `validate`?"},
       {{"simulate", fmu, "--stopp", "2"}, "lsdae: error: simulate: unknown option \"--stopp\" → did you mean "
                                           "`--stop`? (`lsdae simulate --help` lists the options)"},

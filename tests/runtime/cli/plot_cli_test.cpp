@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 #include <pugixml.hpp>
 
+#include <cstdint>
 #include <fstream>
+#include <sstream>
 
 #include "cli_fixture.h"
 
@@ -69,6 +71,39 @@ TEST_F(PlotCliTest, EveryFormatSimulateWritesIsPlotted) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// The 4-byte big-endian number at `at` of a PNG (IHDR: width at 16, height at 20).
+std::uint32_t png_number(const std::string& png, std::size_t at) {
+  std::uint32_t n = 0;
+  for (std::size_t k = 0; k < 4; ++k) n = (n << 8) | static_cast<unsigned char>(png.at(at + k));
+  return n;
+}
+
+// -o plot.png: the SVG drawn by headless Chromium (a test dependency,
+// scripts/setup-deps.sh: missing, this fails), at the SVG's own size times
+// --png-scale; Chromium's files go nowhere but lsdae's temporary folder.
+TEST_F(PlotCliTest, PngIsTheSvgDrawnByChromium) {
+  const auto csv = work_ / "r.csv";
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "3", "-o", csv.string(), "--no-progress"}), 0));
+  const auto svg = work_ / "p.svg", png = work_ / "p.png";
+  ASSERT_TRUE(ExitedWith(lsdae({"plot", csv.string(), "--vars", "h,v", "--width", "640", "-o", svg.string()}), 0));
+  auto drawn = lsdae({"plot", csv.string(), "--vars", "h,v", "--width", "640", "--png-scale", "2", "-o", png.string()});
+  ASSERT_TRUE(ExitedWith(drawn, 0)) << "is chromium installed? (scripts/setup-deps.sh)";
+  std::ifstream in(png, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string bytes = buffer.str();
+  ASSERT_GT(bytes.size(), 24u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_EQ(bytes.substr(12, 4), "IHDR");
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_file(svg.c_str()));
+  const auto height = doc.child("svg").attribute("height").as_uint();
+  EXPECT_EQ(png_number(bytes, 16), 2u * 640u) << "the SVG's width at scale 2";
+  EXPECT_EQ(png_number(bytes, 20), 2u * height) << "the SVG's height at scale 2";
+  EXPECT_GT(bytes.size(), 10000u) << "a picture, not a blank page";
+  EXPECT_TRUE(leftovers().empty()) << "Chromium's profile and files are removed with lsdae's temporary folder";
+}
+
 TEST_F(PlotCliTest, ErrorsSayWhatWentWrongWithTheRightExitCode) {
   const auto csv = work_ / "r.csv";
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "1", "-o", csv.string(), "--no-progress"}), 0));
@@ -87,9 +122,19 @@ TEST_F(PlotCliTest, ErrorsSayWhatWentWrongWithTheRightExitCode) {
   auto text = lsdae({"plot", (work_ / "text.csv").string(), "--vars", "*", "-o", svg});
   EXPECT_TRUE(ExitedWith(text, 2));
   EXPECT_TRUE(Mentions(text, "column \"mode\" is not numeric"));
-  auto png = lsdae({"plot", csv.string(), "--vars", "h", "-o", (work_ / "p.png").string()});
-  EXPECT_TRUE(ExitedWith(png, 2));
-  EXPECT_TRUE(Mentions(png, "only SVG output"));
+  auto pdf = lsdae({"plot", csv.string(), "--vars", "h", "-o", (work_ / "p.pdf").string()});
+  EXPECT_TRUE(ExitedWith(pdf, 2));
+  EXPECT_TRUE(Mentions(pdf, "the picture is SVG or PNG"));
+  // PNG without Chromium: said so, with what to do.
+  auto no_browser = lsdae({"plot", csv.string(), "--vars", "h", "-o", (work_ / "p.png").string()},
+                          {{"PATH", (root_ / "empty").string()}, {"LSDAE_CHROMIUM", ""}});
+  EXPECT_TRUE(ExitedWith(no_browser, 2));
+  EXPECT_TRUE(Mentions(no_browser, "install the Debian package chromium"));
+  auto bad_browser = lsdae({"plot", csv.string(), "--vars", "h", "-o", (work_ / "p.png").string()},
+                           {{"LSDAE_CHROMIUM", (root_ / "no-such-chromium").string()}});
+  EXPECT_TRUE(ExitedWith(bad_browser, 2));
+  EXPECT_TRUE(Mentions(bad_browser, "Chromium cannot be started"));
+  EXPECT_FALSE(std::filesystem::exists(work_ / "p.png"));
   auto unwritable = lsdae({"plot", csv.string(), "--vars", "h", "-o", (work_ / "no" / "dir" / "p.svg").string()});
   EXPECT_TRUE(ExitedWith(unwritable, 9));
   EXPECT_TRUE(Mentions(unwritable, "cannot be written"));

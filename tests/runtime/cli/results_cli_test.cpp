@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli_fixture.h"
+#include "run_process.h"
 #include "mini_json.h"
 
 namespace lsdae::test {
@@ -79,6 +80,50 @@ TEST_F(ResultsCliTest, CsvUnitsLine) {
   EXPECT_EQ(rows[1].substr(0, 2), "s,") << "time is in seconds";
   EXPECT_EQ(std::count(rows[1].begin(), rows[1].end(), ','), std::count(rows[0].begin(), rows[0].end(), ','))
       << "one unit per column";
+}
+
+// --csv-events: the column after time marks the rows around each bounce
+// (1 then 2, at the same time); without it the file has no such column.
+TEST_F(ResultsCliTest, CsvEventColumn) {
+  const auto ball = catalog_entry("BouncingBall_ode").fmu.string();
+  auto csv = work_ / "e.csv";
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball, "--stop", "3", "-o", csv.string(), "--csv-events"}), 0));
+  auto rows = lines(read_text(csv));
+  ASSERT_GE(rows.size(), 3u);
+  EXPECT_EQ(rows[0].rfind("time,event,", 0), 0u) << rows[0];
+  std::size_t before = 0, after = 0;
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    const auto fields = rows[k].substr(0, rows[k].find(',', rows[k].find(',') + 1));
+    const std::string mark = fields.substr(fields.find(',') + 1);
+    if (mark == "1") {
+      ++before;
+      ASSERT_LT(k + 1, rows.size());
+      EXPECT_EQ(rows[k + 1].substr(0, rows[k + 1].find(',')), rows[k].substr(0, rows[k].find(',')))
+          << "the row after has the same time";
+      EXPECT_EQ(rows[k + 1].substr(rows[k + 1].find(',') + 1, 2), "2,");
+    }
+    if (mark == "2") ++after;
+  }
+  EXPECT_GT(before, 0u) << "the ball bounces";
+  EXPECT_EQ(before, after);
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball, "--stop", "3", "-o", csv.string()}), 0));
+  EXPECT_EQ(lines(read_text(csv))[0].find("event"), std::string::npos) << "opt-in";
+}
+
+// A file-size limit hit while the HDF5 writer thread writes: exit 9 with
+// the message naming the file and what to do. (The crash of libhdf5's
+// at-exit clean-up after such a failure: results_test.cpp,
+// Hdf5WriterThreadFailureIsAnOutputError.)
+TEST_F(ResultsCliTest, Hdf5FileSizeLimitIsAnOutputErrorNotACrash) {
+  const auto h5 = work_ / "limited.h5";
+  // 2-4 MiB (sh counts 512- or 1024-byte blocks): room for the FMU's files, not for 15 MB of results.
+  const auto line = catalog_entry("TransmissionLine_dae_shapeA_320").fmu.string();
+  auto result = run_process({"/bin/sh", "-c", "ulimit -f 4096; exec \"$0\" \"$@\"", LSDAE_BINARY, "simulate", line,
+                             "--all", "-o", h5.string(), "--no-progress"},
+                            {{"TMPDIR", tmp_.string()}}, work_, std::chrono::seconds(300));
+  EXPECT_TRUE(ExitedWith(result, 9)) << "the limit cannot hold this run";
+  EXPECT_TRUE(Mentions(result, "limited.h5"));
+  EXPECT_TRUE(Mentions(result, "ulimit -f"));
 }
 
 TEST_F(ResultsCliTest, LogGridPutsRowsInRobertsonsTransient) {

@@ -131,6 +131,28 @@ TEST_F(CsvReaderTest, ReadsUnitsQuotedNamesAndEvents) {
   EXPECT_EQ(bare.time.size(), 2u);
 }
 
+// The reader streams the file through a 1 MiB buffer: a file several times
+// that, quoted fields (a line break, doubled quotes) in every row so that
+// some straddle the buffer's refills, and no line break at the end.
+TEST_F(CsvReaderTest, StreamsAFileLargerThanItsBuffer) {
+  std::string text = "time,\"a \"\"b\"\"\nc\",label,x";
+  const std::size_t rows = 120000;
+  for (std::size_t k = 0; k < rows; ++k)
+    text += "\n" + std::to_string(k) + "," + std::to_string(k % 7) + ",\"r\"\"o\nw," + std::to_string(k) + "\"," +
+            std::to_string(2 * k);
+  ASSERT_GT(text.size(), 3u << 20);
+  auto table = read_result(write("big.csv", text), [](const std::string& n) { return n != "label"; });
+  ASSERT_EQ(table.series.size(), 2u);
+  EXPECT_EQ(table.series[0].name, "a \"b\"\nc");
+  EXPECT_EQ(table.all_names, (std::vector<std::string>{"a \"b\"\nc", "label", "x"}));
+  ASSERT_EQ(table.time.size(), rows);
+  for (std::size_t k = 0; k < rows; ++k) {
+    ASSERT_EQ(table.time[k], static_cast<double>(k)) << k;
+    ASSERT_EQ(table.series[0].values[k], static_cast<double>(k % 7)) << k;
+    ASSERT_EQ(table.series[1].values[k], static_cast<double>(2 * k)) << k;
+  }
+}
+
 TEST_F(CsvReaderTest, RefusesWhatCannotBePlotted) {
   auto expect_usage = [&](const fs::path& path, const std::string& fragment, const NameFilter& wanted = kAll) {
     try {

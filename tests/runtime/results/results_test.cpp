@@ -6,6 +6,8 @@
 #include <matio.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <bit>
@@ -107,6 +109,14 @@ class ResultsTest : public ::testing::Test {
   fs::path dir_;
 };
 
+WriterOptions writer_options(bool csv_units, bool csv_events, const std::string& model) {
+  WriterOptions o;
+  o.csv_units = csv_units;
+  o.csv_events = csv_events;
+  o.model_name = model;
+  return o;
+}
+
 TEST(ResultFormat, FollowsTheExtensionOrFormat) {
   EXPECT_EQ(result_format_for("r.csv", ""), ResultFormat::csv);
   EXPECT_EQ(result_format_for("r.H5", ""), ResultFormat::hdf5);
@@ -131,7 +141,7 @@ TEST_F(ResultsTest, CsvHasTypedColumnsAndAUnitsLine) {
   FakeRow row = typed_row();
   const fs::path path = dir_ / "r.csv";
   {
-    auto w = open_result_writer(ResultFormat::csv, path, row.columns, {1, true, "M"});
+    auto w = open_result_writer(ResultFormat::csv, path, row.columns, writer_options(true, false, "M"));
     row.set(0);
     w->write_row(0.0, row, RowKind::ordinary);
     row.set(1);
@@ -150,6 +160,42 @@ TEST_F(ResultsTest, CsvHasTypedColumnsAndAUnitsLine) {
   EXPECT_EQ(header, "time,label,x,f,tiny,count,on,big");
   EXPECT_EQ(units, "s,,m,kg,,1,,");
   EXPECT_EQ(first, "0,\"s,\"\"0\",0.3333333333333333,0,1.0000000000000002e-300,-2147483647,0,18446744073709551615");
+}
+
+// --csv-events: an "event" column after time, 1 and 2 on the rows around an
+// event (same time), 0 elsewhere; a variable already named "event" is refused.
+TEST_F(ResultsTest, CsvEventColumnMarksTheRowsAroundAnEvent) {
+  FakeRow row = typed_row();
+  row.columns.resize(2);  // label, x
+  const fs::path path = dir_ / "e.csv";
+  {
+    auto w = open_result_writer(ResultFormat::csv, path, row.columns, writer_options(true, true, "M"));
+    row.set(0);
+    w->write_row(0.0, row, RowKind::ordinary);
+    w->write_row(0.25, row, RowKind::before_event);
+    row.set(1);
+    w->write_row(0.25, row, RowKind::after_event);
+    w->write_row(0.5, row, RowKind::ordinary);
+    w->finish("{}");
+  }
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0], "time,event,label,x");
+  EXPECT_EQ(lines[1], "s,,,m");
+  EXPECT_EQ(lines[2].substr(0, 4), "0,0,");
+  EXPECT_EQ(lines[3].substr(0, 7), "0.25,1,");
+  EXPECT_EQ(lines[4].substr(0, 7), "0.25,2,");
+  EXPECT_EQ(lines[5].substr(0, 6), "0.5,0,");
+  row.columns[1].name = "event";
+  try {
+    open_result_writer(ResultFormat::csv, dir_ / "f.csv", row.columns, writer_options(false, true, "M"));
+    FAIL() << "a second column named event";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(std::string(e.what()).find("--csv-events"), std::string::npos) << e.what();
+  }
 }
 
 // HDF5 read-back helpers (the C API, as another program would).
@@ -190,7 +236,7 @@ TEST_F(ResultsTest, Hdf5RoundTripsEveryTypeBitwiseWithNamesUnitsAndEvents) {
   const fs::path path = dir_ / "r.h5";
   const std::size_t rows = 2500;  // more than one block of 1024 rows
   {
-    auto w = open_result_writer(ResultFormat::hdf5, path, row.columns, {1, false, "Model \"M\""});
+    auto w = open_result_writer(ResultFormat::hdf5, path, row.columns, writer_options(false, false, "Model \"M\""));
     for (std::size_t k = 0; k < rows; ++k) {
       row.set(k);
       const RowKind kind = k == 7 ? RowKind::before_event : k == 8 ? RowKind::after_event : RowKind::ordinary;
@@ -290,6 +336,83 @@ TEST_F(ResultsTest, Hdf5DeflateLevelZeroWritesNoFilter) {
     H5Dclose(set);
     H5Fclose(file);
   }
+}
+
+// The writer thread writes and flushes behind the run: many blocks of wide
+// rows, read back whole, every value bitwise and in order.
+TEST_F(ResultsTest, Hdf5WriterThreadKeepsEveryBlockInOrder) {
+  std::vector<Column> wide(3000);
+  for (std::size_t c = 0; c < wide.size(); ++c) wide[c].name = "w" + std::to_string(wide.size() - c);
+  struct Wide final : RowValues {
+    std::size_t n = 0, row = 0;
+    std::size_t size() const override { return n; }
+    ValueStorage storage(std::size_t) const override { return ValueStorage::real; }
+    double real(std::size_t c) const override { return std::sin(1e-3 * static_cast<double>(row * n + c)) / 7.0; }
+    std::int64_t integer(std::size_t) const override { return 0; }
+    std::uint64_t unsigned_integer(std::size_t) const override { return 0; }
+    std::string text(std::size_t) const override { return {}; }
+    void append_text(std::size_t, std::string&) const override {}
+  } row;
+  row.n = wide.size();
+  const fs::path path = dir_ / "wide.h5";
+  const std::size_t rows = 1000;  // block of 174 rows: five full blocks and a partial one
+  {
+    Hdf5Writer w(path, wide, "M");
+    ASSERT_LT(w.block_rows() * 5, rows);
+    for (row.row = 0; row.row < rows; ++row.row) w.write_row(0.5 * static_cast<double>(row.row), row, RowKind::ordinary);
+    w.finish("{}");
+  }
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  std::vector<hsize_t> dims;
+  auto values = read_all<double>(file, "Float64/values", H5T_NATIVE_DOUBLE, &dims);
+  auto time = read_all<double>(file, "time", H5T_NATIVE_DOUBLE);
+  H5Fclose(file);
+  ASSERT_EQ(dims, (std::vector<hsize_t>{rows, wide.size()}));
+  for (row.row = 0; row.row < rows; ++row.row) {
+    ASSERT_EQ(time[row.row], 0.5 * static_cast<double>(row.row));
+    for (std::size_t c = 0; c < wide.size(); c += 7)
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(values[row.row * wide.size() + c]),
+                std::bit_cast<std::uint64_t>(row.real(c)))
+          << row.row << " " << c;
+  }
+}
+
+// A failure of the writer thread (here the file-size limit) reaches the run
+// as Error(output) from write_row() or finish(), never lost, never a crash.
+TEST_F(ResultsTest, Hdf5WriterThreadFailureIsAnOutputError) {
+  std::vector<Column> wide(2000);
+  for (std::size_t c = 0; c < wide.size(); ++c) wide[c].name = "v" + std::to_string(c);
+  struct Noise final : RowValues {
+    std::size_t row = 0;
+    std::size_t size() const override { return 2000; }
+    ValueStorage storage(std::size_t) const override { return ValueStorage::real; }
+    double real(std::size_t c) const override { return std::cos(static_cast<double>(row * 2000 + c)); }
+    std::int64_t integer(std::size_t) const override { return 0; }
+    std::uint64_t unsigned_integer(std::size_t) const override { return 0; }
+    std::string text(std::size_t) const override { return {}; }
+    void append_text(std::size_t, std::string&) const override {}
+  } row;
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 2u << 20;  // 2 MiB: half a block of these rows
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string message;
+  try {
+    Hdf5Writer w(dir_ / "limited.h5", wide, "M");
+    for (row.row = 0; row.row < 5000; ++row.row) w.write_row(static_cast<double>(row.row), row, RowKind::ordinary);
+    w.finish("{}");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::output);
+    message = e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, previous_handler);
+  ASSERT_FALSE(message.empty()) << "40 MB of rows under a 2 MiB limit must fail";
+  EXPECT_NE(message.find("limited.h5"), std::string::npos) << message;
+  EXPECT_NE(message.find("rows of its last flush"), std::string::npos) << message;
 }
 
 TEST_F(ResultsTest, Hdf5CannotCreateIsAnOutputError) {

@@ -1,0 +1,137 @@
+// runtime/cli/report_command.cpp -- `lsdae report RESULT -o report.html`:
+// one self-contained HTML page about a run (results/html_report.h) from its
+// result file (CSV, HDF5 or MAT) and its statistics (the HDF5 file's own, or
+// --stats FILE, the JSON of `lsdae simulate --stats`).
+// Plotted: --vars GLOBS, or else the first kDefaultSeries columns of the file.
+// Errors: a missing or malformed result or statistics file, a glob matching
+// nothing, an output name that is not .html: usage (exit 2); the page that
+// cannot be written: output (exit 9).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <set>
+
+#include "cli/commands.h"
+#include "lsdae/error.h"
+#include "results/html_report.h"
+#include "results/result_reader.h"
+#include "simulation/output_channels.h"
+
+namespace lsdae::cli {
+namespace {
+
+constexpr std::size_t kDefaultSeries = 6;
+
+struct ReportOptions {
+  std::string result, output, vars, stats, format, title;
+  std::size_t panels = 0;
+};
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+int run_report(const ReportOptions& o) {
+  const std::string ext = lower_extension(o.output);
+  if (ext != ".html" && ext != ".htm")
+    throw Error(ErrorKind::usage, "lsdae report -o → the report is an HTML page → \"" + o.output +
+                                      "\" → name the output file *.html");
+  results::ReportInput input;
+  input.result_path = o.result;
+  input.generator = std::string("lsdae ") + kLsdaeVersion;
+  input.created = utc_now();
+  input.title = o.title;
+
+  // The series: the globs of --vars, or the first columns of the file.
+  results::ResultTable table;
+  if (!o.vars.empty()) {
+    const auto patterns = simulation::split_output_patterns(o.vars);
+    std::vector<bool> used(patterns.size(), false);
+    table = results::read_result(
+        o.result,
+        [&](const std::string& name) {
+          bool any = false;
+          for (std::size_t k = 0; k < patterns.size(); ++k)
+            if (simulation::glob_match(patterns[k], name)) used[k] = any = true;
+          return any;
+        },
+        o.format);
+    for (std::size_t k = 0; k < patterns.size(); ++k)
+      if (!used[k])
+        throw Error(ErrorKind::usage, "lsdae report --vars → \"" + patterns[k] + "\" matches no column of " +
+                                          o.result + " → " + std::to_string(table.all_names.size()) +
+                                          " columns → use lsdae plot's globs (* any run, ? one character)");
+    input.selection = "--vars " + o.vars;
+  } else {
+    const results::ResultTable names = results::read_result(o.result, [](const std::string&) { return false; }, o.format);
+    std::set<std::string> first;
+    for (std::size_t k = 0; k < names.all_names.size() && first.size() < kDefaultSeries; ++k)
+      first.insert(names.all_names[k]);
+    table = results::read_result(o.result, [&](const std::string& name) { return first.count(name) > 0; }, o.format);
+    input.selection = names.all_names.size() <= kDefaultSeries
+                          ? "all columns"
+                          : "the first " + std::to_string(kDefaultSeries) + " of " +
+                                std::to_string(names.all_names.size()) + " columns (choose others with --vars)";
+  }
+  input.table = &table;
+  input.panels = results::assign_panels(table, o.panels);
+
+  // The statistics: --stats, else the HDF5 file's own.
+  if (!o.stats.empty()) {
+    std::ifstream in(o.stats, std::ios::binary);
+    if (!in)
+      throw Error(ErrorKind::usage, "lsdae report --stats → cannot be read → \"" + o.stats +
+                                        "\" → give the file lsdae simulate --stats wrote");
+    input.statistics_json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    input.statistics_origin = o.stats;
+  } else {
+    input.statistics_json = results::read_hdf5_statistics(o.result);
+    if (!input.statistics_json.empty()) input.statistics_origin = "stored in " + o.result;
+  }
+
+  const std::string page = results::render_html_report(input);
+  std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
+  if (out) out << page;
+  out.close();
+  if (!out)
+    throw Error(ErrorKind::output, "lsdae report -o " + o.output + " → cannot be written → " + o.output +
+                                       " → check the folder exists and is writable");
+  return 0;
+}
+
+}  // namespace
+
+Runner add_report_command(CLI::App& app) {
+  auto options = std::make_shared<ReportOptions>();
+  app.add_option("result", options->result, "The result file (.csv, .h5/.hdf5, .mat) of lsdae simulate")->required();
+  app.add_option("-o,--output", options->output, "The report to write: an .html file")->required();
+  app.add_option("--vars", options->vars,
+                 "The variables to plot: names or globs, comma-separated (default: the first 6 columns)");
+  app.add_option("--stats", options->stats,
+                 "The run's statistics (the JSON of lsdae simulate --stats); HDF5 results hold their own");
+  app.add_option("--panels", options->panels, "Number of panels for the plots (default: one per unit)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
+  app.add_option("--format", options->format, "The result file's format when its extension does not say")
+      ->check(CLI::IsMember({"csv", "hdf5", "mat"}));
+  app.add_option("--title", options->title, "The page's heading (default: the FMU's name)");
+  return [options]() { return run_report(*options); };
+}
+
+}  // namespace lsdae::cli

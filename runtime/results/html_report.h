@@ -1,0 +1,56 @@
+// runtime/results/html_report.h -- one self-contained HTML page about a run,
+// for `lsdae report`.
+//
+// The page needs nothing but itself to be viewed (no network, no files
+// beside it): styles inline, plots as inline SVG (svg_plot.h), no external
+// script. Sections, in order:
+//   heading     the FMU and the run's outcome (completed, interrupted, or
+//               failed with its message), reached / stop time, rows, wall time;
+//   run         the command line of the run and the versions (lsdae, SUNDIALS)
+//               when the statistics hold them, the result file, when made;
+//   plots       the chosen series, one SVG (panels by unit) with dashed lines
+//               at the events;
+//   events      the event times found in the result (repeated times), at most
+//               the first 200 listed, with the statistics' event counters;
+//   statistics  every object of the statistics JSON (the document of
+//               `lsdae simulate --stats`, also stored in HDF5 results) as a
+//               table: model and structure (unknowns, differential and
+//               algebraic counts, structural index, dummy derivatives),
+//               Jacobian (non-zeros, colours), KLU, solver counters, times;
+//               fields the report does not know are shown too, never dropped.
+// A small inline script counts the plots drawn into the page's footer
+// (data-plots), so a browser test can tell the page was laid out and its
+// script ran without error.
+// Text from the files (names, units, messages) is escaped.
+#ifndef LSDAE_RUNTIME_RESULTS_HTML_REPORT_H
+#define LSDAE_RUNTIME_RESULTS_HTML_REPORT_H
+
+#include <string>
+#include <vector>
+
+#include "results/result_reader.h"
+#include "results/svg_plot.h"
+
+namespace lsdae::results {
+
+struct ReportInput {
+  std::string result_path;       // as given on the command line
+  std::string statistics_json;   // "" when the run's statistics are not at hand
+  std::string statistics_origin; // where they came from ("the HDF5 file", a path)
+  const ResultTable* table = nullptr;  // the plotted series (and the time column)
+  std::vector<PlotPanel> panels;
+  std::string selection;         // what chose the series ("--vars x*", "the first 6 columns")
+  std::string generator;         // "lsdae 0.1.0"
+  std::string created;           // when the report was made (ISO 8601, UTC)
+  std::string title;             // overrides the FMU name in the heading when not empty
+};
+
+// The page. Throws Error(usage) when statistics_json is not a JSON object.
+std::string render_html_report(const ReportInput& input);
+
+// `text` with &, <, >, " and ' replaced by character references.
+std::string html_escape(const std::string& text);
+
+}  // namespace lsdae::results
+
+#endif  // LSDAE_RUNTIME_RESULTS_HTML_REPORT_H
