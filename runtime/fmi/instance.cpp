@@ -31,15 +31,26 @@ const char* to_string(InstanceState state) noexcept {
 }
 
 Instance::Instance(std::shared_ptr<const Fmu> fmu, std::string name)
-    : fmu_(std::move(fmu)), name_(std::move(name)), version_(fmu_->model_description().fmi_major),
+    : fmu_(std::move(fmu)), model_(fmu_), name_(std::move(name)), version_(fmu_->model_description().fmi_major),
       time_(std::nan("")) {
   call_slot_ = supervise::claim_slot(name_);
   ++fmu_->live_instances_;
 }
 
+Instance::Instance(std::shared_ptr<const Model> model, std::string name, FmiVersion version)
+    : model_(std::move(model)), name_(std::move(name)), version_(version), time_(std::nan("")) {}
+
 Instance::~Instance() {
+  if (fmu_ == nullptr) return;  // composite: no call slot, no FMU
   supervise::release_slot(call_slot_);
   --fmu_->live_instances_;
+}
+
+const Fmu& Instance::fmu() const {
+  if (fmu_ == nullptr)
+    throw Error(ErrorKind::usage, "instance \"" + name_ + "\" is the composite instance of " + model_->display_name() +
+                                      ", not an FMU's → ask its model() instead");
+  return *fmu_;
 }
 
 void Instance::note_time(double time) {
@@ -86,7 +97,7 @@ CallStatus Instance::check(int status, const char* function, bool discard_is_err
 }
 
 void Instance::not_in_this_version(const std::string& what) const {
-  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + fmu_->display_name() + " is an " +
+  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + model_->display_name() + " is an " +
                                     to_string(version_) + " FMU, and " + to_string(version_) + " has no " + what +
                                     " → use the types and calls of " + to_string(version_));
 }
@@ -97,7 +108,7 @@ void Instance::not_exported(const std::string& function, const std::string& cons
 }
 
 std::size_t Instance::element_count(std::span<const ValueReference> vrs) const {
-  const ModelDescription& md = fmu_->model_description();
+  const ModelDescription& md = model_->model_description();
   if (!md.has_arrays()) return vrs.size();
   std::size_t n = 0;
   for (ValueReference vr : vrs) {
@@ -119,9 +130,9 @@ void Instance::enter_configuration_mode() { not_in_this_version("Configuration M
 void Instance::exit_configuration_mode() { not_in_this_version("Configuration Mode"); }
 
 void Instance::enable_dae_mode() {
-  const Manifest& manifest = fmu_->manifest();
+  const Manifest& manifest = model_->manifest();
   if (!manifest.present())
-    throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + fmu_->display_name() +
+    throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + model_->display_name() +
                                       " has no FMI-LS-DAE manifest, so it has no DAE mode → simulate it as an ODE");
   if (!manifest.enable_dae) {
     dae_mode_ = true;  // DAE-only FMU
@@ -171,11 +182,11 @@ CallStatus Instance::set_binary(std::span<const ValueReference>, std::span<const
   not_in_this_version("Binary variables");
 }
 
-bool Instance::provides_directional_derivatives() const { return fmu_->directional_derivatives_available(); }
+bool Instance::provides_directional_derivatives() const { return model_->directional_derivatives_available(); }
 
 namespace {
 [[noreturn]] void no_constraints(const Instance& instance, const char* function) {
-  throw Error(ErrorKind::usage, "instance \"" + instance.name() + "\": " + instance.fmu().display_name() +
+  throw Error(ErrorKind::usage, "instance \"" + instance.name() + "\": " + instance.model().display_name() +
                                     " does not provide " + function +
                                     " (Najafi's constraint extension: declared in modelDescription.xml and "
                                     "exported by the binary) → check has_constraints() and friends first");

@@ -147,7 +147,7 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
     case ProjectionOptions::Jacobian::automatic: directional_ = available; break;
     case ProjectionOptions::Jacobian::finite_differences: directional_ = false; break;
     case ProjectionOptions::Jacobian::directional:
-      if (!available) throw Error(ErrorKind::usage, messages::no_directional(instance_.fmu().display_name()));
+      if (!available) throw Error(ErrorKind::usage, messages::no_directional(instance_.model().display_name()));
       directional_ = true;
       break;
   }

@@ -10,7 +10,7 @@
 namespace lsdae::simulation {
 
 namespace {
-std::vector<double> column_nominals(const Fmu& fmu, const FmuDae& dae, const structure::DaeSystem& system) {
+std::vector<double> column_nominals(const Model& fmu, const FmuDae& dae, const structure::DaeSystem& system) {
   const ModelDescription& md = fmu.model_description();
   auto of = [&](ValueReference vr) {
     const Variable* v = md.find(vr);
@@ -29,7 +29,7 @@ std::vector<double> column_nominals(const Fmu& fmu, const FmuDae& dae, const str
 }
 }  // namespace
 
-SelectionValues::SelectionValues(const Fmu& fmu, Instance& instance, const FmuDae& dae,
+SelectionValues::SelectionValues(const Model& fmu, Instance& instance, const FmuDae& dae,
                                  const structure::DaeSystem& system)
     : instance_(instance), dae_(dae), system_(system) {
   if (!fmu.directional_derivatives_available())

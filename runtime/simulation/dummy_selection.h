@@ -42,7 +42,7 @@ namespace lsdae::simulation {
 class SelectionValues {
  public:
   // References must outlive this object.
-  SelectionValues(const Fmu& fmu, Instance& instance, const FmuDae& dae, const structure::DaeSystem& system);
+  SelectionValues(const Model& model, Instance& instance, const FmuDae& dae, const structure::DaeSystem& system);
   // Writes `point` into the instance; the next values describe it.
   void set_point(const FmuPoint& point);
   structure::JacobianCallback callback();

@@ -13,7 +13,7 @@ bool FmuDae::any_synthesized() const {
   return false;
 }
 
-FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives) {
+FmuDae build_fmu_dae(const Model& fmu, bool synthesize_derivatives) {
   const ModelDescription& md = fmu.model_description();
   const Manifest& manifest = fmu.manifest();
   FmuDae dae;

@@ -71,7 +71,7 @@ struct FmuDae {
   std::vector<std::vector<DependencyKind>> state_kinds, invariant_kinds;
 };
 
-FmuDae build_fmu_dae(const Fmu& fmu, bool synthesize_derivatives = true);
+FmuDae build_fmu_dae(const Model& model, bool synthesize_derivatives = true);
 
 }  // namespace lsdae::simulation
 

@@ -71,7 +71,7 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
   synth_minus_.resize(synth_vrs_.size());
   synth_nominal_.assign(n, 1.0);
   for (std::size_t i = 0; i < n; ++i)
-    if (const Variable* v = instance.fmu().model_description().find(dae.state_vrs[i]); v != nullptr && v->nominal &&
+    if (const Variable* v = instance.model().model_description().find(dae.state_vrs[i]); v != nullptr && v->nominal &&
                                                                                       *v->nominal > 0 &&
                                                                                       std::isfinite(*v->nominal))
       synth_nominal_[i] = *v->nominal;

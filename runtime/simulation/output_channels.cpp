@@ -81,7 +81,7 @@ bool has_role(const Variable& v, const std::string& role, const std::unordered_s
 
 }  // namespace
 
-std::vector<OutputChannel> select_output_channels(const Fmu& fmu, const std::vector<std::string>& patterns,
+std::vector<OutputChannel> select_output_channels(const Model& fmu, const std::vector<std::string>& patterns,
                                                   bool all, const std::vector<std::string>& roles) {
   const ModelDescription& md = fmu.model_description();
   std::vector<OutputChannel> out;

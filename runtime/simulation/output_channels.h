@@ -46,7 +46,7 @@ struct OutputChannel {
   std::string name;         // "x" or "A[2,3]"
 };
 
-std::vector<OutputChannel> select_output_channels(const Fmu& fmu, const std::vector<std::string>& patterns,
+std::vector<OutputChannel> select_output_channels(const Model& model, const std::vector<std::string>& patterns,
                                                   bool all, const std::vector<std::string>& roles = {});
 std::vector<std::string> split_output_patterns(const std::string& list);
 bool glob_match(const std::string& pattern, const std::string& name);

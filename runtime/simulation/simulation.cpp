@@ -24,9 +24,9 @@ namespace lsdae {
 using simulation::seconds_since;
 
 const Variable& Simulation::Impl::variable(const std::string& name) const {
-  const Variable* v = fmu->model_description().find(name);
+  const Variable* v = model->model_description().find(name);
   if (v == nullptr)
-    throw Error(ErrorKind::usage, fmu->display_name() + ": no variable is named \"" + name +
+    throw Error(ErrorKind::usage, model->display_name() + ": no variable is named \"" + name +
                                       "\" → `lsdae info` lists the model; names are case-sensitive");
   return *v;
 }
@@ -48,12 +48,12 @@ std::string Simulation::Impl::dummy_list(const std::vector<std::size_t>& states)
 Simulation::Simulation() : impl_(std::make_unique<Impl>()) {}
 Simulation::~Simulation() = default;
 
-std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const SimulationOptions& options) {
+std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> model, const SimulationOptions& options) {
   std::unique_ptr<Simulation> sim(new Simulation());
   Impl& m = *sim->impl_;
-  m.fmu = std::move(fmu);
+  m.model = std::move(model);
   m.options = options;
-  const ModelDescription& md = m.fmu->model_description();
+  const ModelDescription& md = m.model->model_description();
   const DefaultExperiment& e = md.default_experiment;
   m.t_start = options.start_time.value_or(e.start_time.value_or(0.0));
   m.t_stop = options.stop_time.value_or(e.stop_time.value_or(m.t_start + 1.0));
@@ -75,7 +75,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
 
   // Structure.
   auto t0 = std::chrono::steady_clock::now();
-  m.dae = simulation::build_fmu_dae(*m.fmu);
+  m.dae = simulation::build_fmu_dae(*m.model);
   m.pipeline.best_ordering = true;
   m.pipeline.match_rows = options.match_rows;  // the fewest colours: fewer evaluations per Jacobian for the whole run
   m.pipeline.method = options.constraints == ConstraintMethod::dummy_derivatives
@@ -84,7 +84,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.structure = structure::run_structure(m.dae.input, nullptr, m.pipeline);
   m.stats.time_structure = seconds_since(t0);
   if (!m.structure.index1)
-    throw Error(ErrorKind::structure, m.fmu->display_name() + ": structural analysis failed: " +
+    throw Error(ErrorKind::structure, m.model->display_name() + ": structural analysis failed: " +
                                         m.structure.analysis.error);
   {
     // The same warning for many rows (every element of an array, every
@@ -92,9 +92,9 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
     constexpr std::size_t kShown = 3;
     const auto& warnings = m.structure.analysis.warnings;
     for (std::size_t k = 0; k < std::min(kShown, warnings.size()); ++k)
-      log_warning(m.fmu->display_name() + ": " + warnings[k]);
+      log_warning(m.model->display_name() + ": " + warnings[k]);
     if (warnings.size() > kShown)
-      log_warning(m.fmu->display_name() + ": … and " + std::to_string(warnings.size() - kShown) +
+      log_warning(m.model->display_name() + ": … and " + std::to_string(warnings.size() - kShown) +
                   " more structure warnings → `lsdae info --structure` lists them all");
   }
   m.stats.structural_index = m.structure.analysis.structural_index;
@@ -106,20 +106,20 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   t0 = std::chrono::steady_clock::now();
   std::size_t threads = options.threads;
   if (md.model_exchange && md.model_exchange->can_be_instantiated_only_once_per_process && threads > 1) {
-    log_warning(m.fmu->display_name() + ": canBeInstantiatedOnlyOncePerProcess: using 1 thread instead of " +
+    log_warning(m.model->display_name() + ": canBeInstantiatedOnlyOncePerProcess: using 1 thread instead of " +
                 std::to_string(threads));
     threads = 1;
   }
-  m.fmu->load_binary();
-  bool directional = m.fmu->directional_derivatives_available();
+  m.model->load_binary();
+  bool directional = m.model->directional_derivatives_available();
   switch (options.jacobian) {
     case JacobianMode::automatic: m.use_directional = directional; break;
     case JacobianMode::finite_differences: m.use_directional = false; break;
     case JacobianMode::directional:
     case JacobianMode::check:
       if (!directional) {
-        const std::string why = m.fmu->directional_derivatives_note();
-        throw Error(ErrorKind::usage, m.fmu->display_name() + ": " +
+        const std::string why = m.model->directional_derivatives_note();
+        throw Error(ErrorKind::usage, m.model->display_name() + ": " +
                                           (why.empty() ? "the FMU does not provide directional derivatives" : why) +
                                           " → use --jacobian fd");
       }
@@ -131,15 +131,15 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
     // derivative) have no directional derivatives: the IDA Jacobian is made
     // by finite differences of the residual (fmu_residual.h).
     if (options.jacobian != JacobianMode::automatic)
-      throw Error(ErrorKind::usage, m.fmu->display_name() +
+      throw Error(ErrorKind::usage, m.model->display_name() +
                                         ": lsdae synthesizes derivatives of constraints this FMU does not provide, "
                                         "and those rows have no directional derivatives → use --jacobian fd or auto");
     m.use_directional = false;
   }
-  for (const auto& note : m.dae.input.notes) log_info(m.fmu->display_name() + ": " + note);
+  for (const auto& note : m.dae.input.notes) log_info(m.model->display_name() + ": " + note);
   for (std::size_t i = 0; i < threads; ++i) {
-    auto inst = m.fmu->instantiate(i == 0 ? "lsdae" : "lsdae-" + std::to_string(i));
-    if (m.fmu->manifest().present()) inst->enable_dae_mode();
+    auto inst = m.model->instantiate(i == 0 ? "lsdae" : "lsdae-" + std::to_string(i));
+    if (m.model->manifest().present()) inst->enable_dae_mode();
     m.instances.push_back(std::move(inst));
   }
   m.make_residuals();
@@ -150,13 +150,13 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<Fmu> fmu, const S
   m.projection_tolerance_given = options.projection_tolerance.has_value();
   if (!(m.projection_tolerance > 0))
     throw Error(ErrorKind::usage, "simulate: the projection tolerance must be positive, got " + format_number(m.projection_tolerance));
-  m.indicators = m.fmu->event_indicator_count();
+  m.indicators = m.model->event_indicator_count();
   m.t = m.t_ida = m.t_start;
   return sim;
 }
 
 void Simulation::set(const std::string& name, double value) {
-  const ModelDescription& md = impl_->fmu->model_description();
+  const ModelDescription& md = impl_->model->model_description();
   if (auto ref = md.find_element(name); ref && storage_of(ref->variable->type) == ValueStorage::text)
     throw Error(ErrorKind::usage, "simulate: \"" + name + "\" is " + to_string(ref->variable->type) +
                                       ", not a number → set it as text (--set name=text, lsdae_set_text)");
@@ -171,7 +171,7 @@ void Simulation::set(const std::string& name, const std::string& text) {
   Impl& m = *impl_;
   if (m.initialized)
     throw Error(ErrorKind::usage, "simulate: \"" + name + "\" can only be set before initialize()");
-  const ModelDescription& md = m.fmu->model_description();
+  const ModelDescription& md = m.model->model_description();
   auto ref = md.find_element(name);
   if (!ref) m.variable(name);  // throws the "no variable is named" message
   const Variable& v = *ref->variable;
@@ -212,7 +212,7 @@ void Simulation::set_input(const std::filesystem::path& csv) {
   Impl& m = *impl_;
   if (m.initialized)
     throw Error(ErrorKind::usage, "simulate: set_input() must come before initialize() → call it first");
-  m.inputs = simulation::InputTable::read_csv(csv, m.fmu->model_description());
+  m.inputs = simulation::InputTable::read_csv(csv, m.model->model_description());
   for (auto& r : m.residuals) r->set_inputs(&*m.inputs);
 }
 
@@ -228,7 +228,13 @@ double Simulation::time() const { return impl_->t; }
 double Simulation::start_time() const { return impl_->t_start; }
 double Simulation::stop_time() const { return impl_->t_stop; }
 double Simulation::output_interval() const { return impl_->interval; }
-const Fmu& Simulation::fmu() const { return *impl_->fmu; }
+const Model& Simulation::model() const { return *impl_->model; }
+const Fmu& Simulation::fmu() const {
+  const auto* fmu = dynamic_cast<const Fmu*>(impl_->model.get());
+  if (fmu == nullptr)
+    throw Error(ErrorKind::usage, impl_->model->display_name() + " is a system of FMUs, not one FMU → use model()");
+  return *fmu;
+}
 
 void Simulation::get(std::span<const ValueReference> vrs, std::span<double> values) {
   Impl& m = *impl_;
@@ -244,7 +250,7 @@ void Simulation::get(std::span<const ValueReference> vrs, std::span<double> valu
 }
 
 double Simulation::get(const std::string& name) {
-  const ModelDescription& md = impl_->fmu->model_description();
+  const ModelDescription& md = impl_->model->model_description();
   auto ref = md.find_element(name);
   if (!ref) impl_->variable(name);  // throws the "no variable is named" message
   const Variable& v = *ref->variable;
@@ -272,7 +278,7 @@ void Simulation::get_values(std::span<const ValueReference> vrs, Values& values)
 }
 
 Values Simulation::get_values(const std::string& name) {
-  const ModelDescription& md = impl_->fmu->model_description();
+  const ModelDescription& md = impl_->model->model_description();
   auto ref = md.find_element(name);
   if (!ref) impl_->variable(name);
   const Variable& v = *ref->variable;
@@ -306,7 +312,7 @@ std::string to_string(const JacobianCheck& c) {
 JacobianCheck Simulation::check_jacobian() {
   Impl& m = *impl_;
   if (!m.initialized) throw Error(ErrorKind::usage, "simulate: check_jacobian() needs initialize() first");
-  if (!m.fmu->directional_derivatives_available())
+  if (!m.model->directional_derivatives_available())
     throw Error(ErrorKind::usage, "simulate: the FMU does not provide directional derivatives to compare");
   const auto& pattern = m.structure.iteration;
   const std::size_t N = m.y.size();

@@ -101,7 +101,7 @@ void Simulation::Impl::handle_event(const char* kind) {
     inst.enter_continuous_time_mode();
   }
   if (next && *next <= t) {
-    log_warning(fmu->display_name() + ": the FMU announced a time event at t = " + format_number(*next) +
+    log_warning(model->display_name() + ": the FMU announced a time event at t = " + format_number(*next) +
                 ", not after the current time " + format_number(t) + "; ignored");
     next.reset();
   }
@@ -109,7 +109,7 @@ void Simulation::Impl::handle_event(const char* kind) {
   log_debug(std::string(kind) + " event at t = " + format_number(t) + (values_changed ? " (states re-initialized)" : ""));
   if (terminated) {
     stats.terminated_by_fmu = true;
-    log_info(fmu->display_name() + ": the FMU asked to terminate at t = " + format_number(t));
+    log_info(model->display_name() + ": the FMU asked to terminate at t = " + format_number(t));
     if (observer) observer(t, EventPhase::after);
     return;
   }

@@ -124,14 +124,14 @@ bool Simulation::Impl::fmu_constraints_reject_step() {
 
 void Simulation::Impl::make_fmu_constraints() {
   fmu_constraints.reset();
-  const ModelDescription& md = fmu->model_description();
+  const ModelDescription& md = model->model_description();
   const std::size_t max_constraints = md.max_number_of_constraints.value_or(0);
   if (max_constraints == 0 || !md.model_exchange ||
       md.model_exchange->provides_constraints == ModelExchange::Constraints::none)
     return;
   const ModelExchange& me = *md.model_exchange;
   Instance& inst = *instances[0];
-  const std::string name = fmu->display_name();
+  const std::string name = model->display_name();
   if (!inst.has_constraints()) {
     log_info(name + ": providesConstraints is declared, but the binary does not export fmi2GetNumberOfConstraints "
                     "and fmi2Constraint: the FMU's constraints are not used");
@@ -143,7 +143,7 @@ void Simulation::Impl::make_fmu_constraints() {
   if (me.provides_projection && !inst.has_projection())
     log_info(name + ": providesProjection is declared, but the binary does not export fmi2Projection: lsdae "
                     "projects by its own Gauss-Newton iteration instead");
-  const std::size_t states = fmu->states().size();
+  const std::size_t states = model->states().size();
   if (dae.fully_implicit || dae.state_vrs.size() != states) {
     log_info(name + ": the FMU's constraints are not used: they apply to its continuous states, which this model's "
                     "formulation (an LS-DAE or fully implicit form) does not integrate as such");
@@ -165,7 +165,7 @@ void Simulation::Impl::fmu_constraints_after_step() {
   if (residuals[0]->apply(at, integrator->y(), integrator->yp()) != kernels::EvalStatus::ok) return;
   const simulation::FmuConstraintValues v = fmu_constraints->measure();
   if (v.discarded)
-    throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(at) +
+    throw Error(ErrorKind::fmu_call, model->display_name() + ": t = " + format_number(at) +
                                          ": fmi2Constraint returned fmi2Discard at a point IDA accepted → the FMU "
                                          "cannot evaluate its constraints there; check its parameters, or run with "
                                          "--constraints none");
@@ -184,14 +184,14 @@ void Simulation::Impl::fmu_constraints_after_step() {
   const bool at_start = !initialized;  // initialize(): the start values
   if (!r.failed.empty() && at_start)
     throw Error(ErrorKind::solver,
-                fmu->display_name() + ": t = " + format_number(at) + ": the start values violate the FMU's constraints (max|C| = " +
+                model->display_name() + ": t = " + format_number(at) + ": the start values violate the FMU's constraints (max|C| = " +
                     format_number(v.violation) + " at C[" + std::to_string(v.worst) + "], tolerance " +
                     format_number(projection_tolerance) + ") and projecting them by " +
                     simulation::to_string(fmu_constraints->path()) + " failed: " + r.failed +
                     " → give start values (--set) on or near the constraints, or run with --constraints none");
   if (!r.failed.empty())
     throw Error(ErrorKind::solver,
-                fmu->display_name() + ": t = " + format_number(at) + ": the states left the FMU's constraints (max|C| = " +
+                model->display_name() + ": t = " + format_number(at) + ": the states left the FMU's constraints (max|C| = " +
                     format_number(v.violation) + " at C[" + std::to_string(v.worst) + "], tolerance " +
                     format_number(projection_tolerance) + ") and projecting back by " +
                     simulation::to_string(fmu_constraints->path()) + " failed: " + r.failed +

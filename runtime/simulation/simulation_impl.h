@@ -69,7 +69,7 @@ constexpr int kMaxEventsAtOneTime = 1000;
 }  // namespace simulation
 
 struct Simulation::Impl {
-  std::shared_ptr<Fmu> fmu;
+  std::shared_ptr<const Model> model;  // an Fmu, or a System of FMUs (lsdae/model.h)
   SimulationOptions options;
   double t_start = 0, t_stop = 1, interval = 0.002, rtol = 1e-6, atol = 1e-6;
   simulation::FmuDae dae;

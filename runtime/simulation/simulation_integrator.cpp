@@ -44,7 +44,7 @@ std::vector<double> Simulation::Impl::atol_vector() const {
 }
 
 std::vector<double> Simulation::Impl::nominals() const {
-  const ModelDescription& md = fmu->model_description();
+  const ModelDescription& md = model->model_description();
   auto of = [&](ValueReference vr) {
     const Variable* v = md.find(vr);
     return (v != nullptr && v->nominal && *v->nominal > 0) ? *v->nominal : 1.0;
@@ -89,7 +89,7 @@ void Simulation::Impl::make_integrator() {
     std::size_t shown = 0;
     for (std::size_t k = 0; k < N && shown < 5; ++k)
       if (io.error_test[k] == 0.0) names += (shown++ > 0 ? ", " : "") + unknown_name(k);
-    log_info(fmu->display_name() + ": IDA's error test leaves out " + std::to_string(left_out) +
+    log_info(model->display_name() + ": IDA's error test leaves out " + std::to_string(left_out) +
              " algebraic unknown(s) that follow from state derivatives (" + names + (left_out > 5 ? ", ..." : "") +
              "); they are solved at every step, and their output rows interpolated");
   }
@@ -226,8 +226,8 @@ std::string Simulation::Impl::row_value_name(std::size_t k) const {
   if (e.kind == structure::EquationRef::Kind::formulation) {
     const std::size_t g = system.formulation_group[e.id];
     if (system.group_kind[g] == structure::GroupKind::state_equation && !dae.fully_implicit) {
-      const Variable* der = fmu->model_description().find(dae.derivative_vrs.at(system.group_source[g]));
-      return (der != nullptr ? der->name : row_name(k)) + " (from " + fmi_call_name(fmu->model_description().fmi_major, FmiCall::get_continuous_state_derivatives) + ")";
+      const Variable* der = model->model_description().find(dae.derivative_vrs.at(system.group_source[g]));
+      return (der != nullptr ? der->name : row_name(k)) + " (from " + fmi_call_name(model->model_description().fmi_major, FmiCall::get_continuous_state_derivatives) + ")";
     }
   }
   return "the residual \"" + row_name(k) + "\"";

@@ -58,11 +58,11 @@ void Simulation::Impl::read_invariant_values() {
   invariant_values.assign(dae.invariant_vrs.size(), 0.0);
   if (invariant_values.empty()) return;
   if (instances[0]->get_float64(dae.invariant_vrs, invariant_values) == CallStatus::discard)
-    throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(t) +
+    throw Error(ErrorKind::fmu_call, model->display_name() + ": t = " + format_number(t) +
                                          ": the FMU discarded reading its invariants → the FMU cannot evaluate them here");
   for (std::size_t i = 0; i < invariant_values.size(); ++i)
     if (!std::isfinite(invariant_values[i]))
-      throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(t) + ": invariant \"" +
+      throw Error(ErrorKind::fmu_call, model->display_name() + ": t = " + format_number(t) + ": invariant \"" +
                                            structure.analysis.system.invariant_names[i] + "\" is " +
                                            format_number(invariant_values[i]) + " → fix the FMU's invariant");
   apply_invariant_values();
@@ -76,7 +76,7 @@ void Simulation::Impl::apply_invariant_values() {
 void Simulation::Impl::project_start_values() {
   if (!projector) return;
   std::vector<double> weights(y.size());
-  const ModelDescription& md = fmu->model_description();
+  const ModelDescription& md = model->model_description();
   for (std::size_t k = 0; k < y.size(); ++k) {
     const auto& u = structure.index1->unknowns[k];
     double scale = 1.0 / (rtol * std::fabs(y[k]) + atol * nominal_of(k));
@@ -89,7 +89,7 @@ void Simulation::Impl::project_start_values() {
   }
   simulation::ProjectionResult r = projector->project(t_start, y, yp, weights, projection_tolerance);
   if (r.projected)
-    log_info(fmu->display_name() + ": start values projected onto the constraints (violation " +
+    log_info(model->display_name() + ": start values projected onto the constraints (violation " +
              format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
 }
 
@@ -100,13 +100,13 @@ void Simulation::Impl::project_after_event() {
   simulation::ImpulseResult impulse = simulation::reinitialize_over_impulse(
       *residuals[0], *projector, structure.analysis.system, *structure.index1, t, y, yp, projection_tolerance, nominal);
   if (impulse.applied) {
-    log_info(fmu->display_name() + ": t = " + format_number(t) + ": the event left " + impulse.constraints +
+    log_info(model->display_name() + ": t = " + format_number(t) + ": the event left " + impulse.constraints +
              "; re-initialized over the impulse (violation " + format_number(impulse.violation_before) + " -> " +
              format_number(impulse.violation_after) + ", " + std::to_string(impulse.iterations) + " iterations)");
     return;
   }
   if (!impulse.not_applicable.empty())
-    log_info(fmu->display_name() + ": t = " + format_number(t) + ": the event left " + impulse.constraints +
+    log_info(model->display_name() + ": t = " + format_number(t) + ": the event left " + impulse.constraints +
              "; not re-initialized over an impulse (" + impulse.not_applicable + "): projected instead");
   std::vector<double> weights(y.size());
   for (std::size_t k = 0; k < y.size(); ++k) weights[k] = 1.0 / (rtol * std::fabs(y[k]) + atol * nominal_of(k));
@@ -116,19 +116,19 @@ void Simulation::Impl::project_after_event() {
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::solver) throw;
     // Say that it is the point the event produced, not a drift between steps.
-    throw Error(ErrorKind::solver, fmu->display_name() + ": t = " + format_number(t) +
+    throw Error(ErrorKind::solver, model->display_name() + ": t = " + format_number(t) +
                                        ": the event left the constraints " + impulse.constraints +
                                        "; no re-initialization over an impulse applies (" + impulse.not_applicable +
                                        "), and projecting back failed: " + e.what());
   }
   if (r.discarded)
-    throw Error(ErrorKind::fmu_call, fmu->display_name() + ": t = " + format_number(t) +
+    throw Error(ErrorKind::fmu_call, model->display_name() + ": t = " + format_number(t) +
                                          ": the FMU discarded evaluating its constraints after the event → the FMU "
                                          "cannot evaluate the point its event produced");
   if (!r.projected) return;
   ++stats.projections;
   stats.largest_projection = std::max(stats.largest_projection, r.correction);
-  log_info(fmu->display_name() + ": t = " + format_number(t) +
+  log_info(model->display_name() + ": t = " + format_number(t) +
            ": the event left the constraints; the point was projected back (violation " +
            format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
 }

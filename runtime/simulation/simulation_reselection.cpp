@@ -41,7 +41,7 @@ bool Simulation::Impl::uses_dummy_derivatives() const {
 simulation::SelectionValues& Simulation::Impl::selection_values_now() {
   if (!selection_values) {
     selection_values =
-        std::make_unique<simulation::SelectionValues>(*fmu, *instances[0], dae, structure.analysis.system);
+        std::make_unique<simulation::SelectionValues>(*model, *instances[0], dae, structure.analysis.system);
     reselect_values.reset();
   }
   return *selection_values;
@@ -54,12 +54,12 @@ void Simulation::Impl::select_dummy_derivatives_numerically() {
   values.set_point(simulation::initial_point(*instances[0], dae, t_start));
   structure::StructureOutcome numeric = simulation::select_at_start(dae, structure, values, pipeline);
   if (!numeric.index1)
-    throw Error(ErrorKind::structure, fmu->display_name() + ": structural analysis failed: " + numeric.analysis.error);
+    throw Error(ErrorKind::structure, model->display_name() + ": structural analysis failed: " + numeric.analysis.error);
   const auto& system = numeric.analysis.system;
   const auto& plan = numeric.analysis.dummy_plan;
   if (!numeric.selection || !numeric.selection->success)
     throw Error(ErrorKind::structure,
-                fmu->display_name() + ": t = " + format_number(t_start) +
+                model->display_name() + ": t = " + format_number(t_start) +
                     ": no choice of dummy derivatives is nonsingular at the start point (" + values.source() +
                     "): " + (numeric.selection ? numeric.selection->error : std::string("no selection")) +
                     "; constraints " + simulation::constraint_names(system, plan) + ", candidate states " +
@@ -68,7 +68,7 @@ void Simulation::Impl::select_dummy_derivatives_numerically() {
                     "--constraints project");
   const auto& check = numeric.selection->structural_check;
   if (check && !check->kept)
-    log_info(fmu->display_name() + ": t = " + format_number(t_start) + ": the structural choice of dummy derivatives {" +
+    log_info(model->display_name() + ": t = " + format_number(t_start) + ": the structural choice of dummy derivatives {" +
              simulation::dummy_names(system, check->dummy_states) + "} has rcond " + format_number(check->rcond) +
              (check->rcond < values.rcond_floor() ? " (singular)" : "") + " here (" + values.source() +
              "): replaced");
@@ -78,7 +78,7 @@ void Simulation::Impl::select_dummy_derivatives_numerically() {
   structure = std::move(numeric);
   model_state_select = structure.analysis.system.state_select;
   make_residuals();
-  log_info(fmu->display_name() + ": dummy derivatives at t = " + format_number(t_start) + " (" +
+  log_info(model->display_name() + ": dummy derivatives at t = " + format_number(t_start) + " (" +
            structure.selection->values_source + ", rcond " + format_number(structure.selection->rcond) + "): " +
            simulation::dummy_names(structure.analysis.system, structure.selection->dummy_states));
 }
@@ -98,7 +98,7 @@ bool Simulation::Impl::reselect_at(double at, std::span<const double> y_at, std:
   values.set_point(point_at(at, y_at, yp_at));
   const structure::SelectionOptions selection_options = values.selection_options(pipeline.selection);
   auto stop = [&](const std::string& what, const std::string& todo) {
-    throw Error(ErrorKind::solver, fmu->display_name() + ": t = " + format_number(at) + ": " + what +
+    throw Error(ErrorKind::solver, model->display_name() + ": t = " + format_number(at) + ": " + what +
                                        "; constraints " + simulation::constraint_names(system, plan) +
                                        ", candidate states " + simulation::candidate_names(system, plan) + " → " + todo);
   };
@@ -160,7 +160,7 @@ bool Simulation::Impl::reselect_at(double at, std::span<const double> y_at, std:
   make_integrator();
   load_values(v);
   ++stats.reselections;
-  log_info(fmu->display_name() + ": t = " + format_number(at) + ": dummy derivatives switched from {" + from + "} to {" +
+  log_info(model->display_name() + ": t = " + format_number(at) + ": dummy derivatives switched from {" + from + "} to {" +
            to + "} (rcond " + format_number(selection.rcond) + ")");
   restart(at);
   return true;

@@ -37,6 +37,7 @@
 #include "lsdae/diagnostics.h"
 #include "lsdae/instance.h"
 #include "lsdae/manifest.h"
+#include "lsdae/model.h"
 #include "lsdae/model_description.h"
 
 namespace lsdae {
@@ -61,28 +62,6 @@ struct OpenOptions {
   std::filesystem::path temp_root;     // default: $TMPDIR, else /tmp
 };
 
-// How the DAE-mode residuals relate to the state derivatives (docs/fmi-ls-dae.md,
-// runtime/import/dae_form.h).
-enum class DaeForm {
-  ode,             // no manifest: plain ME FMU, F = x' - f(x)
-  semi_explicit,   // x' = f(x, z, t) from GetContinuousStateDerivatives, plus g(x, z, t) = 0
-  fully_implicit,  // residuals F(x', x, z, t) = 0 take the derivatives as knowns
-  // F(x', x, z, t) = 0 as OpenModelica exports it: no ContinuousStateDerivative
-  // in the manifest, one residual per state and algebraic variable, and a
-  // state's value reference in dependencies stands for both x and x'. lsdae
-  // writes x' into the derivative variables, as in `fully_implicit`.
-  fully_implicit_openmodelica,
-};
-// "ODE", "semi-explicit DAE", "fully implicit DAE", "fully implicit DAE
-// (OpenModelica form: ...)": what `lsdae info` prints.
-const char* to_string(DaeForm form) noexcept;
-// "ode", "semi_explicit", "fully_implicit", "fully_implicit_openmodelica" (JSON).
-const char* to_key(DaeForm form) noexcept;
-// Both fully implicit forms: lsdae writes x' and the residuals are the whole system.
-inline bool is_fully_implicit(DaeForm form) noexcept {
-  return form == DaeForm::fully_implicit || form == DaeForm::fully_implicit_openmodelica;
-}
-
 // The numbers `lsdae info` prints.
 struct FmuSummary {
   std::string model_name, fmi_version, generation_tool;
@@ -103,35 +82,36 @@ struct FmuSummary {
 class Instance;
 class FmuBinary;
 
-class Fmu : public std::enable_shared_from_this<Fmu> {
+// One FMU: the Model (lsdae/model.h) of a single component.
+class Fmu : public Model, public std::enable_shared_from_this<Fmu> {
  public:
   // Opens a .fmu archive or an unpacked FMU directory. Throws lsdae::Error.
   static std::shared_ptr<Fmu> open(const std::filesystem::path& path, const OpenOptions& options = {});
-  ~Fmu();
+  ~Fmu() override;
   Fmu(const Fmu&) = delete;
   Fmu& operator=(const Fmu&) = delete;
 
-  const std::filesystem::path& path() const { return path_; }
-  std::string display_name() const;  // file name, for messages
+  const std::filesystem::path& path() const override { return path_; }
+  std::string display_name() const override;  // file name, for messages
   const std::filesystem::path& unpacked_dir() const { return unpacked_dir_; }
-  const ModelDescription& model_description() const { return md_; }
-  const Manifest& manifest() const { return manifest_; }
+  const ModelDescription& model_description() const override { return md_; }
+  const Manifest& manifest() const override { return manifest_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
-  DaeForm form() const { return form_; }
+  DaeForm form() const override { return form_; }
   FmuSummary summary() const;
 
   // Continuous states and their derivatives, in ContinuousStateDerivative order
   // (the order of fmi3GetContinuousStates).
   // One entry per scalar state: an array state appears once per element
   // (same value reference; state_element() says which, row-major, 0-based).
-  const std::vector<ValueReference>& states() const { return states_; }
-  const std::vector<ValueReference>& derivatives() const { return derivatives_; }
+  const std::vector<ValueReference>& states() const override { return states_; }
+  const std::vector<ValueReference>& derivatives() const override { return derivatives_; }
   std::size_t state_element(std::size_t i) const { return state_elements_[i]; }
   // "x" or "x[2]" for state i; likewise its derivative.
-  std::string state_name(std::size_t i) const;
-  std::string derivative_name(std::size_t i) const;
+  std::string state_name(std::size_t i) const override;
+  std::string derivative_name(std::size_t i) const override;
   // Scalar event indicators (array indicators count their elements).
-  std::size_t event_indicator_count() const { return event_indicators_; }
+  std::size_t event_indicator_count() const override { return event_indicators_; }
 
   // Loads binaries/<platform>/<modelIdentifier>.so (RTLD_NOW | RTLD_LOCAL)
   // with the binary interface of the model description's FMI version
@@ -140,23 +120,23 @@ class Fmu : public std::enable_shared_from_this<Fmu> {
   // and checks GetVersion. Called by instantiate() on first use. Throws
   // Error(binary) naming the missing symbol or the dlopen message. Missing
   // optional functions disable features (a warning is logged).
-  void load_binary() const;
+  void load_binary() const override;
   bool binary_loaded() const { return library_ != nullptr; }
   // Whether lsdae uses fmi3GetDirectionalDerivative for this FMU: declared,
   // exported, and meaningful for the form read. Not in the OpenModelica form:
   // there one value reference stands for x and x', and FMI-LS-DAE
   // 1.0.0-alpha.1 admits no derivative among the knowns, so the FMU cannot be
   // asked for dF/dx and dF/dx' apart (directional_derivatives_note() says so).
-  bool directional_derivatives_available() const;
+  bool directional_derivatives_available() const override;
   // Why declared directional derivatives are not used; empty when they are
   // used or not declared.
-  std::string directional_derivatives_note() const;
+  std::string directional_derivatives_note() const override;
 
   // A new instance (fmi3InstantiateModelExchange / fmi2Instantiate with the
   // instantiation token or guid and the resources directory). Throws Error(fmu_call) when the FMU refuses
   // (e.g. a token mismatch) and Error(usage) for a second live instance of an
   // FMU with canBeInstantiatedOnlyOncePerProcess.
-  std::unique_ptr<Instance> instantiate(const std::string& instance_name) const;
+  std::unique_ptr<Instance> instantiate(const std::string& instance_name) const override;
   std::size_t live_instances() const;
 
  private:

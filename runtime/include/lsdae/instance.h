@@ -62,6 +62,7 @@
 namespace lsdae {
 
 class Fmu;
+class Model;
 namespace supervise {
 struct CallSlot;
 enum class FmuFunction : std::uint32_t;
@@ -112,7 +113,12 @@ class Instance {
 
   const std::string& name() const { return name_; }
   InstanceState state() const { return state_; }
-  const Fmu& fmu() const { return *fmu_; }
+  // The model this is an instance of (lsdae/model.h): the Fmu, or the System
+  // whose composite instance this is.
+  const Model& model() const { return *model_; }
+  // The FMU of an FMU instance; Error(usage) for a composite instance (a
+  // System's), which has no single FMU.
+  const Fmu& fmu() const;
   // The FMI version of the binary interface (from the model description).
   FmiVersion fmi_version() const { return version_; }
   // The name of `call` in this instance's FMI version, for messages
@@ -234,6 +240,9 @@ class Instance {
  protected:
   friend class Fmu;
   Instance(std::shared_ptr<const Fmu> fmu, std::string name);
+  // A composite instance (runtime/system/): no FMU of its own; it keeps
+  // `state_` itself and calls the components' instances.
+  Instance(std::shared_ptr<const Model> model, std::string name, FmiVersion version);
   // Error(usage) unless the instance is in one of `allowed`.
   void require(const char* function, std::initializer_list<InstanceState> allowed) const;
   // The status policy above; `function` names the call ("fmi2GetReal").
@@ -250,7 +259,8 @@ class Instance {
   supervise::CallSlot* call_slot() const { return call_slot_; }
   void note_time(double time);
 
-  std::shared_ptr<const Fmu> fmu_;
+  std::shared_ptr<const Fmu> fmu_;  // null for a composite instance
+  std::shared_ptr<const Model> model_;
   std::string name_;
   FmiVersion version_ = FmiVersion::fmi3;
   InstanceState state_ = InstanceState::instantiated;

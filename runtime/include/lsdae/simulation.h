@@ -179,7 +179,9 @@ struct IterationMatrix {
 
 class Simulation {
  public:
-  static std::unique_ptr<Simulation> create(std::shared_ptr<Fmu> fmu, const SimulationOptions& options = {});
+  // A model is one FMU (lsdae::Fmu) or a system of FMUs (lsdae::System,
+  // lsdae/system.h): the same run either way (lsdae/model.h).
+  static std::unique_ptr<Simulation> create(std::shared_ptr<const Model> model, const SimulationOptions& options = {});
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -264,6 +266,8 @@ class Simulation {
   std::string structure_report() const;
   // The same as JSON (`lsdae info --structure --json`; structure/report.h lists the keys).
   std::string structure_report_json() const;
+  // The model simulated; fmu() is that model as an FMU (Error(usage) for a System).
+  const Model& model() const;
   const Fmu& fmu() const;
 
  private:

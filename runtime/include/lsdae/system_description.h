@@ -97,7 +97,7 @@ struct CouplingPort {
 };
 
 struct Coupling {
-  std::string name;  // unique in the system; flows appear as "name.flow[k]" (1-based)
+  std::string name;  // unique in the system; rows "name.potential[k]", "name.flows"; the flows are the ports' inputs
   std::vector<CouplingPort> ports;  // at least two
   SourceLocation where;
 };

@@ -1,0 +1,471 @@
+// runtime/system/composite_instance.cpp -- see composite_instance.h.
+#include "system/composite_instance.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include "lsdae/error.h"
+#include "lsdae/values.h"
+
+namespace lsdae::system {
+
+namespace {
+constexpr std::size_t kPlansKept = 16;
+using Kind = Global::Kind;
+
+CallStatus worst(CallStatus a, CallStatus b) { return a == CallStatus::discard ? a : b; }
+}  // namespace
+
+// One list of system value references, split by component.
+struct CompositeInstance::Plan {
+  std::vector<ValueReference> key;
+  bool for_set = false;
+  struct Part {
+    std::vector<ValueReference> local;  // the component's value references
+    std::vector<std::size_t> slot;      // where each value goes in `slots` (get) / comes from in values (set)
+    std::vector<double> buffer;
+  };
+  std::vector<Part> parts;             // per component
+  std::vector<std::uint32_t> called;   // components with something to get or set
+  std::vector<double> slots;           // get: [0, n) the requested values, then the rows' operands
+  struct Row {
+    Kind kind;
+    std::size_t position;  // in the caller's values
+    std::size_t a = 0, b = 0;  // slots (connection: to, from; potential: p_1, p_k; flows: [a, a + b) of flow_slots)
+    double factor = 1.0, offset = 0.0;
+    std::size_t state = 0;
+  };
+  std::vector<Row> rows;
+  std::vector<std::size_t> flow_slots;
+  std::vector<std::pair<std::size_t, std::size_t>> kept;  // (position, system state): ẋ of a component computing it
+  std::vector<std::uint32_t> need_f;                      // components whose f the rows read
+};
+
+CompositeInstance::CompositeInstance(std::shared_ptr<const Model> model, const Composition& composition,
+                                     std::string name, std::vector<std::unique_ptr<Instance>> parts)
+    : Instance(std::move(model), std::move(name), FmiVersion::fmi3),
+      composition_(composition),
+      parts_(std::move(parts)),
+      kept_xdot_(composition.states.size(), 0.0),
+      f_(composition.states.size(), 0.0) {
+  dae_mode_ = true;  // the system is DAE-only; the components' switches are set at instantiation
+}
+
+CompositeInstance::~CompositeInstance() = default;
+
+void CompositeInstance::not_a_component_variable(ValueReference vr, const char* what) const {
+  const std::string name = vr < composition_.md.variables.size() ? composition_.md.variables[vr].name
+                                                                  : "value reference " + std::to_string(vr);
+  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + name + " is " + what +
+                                    " of the system, computed by lsdae → read it, do not set it");
+}
+
+CompositeInstance::Plan& CompositeInstance::plan_for(std::span<const ValueReference> vrs, bool for_set) {
+  for (std::size_t k = 0; k < plans_.size(); ++k) {
+    Plan& p = *plans_[k];
+    if (p.for_set != for_set || p.key.size() != vrs.size() || !std::equal(vrs.begin(), vrs.end(), p.key.begin()))
+      continue;
+    if (k != 0) std::rotate(plans_.begin(), plans_.begin() + static_cast<std::ptrdiff_t>(k),
+                            plans_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+    return *plans_.front();
+  }
+  auto plan = std::make_unique<Plan>();
+  Plan& p = *plan;
+  p.key.assign(vrs.begin(), vrs.end());
+  p.for_set = for_set;
+  p.parts.resize(parts_.size());
+  std::size_t next_slot = vrs.size();
+  std::unordered_map<ValueReference, std::size_t> operand_slot;
+  auto operand = [&](const Endpoint& e) {
+    auto [it, fresh] = operand_slot.emplace(e.global, next_slot);
+    if (fresh) {
+      p.parts[e.component].local.push_back(e.local);
+      p.parts[e.component].slot.push_back(next_slot++);
+    }
+    return it->second;
+  };
+  std::vector<std::uint8_t> need_f(parts_.size(), 0);
+  for (std::size_t i = 0; i < vrs.size(); ++i) {
+    if (vrs[i] >= composition_.globals.size())
+      throw Error(ErrorKind::usage, "instance \"" + name_ + "\": value reference " + std::to_string(vrs[i]) +
+                                        " is not one of the system's (" +
+                                        std::to_string(composition_.globals.size()) + ") → use a name");
+    const Global& g = composition_.globals[vrs[i]];
+    Plan::Row row{g.kind, i};
+    switch (g.kind) {
+      case Kind::component:
+        p.parts[g.component].local.push_back(g.local);
+        p.parts[g.component].slot.push_back(i);
+        continue;
+      case Kind::kept_derivative:  // read: the component's own ẋ = f; set: kept for the state row
+        p.kept.emplace_back(i, g.state);
+        if (!for_set) need_f[g.component] = 1;
+        continue;
+      case Kind::state_row:
+        if (for_set) not_a_component_variable(vrs[i], "a residual");
+        row.state = g.state;
+        need_f[g.component] = 1;
+        break;
+      case Kind::connection_row: {
+        if (for_set) not_a_component_variable(vrs[i], "a connection's residual");
+        const ResolvedConnection& c = composition_.continuous[g.index];
+        row.a = operand(c.to);
+        row.b = operand(c.from);
+        row.factor = c.factor;
+        row.offset = c.offset;
+        break;
+      }
+      case Kind::potential_row: {
+        if (for_set) not_a_component_variable(vrs[i], "a coupling's residual");
+        const ResolvedCoupling& c = composition_.couplings[g.index];
+        row.a = operand(c.potentials[0]);
+        row.b = operand(c.potentials[g.port]);
+        break;
+      }
+      case Kind::flow_row: {
+        if (for_set) not_a_component_variable(vrs[i], "a coupling's residual");
+        const ResolvedCoupling& c = composition_.couplings[g.index];
+        row.a = p.flow_slots.size();
+        row.b = c.flows.size();
+        for (const Endpoint& f : c.flows) p.flow_slots.push_back(operand(f));
+        break;
+      }
+    }
+    p.rows.push_back(row);
+  }
+  for (std::uint32_t c = 0; c < parts_.size(); ++c) {
+    if (!p.parts[c].local.empty()) p.called.push_back(c);
+    p.parts[c].buffer.resize(p.parts[c].local.size());
+    if (need_f[c] != 0) p.need_f.push_back(c);
+  }
+  p.slots.resize(next_slot);
+  if (plans_.size() == kPlansKept) plans_.pop_back();  // the least recently used
+  plans_.push_back(std::move(plan));
+  std::rotate(plans_.begin(), plans_.end() - 1, plans_.end());
+  return p;
+}
+
+CallStatus CompositeInstance::get_float64(std::span<const ValueReference> vrs, std::span<double> values) {
+  require_count("get_float64", vrs, values.size());
+  Plan& p = plan_for(vrs, false);
+  CallStatus status = CallStatus::ok;
+  for (std::uint32_t c : p.called) {
+    Plan::Part& part = p.parts[c];
+    status = worst(status, parts_[c]->get_float64(part.local, part.buffer));
+    for (std::size_t k = 0; k < part.local.size(); ++k) p.slots[part.slot[k]] = part.buffer[k];
+  }
+  for (std::uint32_t c : p.need_f) {
+    const ComponentPart& cp = composition_.components[c];
+    status = worst(status, parts_[c]->get_continuous_state_derivatives(
+                               std::span<double>(f_).subspan(cp.first_state, cp.state_count)));
+  }
+  std::copy(p.slots.begin(), p.slots.begin() + static_cast<std::ptrdiff_t>(vrs.size()), values.begin());
+  for (const auto& [position, state] : p.kept) values[position] = f_[state];
+  for (const Plan::Row& r : p.rows) {
+    switch (r.kind) {
+      case Kind::state_row: values[r.position] = kept_xdot_[r.state] - f_[r.state]; break;
+      case Kind::connection_row: values[r.position] = p.slots[r.a] - r.factor * p.slots[r.b] - r.offset; break;
+      case Kind::potential_row: values[r.position] = p.slots[r.a] - p.slots[r.b]; break;
+      case Kind::flow_row: {
+        double sum = 0.0;
+        for (std::size_t k = r.a; k < r.a + r.b; ++k) sum += p.slots[p.flow_slots[k]];
+        values[r.position] = sum;
+        break;
+      }
+      default: break;
+    }
+  }
+  return status;
+}
+
+CallStatus CompositeInstance::set_float64(std::span<const ValueReference> vrs, std::span<const double> values) {
+  require_count("set_float64", vrs, values.size());
+  Plan& p = plan_for(vrs, true);
+  for (const auto& [position, state] : p.kept) kept_xdot_[state] = values[position];
+  CallStatus status = CallStatus::ok;
+  for (std::uint32_t c : p.called) {
+    Plan::Part& part = p.parts[c];
+    for (std::size_t k = 0; k < part.local.size(); ++k) part.buffer[k] = values[part.slot[k]];
+    status = worst(status, parts_[c]->set_float64(part.local, part.buffer));
+  }
+  return status;
+}
+
+// Other types: no rows, no kept values; split per call (not on a hot path).
+template <typename T, typename Get>
+CallStatus CompositeInstance::get_passthrough(std::span<const ValueReference> vrs, std::span<T> values, Get get) {
+  require_count("get", vrs, values.size());
+  CallStatus status = CallStatus::ok;
+  std::vector<ValueReference> local;
+  std::vector<std::size_t> where;
+  for (std::uint32_t c = 0; c < parts_.size(); ++c) {
+    local.clear();
+    where.clear();
+    for (std::size_t i = 0; i < vrs.size(); ++i) {
+      if (vrs[i] >= composition_.globals.size()) not_a_component_variable(vrs[i], "not a variable");
+      const Global& g = composition_.globals[vrs[i]];
+      if (g.kind != Kind::component) not_a_component_variable(vrs[i], "a Float64 variable");
+      if (g.component != c) continue;
+      local.push_back(g.local);
+      where.push_back(i);
+    }
+    if (local.empty()) continue;
+    std::vector<T> buffer(local.size());
+    status = worst(status, get(*parts_[c], local, buffer));
+    for (std::size_t k = 0; k < local.size(); ++k) values[where[k]] = buffer[k];
+  }
+  return status;
+}
+
+template <typename T, typename Set>
+CallStatus CompositeInstance::set_passthrough(std::span<const ValueReference> vrs, std::span<const T> values,
+                                              Set set) {
+  require_count("set", vrs, values.size());
+  CallStatus status = CallStatus::ok;
+  std::vector<ValueReference> local;
+  std::vector<T> buffer;
+  for (std::uint32_t c = 0; c < parts_.size(); ++c) {
+    local.clear();
+    buffer.clear();
+    for (std::size_t i = 0; i < vrs.size(); ++i) {
+      if (vrs[i] >= composition_.globals.size()) not_a_component_variable(vrs[i], "not a variable");
+      const Global& g = composition_.globals[vrs[i]];
+      if (g.kind != Kind::component) not_a_component_variable(vrs[i], "a Float64 variable");
+      if (g.component != c) continue;
+      local.push_back(g.local);
+      buffer.push_back(values[i]);
+    }
+    if (!local.empty()) status = worst(status, set(*parts_[c], local, buffer));
+  }
+  return status;
+}
+
+// std::vector<bool> has no span: Booleans travel through a byte buffer.
+CallStatus CompositeInstance::get_boolean(std::span<const ValueReference> vrs, std::span<bool> values) {
+  std::vector<std::uint8_t> bytes(values.size());
+  const CallStatus s = get_passthrough<std::uint8_t>(
+      vrs, std::span<std::uint8_t>(bytes), [](Instance& in, std::span<const ValueReference> l, std::span<std::uint8_t> b) {
+        std::unique_ptr<bool[]> tmp(new bool[b.size()]);
+        const CallStatus st = in.get_boolean(l, std::span<bool>(tmp.get(), b.size()));
+        for (std::size_t k = 0; k < b.size(); ++k) b[k] = tmp[k] ? 1 : 0;
+        return st;
+      });
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = bytes[k] != 0;
+  return s;
+}
+CallStatus CompositeInstance::set_boolean(std::span<const ValueReference> vrs, std::span<const bool> values) {
+  std::vector<std::uint8_t> bytes(values.begin(), values.end());
+  return set_passthrough<std::uint8_t>(vrs, std::span<const std::uint8_t>(bytes),
+                                       [](Instance& in, std::span<const ValueReference> l, std::span<const std::uint8_t> b) {
+                                         std::unique_ptr<bool[]> tmp(new bool[b.size()]);
+                                         for (std::size_t k = 0; k < b.size(); ++k) tmp[k] = b[k] != 0;
+                                         return in.set_boolean(l, std::span<const bool>(tmp.get(), b.size()));
+                                       });
+}
+
+#define LSDAE_COMPOSITE_TYPED(NAME, T)                                                                          \
+  CallStatus CompositeInstance::get_##NAME(std::span<const ValueReference> vrs, std::span<T> values) {          \
+    return get_passthrough<T>(vrs, values, [](Instance& in, std::span<const ValueReference> l, std::span<T> b) { \
+      return in.get_##NAME(l, b);                                                                               \
+    });                                                                                                         \
+  }                                                                                                             \
+  CallStatus CompositeInstance::set_##NAME(std::span<const ValueReference> vrs, std::span<const T> values) {    \
+    return set_passthrough<T>(vrs, values,                                                                      \
+                              [](Instance& in, std::span<const ValueReference> l, std::span<const T> b) {       \
+                                return in.set_##NAME(l, b);                                                     \
+                              });                                                                               \
+  }
+LSDAE_COMPOSITE_TYPED(int32, std::int32_t)
+LSDAE_COMPOSITE_TYPED(int64, std::int64_t)
+LSDAE_COMPOSITE_TYPED(float32, float)
+LSDAE_COMPOSITE_TYPED(int8, std::int8_t)
+LSDAE_COMPOSITE_TYPED(uint8, std::uint8_t)
+LSDAE_COMPOSITE_TYPED(int16, std::int16_t)
+LSDAE_COMPOSITE_TYPED(uint16, std::uint16_t)
+LSDAE_COMPOSITE_TYPED(uint32, std::uint32_t)
+LSDAE_COMPOSITE_TYPED(uint64, std::uint64_t)
+LSDAE_COMPOSITE_TYPED(enumeration, std::int64_t)
+#undef LSDAE_COMPOSITE_TYPED
+
+CallStatus CompositeInstance::get_string(std::span<const ValueReference> vrs, std::vector<std::string>& values) {
+  values.assign(vrs.size(), std::string());
+  return get_passthrough<std::string>(
+      vrs, std::span<std::string>(values), [](Instance& in, std::span<const ValueReference> l, std::span<std::string> b) {
+        std::vector<std::string> got;
+        const CallStatus st = in.get_string(l, got);
+        std::copy(got.begin(), got.end(), b.begin());
+        return st;
+      });
+}
+CallStatus CompositeInstance::set_string(std::span<const ValueReference> vrs, std::span<const std::string> values) {
+  return set_passthrough<std::string>(
+      vrs, values, [](Instance& in, std::span<const ValueReference> l, std::span<const std::string> b) {
+        return in.set_string(l, b);
+      });
+}
+
+void CompositeInstance::enter_initialization_mode(std::optional<double> tolerance, double start_time,
+                                                  std::optional<double> stop_time) {
+  require("enter_initialization_mode", {InstanceState::instantiated});
+  for (auto& p : parts_) p->enter_initialization_mode(tolerance, start_time, stop_time);
+  time_ = start_time;  // no call slot of its own: the components mark their calls
+  state_ = InstanceState::initialization;
+}
+
+void CompositeInstance::exit_initialization_mode() {
+  require("exit_initialization_mode", {InstanceState::initialization});
+  copy_discrete_connections();
+  for (auto& p : parts_) p->exit_initialization_mode();
+  state_ = InstanceState::event;
+}
+
+void CompositeInstance::enter_event_mode() {
+  require("enter_event_mode", {InstanceState::continuous_time});
+  for (auto& p : parts_) p->enter_event_mode();
+  state_ = InstanceState::event;
+}
+
+bool CompositeInstance::copy_discrete_connections() {
+  bool changed = false;
+  for (const ResolvedConnection& c : composition_.discrete) {
+    const Variable* to = composition_.md.find(c.to.global);
+    Values from_value(to->type), to_value(to->type);
+    ValueReference from_vr = c.from.local, to_vr = c.to.local;
+    parts_[c.from.component]->get_values({&from_vr, 1}, from_value);
+    parts_[c.to.component]->get_values({&to_vr, 1}, to_value);
+    if (is_float(to->type) && (c.factor != 1.0 || c.offset != 0.0)) {
+      from_value.reals[0] = c.factor * from_value.reals[0] + c.offset;
+    }
+    if (from_value.text(0) == to_value.text(0)) continue;
+    parts_[c.to.component]->set_values({&to_vr, 1}, from_value);
+    changed = true;
+  }
+  return changed;
+}
+
+DiscreteStatesUpdate CompositeInstance::update_discrete_states() {
+  require("update_discrete_states", {InstanceState::event});
+  DiscreteStatesUpdate out;
+  for (auto& p : parts_) {
+    const DiscreteStatesUpdate u = p->update_discrete_states();
+    out.discrete_states_need_update |= u.discrete_states_need_update;
+    out.terminate_simulation |= u.terminate_simulation;
+    out.nominals_of_continuous_states_changed |= u.nominals_of_continuous_states_changed;
+    out.values_of_continuous_states_changed |= u.values_of_continuous_states_changed;
+    if (u.next_event_time && (!out.next_event_time || *u.next_event_time < *out.next_event_time))
+      out.next_event_time = u.next_event_time;
+  }
+  if (copy_discrete_connections()) out.discrete_states_need_update = true;
+  return out;
+}
+
+void CompositeInstance::enter_continuous_time_mode() {
+  require("enter_continuous_time_mode", {InstanceState::event});
+  for (auto& p : parts_) p->enter_continuous_time_mode();
+  state_ = InstanceState::continuous_time;
+}
+
+CallStatus CompositeInstance::set_time(double time) {
+  CallStatus status = CallStatus::ok;
+  for (auto& p : parts_) status = worst(status, p->set_time(time));
+  time_ = time;
+  return status;
+}
+
+CallStatus CompositeInstance::set_continuous_states(std::span<const double> x) {
+  CallStatus status = CallStatus::ok;
+  for (std::size_t c = 0; c < parts_.size(); ++c) {
+    const ComponentPart& cp = composition_.components[c];
+    if (cp.state_count == 0) continue;
+    status = worst(status, parts_[c]->set_continuous_states(x.subspan(cp.first_state, cp.state_count)));
+  }
+  return status;
+}
+
+CallStatus CompositeInstance::get_continuous_states(std::span<double> x) {
+  CallStatus status = CallStatus::ok;
+  for (std::size_t c = 0; c < parts_.size(); ++c) {
+    const ComponentPart& cp = composition_.components[c];
+    if (cp.state_count == 0) continue;
+    status = worst(status, parts_[c]->get_continuous_states(x.subspan(cp.first_state, cp.state_count)));
+  }
+  return status;
+}
+
+CallStatus CompositeInstance::get_continuous_state_derivatives(std::span<double> dx) {
+  CallStatus status = CallStatus::ok;
+  for (std::size_t c = 0; c < parts_.size(); ++c) {
+    const ComponentPart& cp = composition_.components[c];
+    if (cp.state_count == 0) continue;
+    status = worst(status, parts_[c]->get_continuous_state_derivatives(dx.subspan(cp.first_state, cp.state_count)));
+  }
+  return status;
+}
+
+CallStatus CompositeInstance::get_nominals_of_continuous_states(std::span<double> nominals) {
+  CallStatus status = CallStatus::ok;
+  for (std::size_t c = 0; c < parts_.size(); ++c) {
+    const ComponentPart& cp = composition_.components[c];
+    if (cp.state_count == 0) continue;
+    status = worst(status,
+                   parts_[c]->get_nominals_of_continuous_states(nominals.subspan(cp.first_state, cp.state_count)));
+  }
+  return status;
+}
+
+CallStatus CompositeInstance::get_event_indicators(std::span<double> indicators) {
+  CallStatus status = CallStatus::ok;
+  for (std::size_t c = 0; c < parts_.size(); ++c) {
+    const ComponentPart& cp = composition_.components[c];
+    if (cp.indicator_count == 0) continue;
+    status = worst(status, parts_[c]->get_event_indicators(indicators.subspan(cp.first_indicator, cp.indicator_count)));
+  }
+  return status;
+}
+
+IntegratorStepResult CompositeInstance::completed_integrator_step(bool no_set_fmu_state_prior_to_current_point) {
+  IntegratorStepResult out;
+  for (std::size_t c = 0; c < parts_.size(); ++c) {
+    if (!composition_.components[c].fmu->model_description().model_exchange->needs_completed_integrator_step)
+      continue;
+    const IntegratorStepResult r = parts_[c]->completed_integrator_step(no_set_fmu_state_prior_to_current_point);
+    out.enter_event_mode |= r.enter_event_mode;
+    out.terminate_simulation |= r.terminate_simulation;
+  }
+  return out;
+}
+
+std::size_t CompositeInstance::number_of_continuous_states() {
+  std::size_t n = 0;
+  for (auto& p : parts_) n += p->number_of_continuous_states();
+  return n;
+}
+
+std::size_t CompositeInstance::number_of_event_indicators() {
+  std::size_t n = 0;
+  for (auto& p : parts_) n += p->number_of_event_indicators();
+  return n;
+}
+
+CallStatus CompositeInstance::get_directional_derivative(std::span<const ValueReference>,
+                                                         std::span<const ValueReference>, std::span<const double>,
+                                                         std::span<double>) {
+  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + model_->display_name() +
+                                    ": a system of FMUs gives no directional derivatives yet → use --jacobian fd");
+}
+
+void CompositeInstance::terminate() {
+  for (auto& p : parts_)
+    if (p->state() != InstanceState::terminated && p->state() != InstanceState::failed) p->terminate();
+  state_ = InstanceState::terminated;
+}
+
+void CompositeInstance::reset() {
+  for (auto& p : parts_) p->reset();
+  plans_.clear();
+  std::fill(kept_xdot_.begin(), kept_xdot_.end(), 0.0);
+  state_ = InstanceState::instantiated;
+}
+
+}  // namespace lsdae::system

@@ -1,0 +1,74 @@
+// runtime/system/system.cpp -- lsdae::System (lsdae/system.h): the Model of
+// a system of FMUs; the rules are in composition.h, the calls in
+// composite_instance.h.
+#include "lsdae/system.h"
+
+#include "lsdae/error.h"
+#include "lsdae/values.h"
+#include "system/composite_instance.h"
+#include "system/composition.h"
+
+namespace lsdae {
+
+System::System() = default;
+System::~System() = default;
+
+std::shared_ptr<System> System::create(const SystemDescription& description, const OpenOptions& options) {
+  std::shared_ptr<System> s(new System());
+  s->description_ = description;
+  s->composition_ = system::compose(description, options);
+  return s;
+}
+
+std::size_t System::component_count() const { return composition_->components.size(); }
+const std::string& System::component_name(std::size_t c) const { return composition_->components.at(c).name; }
+const Fmu& System::component_fmu(std::size_t c) const { return *composition_->components.at(c).fmu; }
+
+std::string System::display_name() const {
+  if (!description_.source.empty() && !description_.source.filename().empty())
+    return description_.source.filename().string();
+  return "system \"" + composition_->name + "\"";
+}
+const ModelDescription& System::model_description() const { return composition_->md; }
+const Manifest& System::manifest() const { return composition_->manifest; }
+const std::vector<ValueReference>& System::states() const { return composition_->states; }
+const std::vector<ValueReference>& System::derivatives() const { return composition_->derivatives; }
+std::string System::state_name(std::size_t i) const { return composition_->state_names.at(i); }
+std::string System::derivative_name(std::size_t i) const { return composition_->derivative_names.at(i); }
+std::size_t System::event_indicator_count() const { return composition_->event_indicators; }
+
+void System::load_binary() const {
+  for (const auto& part : composition_->components) {
+    try {
+      part.fmu->load_binary();
+    } catch (const Error& e) {
+      throw Error(e.kind(), display_name() + ": component \"" + part.name + "\": " + e.what());
+    }
+  }
+}
+
+std::string System::directional_derivatives_note() const {
+  for (const auto& part : composition_->components)
+    if (part.fmu->directional_derivatives_available())
+      return "a system does not forward its components' directional derivatives yet";
+  return "";
+}
+
+std::unique_ptr<Instance> System::instantiate(const std::string& instance_name) const {
+  std::vector<std::unique_ptr<Instance>> parts;
+  for (const auto& part : composition_->components) {
+    auto inst = part.fmu->instantiate(instance_name + "." + part.name);
+    if (part.fmu->manifest().present()) inst->enable_dae_mode();
+    const ModelDescription& md = part.fmu->model_description();
+    for (const auto& [name, text] : part.parameters) {
+      auto ref = md.find_element(name);  // checked by compose()
+      const ValueReference vr = ref->variable->value_reference;
+      inst->set_values({&vr, 1}, parse_value(*ref->variable, md, text));
+    }
+    parts.push_back(std::move(inst));
+  }
+  return std::make_unique<system::CompositeInstance>(shared_from_this(), *composition_, instance_name,
+                                                     std::move(parts));
+}
+
+}  // namespace lsdae

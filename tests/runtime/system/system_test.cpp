@@ -1,0 +1,306 @@
+// Systems of FMUs (runtime/system/, lsdae/system.h): causal connections, an
+// algebraic loop through direct feedthrough, seed 003's rigid coupling against
+// the single-FMU CoupledMasses model, events on two components, and the
+// messages for bad descriptions.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "lsdae/error.h"
+#include "lsdae/simulation.h"
+#include "lsdae/system.h"
+
+namespace lsdae {
+namespace {
+
+std::filesystem::path fmu(const std::string& name) { return std::filesystem::path(LSDAE_FMU_DIR) / (name + ".fmu"); }
+
+ComponentDescription component(const std::string& name, const std::string& fmu_name,
+                               std::vector<std::pair<std::string, std::string>> parameters = {}) {
+  ComponentDescription c;
+  c.name = name;
+  c.fmu = fmu(fmu_name);
+  c.parameters = std::move(parameters);
+  return c;
+}
+
+Connection connect(const std::string& from_c, const std::string& from_v, const std::string& to_c,
+                   const std::string& to_v) {
+  Connection c;
+  c.from = {from_c, from_v};
+  c.to = {to_c, to_v};
+  c.where = "test.ssd:" + std::to_string(7);
+  return c;
+}
+
+// Error message of System::create (or Simulation::create) for a description; "" when accepted.
+std::pair<ErrorKind, std::string> refusal(const SystemDescription& d) {
+  try {
+    auto system = System::create(d);
+    SimulationOptions o;
+    o.stop_time = 0.1;
+    auto sim = Simulation::create(system, o);
+    return {ErrorKind::internal, ""};
+  } catch (const Error& e) {
+    return {e.kind(), e.what()};
+  }
+}
+
+TEST(System, AnOdeFmuDrivesAnother) {
+  SystemDescription d;
+  d.name = "chain";
+  d.components = {component("A", "SysFirstOrder"), component("B", "SysFirstOrder", {{"T", "0.5"}})};
+  d.connections = {connect("A", "y", "B", "u")};
+  auto system = System::create(d);
+  EXPECT_EQ(system->model_description().find("B.u")->causality, Causality::local);  // an unknown now
+  EXPECT_EQ(system->state_name(1), "B.x");
+  SimulationOptions o;
+  o.rtol = o.atol = 1e-10;
+  auto sim = Simulation::create(system, o);
+  sim->initialize();
+  for (double t = 0.25; t <= 2.0 + 1e-12; t += 0.25) {
+    sim->advance_to(t);
+    EXPECT_NEAR(sim->get("A.x"), 1 - std::exp(-t), 1e-8) << t;
+    EXPECT_NEAR(sim->get("B.x"), 1 - 2 * std::exp(-t) + std::exp(-2 * t), 1e-8) << t;
+    EXPECT_NEAR(sim->get("B.u"), sim->get("A.y"), 1e-9) << t;
+  }
+}
+
+// A.u = B.y, B.u = A.y with y = x + d·u on both sides: an algebraic loop in
+// (A.u, B.u) that IDA's Newton iteration solves with the states.
+TEST(System, AlgebraicLoopThroughDirectFeedthrough) {
+  const double TA = 1.0, kA = 1.0, dA = 0.5, TB = 0.5, kB = -1.0, dB = 0.25;
+  SystemDescription d;
+  d.components = {component("A", "SysFirstOrder", {{"d", "0.5"}, {"x", "1"}}),
+                  component("B", "SysFirstOrder", {{"T", "0.5"}, {"k", "-1"}, {"d", "0.25"}, {"x", "-0.5"}})};
+  d.connections = {connect("B", "y", "A", "u"), connect("A", "y", "B", "u")};
+  SimulationOptions o;
+  o.rtol = o.atol = 1e-10;
+  auto sim = Simulation::create(System::create(d), o);
+  sim->initialize();
+  // The same two equations in one model, by RK4 with a small step.
+  auto rhs = [&](const std::array<double, 2>& x) {
+    const double uA = (x[1] + dB * x[0]) / (1 - dA * dB);
+    const double uB = x[0] + dA * uA;
+    return std::array<double, 2>{(kA * uA - x[0]) / TA, (kB * uB - x[1]) / TB};
+  };
+  std::array<double, 2> x{1.0, -0.5};
+  const double h = 1e-4;
+  double t = 0;
+  for (int out = 1; out <= 8; ++out) {
+    const double to = 0.25 * out;
+    while (t < to - 1e-12) {
+      auto k1 = rhs(x);
+      auto k2 = rhs({x[0] + h / 2 * k1[0], x[1] + h / 2 * k1[1]});
+      auto k3 = rhs({x[0] + h / 2 * k2[0], x[1] + h / 2 * k2[1]});
+      auto k4 = rhs({x[0] + h * k3[0], x[1] + h * k3[1]});
+      for (std::size_t i = 0; i < 2; ++i) x[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+      t += h;
+    }
+    sim->advance_to(to);
+    EXPECT_NEAR(sim->get("A.x"), x[0], 1e-8) << to;
+    EXPECT_NEAR(sim->get("B.x"), x[1], 1e-8) << to;
+    EXPECT_NEAR(sim->get("A.u"), sim->get("B.y"), 1e-9) << to;
+    EXPECT_NEAR(sim->get("B.u"), sim->get("A.y"), 1e-9) << to;
+  }
+}
+
+// Seed 003: two masses in two FMUs rigidly coupled (equal velocities, a
+// constraint force into each: F1 + F2 = 0) against the single FMU.
+void expect_coupled_masses_match(ConstraintMethod method) {
+  SystemDescription d;
+  d.name = "two_masses";
+  d.components = {component("mass1", "SysMass", {{"m", "1"}, {"F0", "1"}, {"omega", "2"}}),
+                  component("mass2", "SysMass", {{"m", "2"}})};
+  Coupling rod;
+  rod.name = "rod";
+  rod.ports = {{{"mass1", "vout"}, {"mass1", "F"}}, {{"mass2", "vout"}, {"mass2", "F"}}};
+  d.couplings = {rod};
+  SimulationOptions o;
+  // Both runs keep a global error of about 1e-8 at this tolerance; below
+  // about 7e-10 the system's first step fails IDA's error test (left open:
+  // docs/systems.md, "Limits"); the positions of the system drift from the
+  // single FMU's by up to about 2e-7 over 10 s, so not yet the 1e-8 aimed at.
+  o.rtol = o.atol = 1e-9;
+  o.stop_time = 10.0;
+  o.constraints = method;
+  auto system = Simulation::create(System::create(d), o);
+  auto single = Simulation::create(Fmu::open(fmu("CoupledMasses_semi_explicit_shapeA")), o);
+  single->initialize();
+  system->initialize();
+  EXPECT_EQ(system->statistics().structural_index, 2u);
+  EXPECT_EQ(single->statistics().structural_index, 2u);
+  for (double t = 0.5; t <= 10.0 + 1e-12; t += 0.5) {
+    system->advance_to(t);
+    single->advance_to(t);
+    EXPECT_NEAR(system->get("mass1.s"), single->get("s1"), 5e-7) << t;
+    EXPECT_NEAR(system->get("mass2.s"), single->get("s2"), 5e-7) << t;
+    EXPECT_NEAR(system->get("mass1.v"), single->get("v1"), 5e-7) << t;
+    EXPECT_NEAR(system->get("mass2.v"), single->get("v2"), 5e-7) << t;
+    EXPECT_NEAR(system->get("mass2.F"), single->get("Fz"), 1e-6) << t;   // the constraint force into mass 2
+    EXPECT_NEAR(system->get("mass1.F"), -single->get("Fz"), 1e-6) << t;  // and its reaction
+  }
+}
+
+TEST(System, RigidCouplingIsCoupledMassesWithDummyDerivatives) {
+  expect_coupled_masses_match(ConstraintMethod::dummy_derivatives);
+}
+
+TEST(System, RigidCouplingIsCoupledMassesWithProjection) { expect_coupled_masses_match(ConstraintMethod::projection); }
+
+// Two components with state events of their own: A resets at x = 0.5
+// (every ln 2), B at x = 0.3 (every −0.5 ln 0.7).
+TEST(System, EventsOnTwoComponents) {
+  SystemDescription d;
+  d.components = {component("A", "SysFirstOrder", {{"level", "0.5"}}),
+                  component("B", "SysFirstOrder", {{"level", "0.3"}, {"T", "0.5"}})};
+  SimulationOptions o;
+  o.rtol = o.atol = 1e-10;
+  auto sim = Simulation::create(System::create(d), o);
+  sim->initialize();
+  sim->advance_to(2.0);
+  const double pa = std::log(2.0), pb = -0.5 * std::log(0.7);
+  EXPECT_EQ(sim->statistics().state_events, 2 + 11);
+  EXPECT_NEAR(sim->get("A.x"), 1 - std::exp(-(2.0 - 2 * pa)), 1e-6);
+  EXPECT_NEAR(sim->get("B.x"), 1 - std::exp(-(2.0 - 11 * pb) / 0.5), 1e-6);
+}
+
+void expect_refused(const SystemDescription& d, ErrorKind kind, std::initializer_list<const char*> parts) {
+  const auto [got, message] = refusal(d);
+  EXPECT_EQ(got, kind) << message;
+  for (const char* p : parts) EXPECT_NE(message.find(p), std::string::npos) << "\"" << p << "\" not in: " << message;
+  EXPECT_NE(message.find(" → "), std::string::npos) << message;
+}
+
+SystemDescription two_first_order() {
+  SystemDescription d;
+  d.components = {component("A", "SysFirstOrder"), component("B", "SysFirstOrder")};
+  return d;
+}
+
+TEST(SystemRefuses, AnUnknownComponent) {
+  auto d = two_first_order();
+  d.connections = {connect("A", "y", "C", "u")};
+  expect_refused(d, ErrorKind::invalid, {"test.ssd:7", "no component is named \"C\"", "A, B"});
+}
+
+TEST(SystemRefuses, AnUnknownVariable) {
+  auto d = two_first_order();
+  d.connections = {connect("A", "why", "B", "u")};
+  expect_refused(d, ErrorKind::invalid, {"test.ssd:7", "has no variable \"why\"", "lsdae info --variables"});
+}
+
+TEST(SystemRefuses, ConnectionsThatStartAtAnInputOrEndAtAnOutput) {
+  auto d = two_first_order();
+  d.connections = {connect("A", "u", "B", "u")};
+  expect_refused(d, ErrorKind::invalid, {"\"A.u\" has causality input, not output"});
+  d.connections = {connect("A", "y", "B", "y")};
+  expect_refused(d, ErrorKind::invalid, {"\"B.y\" has causality output, not input"});
+}
+
+TEST(SystemRefuses, UnitsThatDiffer) {
+  SystemDescription d;
+  d.components = {component("A", "SysFirstOrder"), component("M", "SysMass")};
+  d.connections = {connect("A", "y", "M", "F")};
+  expect_refused(d, ErrorKind::invalid, {"units differ", "\"V\"", "\"N\""});
+}
+
+TEST(SystemRefuses, AnInputDrivenTwice) {
+  SystemDescription d = two_first_order();
+  d.components.push_back(component("C", "SysFirstOrder"));
+  d.connections = {connect("A", "y", "C", "u"), connect("B", "y", "C", "u")};
+  expect_refused(d, ErrorKind::invalid, {"input \"C.u\" is already driven"});
+}
+
+TEST(SystemRefuses, TwoComponentsOfOneName) {
+  SystemDescription d;
+  d.components = {component("A", "SysFirstOrder"), component("A", "SysMass")};
+  expect_refused(d, ErrorKind::invalid, {"two components are named \"A\""});
+}
+
+TEST(SystemRefuses, AParameterThatDoesNotExistOrParse) {
+  SystemDescription d;
+  d.components = {component("A", "SysFirstOrder", {{"Tau", "1"}})};
+  expect_refused(d, ErrorKind::invalid, {"parameter binding \"Tau\"", "no such variable"});
+  d.components = {component("A", "SysFirstOrder", {{"T", "fast"}})};
+  expect_refused(d, ErrorKind::invalid, {"parameter binding \"T\" = \"fast\""});
+}
+
+TEST(SystemRefuses, ACouplingOfOnePortOrOfAnInputPotential) {
+  auto d = two_first_order();
+  Coupling c;
+  c.name = "node";
+  c.ports = {{{"A", "y"}, {"A", "u"}}};
+  d.couplings = {c};
+  expect_refused(d, ErrorKind::invalid, {"coupling \"node\"", "1 port(s)"});
+  c.ports = {{{"A", "u"}, {"A", "u"}}, {{"B", "y"}, {"B", "u"}}};
+  d.couplings = {c};
+  expect_refused(d, ErrorKind::invalid, {"the potential \"A.u\"", "a potential is a continuous Float64 output"});
+}
+
+// An input of the FMU without a start value (nonconformant FMI 3.0, opened
+// without rejecting it), left unconnected.
+TEST(SystemRefuses, AnUnconnectedInputWithoutStartValue) {
+  const auto dir = std::filesystem::temp_directory_path() / ("lsdae_system_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(std::filesystem::path(LSDAE_FMU_DIR) / "SysFirstOrder", dir,
+                        std::filesystem::copy_options::recursive);
+  std::string xml;
+  {
+    std::ifstream in(dir / "modelDescription.xml");
+    std::stringstream text;
+    text << in.rdbuf();
+    xml = text.str();
+  }
+  const auto at = xml.find("name=\"u\"");
+  ASSERT_NE(at, std::string::npos);
+  const auto start = xml.find(" start=\"", at);
+  ASSERT_NE(start, std::string::npos);
+  xml.erase(start, xml.find('"', start + 8) + 1 - start);
+  std::ofstream(dir / "modelDescription.xml") << xml;
+  SystemDescription d;
+  ComponentDescription c;
+  c.name = "A";
+  c.fmu = dir;
+  c.where = "test.ssd:3";
+  d.components = {c};
+  OpenOptions lenient;
+  lenient.reject_invalid = false;
+  std::string message;
+  try {
+    System::create(d, lenient);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid);
+    message = e.what();
+  }
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(message.find("test.ssd:3: component \"A\": input \"u\" is not connected and has no start value"),
+            std::string::npos)
+      << message;
+}
+
+// Two couplings that both make A.y = B.y: one constraint twice, so the
+// composed system is structurally singular; the message names the rows.
+TEST(SystemRefuses, AStructurallySingularSystem) {
+  SystemDescription d = two_first_order();
+  d.components.push_back(component("C", "SysFirstOrder"));
+  d.components.push_back(component("D", "SysFirstOrder"));
+  Coupling rod1, rod2;
+  rod1.name = "rod1";
+  rod1.ports = {{{"A", "y"}, {"A", "u"}}, {{"B", "y"}, {"B", "u"}}};
+  rod2.name = "rod2";
+  rod2.ports = {{{"A", "y"}, {"C", "u"}}, {{"B", "y"}, {"D", "u"}}};
+  d.couplings = {rod1, rod2};
+  expect_refused(d, ErrorKind::structure, {"structural analysis failed"});
+}
+
+}  // namespace
+}  // namespace lsdae
