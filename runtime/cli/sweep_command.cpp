@@ -197,8 +197,9 @@ class ResultFileObserver final : public sweep::ScenarioObserver {
                      const std::vector<simulation::OutputChannel>& channels, std::string model)
       : path_(std::move(path)), format_(format), reader_(channels), model_(std::move(model)) {}
   void started(Simulation&) override {
-    writer_ = results::open_result_writer(format_, path_, simulation::result_columns(reader_.channels()),
-                                          {1, false, model_, 1});
+    results::WriterOptions options;
+    options.model_name = model_;
+    writer_ = results::open_result_writer(format_, path_, simulation::result_columns(reader_.channels()), options);
   }
   void sampled(Simulation& sim, int phase) override {
     reader_.read(sim);

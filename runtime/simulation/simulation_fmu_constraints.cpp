@@ -97,7 +97,7 @@ bool Simulation::Impl::fmu_constraints_reject_step() {
   const double share = norm * std::max(0.0, 1.0 - c_start / v.violation);
   if (!(share > kLargeCorrection)) return false;
   if (fmu_step_retries >= kMaxRejections) {
-    log_warning(fmu->display_name() + ": t = " + format_number(at) + ": the FMU's projection still corrects the step by " +
+    log_warning(model->display_name() + ": t = " + format_number(at) + ": the FMU's projection still corrects the step by " +
                 format_number(share) + " (IDA's error norm) after " + std::to_string(kMaxRejections) +
                 " rejected steps with smaller and smaller steps; accepted and projected → the model's constraints may be inconsistent "
                 "with its equations, or they jump where the FMU reports no event");
@@ -109,7 +109,7 @@ bool Simulation::Impl::fmu_constraints_reject_step() {
   ++fmu_step_retries;
   fmu_rejected_until = std::max(fmu_rejected_until, at);
   ++stats.projection_rejections;
-  log_debug(fmu->display_name() + ": t = " + format_number(at) + ": step of " + format_number(h) +
+  log_debug(model->display_name() + ": t = " + format_number(at) + ": step of " + format_number(h) +
             " rejected: the FMU's projection corrects it by " + format_number(norm) + " (its share " +
             format_number(share) + ", max|C| " + format_number(c_start) + " -> " + format_number(v.violation) +
             "); retried from t = " + format_number(fmu_step_start) + " with " + format_number(h / 4));

@@ -31,12 +31,12 @@ void Simulation::reset() {
   old.selection_values.reset();
   for (auto& instance : old.instances) {
     instance->reset();
-    if (old.fmu->manifest().present()) instance->enable_dae_mode();
+    if (old.model->manifest().present()) instance->enable_dae_mode();
   }
 
   auto fresh = std::make_unique<Impl>();
   Impl& m = *fresh;
-  m.fmu = old.fmu;
+  m.model = old.model;
   m.options = old.options;
   m.t_start = old.t_start;
   m.t_stop = old.t_stop;
