@@ -371,6 +371,8 @@ const SimulationStats& Simulation::statistics() {
   s.constant_evaluations = is.constant_evaluations;
   s.constant_calls = is.constant_calls;
   s.klu_unz = is.klu_unz;
+  s.klu_symbolic_analyses = is.klu_symbolic_analyses;
+  s.klu_restart_factorizations = is.klu_restart_factorizations;
   return s;
 }
 
