@@ -529,6 +529,8 @@ py::dict statistics_of(lsdae::Simulation& sim) {
   d["algebraic"] = s.algebraic;
   d["jacobian_nonzeros"] = s.jacobian_nonzeros;
   d["colors"] = s.colors;
+  d["varying_colors"] = s.varying_colors;
+  d["constant_entries"] = s.constant_entries;
   d["threads"] = s.threads;
   d["jacobian_method"] = s.jacobian_method;
   d["klu_ordering"] = s.klu_ordering;
@@ -544,6 +546,10 @@ py::dict statistics_of(lsdae::Simulation& sim) {
   d["linear_solver_setups"] = s.linear_solver_setups;
   d["klu_lnz"] = s.klu_lnz;
   d["klu_unz"] = s.klu_unz;
+  d["klu_symbolic_analyses"] = s.klu_symbolic_analyses;
+  d["klu_restart_factorizations"] = s.klu_restart_factorizations;
+  d["constant_evaluations"] = s.constant_evaluations;
+  d["constant_calls"] = s.constant_calls;
   d["time_structure"] = s.time_structure;
   d["time_instantiate"] = s.time_instantiate;
   d["time_initialize"] = s.time_initialize;

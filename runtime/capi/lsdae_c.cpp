@@ -386,6 +386,12 @@ lsdae_status lsdae_statistics(lsdae_simulation* s, lsdae_stats* out) {
     out->nonlinear_convergence_failures = st.nonlinear_convergence_failures;
     out->linear_solver_setups = st.linear_solver_setups;
     out->time_instantiate = st.time_instantiate;
+    out->varying_colors = st.varying_colors;
+    out->constant_entries = st.constant_entries;
+    out->constant_evaluations = st.constant_evaluations;
+    out->constant_calls = st.constant_calls;
+    out->klu_symbolic_analyses = st.klu_symbolic_analyses;
+    out->klu_restart_factorizations = st.klu_restart_factorizations;
   });
 }
 

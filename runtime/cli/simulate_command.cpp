@@ -90,6 +90,7 @@ struct SimulateOptions {
   bool no_reselect = false;
   bool no_coloring = false;
   bool no_constant_entries = false;
+  bool klu_reanalyze = false;
   std::string row_order = "matched";
   bool strict = false;
   IsolationFlags isolation;
@@ -153,6 +154,8 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     j.field("constant_evaluations", static_cast<std::int64_t>(s.constant_evaluations));
     j.field("constant_calls", static_cast<std::int64_t>(s.constant_calls));
     j.field("synthesis_evaluations", static_cast<std::int64_t>(s.synthesis_evaluations));
+    j.field("klu_symbolic_analyses", static_cast<std::int64_t>(s.klu_symbolic_analyses));
+    j.field("klu_restart_factorizations", static_cast<std::int64_t>(s.klu_restart_factorizations));
     j.field("time_events", static_cast<std::int64_t>(s.time_events));
     j.field("state_events", static_cast<std::int64_t>(s.state_events));
     j.field("step_events", static_cast<std::int64_t>(s.step_events));
@@ -565,6 +568,10 @@ Runner add_simulate_command(CLI::App& app) {
                "Evaluate the Jacobian entries the FMU declares constant (dependenciesKind) at every Jacobian, "
                "as the varying ones (for comparison and debugging)")
       ->group("Benchmark baselines");
+  app.add_flag("--klu-reanalyze", o->klu_reanalyze,
+               "Redo KLU's symbolic analysis at every event, as SUNDIALS does, instead of keeping the first "
+               "(for comparison)")
+      ->group("Benchmark baselines");
   app.add_flag("--no-coloring", o->no_coloring,
                "Evaluate the Jacobian one column at a time (baseline for benchmarks)")
       ->group("Benchmark baselines");
@@ -599,6 +606,7 @@ Runner add_simulate_command(CLI::App& app) {
     options.reselect = !o->no_reselect;
     options.uncolored_jacobian = o->no_coloring;
     options.constant_jacobian_entries = !o->no_constant_entries;
+    options.keep_klu_analysis = !o->klu_reanalyze;
     // --jacobian check: the run uses directional derivatives; the comparison
     // is made after initialisation, so that its verdict is printed.
     options.jacobian = o->jacobian == "fd" ? JacobianMode::finite_differences

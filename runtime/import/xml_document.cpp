@@ -12,8 +12,9 @@ namespace lsdae::import {
 
 XmlDocument::XmlDocument(std::string_view text, std::string file) : file_(std::move(file)) {
   line_starts_.push_back(0);
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') line_starts_.push_back(i + 1);
+  for (const char* p = text.data(), *end = text.data() + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) != nullptr;)
+    line_starts_.push_back(static_cast<std::size_t>(++p - text.data()));
   pugi::xml_parse_result result =
       doc_.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_auto);
   if (!result) {
@@ -42,9 +43,24 @@ std::string_view local_name(const char* qualified_name) {
   return colon == std::string_view::npos ? name : name.substr(colon + 1);
 }
 
+namespace {
+// local_name(qualified) == name without measuring `qualified` first: most
+// attribute names are unprefixed and differ from `name` in the first letters.
+// `name` holds no ':' (find_attribute checks), so a prefix ends after the
+// common part.
+bool has_local_name(const char* qualified, std::string_view name) {
+  std::size_t i = 0;
+  while (i < name.size() && qualified[i] == name[i]) ++i;
+  if (i == name.size() && qualified[i] == '\0') return true;
+  const char* colon = std::strrchr(qualified + i, ':');
+  return colon != nullptr && std::string_view(colon + 1) == name;
+}
+}  // namespace
+
 pugi::xml_attribute find_attribute(const pugi::xml_node& node, std::string_view name) {
+  if (name.find(':') != std::string_view::npos) return {};  // no local name holds one
   for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute())
-    if (local_name(a.name()) == name) return a;
+    if (has_local_name(a.name(), name)) return a;
   return {};
 }
 
@@ -127,8 +143,25 @@ void AttributeReader::bad_value(std::string_view name, const std::string& value,
         "write " + std::string(expected));
 }
 
+AttributeReader::AttributeReader(const XmlDocument& doc, const pugi::xml_node& node, Diagnostics& diagnostics)
+    : doc_(doc), node_(node), diagnostics_(diagnostics), line_(doc.line_of(node)) {
+  for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
+    if (listed_count_ == kListed) {
+      all_listed_ = false;
+      break;
+    }
+    listed_[listed_count_++] = {local_name(a.name()), a};
+  }
+}
+
+pugi::xml_attribute AttributeReader::attribute(std::string_view name) const {
+  for (std::size_t i = 0; i < listed_count_; ++i)
+    if (listed_[i].local_name == name) return listed_[i].attribute;
+  return all_listed_ ? pugi::xml_attribute() : find_attribute(node_, name);
+}
+
 std::optional<std::string> AttributeReader::text(std::string_view name) const {
-  pugi::xml_attribute a = find_attribute(node_, name);
+  pugi::xml_attribute a = attribute(name);
   if (a.empty()) return std::nullopt;
   return std::string(a.value());
 }
@@ -200,7 +233,7 @@ bool AttributeReader::boolean(std::string_view name, bool fallback) const {
 }
 
 std::optional<std::string_view> AttributeReader::view(std::string_view name) const {
-  pugi::xml_attribute a = find_attribute(node_, name);
+  pugi::xml_attribute a = attribute(name);
   if (a.empty()) return std::nullopt;
   return std::string_view(a.value());
 }

@@ -11,6 +11,7 @@
 #ifndef LSDAE_RUNTIME_IMPORT_XML_DOCUMENT_H
 #define LSDAE_RUNTIME_IMPORT_XML_DOCUMENT_H
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -46,14 +47,19 @@ pugi::xml_attribute find_attribute(const pugi::xml_node& node, std::string_view 
 // Element children in document order, comments and text skipped.
 std::vector<pugi::xml_node> element_children(const pugi::xml_node& node);
 
-// Reads typed attributes of one element and reports malformed values.
+// Reads typed attributes of one element and reports malformed values. The
+// element's attributes are listed once, by local name, when the reader is
+// made (up to kListed of them; an element with more is searched as
+// find_attribute does): a variable's dozen look-ups then compare short
+// names, not every attribute's qualified name each time.
 class AttributeReader {
  public:
-  AttributeReader(const XmlDocument& doc, const pugi::xml_node& node, Diagnostics& diagnostics)
-      : doc_(doc), node_(node), diagnostics_(diagnostics), line_(doc.line_of(node)) {}
+  AttributeReader(const XmlDocument& doc, const pugi::xml_node& node, Diagnostics& diagnostics);
 
   int line() const { return line_; }
-  bool has(std::string_view name) const { return !find_attribute(node_, name).empty(); }
+  bool has(std::string_view name) const { return !attribute(name).empty(); }
+  // The attribute whose local name is `name` (the first one), or an empty attribute.
+  pugi::xml_attribute attribute(std::string_view name) const;
   std::optional<std::string> text(std::string_view name) const;
   // Reports a missing required attribute.
   std::string required_text(std::string_view name) const;
@@ -85,6 +91,14 @@ class AttributeReader {
   pugi::xml_node node_;
   Diagnostics& diagnostics_;
   int line_;
+  static constexpr std::size_t kListed = 24;
+  struct Listed {
+    std::string_view local_name;
+    pugi::xml_attribute attribute;
+  };
+  std::array<Listed, kListed> listed_;
+  std::size_t listed_count_ = 0;
+  bool all_listed_ = true;
 };
 
 // Number parsing shared with the CLI (`--set`): the whole string must be consumed.

@@ -23,6 +23,7 @@
 #include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
+#include "simulation/klu_symbolic_reuse.h"
 #include "simulation/optimized_nvector.h"
 
 namespace lsdae::simulation {
@@ -40,6 +41,8 @@ IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
   root_function_calls += o.root_function_calls;
   constant_evaluations += o.constant_evaluations;
   constant_calls += o.constant_calls;
+  klu_symbolic_analyses += o.klu_symbolic_analyses;
+  klu_restart_factorizations += o.klu_restart_factorizations;
   colors = o.colors;
   varying_colors = o.varying_colors;
   constant_entries = o.constant_entries;
@@ -119,6 +122,9 @@ struct IdaIntegrator::Impl {
   N_Vector dky = nullptr, dkyp = nullptr;
   SUNMatrix matrix = nullptr;
   SUNLinearSolver solver = nullptr;
+  // KLU only: `solver` behind the decorator that keeps its analysis at restarts (handed to IDA).
+  SUNLinearSolver keeping_solver = nullptr;
+  KluCounters klu_counters;
   SUNNonlinearSolver projecting = nullptr;  // options.step_projection only
   bool initialized = false;
   bool clock = false;  // no unknowns: IDA integrates the internal clock c' = 0 (clock_residual)
@@ -192,6 +198,7 @@ struct IdaIntegrator::Impl {
   ~Impl() {
     if (ida != nullptr) IDAFree(&ida);
     if (projecting != nullptr) SUNNonlinSolFree(projecting);
+    if (keeping_solver != nullptr) SUNLinSolFree(keeping_solver);
     if (solver != nullptr) SUNLinSolFree(solver);
     if (matrix != nullptr) SUNMatDestroy(matrix);
     for (N_Vector v : {y, yp, atol, id, ewt, dky, dkyp, error_test})
@@ -441,6 +448,10 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
       break;
     }
   }
+  {
+    m.keeping_solver = make_klu_symbolic_reuse(m.solver, m.options.keep_klu_analysis, &m.klu_counters, m.ctx);
+    if (m.keeping_solver == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver (out of memory?)");
+  }
 }
 
 IdaIntegrator::~IdaIntegrator() = default;
@@ -462,7 +473,8 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.check(IDASetUserData(m.ida, &m), "IDASetUserData");
     m.check(IDASVtolerances(m.ida, m.options.rtol, m.atol), "IDASVtolerances");
     m.check(IDASetId(m.ida, m.id), "IDASetId");
-    m.check(IDASetLinearSolver(m.ida, m.solver, m.matrix), "IDASetLinearSolver");
+    m.check(IDASetLinearSolver(m.ida, m.keeping_solver != nullptr ? m.keeping_solver : m.solver, m.matrix),
+            "IDASetLinearSolver");
     if (!m.clock) m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
     if (m.options.step_projection) {
       m.projecting = ProjectingNonlinearSolver::make(m.y, m.ctx, m.options.step_projection, &m.callback_error);
@@ -644,6 +656,10 @@ IntegratorStats IdaIntegrator::stats() const {
       numeric != nullptr) {
     s.klu_lnz = static_cast<long>(numeric->lnz);
     s.klu_unz = static_cast<long>(numeric->unz);
+  }
+  if (m.keeping_solver != nullptr) {
+    s.klu_symbolic_analyses = m.klu_counters.symbolic_analyses;
+    s.klu_restart_factorizations = m.klu_counters.restart_factorizations;
   }
   return s;
 }

@@ -9,7 +9,8 @@
 // Linear algebra policy. The iteration matrix J = ∂G/∂y + cj·∂G/∂y' is a CSC
 // SUNSparseMatrix whose pattern is fixed for the whole run (the iteration
 // pattern of structure/iteration_pattern.h). SUNLinSol_KLU analyses it once
-// (ordering: AMD, COLAMD or METIS nested dissection, then KLU's BTF), then
+// (ordering: AMD, COLAMD or METIS nested dissection, then KLU's BTF) -- once
+// per integrator, not at every event: klu_symbolic_reuse.h --, then
 // for every new Jacobian re-factors numerically with the same pivots and
 // falls back to a full factorization when KLU's reciprocal condition
 // estimate (rcond) drops below its threshold -- that policy is SUNDIALS'
@@ -77,6 +78,9 @@ struct IntegratorOptions {
   JacobianSource jacobian = JacobianSource::finite_differences;
   KluOrdering ordering = KluOrdering::amd;
   LinearSolverKind linear_solver = LinearSolverKind::klu;
+  // KLU: keep the symbolic analysis at restarts (events), factor afresh with it
+  // (klu_symbolic_reuse.h); false: SUNDIALS' re-analysis at every restart.
+  bool keep_klu_analysis = true;
   std::size_t threads = 1;
   // Constant Jacobian entries (kernels/compressed_jacobian.h): both null, or
   // both set and kept by reference (they must outlive the integrator).
@@ -129,6 +133,8 @@ struct IntegratorStats {
   long constant_calls = 0;             // FMU calls for them (included in the two call counters)
   std::size_t jacobian_nonzeros = 0;
   long klu_lnz = 0, klu_unz = 0;    // nonzeros of the factors (incl. diagonals)
+  long klu_symbolic_analyses = 0;   // KLU symbolic analyses (ordering + BTF)
+  long klu_restart_factorizations = 0;  // full numeric factorizations at restarts with a kept analysis
   double last_step = 0.0;
 
   // Adds the counters of `other` (a finished integration segment); the

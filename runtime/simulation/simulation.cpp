@@ -383,6 +383,8 @@ const SimulationStats& Simulation::statistics() {
   s.klu_unz = is.klu_unz;
   s.synthesis_evaluations = m.retired_synthesis_evaluations;
   for (const auto& r : m.residuals) s.synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
+  s.klu_symbolic_analyses = is.klu_symbolic_analyses;
+  s.klu_restart_factorizations = is.klu_restart_factorizations;
   return s;
 }
 

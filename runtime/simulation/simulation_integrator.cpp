@@ -107,6 +107,7 @@ void Simulation::Impl::make_integrator() {
   io.threads = instances.size();
   io.linear_solver = options.dense_linear_solver ? simulation::LinearSolverKind::dense
                                                  : simulation::LinearSolverKind::klu;
+  io.keep_klu_analysis = options.keep_klu_analysis;
   if (options.uncolored_jacobian) {
     // Every column its own colour: the Jacobian costs one evaluation per unknown.
     structure::Coloring one_per_column;

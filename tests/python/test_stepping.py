@@ -22,6 +22,10 @@ def test_initialize_advance_get_statistics(fmu):
     assert sim.get("x") == pytest.approx(8.1104, abs=2e-4)
     stats = sim.statistics()
     assert stats["steps"] > 0 and stats["unknowns"] == 3
+    assert stats["varying_colors"] <= stats["colors"]
+    assert stats["klu_symbolic_analyses"] == 1 and stats["klu_restart_factorizations"] == 0
+    assert stats["constant_entries"] <= stats["jacobian_nonzeros"]
+    assert stats["constant_calls"] >= 0 and stats["constant_evaluations"] >= 0
     assert sim.advance_to(5.0) == 1.0, "clipped to the stop time"
 
 

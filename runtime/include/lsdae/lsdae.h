@@ -128,6 +128,13 @@ typedef struct {
   long projections;                   /* projections onto the constraints */
   long nonlinear_convergence_failures, linear_solver_setups;
   double time_instantiate;            /* wall time, seconds, to load the binary and instantiate */
+  /* -- appended: constant Jacobian entries and KLU's analyses (SimulationStats) -- */
+  size_t varying_colors;              /* colours evaluated per Jacobian (= colors when no entry is constant) */
+  size_t constant_entries;            /* Jacobian entries evaluated once (per run, or per segment between events) */
+  long constant_evaluations;          /* times the constant entries were evaluated */
+  long constant_calls;                /* FMU calls spent on them (included in the two call counters above) */
+  long klu_symbolic_analyses;         /* KLU symbolic analyses: once per run, not at every event */
+  long klu_restart_factorizations;    /* full numeric factorizations at events with the analysis kept */
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;

@@ -91,6 +91,10 @@ struct SimulationOptions {
   // fixed; tunable, discrete until the next event) evaluated once, the
   // colouring over the varying ones only; false: every entry at every Jacobian.
   bool constant_jacobian_entries = true;
+  // KLU's symbolic analysis (ordering, BTF) made once per run and kept at
+  // events, where only the numeric factorization is redone; false: analysed
+  // again at every event, as SUNDIALS does (for comparison).
+  bool keep_klu_analysis = true;
   double max_step = 0.0;                        // 0: no limit
 };
 
@@ -136,6 +140,10 @@ struct SimulationStats {
        directional_calls = 0, nonlinear_iterations = 0, nonlinear_convergence_failures = 0,
        error_test_failures = 0, linear_solver_setups = 0;
   long klu_lnz = 0, klu_unz = 0;  // nonzeros of the LU factors
+  // KLU symbolic analyses (ordering + BTF: once per run and re-selection with
+  // keep_klu_analysis, else also at every event) and the full numeric
+  // factorizations that replaced one at an event.
+  long klu_symbolic_analyses = 0, klu_restart_factorizations = 0;
   // How often the constant entries were evaluated, and the FMU calls that took
   // (already counted in jacobian_residual_calls / directional_calls).
   long constant_evaluations = 0, constant_calls = 0;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "catalog.h"
@@ -29,6 +30,33 @@ TEST(CApi, SimulatesAndReportsStatistics) {
   ASSERT_EQ(lsdae_statistics(sim, &stats), LSDAE_OK);
   EXPECT_EQ(stats.unknowns, 3u);
   EXPECT_GT(stats.steps, 0);
+  lsdae_free(sim);
+}
+
+// The fields appended for the constant Jacobian entries and KLU's analyses
+// say what the C++ statistics say: PowerGrid case39 declares its network rows
+// constant (and the fault's rows discrete), and its fault is two time events.
+TEST(CApi, ReportsConstantEntriesAndKluAnalyses) {
+  lsdae_simulation* sim = nullptr;
+  ASSERT_EQ(lsdae_open(lsdae::test::fmu_path("PowerGrid_case39_semi_explicit").c_str(), nullptr, &sim), LSDAE_OK)
+      << lsdae_last_error(nullptr);
+  ASSERT_EQ(lsdae_initialize(sim), LSDAE_OK) << lsdae_last_error(sim);
+  double reached = 0;
+  ASSERT_EQ(lsdae_advance_to(sim, 2.0, &reached), LSDAE_OK) << lsdae_last_error(sim);
+  lsdae_stats stats;
+  std::memset(&stats, 0xff, sizeof stats);  // every field must be written
+  ASSERT_EQ(lsdae_statistics(sim, &stats), LSDAE_OK);
+  EXPECT_EQ(stats.time_events, 2);
+  EXPECT_EQ(stats.colors, 12u);
+  EXPECT_EQ(stats.varying_colors, 3u);
+  EXPECT_EQ(stats.constant_entries, 554u);
+  EXPECT_GE(stats.constant_evaluations, 1);
+  EXPECT_LE(stats.constant_evaluations, 1 + stats.time_events) << "once, and again per event at most";
+  EXPECT_GT(stats.constant_calls, 0);
+  EXPECT_EQ(stats.directional_calls,
+            stats.constant_calls + stats.jacobian_evaluations * static_cast<long>(stats.varying_colors));
+  EXPECT_EQ(stats.klu_symbolic_analyses, 1) << "kept at the two events";
+  EXPECT_EQ(stats.klu_restart_factorizations, 2);
   lsdae_free(sim);
 }
 

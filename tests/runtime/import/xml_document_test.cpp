@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <string>
 
 #include "lsdae/error.h"
 
@@ -42,6 +43,49 @@ TEST(XmlDocument, MatchesLocalNames) {
   EXPECT_STREQ(find_attribute(doc.root(), "attr").value(), "1");
   EXPECT_STREQ(find_attribute(doc.root(), "plain").value(), "2");
   EXPECT_TRUE(find_attribute(doc.root(), "missing").empty());
+}
+
+// find_attribute compares local names without measuring every attribute
+// first: names that share a beginning or an end with the one asked for, with
+// several prefixes or a prefix that is itself the name, must not match.
+TEST(XmlDocument, MatchesLocalNamesExactly) {
+  XmlDocument doc(R"(<e names="1" nam="2" a:xname="3" name:other="4" b:c:name="5" a:value="6" valueReference="7" )"
+                  R"(fmi-ls:fmi-ls-name="8"/>)",
+                  "f.xml");
+  EXPECT_STREQ(find_attribute(doc.root(), "name").value(), "5") << "the first whose local name is exactly name";
+  EXPECT_STREQ(find_attribute(doc.root(), "nam").value(), "2");
+  EXPECT_TRUE(find_attribute(doc.root(), "na").empty());
+  EXPECT_TRUE(find_attribute(doc.root(), "other:").empty());
+  EXPECT_STREQ(find_attribute(doc.root(), "other").value(), "4");
+  EXPECT_STREQ(find_attribute(doc.root(), "value").value(), "6");
+  EXPECT_STREQ(find_attribute(doc.root(), "valueReference").value(), "7");
+  EXPECT_STREQ(find_attribute(doc.root(), "fmi-ls-name").value(), "8");
+  EXPECT_STREQ(find_attribute(doc.root(), "xname").value(), "3");
+}
+
+// AttributeReader lists an element's attributes once; an element with more
+// than it lists is still read whole, prefixes and first-one-wins included.
+TEST(AttributeReader, FindsEveryAttributeOfALongElement) {
+  std::string xml = "<e";
+  for (int k = 0; k < 40; ++k) xml += " p:a" + std::to_string(k) + "=\"" + std::to_string(k) + "\"";
+  xml += " q:a3=\"again\" last=\"x\"/>";
+  XmlDocument doc(xml, "f.xml");
+  Diagnostics d;
+  AttributeReader a(doc, doc.root(), d);
+  for (int k = 0; k < 40; ++k) EXPECT_EQ(a.uint32("a" + std::to_string(k)), static_cast<std::uint32_t>(k)) << k;
+  EXPECT_EQ(a.text("a3"), "3") << "the first one";
+  EXPECT_EQ(a.text("last"), "x");
+  EXPECT_FALSE(a.has("a40"));
+  EXPECT_FALSE(a.has("p:a1")) << "local names only";
+  EXPECT_EQ(d.count(Severity::error), 0u);
+}
+
+TEST(XmlDocument, CountsLinesOfCrLfAndFinalNewlines) {
+  XmlDocument doc("<root>\r\n<a/>\r\n\r\n<b/>\n</root>\n", "f.xml");
+  auto children = element_children(doc.root());
+  ASSERT_EQ(children.size(), 2u);
+  EXPECT_EQ(doc.line_of(children[0]), 2);
+  EXPECT_EQ(doc.line_of(children[1]), 4);
 }
 
 TEST(AttributeReader, ReportsMalformedValuesAndKeepsGoing) {
