@@ -54,6 +54,8 @@
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 #include "lsdae/simulation.h"
+#include "lsdae/ssp.h"
+#include "lsdae/system.h"
 #include "lsdae/supervise.h"
 #include "results/result_writer.h"
 #include "simulation/output_channels.h"
@@ -222,7 +224,7 @@ std::string write_stats(const std::string& path, const std::string& fmu_name, do
 
 void print_summary(Simulation& sim, std::size_t rows, const std::string& output) {
   const SimulationStats& s = sim.statistics();
-  std::cerr << "lsdae: simulated " << sim.fmu().display_name() << " from " << format_number(sim.start_time()) << " to "
+  std::cerr << "lsdae: simulated " << sim.model().display_name() << " from " << format_number(sim.start_time()) << " to "
             << format_number(s.reached_time) << ": " << count_of(s.steps, "step") << ", "
             << count_of(s.residual_calls, "residual call")
             << (s.synthesis_evaluations > 0
@@ -259,9 +261,9 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
 // The simulation itself: in the supervised child (or in-process with
 // --no-isolate). Returns 0, or 130 when a stop signal ended it; throws
 // lsdae::Error for a failure (with where it stopped and the rows kept).
-int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fmu>& fmu,
+int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<const Model>& model,
              const SimulationOptions& options, const std::function<double()>& wall) {
-  auto sim = Simulation::create(fmu, options);
+  auto sim = Simulation::create(model, options);
   const OutputPlan plan =
       plan_output(sim->start_time(), sim->stop_time(), sim->output_interval(), o.output_control, o.max_rows);
   const std::int64_t intervals = plan.points;
@@ -275,7 +277,7 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
   std::vector<std::string> patterns;
   for (const auto& list : o.output_vars)
     for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
-  simulation::OutputReader reader(simulation::select_output_channels(*fmu, patterns, o.all, o.output_roles));
+  simulation::OutputReader reader(simulation::select_output_channels(*model, patterns, o.all, o.output_roles));
   // Created once the run has initialised (see the top of this file). With
   // `-o -` (or `--stats -`) they go to the original stdout; what the FMU
   // prints goes to stderr.
@@ -300,7 +302,7 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
     if (!writer) return {};
     try {
       const auto w0 = std::chrono::steady_clock::now();
-      writer->finish(stats_json(sim.get(), fmu->display_name(), wall(), rows(), interrupted, error, &timing));
+      writer->finish(stats_json(sim.get(), model->display_name(), wall(), rows(), interrupted, error, &timing));
       timing.write_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
     } catch (const Error& e) {
       return e.what();
@@ -339,7 +341,7 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
     writer_options.stdout_fd = ctx.results_fd();
     writer_options.csv_units = o.csv_units;
     writer_options.csv_events = o.csv_events;
-    writer_options.model_name = fmu->display_name();
+    writer_options.model_name = model->display_name();
     writer_options.hdf5_deflate = o.hdf5_deflate;
     writer = results::open_result_writer(o.result_format, o.output, simulation::result_columns(reader.channels()),
                                          writer_options);
@@ -377,17 +379,17 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
     if (!writer) throw;  // failed before the first row: nothing was written
     error = e.what();
     const std::string results_error = close_results(false, error);
-    const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), false, error, &timing);
+    const std::string stats_error = write_stats(stats.get(), sim.get(), model->display_name(), wall(), rows(), false, error, &timing);
     throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
                               count_of(rows(), "row") + " kept in " + results_name + ")" +
                               (results_error.empty() || results_error == error ? "" : "\n  " + results_error) +
                               (stats_error.empty() ? "" : "\n  " + stats_error));
   }
   if (interrupted && ctx.stop_for_timeout()) {
-    error = fmu->display_name() + ": the run took longer than its limit of " + format_number(o.isolation.timeout) +
+    error = model->display_name() + ": the run took longer than its limit of " + format_number(o.isolation.timeout) +
             " s → raise --timeout, or simulate a shorter time span";
     const std::string results_error = close_results(true, error);
-    const std::string stats_error = write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), true, error, &timing);
+    const std::string stats_error = write_stats(stats.get(), sim.get(), model->display_name(), wall(), rows(), true, error, &timing);
     throw Error(ErrorKind::timeout, error + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
                                         count_of(rows(), "row") + " kept in " + results_name + ")" +
                                         (results_error.empty() ? "" : "\n  " + results_error) +
@@ -395,7 +397,7 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<Fm
   }
   const std::string results_error = close_results(interrupted, error);
   const std::string stats_error =
-      write_stats(stats.get(), sim.get(), fmu->display_name(), wall(), rows(), interrupted, error, &timing);
+      write_stats(stats.get(), sim.get(), model->display_name(), wall(), rows(), interrupted, error, &timing);
   if (!results_error.empty()) {
     if (interrupted) std::cerr << "lsdae: error: " << results_error << '\n';
     else throw Error(ErrorKind::output, results_error + (stats_error.empty() ? "" : "\n  " + stats_error));
@@ -445,7 +447,7 @@ int finish_run(const RunOutcome& r, const SimulateOptions& o, const std::string&
 
 Runner add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
-  app.add_option("fmu", o->path, "The .fmu file (or an unpacked FMU folder)")->required();
+  app.add_option("fmu", o->path, "The .fmu file (or an unpacked FMU folder), or a system of FMUs (.ssp, .ssd)")->required();
   // Every value is checked as text before CLI11 converts it (option_values.h).
   const double inf = std::numeric_limits<double>::infinity();
   app.add_option("--start", o->start, "Start time (default: DefaultExperiment startTime, else 0)")
@@ -616,14 +618,29 @@ Runner add_simulate_command(CLI::App& app) {
     // folder); the binary is loaded only inside the run below.
     OpenOptions open;
     open.strict = o->strict;
-    auto fmu = Fmu::open(o->path, open);
+    // An .ssp or .ssd is a system of FMUs (lsdae/system.h, docs/systems.md);
+    // an .fmu the system of one component, run directly.
+    std::shared_ptr<const Model> model;
+    std::error_code ec;
+    if (is_system_file(o->path)) {
+      const SystemDescription description = read_system_description(o->path);
+      if (!description.unpacked_dir.empty()) StopSignals::remove_on_abort(description.unpacked_dir);
+      auto system = System::create(description, open);
+      for (std::size_t c = 0; c < system->component_count(); ++c) {
+        const Fmu& component = system->component_fmu(c);
+        if (!std::filesystem::is_directory(component.path(), ec)) StopSignals::remove_on_abort(component.unpacked_dir());
+      }
+      model = std::move(system);
+    } else {
+      auto fmu = Fmu::open(o->path, open);
+      if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
+      model = std::move(fmu);
+    }
     check_output_files({o->path, o->output, o->stats});
     o->result_format = results::result_format_for(o->output, o->format);
-    std::error_code ec;
-    if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
-    auto run = [&](RunContext& ctx) { return simulate(ctx, *o, fmu, options, wall); };
-    RunOutcome outcome = run_with_isolation(o->isolation, run, isolation_options(o->isolation, fmu->display_name()));
-    return finish_run(outcome, *o, fmu->display_name(), wall());
+    auto run = [&](RunContext& ctx) { return simulate(ctx, *o, model, options, wall); };
+    RunOutcome outcome = run_with_isolation(o->isolation, run, isolation_options(o->isolation, model->display_name()));
+    return finish_run(outcome, *o, model->display_name(), wall());
   };
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "common/format.h"
@@ -50,7 +51,8 @@ class Composer {
   const OpenOptions& options_;
   std::unique_ptr<Composition> out_;
   // Inputs fed by the system (continuous or discrete connection, coupling flow), by component.
-  std::vector<std::unordered_set<ValueReference>> driven_;
+  // Per component: its inputs driven so far, with what drives each (for messages).
+  std::vector<std::unordered_map<ValueReference, std::string>> driven_;
   std::vector<std::unordered_set<ValueReference>> unknown_inputs_;  // continuous: algebraic unknowns
   std::vector<std::vector<ValueReference>> component_unknowns_;     // system vrs of x, z, unknown inputs
 
@@ -179,9 +181,10 @@ class Composer {
 
   void drive(std::uint32_t k, const Variable& v, const ConnectorRef& ref, const SourceLocation& where,
              const std::string& what) {
-    if (!driven_[k].insert(v.value_reference).second)
-      refuse(where, out_->name, what + ": input " + q(label(ref)) +
-                                    " is already driven by another connection or coupling → drive each input once");
+    const std::string by = what + (where.empty() ? std::string() : " (" + where + ")");
+    if (auto [at, inserted] = driven_[k].emplace(v.value_reference, by); !inserted)
+      refuse(where, out_->name, what + ": input " + q(label(ref)) + " is already driven by " + at->second +
+                                    " → drive each input once");
   }
 
   void resolve_connections() {

@@ -92,6 +92,7 @@ SystemDescription read_system_description(const std::filesystem::path& path, con
   }
   description.source = path;
   description.storage = temp;
+  if (temp) description.unpacked_dir = temp->path();
   return description;
 }
 

@@ -115,6 +115,9 @@ struct SystemDescription {
   // the temporary folder it was unpacked into (removed when the last copy of
   // the description goes away). Null for a bare .ssd or a program's description.
   std::shared_ptr<const void> storage;
+  // That folder (empty when there is none): for a caller that must remove it
+  // itself when the process is stopped by a signal (no destructor runs then).
+  std::filesystem::path unpacked_dir;
 };
 
 }  // namespace lsdae
