@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <cctype>
 #include <limits>
@@ -44,6 +45,9 @@
 #include "simulation/output_channels.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
+#ifdef LSDAE_HAVE_MPI
+#include "sweep/mpi_scheduler.h"
+#endif
 
 namespace lsdae::cli {
 
@@ -228,6 +232,17 @@ std::string file_name_of(const std::string& id) {
 }
 
 int run_sweep_command(const SweepCliOptions& o) {
+#ifdef LSDAE_HAVE_MPI
+  // Under mpirun (sweep/mpi_scheduler.h): every rank reads the FMU and makes
+  // the same scenario list; rank 0 hands scenarios out and writes the
+  // summary. Without a launcher no MPI call is made (one rank).
+  sweep::MpiSession mpi;
+  const bool distributed = mpi.size() > 1;
+  const bool coordinator = mpi.coordinator();
+#else
+  [[maybe_unused]] const bool distributed = false;
+  const bool coordinator = true;
+#endif
   import::TempDir::set_signal_cleanup(false);
   StopSignals stop_signals;
   sweep::SweepOptions options;
@@ -280,16 +295,36 @@ int run_sweep_command(const SweepCliOptions& o) {
 
   // The summary: refuse to lose an earlier sweep's rows by accident.
   std::set<std::string> finished;
-  const bool exists = std::filesystem::exists(o.summary, ec);
-  if (exists && !o.resume && !o.overwrite)
-    refuse("--summary \"" + o.summary + "\" exists → --resume to continue that sweep, --overwrite to start again, "
-           "or choose another --summary file");
-  if (o.resume && exists) finished = read_finished(o.summary, header, options.metrics.size());
+  const bool exists = coordinator && std::filesystem::exists(o.summary, ec);
+#ifdef LSDAE_HAVE_MPI
+  // What only rank 0 can find wrong (its summary file) would leave the other
+  // ranks waiting for scenarios: say it and end the whole job.
+  auto refuse_on_coordinator = [&](const std::function<void()>& check) {
+    if (!distributed) return check();
+    try {
+      check();
+    } catch (const Error& e) {
+      std::cerr << "lsdae: error: " << e.what() << '\n';
+      mpi.abort(exit_code(e.kind()));
+    }
+  };
+#else
+  auto refuse_on_coordinator = [](const std::function<void()>& check) { check(); };
+#endif
+  refuse_on_coordinator([&] {
+    if (exists && !o.resume && !o.overwrite)
+      refuse("--summary \"" + o.summary + "\" exists → --resume to continue that sweep, --overwrite to start again, "
+             "or choose another --summary file");
+    if (o.resume && exists) finished = read_finished(o.summary, header, options.metrics.size());
+  });
   const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (o.resume && exists ? O_APPEND : O_TRUNC);
-  const int fd = ::open(o.summary.c_str(), flags, 0666);
-  if (fd < 0)
-    throw Error(ErrorKind::output, "--summary \"" + o.summary + "\": cannot be written: " + std::strerror(errno) +
-                                       " → check the folder exists and is writable");
+  const int fd = coordinator ? ::open(o.summary.c_str(), flags, 0666) : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const int open_errno = errno;
+  refuse_on_coordinator([&] {
+    if (fd < 0)
+      throw Error(ErrorKind::output, "--summary \"" + o.summary + "\": cannot be written: " + std::strerror(open_errno) +
+                                         " → check the folder exists and is writable");
+  });
   struct Close {
     int fd;
     ~Close() { ::close(fd); }
@@ -343,11 +378,44 @@ int run_sweep_command(const SweepCliOptions& o) {
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < scenarios.size(); ++i)
     if (!finished.count(scenarios[i].id)) todo.push_back(i);
-  if (!finished.empty())
+  if (!finished.empty() && coordinator)
     std::cerr << "lsdae: sweep: resuming: " << count_of(scenarios.size() - todo.size(), "scenario")
               << " already in " << o.summary << ", " << todo.size() << " to run\n";
-  Progress progress(todo.size(), o.progress);
+  Progress progress(todo.size(), o.progress && coordinator);
   sweep::SweepOutcome outcome;
+#ifdef LSDAE_HAVE_MPI
+  if (distributed) {
+    // One task per scenario not yet in the summary; each runs as a sweep of
+    // one (in a watched child when isolated: a crashing FMU is a failed row,
+    // not a dead rank), its row sent to rank 0 as a CSV record.
+    // Tasks are scenario indices (the same list on every rank); rank 0
+    // alone knows which are already in the summary (resume).
+    auto run_task = [&](std::size_t task) {
+      sweep::SummaryRow row;
+      sweep::run_sweep(*plan, scenarios, [&](std::size_t, const sweep::SummaryRow& r) { row = r; }, {task}, observe);
+      return sweep::TaskOutcome{row.status == sweep::Status::failed, row.to_csv()};
+    };
+    auto on_row = [&](std::size_t, int, const sweep::TaskOutcome& t) {
+      append(t.row + "\n");
+      const auto row = sweep::SummaryRow::from_csv(t.row, options.metrics.size());
+      if (row.status == sweep::Status::ok) ++outcome.ok;
+      else if (row.status == sweep::Status::stopped_early) ++outcome.stopped_early;
+      else ++outcome.failed;
+      ++outcome.ran;
+      progress.update(outcome);
+    };
+    sweep::ScheduleOptions schedule;
+    schedule.failure_row = [&](std::size_t task, const std::string& message) {
+      sweep::SummaryRow row;
+      row.id = scenarios.at(task).id;
+      row.message = message;
+      return row.to_csv();
+    };
+    schedule.already_done = [&](std::size_t task) { return finished.count(scenarios.at(task).id) != 0; };
+    sweep::run_schedule(mpi, scenarios.size(), run_task, on_row, schedule);
+    if (!coordinator) return 0;  // rank 0 reports for the whole job
+  } else
+#endif
   if (!todo.empty())
     outcome = sweep::run_sweep(*plan, scenarios, [&](std::size_t, const sweep::SummaryRow& row) {
       append(row.to_csv() + "\n");
