@@ -12,40 +12,6 @@ namespace lsdae::import {
 
 namespace {
 
-const char* type_name(VariableType type) {
-  switch (type) {
-    case VariableType::float32: return "Float32";
-    case VariableType::float64: return "Float64";
-    case VariableType::int8: return "Int8";
-    case VariableType::uint8: return "UInt8";
-    case VariableType::int16: return "Int16";
-    case VariableType::uint16: return "UInt16";
-    case VariableType::int32: return "Int32";
-    case VariableType::uint32: return "UInt32";
-    case VariableType::int64: return "Int64";
-    case VariableType::uint64: return "UInt64";
-    case VariableType::boolean: return "Boolean";
-    case VariableType::string: return "String";
-    case VariableType::binary: return "Binary";
-    case VariableType::enumeration: return "Enumeration";
-    case VariableType::clock: return "Clock";
-  }
-  return "?";
-}
-
-const char* causality_name(Causality c) {
-  switch (c) {
-    case Causality::parameter: return "parameter";
-    case Causality::calculated_parameter: return "calculatedParameter";
-    case Causality::input: return "input";
-    case Causality::output: return "output";
-    case Causality::local: return "local";
-    case Causality::independent: return "independent";
-    case Causality::structural_parameter: return "structuralParameter";
-  }
-  return "?";
-}
-
 // The SSP connector type family of an FMU variable type ("Real", "Integer", ...).
 std::string ssp_family(VariableType type) {
   switch (type) {
@@ -129,17 +95,17 @@ class Checker {
     for (const auto& k : c.connectors) {
       const Variable* v = variable({c.name, k.name}, k.where, "<Connector> \"" + k.name + "\"");
       if (!v) continue;
-      const bool kind_ok = k.kind.empty() || k.kind == "inout" || k.kind == causality_name(v->causality) ||
+      const bool kind_ok = k.kind.empty() || k.kind == "inout" || k.kind == to_string(v->causality) ||
                            (k.kind == "parameter" && v->causality == Causality::structural_parameter);
       if (!kind_ok)
         error(k.where,
               "<Connector> \"" + k.name + "\" of \"" + c.name + "\" has kind=\"" + k.kind + "\", but the FMU's variable is " +
-                  causality_name(v->causality),
-              std::string("write kind=\"") + causality_name(v->causality) + "\"");
+                  to_string(v->causality),
+              std::string("write kind=\"") + to_string(v->causality) + "\"");
       if (!k.type.empty() && k.type != ssp_family(v->type))
         error(k.where,
               "<Connector> \"" + k.name + "\" of \"" + c.name + "\" is declared " + k.type + ", but the FMU's variable is " +
-                  type_name(v->type),
+                  to_string(v->type),
               "declare it as ssc:" + ssp_family(v->type));
       if (!k.unit.empty() && !v->unit.empty() && k.unit != v->unit)
         error(k.where,
@@ -155,7 +121,7 @@ class Checker {
       if (v->causality == Causality::output || v->causality == Causality::calculated_parameter ||
           v->causality == Causality::independent || v->variability == Variability::constant)
         error(where,
-              "parameter \"" + name + "\" of \"" + c.name + "\": the FMU's variable is " + causality_name(v->causality) +
+              "parameter \"" + name + "\" of \"" + c.name + "\": the FMU's variable is " + to_string(v->causality) +
                   (v->variability == Variability::constant ? " and constant" : "") + ", not settable",
               "bind parameters, inputs or variables with a start value the FMU lets be set");
       bool ok = true;
@@ -168,7 +134,7 @@ class Checker {
       if (!ok)
         error(where,
               "parameter \"" + name + "\" of \"" + c.name + "\": value \"" + value + "\" does not fit the FMU's " +
-                  type_name(v->type) + " variable",
+                  to_string(v->type) + " variable",
               "give a value of that type");
     }
   }
@@ -188,18 +154,18 @@ class Checker {
     if (!from || !to) return;
     if (from->causality != Causality::output && from->causality != Causality::parameter &&
         from->causality != Causality::calculated_parameter)
-      error(c.where, label + ": the start \"" + c.from.variable + "\" is " + causality_name(from->causality) +
+      error(c.where, label + ": the start \"" + c.from.variable + "\" is " + to_string(from->causality) +
                          ", not an output",
             "start the connection at an output (start is the source, end the input it drives)");
     if (to->causality != Causality::input)
-      error(c.where, label + ": the end \"" + c.to.variable + "\" is " + causality_name(to->causality) + ", not an input",
+      error(c.where, label + ": the end \"" + c.to.variable + "\" is " + to_string(to->causality) + ", not an input",
             to->causality == Causality::output ? "swap start and end: a connection runs from an output to an input"
                                                : "end the connection at an input");
     if (ssp_family(from->type) != ssp_family(to->type))
-      error(c.where, label + ": types differ (" + type_name(from->type) + " → " + type_name(to->type) + ")",
+      error(c.where, label + ": types differ (" + to_string(from->type) + " → " + to_string(to->type) + ")",
             "connect variables of the same type");
     else if ((c.factor != 1.0 || c.offset != 0.0) && ssp_family(from->type) != "Real" && ssp_family(from->type) != "Integer")
-      error(c.where, label + ": a linear transformation on a " + std::string(type_name(from->type)) + " connection",
+      error(c.where, label + ": a linear transformation on a " + std::string(to_string(from->type)) + " connection",
             "remove the <LinearTransformation>");
     if (!from->unit.empty() && !to->unit.empty() && from->unit != to->unit && c.factor == 1.0 && c.offset == 0.0)
       error(c.where, label + ": units differ (\"" + from->unit + "\" → \"" + to->unit + "\")",
@@ -212,21 +178,21 @@ class Checker {
       const std::string label = "coupling \"" + c.name + "\" port " + std::to_string(k + 1) + " (" + port.flow.component + ")";
       if (const Variable* p = variable(port.potential, c.where, label + ": potential")) {
         if (p->causality != Causality::output)
-          error(c.where, label + ": potential \"" + port.potential.variable + "\" is " + causality_name(p->causality) +
+          error(c.where, label + ": potential \"" + port.potential.variable + "\" is " + to_string(p->causality) +
                              ", not an output",
                 "name an output of the component (a velocity, a voltage)");
         if (p->type != VariableType::float64)
-          error(c.where, label + ": potential \"" + port.potential.variable + "\" is " + type_name(p->type) +
+          error(c.where, label + ": potential \"" + port.potential.variable + "\" is " + to_string(p->type) +
                              ", not Float64",
                 "couple Float64 variables");
       }
       if (const Variable* f = variable(port.flow, c.where, label + ": flow")) {
         if (f->causality != Causality::input)
-          error(c.where, label + ": flow \"" + port.flow.variable + "\" is " + causality_name(f->causality) +
+          error(c.where, label + ": flow \"" + port.flow.variable + "\" is " + to_string(f->causality) +
                              ", not an input",
                 "name an input of the component (a force, a current) that the coupling drives");
         if (f->type != VariableType::float64)
-          error(c.where, label + ": flow \"" + port.flow.variable + "\" is " + type_name(f->type) + ", not Float64",
+          error(c.where, label + ": flow \"" + port.flow.variable + "\" is " + to_string(f->type) + ", not Float64",
                 "couple Float64 variables");
         auto [it, fresh] = driven_.emplace(port.flow.component + "\x1f" + port.flow.variable, c.where);
         if (!fresh)
