@@ -70,6 +70,7 @@ struct SweepCliOptions {
   bool resume = false, overwrite = false;
   std::size_t jobs = 1;
   bool no_isolate = false;
+  bool no_reuse = false;
   double scenario_timeout = 0;
   bool progress = true;
   std::string results_dir, results_format = "csv";
@@ -266,6 +267,7 @@ int run_sweep_command(const SweepCliOptions& o) {
   options.stop_when = o.stop_when;
   options.jobs = o.jobs;
   options.isolate = !o.no_isolate;
+  options.reuse = !o.no_reuse;
   options.scenario_timeout = o.scenario_timeout;
 
   auto fmu = Fmu::open(o.path);
@@ -506,6 +508,9 @@ Runner add_sweep_command(CLI::App& app) {
       ->type_name("SECONDS")
       ->check(real_value({0.0, inf, true, true, "the per-scenario time limit", "--scenario-timeout 60"}));
   app.add_flag("--no-isolate", o->no_isolate, "Run the scenarios in this process, one at a time (debugging)");
+  app.add_flag("--no-reuse", o->no_reuse,
+               "A new model instance (binary, structural analysis, instances) for every scenario instead of one "
+               "per worker reset between scenarios: the same rows, slower (for comparison)");
   app.add_flag("!--no-progress", o->progress, "No progress bar or progress lines on stderr");
   app.add_option("--start", o->start, "Start time (default: DefaultExperiment)")
       ->type_name("TIME")->check(real_value({-inf, inf, true, true, "the start time", "--start 0"}));

@@ -1,7 +1,7 @@
 // runtime/sweep/run_scenario.cpp -- one scenario on an opened model, its
 // summary row (lsdae/sweep.h: the points sampled, early termination). The
-// one place that runs a scenario: a reuse of Simulations across scenarios
-// replaces the create() below.
+// one place that runs a scenario; its Simulation comes from a ScenarioRunner
+// (sweep/scenario_runner.h: reset() of the previous scenario's, or new).
 #include <chrono>
 #include <cmath>
 
@@ -9,6 +9,7 @@
 #include "lsdae/error.h"
 #include "lsdae/sweep.h"
 #include "sweep/metrics.h"
+#include "sweep/scenario_runner.h"
 
 namespace lsdae::sweep {
 
@@ -25,18 +26,24 @@ std::shared_ptr<const SweepPlan> SweepPlan::compile(std::shared_ptr<Fmu> fmu, co
 }
 
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const ObserverFactory& observe) {
+  ScenarioRunner fresh(plan.fmu(), plan.options().simulation, /*reuse=*/false);
+  return run_scenario(plan, scenario, fresh, observe);
+}
+
+SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner,
+                        const ObserverFactory& observe) {
   const auto t0 = std::chrono::steady_clock::now();
   const CompiledChecks& checks = plan.checks();
   SummaryRow row;
   row.id = scenario.id;
   MetricAccumulator metrics(checks);
   bool sampled = false;
-  std::unique_ptr<Simulation> sim;
+  Simulation* sim = nullptr;
   std::string stop_reason;
   std::unique_ptr<ScenarioObserver> observer;
   try {
     if (observe) observer = observe(scenario);
-    sim = Simulation::create(plan.fmu(), plan.options().simulation);
+    sim = &runner.next({});
     for (const auto& [name, value] : plan.options().sets) sim->set(name, value);
     for (const auto& [name, value] : scenario.sets) sim->set(name, value);
     if (observer) observer->started(*sim);
@@ -104,6 +111,10 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const O
       row.steps = sim->statistics().steps;
     } catch (const std::exception&) {
     }
+    // The Simulation outlives this call (the runner keeps it): drop the
+    // observers that point into it (reset() would too, before the next run).
+    sim->observe_events({});
+    sim->observe_steps({});
   }
   if (sampled) row.metrics = metrics.results();
   else row.metrics.assign(checks.metrics.size(), std::nullopt);

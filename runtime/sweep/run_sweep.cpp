@@ -10,7 +10,10 @@
 // row and a fresh worker takes the next one. Workers ignore SIGINT, SIGTERM
 // and SIGHUP (a terminal's Ctrl-C reaches the whole process group): the
 // coordinator decides, kills them on a stop request, and they die with it
-// (PR_SET_PDEATHSIG).
+// (PR_SET_PDEATHSIG). Each worker keeps one ScenarioRunner for its whole
+// life (sweep/scenario_runner.h): the FMU's binary, the structural analysis
+// and the instances are made once per worker and reset between scenarios;
+// a replaced worker starts with a new one.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,6 +31,7 @@
 #include "lsdae/error.h"
 #include "lsdae/supervise.h"
 #include "lsdae/sweep.h"
+#include "sweep/scenario_runner.h"
 
 namespace lsdae::sweep {
 
@@ -64,6 +68,7 @@ struct Worker {
   ::signal(SIGTERM, SIG_IGN);
   ::signal(SIGHUP, SIG_IGN);
   ::dup2(STDERR_FILENO, STDOUT_FILENO);  // what the FMU prints must not mix with anything on stdout
+  ScenarioRunner runner(plan);
   std::string pending;
   char chunk[256];
   for (;;) {
@@ -77,7 +82,7 @@ struct Worker {
     }
     const std::size_t index = std::stoull(pending.substr(0, newline));
     pending.erase(0, newline + 1);
-    const std::string record = run_scenario(plan, scenarios[index], hook).to_csv();
+    const std::string record = run_scenario(plan, scenarios[index], runner, hook).to_csv();
     if (!write_all(out_fd, std::to_string(index) + " " + std::to_string(record.size()) + "\n" + record)) ::_exit(0);
   }
 }
@@ -179,12 +184,13 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scena
                                         std::to_string(scenarios.size()) + " scenarios");
   SweepOutcome outcome;
   if (!plan.options().isolate) {
+    ScenarioRunner runner(plan);
     for (std::size_t i : queue) {
       if (StopSignals::received() != 0) {
         outcome.interrupted = true;
         break;
       }
-      const SummaryRow row = run_scenario(plan, scenarios[i], hook);
+      const SummaryRow row = run_scenario(plan, scenarios[i], runner, hook);
       count(outcome, row);
       sink(i, row);
     }

@@ -10,6 +10,9 @@ namespace lsdae::sweep {
 ScenarioRunner::ScenarioRunner(std::shared_ptr<Fmu> fmu, SimulationOptions options, bool reuse)
     : fmu_(std::move(fmu)), options_(std::move(options)), reuse_(reuse) {}
 
+ScenarioRunner::ScenarioRunner(const SweepPlan& plan)
+    : ScenarioRunner(plan.fmu(), plan.options().simulation, plan.options().reuse) {}
+
 Simulation& ScenarioRunner::next(std::span<const std::pair<std::string, std::string>> sets) {
   ++scenarios_;
   bool made = false;

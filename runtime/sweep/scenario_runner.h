@@ -19,6 +19,9 @@
 // `sets` are applied with Simulation::set(name, text): an unknown name or a
 // bad value is Error(usage) naming them, as for `lsdae simulate --set`.
 //
+// ScenarioRunner(plan) is the runner of a sweep (lsdae/sweep.h run_scenario):
+// the plan's FMU, simulation options and SweepOptions::reuse.
+//
 // Not thread-safe (one runner per thread or process). Under
 // lsdae::run_isolated the runner lives in the child: reuse spans the
 // scenarios that child runs.
@@ -33,6 +36,7 @@
 
 #include "lsdae/fmu.h"
 #include "lsdae/simulation.h"
+#include "lsdae/sweep.h"
 
 namespace lsdae::sweep {
 
@@ -41,6 +45,7 @@ class ScenarioRunner {
   // reuse = false makes a new Simulation for every scenario (the baseline a
   // benchmark compares with).
   ScenarioRunner(std::shared_ptr<Fmu> fmu, SimulationOptions options, bool reuse = true);
+  explicit ScenarioRunner(const SweepPlan& plan);
 
   // The Simulation for the next scenario, its `sets` applied, not yet
   // initialized. Valid until the next call.

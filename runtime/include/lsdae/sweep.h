@@ -11,18 +11,24 @@
 //   lsdae::sweep::run_sweep(plan, scenarios, [](std::size_t k, const lsdae::sweep::SummaryRow& row) {
 //     std::cout << row.to_csv() << '\n';                              // in the order they finish
 //   });
-//   // or one at a time, in this process (a pipeline's own loop):
-//   lsdae::sweep::SummaryRow row = lsdae::sweep::run_scenario(plan, scenarios[0]);
+//   // or one at a time, in this process (a pipeline's own loop), the model
+//   // kept from one scenario to the next (sweep/scenario_runner.h):
+//   lsdae::sweep::ScenarioRunner runner(*plan);
+//   for (const auto& s : scenarios) rows.push_back(lsdae::sweep::run_scenario(*plan, s, runner));
 //
 // The contract:
-// - run_scenario creates a Simulation, applies the common sets then the
+// - run_scenario takes a Simulation (from `runner`: the one of the previous
+//   scenario, reset(), unless SweepOptions::reuse is false or the reset
+//   failed; without a runner a new one), applies the common sets then the
 //   scenario's, initialises and integrates over the output grid of `lsdae
 //   simulate` (start, start + k·interval, stop) plus the points just before
 //   and after every event. Metrics and stop conditions are evaluated at each
 //   of these points, so a metric equals what the same computation over
 //   `lsdae simulate`'s default result rows gives, exactly. It never throws for
 //   a scenario's own failure: the row says status failed and the message;
-//   the metrics keep what was computed up to there.
+//   the metrics keep what was computed up to there. A row does not depend
+//   on whether the Simulation was reused (Simulation::reset's contract),
+//   except for its wall time.
 // - Early termination: a --stop-when condition true at a point, or the
 //   settle test (every continuous-state derivative below tol in magnitude at
 //   every point over `duration`, counted from `from`; reset by events), ends
@@ -30,9 +36,13 @@
 //   reason.
 // - run_sweep runs the scenarios in `jobs` worker processes forked from this
 //   one (SweepOptions::isolate; call it before any FMU binary is loaded or
-//   OpenMP runs here: lsdae/supervise.h), each opening its Simulations from
+//   OpenMP runs here: lsdae/supervise.h), each opening its Simulation from
 //   the shared, already unpacked Fmu, so an FMU that may be instantiated once
-//   per process is fine. A worker that crashes or passes the per-scenario
+//   per process is fine. Each worker (or this process, not isolated) keeps
+//   one ScenarioRunner for all the scenarios it runs: the binary loaded, the
+//   structural analysis and the instances made once per worker, reset
+//   between scenarios (SweepOptions::reuse = false: a new Simulation for
+//   every scenario, the baseline to compare with). A worker that crashes or passes the per-scenario
 //   time limit is killed and replaced; its scenario gets a failed row saying
 //   so, and the sweep goes on. Rows are delivered to the callback as they
 //   finish (any order); the rows themselves do not depend on the number of
@@ -74,6 +84,7 @@ struct SweepOptions {
   std::size_t jobs = 1;
   bool isolate = true;                 // worker processes; false: in this process, one at a time
   double scenario_timeout = 0;         // seconds per scenario (isolated only); 0: none
+  bool reuse = true;                   // one Simulation per worker, reset between scenarios
 };
 
 enum class Status { ok, stopped_early, failed };
@@ -134,6 +145,12 @@ class ScenarioObserver {
 };
 using ObserverFactory = std::function<std::unique_ptr<ScenarioObserver>(const Scenario& scenario)>;
 
+class ScenarioRunner;  // runtime/sweep/scenario_runner.h
+
+// One scenario on the runner's Simulation (made for `plan`: ScenarioRunner(plan)).
+SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner,
+                        const ObserverFactory& observe = {});
+// One scenario on a new Simulation.
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const ObserverFactory& observe = {});
 
 struct SweepOutcome {

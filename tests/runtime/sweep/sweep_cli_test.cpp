@@ -5,7 +5,8 @@
 // with `lsdae simulate` (identical metrics, recomputed here from the result
 // rows) and with --jobs 1 and 2 (identical rows); a Monte Carlo sweep over
 // HelloWorld (x' = 1.4x, x(0) drawn: the outcome's distribution is known);
-// --resume after the sweep was killed; bad input.
+// --resume after the sweep was killed; bad input; the same rows with the
+// model reused across scenarios (the default) and without (--no-reuse).
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -290,6 +291,43 @@ TEST_F(SweepCli, BadInputIsRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(ExitedWith(r, kUsage));
   EXPECT_TRUE(Mentions(r, "--case"));
   EXPECT_FALSE(std::filesystem::exists(work_ / "sweep-summary.csv"));
+  EXPECT_TRUE(leftovers().empty());
+}
+
+// Each worker keeps its model from one scenario to the next (reset between
+// them); --no-reuse makes a new one per scenario. The rows must not tell
+// them apart, in worker processes and in this one (--no-isolate), also for
+// the scenario after a failed one.
+TEST_F(SweepCli, RowsWithAndWithoutReuseAreEqual) {
+  const auto table = write("contab_case39.m", chgtab(20, 31));
+  const auto base = with_metrics({"sweep", sweep_fmu().string(), "--contingencies", table.string(), "--case",
+                                  case39().string(), "--stop", "2", "--no-progress"});
+  auto rows_with = [&](const std::vector<std::string>& base_args, const std::vector<std::string>& extra,
+                       const std::string& summary) {
+    auto args = base_args;
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--summary", (work_ / summary).string()});
+    const ProcessResult r = run(args);
+    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 12) << r.describe();
+    return std::make_pair(r.exit_code, rows_by_id(work_ / summary));
+  };
+  const auto reused = rows_with(base, {"--jobs", "2"}, "reused.csv");
+  ASSERT_EQ(reused.second.size(), 12u);
+  EXPECT_EQ(rows_with(base, {"--jobs", "2", "--no-reuse"}, "fresh.csv"), reused);
+  EXPECT_EQ(rows_with(base, {"--no-isolate"}, "in-process.csv"), reused);
+  EXPECT_EQ(rows_with(base, {"--no-isolate", "--no-reuse"}, "in-process-fresh.csv"), reused);
+
+  // A failing scenario between good ones: the next one runs on the reset model.
+  const auto csv = write("t.csv", "id,x\na,1\nbad,oops\nb,2\nc,0.25\n");
+  const std::vector<std::string> hello_base{"sweep", hello_fmu().string(), "--scenarios", csv.string(), "--stop",
+                                            "0.4", "--metric", "final:x", "--metric", "max:spread(*)",
+                                            "--no-progress"};
+  const auto hello_reused = rows_with(hello_base, {"--jobs", "1"}, "h-reused.csv");
+  EXPECT_EQ(hello_reused.first, 12);
+  ASSERT_EQ(hello_reused.second.size(), 4u);
+  EXPECT_EQ(hello_reused.second.at("b")[1], "ok");
+  EXPECT_EQ(rows_with(hello_base, {"--jobs", "1", "--no-reuse"}, "h-fresh.csv"), hello_reused);
+  EXPECT_EQ(rows_with(hello_base, {"--no-isolate"}, "h-in-process.csv"), hello_reused);
   EXPECT_TRUE(leftovers().empty());
 }
 

@@ -1,7 +1,8 @@
 // tests/runtime/sweep/sweep_engine_test.cpp -- lsdae/sweep.h in process:
 // summary rows as CSV and back, metric and stop-condition parsing, one
 // scenario run (metrics, early termination, failures kept), and run_sweep in
-// worker processes giving the rows of the in-process run.
+// worker processes giving the rows of the in-process run; the same rows
+// with the model reused across scenarios (ScenarioRunner) and without.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "lsdae/fmu.h"
 #include "lsdae/sweep.h"
 #include "sweep/metrics.h"
+#include "sweep/scenario_runner.h"
 
 namespace lsdae::sweep {
 namespace {
@@ -132,6 +134,44 @@ TEST(SweepRunScenario, AFailureIsARowNotAnException) {
   EXPECT_FALSE(row.metrics[0]);
 }
 
+std::string without_wall_time(SummaryRow row) {
+  row.wall_time = 0;
+  return row.to_csv();
+}
+
+// Scenario after scenario on one runner, a failing one in the middle (its
+// Simulation is reset for the next): the rows of fresh Simulations.
+TEST(SweepRunScenario, AReusedModelGivesTheRowsOfFreshOnes) {
+  std::vector<Scenario> scenarios{{"a", {{"x", "2"}}}, {"b", {{"x", "-0.5"}}}, {"broken", {{"x", "oops"}}},
+                                  {"c", {}},           {"d", {{"x", "3"}}}};
+  SweepOptions o;
+  o.simulation.stop_time = 0.7;
+  o.metrics = {"final:x", "max:spread(*)", "tmax:x"};
+  o.stop_when = {"x > 6"};  // d (3·e^0.98 ≈ 8) stops early, a (≈ 5.3) does not
+  auto plan = SweepPlan::compile(hello(), o);
+  ScenarioRunner runner(*plan);
+  std::map<std::size_t, std::string> fresh;
+  for (std::size_t k = 0; k < scenarios.size(); ++k) {
+    const SummaryRow reused = run_scenario(*plan, scenarios[k], runner);
+    fresh[k] = without_wall_time(run_scenario(*plan, scenarios[k]));
+    EXPECT_EQ(without_wall_time(reused), fresh[k]) << "scenario " << scenarios[k].id;
+  }
+  EXPECT_NE(fresh[0], fresh[1]);  // the scenarios differ (else the comparison proves little)
+  EXPECT_NE(fresh[2].find("failed"), std::string::npos);
+  EXPECT_NE(fresh[4].find("stopped-early"), std::string::npos) << fresh[4];
+  EXPECT_EQ(runner.scenarios(), scenarios.size());
+  EXPECT_EQ(runner.reused(), scenarios.size() - 1) << "one Simulation, reset for every later scenario";
+  EXPECT_EQ(runner.fresh_after_failed_reset(), 0u);
+
+  // SweepOptions::reuse = false: a new Simulation every time, the same rows.
+  o.reuse = false;
+  auto baseline = SweepPlan::compile(hello(), o);
+  ScenarioRunner fresh_runner(*baseline);
+  for (std::size_t k = 0; k < scenarios.size(); ++k)
+    EXPECT_EQ(without_wall_time(run_scenario(*baseline, scenarios[k], fresh_runner)), fresh[k]);
+  EXPECT_EQ(fresh_runner.reused(), 0u);
+}
+
 TEST(SweepRunSweep, WorkerProcessesGiveTheInProcessRows) {
   std::vector<Scenario> scenarios;
   for (int k = 1; k <= 7; ++k) scenarios.push_back({"s" + std::to_string(k), {{"x", std::to_string(k)}}});
@@ -139,9 +179,10 @@ TEST(SweepRunSweep, WorkerProcessesGiveTheInProcessRows) {
   SweepOptions o;
   o.simulation.stop_time = 0.5;
   o.metrics = {"final:x", "max:spread(*)"};
-  auto rows_of = [&](bool isolate, std::size_t jobs) {
+  auto rows_of = [&](bool isolate, std::size_t jobs, bool reuse = true) {
     o.isolate = isolate;
     o.jobs = jobs;
+    o.reuse = reuse;
     std::map<std::string, std::string> rows;
     auto outcome = run_sweep(*SweepPlan::compile(hello(), o), scenarios, [&](std::size_t i, const SummaryRow& r) {
       EXPECT_EQ(scenarios[i].id, r.id);
@@ -156,6 +197,9 @@ TEST(SweepRunSweep, WorkerProcessesGiveTheInProcessRows) {
   const auto in_process = rows_of(false, 1);
   EXPECT_EQ(rows_of(true, 1), in_process);
   EXPECT_EQ(rows_of(true, 3), in_process);
+  // A new Simulation per scenario (--no-reuse) gives the same rows.
+  EXPECT_EQ(rows_of(false, 1, false), in_process);
+  EXPECT_EQ(rows_of(true, 2, false), in_process);
 }
 
 }  // namespace
