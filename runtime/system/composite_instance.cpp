@@ -48,8 +48,15 @@ CompositeInstance::CompositeInstance(std::shared_ptr<const Model> model, const C
       composition_(composition),
       parts_(std::move(parts)),
       kept_xdot_(composition.states.size(), 0.0),
-      f_(composition.states.size(), 0.0) {
+      f_(composition.states.size(), 0.0),
+      system_unknown_(composition.globals.size(), 0),
+      seed_of_(composition.globals.size(), 0.0),
+      known_local_(parts_.size()),
+      known_seed_(parts_.size()) {
   dae_mode_ = true;  // the system is DAE-only; the components' switches are set at instantiation
+  for (ValueReference vr : composition.states) system_unknown_[vr] = 1;
+  for (ValueReference vr : composition.derivatives) system_unknown_[vr] = 1;
+  for (const auto& a : composition.manifest.algebraic_variables) system_unknown_[a.value_reference] = 1;
 }
 
 CompositeInstance::~CompositeInstance() = default;
@@ -446,13 +453,6 @@ std::size_t CompositeInstance::number_of_event_indicators() {
   std::size_t n = 0;
   for (auto& p : parts_) n += p->number_of_event_indicators();
   return n;
-}
-
-CallStatus CompositeInstance::get_directional_derivative(std::span<const ValueReference>,
-                                                         std::span<const ValueReference>, std::span<const double>,
-                                                         std::span<double>) {
-  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + model_->display_name() +
-                                    ": a system of FMUs gives no directional derivatives yet → use --jacobian fd");
 }
 
 void CompositeInstance::terminate() {

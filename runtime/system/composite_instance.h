@@ -25,7 +25,24 @@
 // event is the earliest; terminate_simulation when any component asks.
 // A Discard of any component is the call's Discard; an Error throws (the
 // component instance's message names the component).
-// Directional derivatives are not forwarded yet (System says it has none).
+// Directional derivatives (composite_directional.cpp; System offers them
+// when every component provides them): the seeded knowns are split by
+// component (a known of component c with its local value reference; a kept
+// ẋ of a component computing ẋ itself is no known of that FMU: its seed goes
+// straight into its state row), and each component that has a seeded known
+// and an unknown the call needs is asked once, fmi3GetDirectionalDerivative
+// of its own unknowns. The values of the system's own unknowns (x, ẋ, z:
+// states, manifest algebraic variables, fed inputs, flows) are knowns, so
+// their derivative is their seed (0 when not seeded), never the FMU's: an
+// output that *is* a state is taken from the seed. The rows lsdae computes:
+//   state row ẋ_i − f_i:          seed(ẋ_i) − ∂f_i   (∂f_i: unknown der(x_i) of the component)
+//   connection to − factor·from:  ∂to − factor·∂from
+//   potential p_1 − p_k:          ∂p_1 − ∂p_k
+//   flows Σ f_k:                   Σ ∂f_k
+// with ∂v of a component's output from that component's directional
+// derivative at the same seeds. Inputs fed by connections or couplings are
+// knowns of their components and seeded into them. The split of an unknowns
+// list is prepared on first use and kept like the value plans.
 #ifndef LSDAE_RUNTIME_SYSTEM_COMPOSITE_INSTANCE_H
 #define LSDAE_RUNTIME_SYSTEM_COMPOSITE_INSTANCE_H
 
@@ -98,6 +115,27 @@ class CompositeInstance final : public Instance {
 
  private:
   struct Plan;
+  // One list of unknowns of get_directional_derivative, split by component:
+  // every unknown is a sum of terms factor·(a component's directional
+  // derivative, or a seed of the call).
+  struct DerivativePlan {
+    std::vector<ValueReference> key;
+    struct Part {
+      std::vector<ValueReference> local;  // the component's unknowns
+      std::size_t first_slot = 0;         // its derivatives at slots[first_slot, first_slot + local.size())
+    };
+    std::vector<Part> parts;            // per component
+    std::vector<std::uint32_t> called;  // components with unknowns
+    std::vector<double> slots;
+    struct Term {
+      bool seed;          // true: seed_of_[index] (a system vr); false: slots[index]
+      std::size_t index;
+      double factor;
+    };
+    std::vector<Term> terms;
+    std::vector<std::size_t> first_term;  // per unknown, and one past the last: its terms
+  };
+  DerivativePlan& derivative_plan_for(std::span<const ValueReference> unknowns);
   // The split of `vrs` (made on first use, kept); `for_set`: refuses computed rows.
   Plan& plan_for(std::span<const ValueReference> vrs, bool for_set);
   // Copies the discrete connections' values; true when one changed.
@@ -114,6 +152,13 @@ class CompositeInstance final : public Instance {
   std::vector<double> kept_xdot_;             // per system state (components that compute ẋ themselves)
   std::vector<double> f_;                     // per system state: the components' ẋ = f
   std::vector<std::uint8_t> need_f_;          // per component, scratch
+  // Directional derivatives (composite_directional.cpp).
+  std::vector<std::unique_ptr<DerivativePlan>> derivative_plans_;  // most recent first
+  std::vector<std::uint8_t> system_unknown_;  // per system vr: x, ẋ or z of the system (a known of the rows)
+  std::vector<double> seed_of_;               // per system vr: this call's seed (0 when not seeded)
+  std::vector<ValueReference> seeded_;        // the system vrs seeded in this call (to clear seed_of_)
+  std::vector<std::vector<ValueReference>> known_local_;  // per component: this call's seeded knowns
+  std::vector<std::vector<double>> known_seed_;           // … and their seeds
 };
 
 }  // namespace lsdae::system

@@ -47,10 +47,20 @@ void System::load_binary() const {
   }
 }
 
-std::string System::directional_derivatives_note() const {
+bool System::directional_derivatives_available() const {
   for (const auto& part : composition_->components)
-    if (part.fmu->directional_derivatives_available())
-      return "a system does not forward its components' directional derivatives yet";
+    if (!part.fmu->directional_derivatives_available()) return false;
+  return !composition_->components.empty();
+}
+
+std::string System::directional_derivatives_note() const {
+  for (const auto& part : composition_->components) {
+    if (part.fmu->directional_derivatives_available()) continue;
+    const std::string own = part.fmu->directional_derivatives_note();
+    return "component \"" + part.name + "\" (" + part.fmu->display_name() + ") " +
+           (own.empty() ? "does not provide directional derivatives" : "gives no usable directional derivatives: " + own) +
+           ", and a system forwards them only when every component does";
+  }
   return "";
 }
 

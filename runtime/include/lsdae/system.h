@@ -82,9 +82,13 @@ class System final : public Model, public std::enable_shared_from_this<System> {
   std::string derivative_name(std::size_t i) const override;
   std::size_t event_indicator_count() const override;
   void load_binary() const override;
-  // Not yet: the components' directional derivatives are not forwarded, so
-  // the Jacobian of a system is built by coloured finite differences.
-  bool directional_derivatives_available() const override { return false; }
+  // When every component's are available (Fmu::directional_derivatives_available:
+  // declared and exported; after load_binary()): the composite instance
+  // forwards them, adding the rows lsdae computes itself
+  // (runtime/system/composite_instance.h). Otherwise the Jacobian of a
+  // system is built by coloured finite differences, and the note names the
+  // first component without them.
+  bool directional_derivatives_available() const override;
   std::string directional_derivatives_note() const override;
   // A composite instance: one instance of every component (named
   // "<instance_name>.<component>"), the DAE switch of those with a manifest

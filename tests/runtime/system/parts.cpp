@@ -1,9 +1,10 @@
 // Test components for systems of FMUs (tests/runtime/system): small plain
-// ODE FMUs (no LS-DAE manifest, no directional derivatives) with inputs and
-// outputs, declared outputs first and inputs before states, so that their
-// value references are ordered unlike the project's models.
+// ODE FMUs (no LS-DAE manifest; directional derivatives only with config
+// partials=yes) with inputs and outputs, declared outputs first and inputs
+// before states, so that their value references are ordered unlike the
+// project's models.
 //
-// kind=first_order  (parameters T, k, d, level)
+// kind=first_order  (parameters T, k, d, level; config u_unit=none: u without a unit)
 //   der(x) = (k·u − x)/T,   y = x + d·u          (d ≠ 0: direct feedthrough)
 //   level > 0: a state event when x reaches level; x is reset to 0 there.
 // kind=mass         (seed 003: one mass, force input, velocity output)
@@ -11,6 +12,7 @@
 //   F is the force INTO the mass at its port (the coupling's flow).
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "kit/model.h"
 
@@ -31,18 +33,27 @@ ValueRef input(Builder& b, const std::string& name, double start, const std::str
   return b.add(v);
 }
 
+// An optional key: its first allowed value when absent.
+std::string optional_choice(const Config& config, const std::string& key, const std::vector<std::string>& allowed) {
+  return config.values().count(key) != 0 ? config.get_choice(key, allowed) : allowed.front();
+}
+
 class SysTestParts final : public Model {
  public:
-  explicit SysTestParts(const Config& config) : kind_(config.get_choice("kind", {"first_order", "mass"})) {}
+  explicit SysTestParts(const Config& config)
+      : kind_(config.get_choice("kind", {"first_order", "mass"})),
+        partials_(optional_choice(config, "partials", {"no", "yes"}) == "yes"),
+        u_unit_(optional_choice(config, "u_unit", {"V", "none"})) {}
 
   void declare(Builder& b) override {
     b.model_name("SysTestParts", "a component for system tests (" + kind_ + ")");
     b.default_experiment({0.0, 2.0, 1e-8, 0.05});
     b.form(Form::ode);
     constexpr DepKind kD = DepKind::dependent;
+    if (partials_) b.provides_partials();
     if (kind_ == "first_order") {
       y_ = b.output("y", "V", "x + d u");
-      u_ = input(b, "u", 1.0, "V");
+      u_ = input(b, "u", 1.0, u_unit_ == "none" ? "" : u_unit_);
       T_ = b.parameter("T", 1.0, "s", "time constant");
       k_ = b.parameter("k", 1.0, "", "gain");
       d_ = b.parameter("d", 0.0, "", "direct feedthrough");
@@ -83,6 +94,21 @@ class SysTestParts final : public Model {
     }
   }
 
+  void partials(const Context& c, PartialSink& s) override {
+    const double* v = c.v;
+    if (kind_ == "first_order") {
+      s.add(der_x_, x_, -1.0 / v[T_]);
+      s.add(der_x_, u_, v[k_] / v[T_]);
+      s.add(y_, x_, 1.0);
+      s.add(y_, u_, v[d_]);
+      if (v[level_] > 0) s.add(indicator_, x_, -1.0);
+    } else {
+      s.add(der_s_, v_, 1.0);
+      s.add(der_v_, F_, 1.0 / v[m_]);
+      s.add(vout_, v_, 1.0);
+    }
+  }
+
   DiscreteUpdate update_discrete(Context& c) override {
     DiscreteUpdate u;
     if (kind_ == "first_order" && v_level(c) > 0 && c.v[x_] >= v_level(c) - 1e-6) {
@@ -95,6 +121,8 @@ class SysTestParts final : public Model {
  private:
   double v_level(const Context& c) const { return c.v[level_]; }
   std::string kind_;
+  bool partials_ = false;
+  std::string u_unit_;
   ValueRef y_ = 0, u_ = 0, T_ = 0, k_ = 0, d_ = 0, level_ = 0, x_ = 0, der_x_ = 0, indicator_ = 0;
   ValueRef vout_ = 0, F_ = 0, m_ = 0, F0_ = 0, omega_ = 0, v_ = 0, s_ = 0, der_v_ = 0, der_s_ = 0;
 };
