@@ -12,6 +12,10 @@ Ratios are printed against the uncompressed HDF5 run of the same binary.
 
     bench/results_write.py build/bin/lsdae build/fmus/TransmissionLine_dae_shapeA_1280.fmu
     bench/results_write.py build/bin/lsdae FMU --baseline-lsdae ../main/build/bin/lsdae --json out.json
+    bench/results_write.py build/bin/lsdae PowerGrid_case13659pegase_semi_explicit.fmu --stop 2
+
+--stop T ends each run at T instead of the FMU's DefaultExperiment (fewer rows,
+the same bytes and write time per row: for the largest models).
 
 Cases run interleaved (--repeat K rounds), so a loaded machine's swings hit all
 cases alike; the median of each case is shown.
@@ -64,14 +68,16 @@ def main():
     p.add_argument("--repeat", type=int, default=1, help="rounds of all cases (median shown)")
     p.add_argument("--no-text", action="store_true", help="leave out CSV and MAT")
     p.add_argument("--json", help="write every run's numbers here")
+    p.add_argument("--stop", type=float, help="stop time of every run (default: the FMU's)")
     a = p.parse_args()
+    stop = ["--stop", repr(a.stop)] if a.stop is not None else []
     cases = []
     if not a.no_text:
-        cases += [(a.lsdae, "csv", [], "CSV"), (a.lsdae, "mat", [], "MAT")]
-    cases += [(a.lsdae, "h5", [], "HDF5 deflate 1"), (a.lsdae, "h5", ["--hdf5-deflate", "0"], "HDF5 deflate 0")]
+        cases += [(a.lsdae, "csv", stop, "CSV"), (a.lsdae, "mat", stop, "MAT")]
+    cases += [(a.lsdae, "h5", stop, "HDF5 deflate 1"), (a.lsdae, "h5", stop + ["--hdf5-deflate", "0"], "HDF5 deflate 0")]
     if a.baseline_lsdae:
-        cases += [(a.baseline_lsdae, "h5", [], "baseline HDF5 deflate 1"),
-                  (a.baseline_lsdae, "h5", ["--hdf5-deflate", "0"], "baseline HDF5 deflate 0")]
+        cases += [(a.baseline_lsdae, "h5", stop, "baseline HDF5 deflate 1"),
+                  (a.baseline_lsdae, "h5", stop + ["--hdf5-deflate", "0"], "baseline HDF5 deflate 0")]
     runs = {label: [] for *_, label in cases}
     with tempfile.TemporaryDirectory(prefix="lsdae-results-bench-") as folder:
         for _ in range(a.repeat):

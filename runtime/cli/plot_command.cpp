@@ -1,11 +1,13 @@
 // runtime/cli/plot_command.cpp -- `lsdae plot RESULT --vars GLOBS -o plot.svg`:
 // time plots of a result file's variables (CSV, HDF5 or MAT as `lsdae
 // simulate` writes them) as an SVG document (results/svg_plot.h), or as a
-// PNG picture of it drawn by headless Chromium (-o plot.png, svg_to_png.h).
+// PNG picture of it drawn by headless Chromium (-o plot.png, svg_to_png.h),
+// or a self-contained HTML page holding the SVG (-o plot.html; the report's
+// page code, results/html_report.h; nothing fetched from the network).
 // The result file is read by results/result_reader.h; the variables are
 // chosen with the globs --output-vars takes (`*`, `?`, comma-separated).
 // Errors: a missing or malformed file, an unknown format, a glob matching
-// nothing, a non-numeric column, an output name that is not .svg or .png,
+// nothing, a non-numeric column, an output name that is not .svg, .png or .html,
 // no Chromium for a PNG: usage (exit 2); the picture that cannot be
 // written: output (exit 9).
 #include <CLI/CLI.hpp>
@@ -21,6 +23,7 @@
 #include "cli/commands.h"
 #include "cli/svg_to_png.h"
 #include "lsdae/error.h"
+#include "results/html_report.h"
 #include "results/result_reader.h"
 #include "results/svg_plot.h"
 #include "simulation/output_channels.h"
@@ -41,10 +44,12 @@ std::string lower_extension(const std::string& path) {
 }
 
 int run_plot(const PlotOptions& o) {
-  const bool png = o.output != "-" && lower_extension(o.output) == ".png";
-  if (o.output != "-" && lower_extension(o.output) != ".svg" && !png)
-    throw Error(ErrorKind::usage, "lsdae plot -o → the picture is SVG or PNG → \"" + o.output +
-                                      "\" → name the output file *.svg or *.png (or - for SVG on standard output)");
+  const std::string ext = o.output == "-" ? "" : lower_extension(o.output);
+  const bool png = ext == ".png", html = ext == ".html" || ext == ".htm";
+  if (o.output != "-" && ext != ".svg" && !png && !html)
+    throw Error(ErrorKind::usage, "lsdae plot -o → the plot is SVG, PNG or HTML → \"" + o.output +
+                                      "\" → name the output file *.svg, *.png or *.html (or - for SVG on standard "
+                                      "output)");
   const auto patterns = simulation::split_output_patterns(o.vars);
   if (patterns.empty())
     throw Error(ErrorKind::usage, "lsdae plot --vars → no variable named → \"" + o.vars +
@@ -90,7 +95,8 @@ int run_plot(const PlotOptions& o) {
     return 0;
   }
   std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
-  if (out) out << svg;
+  if (out) out << (html ? results::render_html_plot(svg, o.title.empty() ? o.result + " — lsdae plot" : o.title,
+                                                       std::string("lsdae ") + kLsdaeVersion) : svg);
   out.close();
   if (!out)
     throw Error(ErrorKind::output, "lsdae plot -o " + o.output + " → cannot be written → " + o.output +
@@ -107,8 +113,8 @@ Runner add_plot_command(CLI::App& app) {
                  "The variables to plot: names or globs (* any run of characters, ? one), comma-separated")
       ->required();
   app.add_option("-o,--output", options->output,
-                 "The plot to write: an .svg file, a .png file (drawn by headless Chromium), or - for SVG on "
-                 "standard output")
+                 "The plot to write: an .svg file, a .png file (drawn by headless Chromium), an .html page "
+                 "holding the SVG, or - for SVG on standard output")
       ->required();
   app.add_option("--panels", options->panels,
                  "Number of panels the variables are spread over, in file order (default: one panel per unit)")

@@ -1,7 +1,9 @@
 // runtime/cli/report_command.cpp -- `lsdae report RESULT -o report.html`:
 // one self-contained HTML page about a run (results/html_report.h) from its
 // result file (CSV, HDF5 or MAT) and its statistics (the HDF5 file's own, or
-// --stats FILE, the JSON of `lsdae simulate --stats`).
+// --stats FILE, the JSON of `lsdae simulate --stats`) and, with --structure
+// FILE, the model's structure report (the JSON of `lsdae info --structure
+// --json`: index, dummy derivatives, BLT blocks, colouring).
 // Plotted: --vars GLOBS, or else the first kDefaultSeries columns of the file.
 // Errors: a missing or malformed result or statistics file, a glob matching
 // nothing, an output name that is not .html: usage (exit 2); the page that
@@ -29,7 +31,7 @@ namespace {
 constexpr std::size_t kDefaultSeries = 6;
 
 struct ReportOptions {
-  std::string result, output, vars, stats, format, title;
+  std::string result, output, vars, stats, structure, format, title;
   std::size_t panels = 0;
 };
 
@@ -106,6 +108,15 @@ int run_report(const ReportOptions& o) {
     if (!input.statistics_json.empty()) input.statistics_origin = "stored in " + o.result;
   }
 
+  if (!o.structure.empty()) {
+    std::ifstream in(o.structure, std::ios::binary);
+    if (!in)
+      throw Error(ErrorKind::usage, "lsdae report --structure → cannot be read → \"" + o.structure +
+                                        "\" → give the file lsdae info --structure --json MODEL.fmu > FILE wrote");
+    input.structure_json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    input.structure_origin = o.structure;
+  }
+
   const std::string page = results::render_html_report(input);
   std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
   if (out) out << page;
@@ -126,6 +137,9 @@ Runner add_report_command(CLI::App& app) {
                  "The variables to plot: names or globs, comma-separated (default: the first 6 columns)");
   app.add_option("--stats", options->stats,
                  "The run's statistics (the JSON of lsdae simulate --stats); HDF5 results hold their own");
+  app.add_option("--structure", options->structure,
+                 "The model's structure report: the JSON of lsdae info --structure --json (index, dummy "
+                 "derivatives, BLT blocks, colours)");
   app.add_option("--panels", options->panels, "Number of panels for the plots (default: one per unit)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
   app.add_option("--format", options->format, "The result file's format when its extension does not say")

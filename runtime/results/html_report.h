@@ -12,6 +12,14 @@
 //               at the events;
 //   events      the event times found in the result (repeated times), at most
 //               the first 200 listed, with the statistics' event counters;
+//   structure   when given the JSON of `lsdae info --structure --json` (the
+//               whole document or its `structure` member, schema 1 of
+//               structure/report.h): the model (form, counts), its status,
+//               the structural index and the differentiated residuals, the
+//               BLT blocks (count, largest, sizes or the size histogram), the
+//               index reduction (dummy derivatives, states after, rcond, the
+//               index-1 system) and the Jacobian colouring; fields the report
+//               does not know are shown as JSON, never dropped;
 //   statistics  every object of the statistics JSON (the document of
 //               `lsdae simulate --stats`, also stored in HDF5 results) as a
 //               table: model and structure (unknowns, differential and
@@ -22,6 +30,7 @@
 // (data-plots), so a browser test can tell the page was laid out and its
 // script ran without error.
 // Text from the files (names, units, messages) is escaped.
+// render_html_plot() puts one plot in a page of the same look (lsdae plot).
 #ifndef LSDAE_RUNTIME_RESULTS_HTML_REPORT_H
 #define LSDAE_RUNTIME_RESULTS_HTML_REPORT_H
 
@@ -43,10 +52,20 @@ struct ReportInput {
   std::string generator;         // "lsdae 0.1.0"
   std::string created;           // when the report was made (ISO 8601, UTC)
   std::string title;             // overrides the FMU name in the heading when not empty
+  std::string structure_json;    // "" or the JSON of `lsdae info --structure --json`
+  std::string structure_origin;  // where it came from (a path)
 };
 
-// The page. Throws Error(usage) when statistics_json is not a JSON object.
+// The page. Throws Error(usage) when statistics_json is not a JSON object, or
+// structure_json is not JSON, or holds no structure report (an object with a
+// `structure` object member, or one with the report's `blt` member).
 std::string render_html_report(const ReportInput& input);
+
+// A self-contained page holding one plot (`lsdae plot -o plot.html`): the
+// report's styles, the SVG document `svg` inline (its XML declaration
+// dropped), the heading `title` (none when empty) and the report's footer and
+// script (data-plots, data-lines), nothing fetched from anywhere.
+std::string render_html_plot(const std::string& svg, const std::string& title, const std::string& generator);
 
 // `text` with &, <, >, " and ' replaced by character references.
 std::string html_escape(const std::string& text);

@@ -1,7 +1,7 @@
 // tests/runtime/cli/plot_cli_test.cpp -- `lsdae plot` as a user runs it: a
 // kit model simulated to CSV (with units), HDF5 and MAT, each plotted; the
 // SVG parsed with pugixml (one polyline per variable, units on the axes,
-// nice tick labels, event markers); and the errors (exit codes as the
+// nice tick labels, event markers); the PNG and HTML pages; and the errors (exit codes as the
 // other commands: 2 usage, 9 output).
 #include <gtest/gtest.h>
 #include <pugixml.hpp>
@@ -104,6 +104,55 @@ TEST_F(PlotCliTest, PngIsTheSvgDrawnByChromium) {
   EXPECT_TRUE(leftovers().empty()) << "Chromium's profile and files are removed with lsdae's temporary folder";
 }
 
+// -o plot.html: a page holding the same SVG inline, self-contained (no
+// script, style or font fetched), in the report's look; --title is the page's title.
+TEST_F(PlotCliTest, HtmlIsASelfContainedPageHoldingTheSvg) {
+  const auto h5 = work_ / "r.h5";
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "3", "-o", h5.string(), "--no-progress"}), 0));
+  const auto svg = work_ / "p.svg", page = work_ / "p.HTML";
+  const std::vector<std::string> common{"plot", h5.string(), "--vars", "h,v", "--title", "Ball <h & v>"};
+  auto with = [&](const std::filesystem::path& out) {
+    auto args = common;
+    args.insert(args.end(), {"-o", out.string()});
+    return lsdae(args);
+  };
+  ASSERT_TRUE(ExitedWith(with(svg), 0));
+  ASSERT_TRUE(ExitedWith(with(page), 0)) << "the extension in any case";
+  std::ifstream in(page, std::ios::binary), in_svg(svg, std::ios::binary);
+  std::stringstream buffer, svg_buffer;
+  buffer << in.rdbuf();
+  svg_buffer << in_svg.rdbuf();
+  const std::string html = buffer.str(), picture = svg_buffer.str();
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("<title>Ball &lt;h &amp; v&gt;</title>"), std::string::npos);
+  EXPECT_EQ(html.find("<?xml"), std::string::npos) << "no XML declaration inside HTML";
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("href="), std::string::npos);
+  EXPECT_EQ(html.find("http"), html.find("http://www.w3.org/2000/svg")) << "the only URL is the SVG namespace";
+  // The very SVG of -o p.svg, inline.
+  const auto svg_at = picture.find("<svg");
+  ASSERT_NE(svg_at, std::string::npos);
+  const auto svg_end = picture.rfind("</svg>");
+  ASSERT_NE(svg_end, std::string::npos);
+  EXPECT_NE(html.find("<figure class=\"plot\">" + picture.substr(svg_at, svg_end + 6 - svg_at) + "</figure>"),
+            std::string::npos);
+  const auto start = html.find("<svg"), end = html.find("</svg>");
+  ASSERT_TRUE(start != std::string::npos && end != std::string::npos);
+  const auto inner = work_ / "inner.svg";
+  std::ofstream(inner, std::ios::binary) << html.substr(start, end + 6 - start);
+  const SvgFacts f = facts_of(inner);
+  EXPECT_EQ(f.polylines, 2u);
+  EXPECT_GT(f.events, 0u);
+  EXPECT_NE(html.find("id=\"rendered\" data-plots"), std::string::npos) << "the report's footer and script";
+  // Without --title the page is named after the result file.
+  ASSERT_TRUE(ExitedWith(lsdae({"plot", h5.string(), "--vars", "h", "-o", page.string()}), 0));
+  std::ifstream again(page, std::ios::binary);
+  std::stringstream untitled;
+  untitled << again.rdbuf();
+  EXPECT_NE(untitled.str().find("<title>" + h5.string() + " — lsdae plot</title>"), std::string::npos);
+  EXPECT_TRUE(leftovers().empty());
+}
+
 TEST_F(PlotCliTest, ErrorsSayWhatWentWrongWithTheRightExitCode) {
   const auto csv = work_ / "r.csv";
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "1", "-o", csv.string(), "--no-progress"}), 0));
@@ -124,7 +173,8 @@ TEST_F(PlotCliTest, ErrorsSayWhatWentWrongWithTheRightExitCode) {
   EXPECT_TRUE(Mentions(text, "column \"mode\" is not numeric"));
   auto pdf = lsdae({"plot", csv.string(), "--vars", "h", "-o", (work_ / "p.pdf").string()});
   EXPECT_TRUE(ExitedWith(pdf, 2));
-  EXPECT_TRUE(Mentions(pdf, "the picture is SVG or PNG"));
+  EXPECT_TRUE(Mentions(pdf, "the plot is SVG, PNG or HTML"));
+  EXPECT_TRUE(Mentions(pdf, "name the output file *.svg, *.png or *.html"));
   // PNG without Chromium: said so, with what to do.
   auto no_browser = lsdae({"plot", csv.string(), "--vars", "h", "-o", (work_ / "p.png").string()},
                           {{"PATH", (root_ / "empty").string()}, {"LSDAE_CHROMIUM", ""}});

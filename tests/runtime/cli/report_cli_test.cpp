@@ -93,6 +93,41 @@ TEST_F(ReportCliTest, CsvRunReportTakesStatisticsFromStatsAndChoosesDefaultSerie
   EXPECT_NE(read_text(page).find("pass --stats"), std::string::npos);
 }
 
+// The structure report the issue asks for (index, dummy derivatives, BLT
+// blocks, colours) comes from `lsdae info --structure --json` of the same FMU.
+TEST_F(ReportCliTest, StructureFromInfoJsonIsASectionOfThePage) {
+  const std::string fmu = catalog_entry("CartesianPendulum_shapeA").fmu.string();
+  const auto result = work_ / "pendulum.h5", structure = work_ / "pendulum-structure.json";
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", fmu, "--stop", "1", "-o", result.string(), "--no-progress"}), 0));
+  auto info = lsdae({"info", "--structure", "--json", fmu});
+  ASSERT_TRUE(ExitedWith(info, 0)) << info.describe();
+  std::ofstream(structure, std::ios::binary) << info.out;
+  const auto page = work_ / "pendulum.html";
+  ASSERT_TRUE(ExitedWith(lsdae({"report", result.string(), "--structure", structure.string(), "-o", page.string()}), 0));
+  const std::string html = read_text(page);
+  EXPECT_NE(html.find("<h2>Structure</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th>structure</th><td>" + structure.string() + "</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th>structural index</th><td>3</td></tr>"), std::string::npos) << "a pendulum in x, y";
+  EXPECT_TRUE(std::regex_search(html, std::regex(R"(<tr><th>dummy derivatives \(2\)</th><td>der\()")))
+      << "two dummy derivatives, named";
+  EXPECT_NE(html.find("<h3>BLT blocks</h3>"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(html, std::regex(R"(<tr><th>largest block</th><td>[1-9])")));
+  EXPECT_TRUE(std::regex_search(html, std::regex(R"(<tr><th>colours</th><td>[1-9])")));
+  EXPECT_NE(html.find("Model and structure"), std::string::npos) << "the HDF5 file's statistics as well";
+  // A file that is not the output of info --structure --json is a usage error.
+  auto stats_instead = lsdae({"report", result.string(), "--structure", (work_ / "none.json").string(), "-o",
+                              page.string()});
+  EXPECT_TRUE(ExitedWith(stats_instead, 2));
+  EXPECT_TRUE(Mentions(stats_instead, "--structure → cannot be read"));
+  auto plain_info = lsdae({"info", "--json", fmu});  // without --structure
+  ASSERT_TRUE(ExitedWith(plain_info, 0));
+  std::ofstream(structure, std::ios::binary | std::ios::trunc) << plain_info.out;
+  auto wrong = lsdae({"report", result.string(), "--structure", structure.string(), "-o", page.string()});
+  EXPECT_TRUE(ExitedWith(wrong, 2));
+  EXPECT_TRUE(Mentions(wrong, "holds no structure report"));
+  EXPECT_TRUE(Mentions(wrong, "lsdae info --structure --json"));
+}
+
 TEST_F(ReportCliTest, ErrorsSayWhatWentWrongWithTheRightExitCode) {
   const auto result = work_ / "ball.csv";
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "1", "-o", result.string(), "--no-progress"}), 0));
@@ -122,7 +157,12 @@ TEST_F(ReportCliTest, RendersInHeadlessChromium) {
   const auto result = work_ / "ball.h5";
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "3", "-o", result.string(), "--no-progress"}), 0));
   const auto page = work_ / "ball.html";
-  ASSERT_TRUE(ExitedWith(lsdae({"report", result.string(), "--vars", "h,v", "-o", page.string()}), 0));
+  const auto structure = work_ / "ball-structure.json";
+  auto info = lsdae({"info", "--structure", "--json", ball()});
+  ASSERT_TRUE(ExitedWith(info, 0)) << info.describe();
+  std::ofstream(structure, std::ios::binary) << info.out;
+  ASSERT_TRUE(ExitedWith(
+      lsdae({"report", result.string(), "--vars", "h,v", "--structure", structure.string(), "-o", page.string()}), 0));
   // Chromium's profile and temporary files stay in the test's folder.
   const auto profile = work_ / "chromium-profile", browser_tmp = work_ / "chromium-tmp";
   std::filesystem::create_directories(browser_tmp);
@@ -136,6 +176,8 @@ TEST_F(ReportCliTest, RendersInHeadlessChromium) {
   ASSERT_EQ(dom.exit_code, 0) << dom.describe();
   EXPECT_NE(dom.out.find("data-plots=\"1\""), std::string::npos) << "the script ran and found the plot\n" << dom.out;
   EXPECT_NE(dom.out.find("data-lines=\"2\""), std::string::npos) << "h and v drawn as SVG polylines";
+  EXPECT_TRUE(std::regex_search(dom.out, std::regex(R"(data-structure="[4-9])")))
+      << "the structure section's tables laid out";
   EXPECT_EQ(dom.err.find(":CONSOLE"), std::string::npos) << "no console message (script error)\n" << dom.err;
   // The screenshot: kept in the build tree for CI to publish.
   const std::filesystem::path shot = std::filesystem::path(LSDAE_TEST_ARTIFACT_DIR) / "report-screenshot.png";
