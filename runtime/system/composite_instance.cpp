@@ -15,6 +15,21 @@ constexpr std::size_t kPlansKept = 16;
 using Kind = Global::Kind;
 
 CallStatus worst(CallStatus a, CallStatus b) { return a == CallStatus::discard ? a : b; }
+
+// Calls `call(instance, slice)` for every component with states, its slice
+// of a vector over the system's states (components' states are contiguous,
+// in component order), and returns the worst status.
+template <typename T, typename Call>
+CallStatus over_state_slices(const std::vector<std::unique_ptr<Instance>>& parts, const Composition& composition,
+                             std::span<T> all, Call call) {
+  CallStatus status = CallStatus::ok;
+  for (std::size_t c = 0; c < parts.size(); ++c) {
+    const ComponentPart& cp = composition.components[c];
+    if (cp.state_count == 0) continue;
+    status = worst(status, call(*parts[c], all.subspan(cp.first_state, cp.state_count)));
+  }
+  return status;
+}
 }  // namespace
 
 // One list of system value references, split by component.
@@ -381,44 +396,23 @@ CallStatus CompositeInstance::set_time(double time) {
 }
 
 CallStatus CompositeInstance::set_continuous_states(std::span<const double> x) {
-  CallStatus status = CallStatus::ok;
-  for (std::size_t c = 0; c < parts_.size(); ++c) {
-    const ComponentPart& cp = composition_.components[c];
-    if (cp.state_count == 0) continue;
-    status = worst(status, parts_[c]->set_continuous_states(x.subspan(cp.first_state, cp.state_count)));
-  }
-  return status;
+  return over_state_slices(parts_, composition_, x,
+                           [](Instance& part, auto slice) { return part.set_continuous_states(slice); });
 }
 
 CallStatus CompositeInstance::get_continuous_states(std::span<double> x) {
-  CallStatus status = CallStatus::ok;
-  for (std::size_t c = 0; c < parts_.size(); ++c) {
-    const ComponentPart& cp = composition_.components[c];
-    if (cp.state_count == 0) continue;
-    status = worst(status, parts_[c]->get_continuous_states(x.subspan(cp.first_state, cp.state_count)));
-  }
-  return status;
+  return over_state_slices(parts_, composition_, x,
+                           [](Instance& part, auto slice) { return part.get_continuous_states(slice); });
 }
 
 CallStatus CompositeInstance::get_continuous_state_derivatives(std::span<double> dx) {
-  CallStatus status = CallStatus::ok;
-  for (std::size_t c = 0; c < parts_.size(); ++c) {
-    const ComponentPart& cp = composition_.components[c];
-    if (cp.state_count == 0) continue;
-    status = worst(status, parts_[c]->get_continuous_state_derivatives(dx.subspan(cp.first_state, cp.state_count)));
-  }
-  return status;
+  return over_state_slices(parts_, composition_, dx,
+                           [](Instance& part, auto slice) { return part.get_continuous_state_derivatives(slice); });
 }
 
 CallStatus CompositeInstance::get_nominals_of_continuous_states(std::span<double> nominals) {
-  CallStatus status = CallStatus::ok;
-  for (std::size_t c = 0; c < parts_.size(); ++c) {
-    const ComponentPart& cp = composition_.components[c];
-    if (cp.state_count == 0) continue;
-    status = worst(status,
-                   parts_[c]->get_nominals_of_continuous_states(nominals.subspan(cp.first_state, cp.state_count)));
-  }
-  return status;
+  return over_state_slices(parts_, composition_, nominals,
+                           [](Instance& part, auto slice) { return part.get_nominals_of_continuous_states(slice); });
 }
 
 CallStatus CompositeInstance::get_event_indicators(std::span<double> indicators) {
