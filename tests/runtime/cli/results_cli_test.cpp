@@ -4,6 +4,7 @@
 // line, and where rows go (--output-times, --output-grid log,
 // --output-steps, --output-every, --output-roles, --max-rows).
 // The files' contents, format by format: tests/runtime/results/.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -116,10 +117,17 @@ TEST_F(ResultsCliTest, CsvEventColumn) {
 // Hdf5WriterThreadFailureIsAnOutputError.)
 TEST_F(ResultsCliTest, Hdf5FileSizeLimitIsAnOutputErrorNotACrash) {
   const auto h5 = work_ / "limited.h5";
-  // 2-4 MiB (sh counts 512- or 1024-byte blocks): room for the FMU's files, not for 15 MB of results.
-  const auto line = catalog_entry("TransmissionLine_dae_shapeA_320").fmu.string();
-  auto result = run_process({"/bin/sh", "-c", "ulimit -f 4096; exec \"$0\" \"$@\"", LSDAE_BINARY, "simulate", line,
-                             "--all", "-o", h5.string(), "--no-progress"},
+  // Room for the FMU's largest file (its binary: 0.3 MB, 9 MB under the
+  // sanitizers) plus 1 MiB, not for the 15 MB of results; bash counts
+  // 1024-byte blocks.
+  const auto entry = catalog_entry("TransmissionLine_dae_shapeA_320");
+  std::uintmax_t largest = 0;
+  for (const auto& f : std::filesystem::recursive_directory_iterator(entry.unpacked_dir))
+    if (f.is_regular_file()) largest = std::max(largest, f.file_size());
+  const std::string limit = std::to_string(std::max<std::uintmax_t>(4096, largest / 1024 + 1024));
+  const auto line = entry.fmu.string();
+  auto result = run_process({"/bin/bash", "-c", "ulimit -f " + limit + "; exec \"$0\" \"$@\"", LSDAE_BINARY,
+                             "simulate", line, "--all", "-o", h5.string(), "--no-progress"},
                             {{"TMPDIR", tmp_.string()}}, work_, std::chrono::seconds(300));
   EXPECT_TRUE(ExitedWith(result, 9)) << "the limit cannot hold this run";
   EXPECT_TRUE(Mentions(result, "limited.h5"));

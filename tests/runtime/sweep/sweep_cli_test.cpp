@@ -393,7 +393,13 @@ TEST_F(SweepCli, ACrashingOrHangingFmuCostsItsScenariosNotTheSweep) {
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& [id, row] : rows) {
     EXPECT_EQ(row[1], "failed");
+#if defined(__SANITIZE_ADDRESS__)
+    // Under AddressSanitizer its SEGV handler reports the crash and ends the
+    // worker with an exit status instead of the signal: the row still fails.
+    EXPECT_FALSE(row[2].empty()) << "a failed row says what happened";
+#else
     EXPECT_NE(row[2].find("killed by signal 11"), std::string::npos) << row[2];
+#endif
   }
   r = run({"sweep", faulty("hang GetFloat64 0.2").string(), "--grid", "k=1,2", "--jobs", "2", "--scenario-timeout",
            "1", "--metric", "max:y", "--summary", (work_ / "hang.csv").string(), "--no-progress"},
