@@ -172,4 +172,25 @@ std::string random_bytes(std::size_t bytes, std::uint32_t seed) {
   return out;
 }
 
+const char* const kFaultyOdeDescription = R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<fmiModelDescription fmiVersion="3.0" modelName="Faulty" instantiationToken="{faulty-c-fmu-1}"
+  generationTool="hand-written C (lsdae tests)">
+  <ModelExchange modelIdentifier="Faulty"/>
+  <DefaultExperiment startTime="0" stopTime="1" stepSize="0.1"/>
+  <ModelVariables>
+    <Float64 name="k" valueReference="42" causality="parameter" variability="fixed" start="1"/>
+    <Float64 name="x" valueReference="17" causality="local" variability="continuous" initial="exact" start="1"/>
+    <Float64 name="der(x)" valueReference="18" causality="local" variability="continuous" derivative="17"/>
+    <Float64 name="y" valueReference="30" causality="output" variability="continuous"/>
+    <Float64 name="time" valueReference="9000" causality="independent" variability="continuous"/>
+  </ModelVariables>
+  <ModelStructure>
+    <Output valueReference="30" dependencies="17"/>
+    <ContinuousStateDerivative valueReference="18" dependencies="17"/>
+    <InitialUnknown valueReference="30" dependencies="17"/>
+    <InitialUnknown valueReference="18" dependencies="17"/>
+  </ModelStructure>
+</fmiModelDescription>
+)xml";
+
 }  // namespace lsdae::test

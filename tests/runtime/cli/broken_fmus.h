@@ -65,6 +65,11 @@ void truncate_file(const std::filesystem::path& file, std::uintmax_t bytes);
 // `bytes` pseudo-random bytes from a fixed seed (reproducible garbage).
 std::string random_bytes(std::size_t bytes, std::uint32_t seed);
 
+// The model description of the hand-written faulty FMU (faulty_fmu.c) as an
+// ODE: state x (17), der(x) (18), output y (30), parameter k (42); its binary
+// does the fault named in resources/fault.txt.
+extern const char* const kFaultyOdeDescription;
+
 }  // namespace lsdae::test
 
 #endif  // LSDAE_TESTS_RUNTIME_CLI_BROKEN_FMUS_H

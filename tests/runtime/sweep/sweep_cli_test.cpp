@@ -353,33 +353,10 @@ TEST_F(SweepCli, ResultFilesAreWhatSimulateWrites) {
   EXPECT_TRUE(Mentions(clash, "give the same file name \"a_b.csv\""));
 }
 
-// A hand-written FMU (tests/runtime/cli/faulty_fmu.c) whose binary does
-// `fault` in every scenario.
-constexpr const char* kFaultyDescription = R"xml(<?xml version="1.0" encoding="UTF-8"?>
-<fmiModelDescription fmiVersion="3.0" modelName="Faulty" instantiationToken="{faulty-c-fmu-1}"
-  generationTool="hand-written C (lsdae tests)">
-  <ModelExchange modelIdentifier="Faulty"/>
-  <DefaultExperiment startTime="0" stopTime="1" stepSize="0.1"/>
-  <ModelVariables>
-    <Float64 name="k" valueReference="42" causality="parameter" variability="fixed" start="1"/>
-    <Float64 name="x" valueReference="17" causality="local" variability="continuous" initial="exact" start="1"/>
-    <Float64 name="der(x)" valueReference="18" causality="local" variability="continuous" derivative="17"/>
-    <Float64 name="y" valueReference="30" causality="output" variability="continuous"/>
-    <Float64 name="time" valueReference="9000" causality="independent" variability="continuous"/>
-  </ModelVariables>
-  <ModelStructure>
-    <Output valueReference="30" dependencies="17"/>
-    <ContinuousStateDerivative valueReference="18" dependencies="17"/>
-    <InitialUnknown valueReference="30" dependencies="17"/>
-    <InitialUnknown valueReference="18" dependencies="17"/>
-  </ModelStructure>
-</fmiModelDescription>
-)xml";
-
 TEST_F(SweepCli, ACrashingOrHangingFmuCostsItsScenariosNotTheSweep) {
   auto faulty = [&](const std::string& fault) {
     FmuImage image;
-    image.put("modelDescription.xml", kFaultyDescription);
+    image.put("modelDescription.xml", kFaultyOdeDescription);
     image.put(binary_member("Faulty"), read_file(LSDAE_FAULTY_FMU), true);
     image.put("resources/fault.txt", fault + "\n");
     const auto path = work_ / "faulty.fmu";
