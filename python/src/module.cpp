@@ -560,6 +560,8 @@ py::dict statistics_of(lsdae::Simulation& sim) {
   d["step_events"] = s.step_events;
   d["reselections"] = s.reselections;
   d["projections"] = s.projections;
+  d["projection_rejections"] = s.projection_rejections;
+  d["synthesis_evaluations"] = s.synthesis_evaluations;
   d["largest_projection"] = s.largest_projection;
   d["largest_drift"] = s.largest_drift;
   d["largest_drift_constraint"] = s.largest_drift_constraint;

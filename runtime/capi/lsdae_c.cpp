@@ -392,6 +392,8 @@ lsdae_status lsdae_statistics(lsdae_simulation* s, lsdae_stats* out) {
     out->constant_calls = st.constant_calls;
     out->klu_symbolic_analyses = st.klu_symbolic_analyses;
     out->klu_restart_factorizations = st.klu_restart_factorizations;
+    out->synthesis_evaluations = st.synthesis_evaluations;
+    out->projection_rejections = st.projection_rejections;
   });
 }
 

@@ -26,7 +26,20 @@ def test_initialize_advance_get_statistics(fmu):
     assert stats["klu_symbolic_analyses"] == 1 and stats["klu_restart_factorizations"] == 0
     assert stats["constant_entries"] <= stats["jacobian_nonzeros"]
     assert stats["constant_calls"] >= 0 and stats["constant_evaluations"] >= 0
+    assert stats["synthesis_evaluations"] == 0 and stats["projection_rejections"] == 0
     assert sim.advance_to(5.0) == 1.0, "clipped to the stop time"
+
+
+def test_statistics_count_synthesized_constraint_derivatives(fmu):
+    # Index2Example case 1 carries only its constraint r3; lsdae synthesizes
+    # d/dt r3 at two FMU evaluations per residual call, counted apart.
+    sim = lsdae.Simulation(fmu("Index2Example_case1_shapeA"))
+    sim.initialize()
+    sim.advance_to(1.0)
+    stats = sim.statistics()
+    calls = stats["residual_calls"] + stats["jacobian_residual_calls"]
+    assert stats["synthesis_evaluations"] >= 2 * calls > 0
+    assert stats["projection_rejections"] == 0
 
 
 def test_advance_to_an_earlier_time_or_nan_is_a_usage_error(fmu):

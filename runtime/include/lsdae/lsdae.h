@@ -135,6 +135,11 @@ typedef struct {
   long constant_calls;                /* FMU calls spent on them (included in the two call counters above) */
   long klu_symbolic_analyses;         /* KLU symbolic analyses: once per run, not at every event */
   long klu_restart_factorizations;    /* full numeric factorizations at events with the analysis kept */
+  /* -- appended: constraint handling (SimulationStats) -- */
+  long synthesis_evaluations;         /* FMU residual evaluations spent on constraint derivatives lsdae
+                                         synthesizes (not in residual_calls; 0 when none is synthesized) */
+  long projection_rejections;         /* steps taken again, smaller, because a projection would have
+                                         corrected them by more than IDA's error test allows */
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;

@@ -60,6 +60,30 @@ TEST(CApi, ReportsConstantEntriesAndKluAnalyses) {
   lsdae_free(sim);
 }
 
+// The constraint-handling counters reach C too: Index2Example case 1 has only
+// the original constraint r3, whose derivative lsdae synthesizes (two FMU
+// evaluations per residual call, outside residual_calls); case 3 provides it.
+TEST(CApi, StatisticsCountSynthesizedDerivatives) {
+  auto run = [](const char* fmu) {
+    lsdae_simulation* sim = nullptr;
+    lsdae_stats stats;
+    std::memset(&stats, 0xff, sizeof stats);  // every field must be written
+    EXPECT_EQ(lsdae_open(lsdae::test::fmu_path(fmu).c_str(), nullptr, &sim), LSDAE_OK) << lsdae_last_error(nullptr);
+    if (sim == nullptr) return stats;
+    EXPECT_EQ(lsdae_initialize(sim), LSDAE_OK) << lsdae_last_error(sim);
+    EXPECT_EQ(lsdae_advance_to(sim, 1.0, nullptr), LSDAE_OK) << lsdae_last_error(sim);
+    EXPECT_EQ(lsdae_statistics(sim, &stats), LSDAE_OK);
+    lsdae_free(sim);
+    return stats;
+  };
+  const lsdae_stats synthesized = run("Index2Example_case1_shapeA"), provided = run("Index2Example_case3_shapeA");
+  EXPECT_GE(synthesized.synthesis_evaluations, 2 * (synthesized.residual_calls + synthesized.jacobian_residual_calls));
+  EXPECT_EQ(synthesized.synthesis_evaluations % 2, 0);
+  EXPECT_EQ(provided.synthesis_evaluations, 0);
+  EXPECT_EQ(synthesized.projection_rejections, 0) << "no FMU projection here: nothing rejected";
+  EXPECT_EQ(provided.projection_rejections, 0);
+}
+
 TEST(CApi, ErrorsComeBackAsStatusAndMessage) {
   lsdae_simulation* sim = nullptr;
   EXPECT_EQ(lsdae_open("/no/such.fmu", nullptr, &sim), LSDAE_ERR_USAGE);
