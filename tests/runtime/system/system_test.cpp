@@ -17,6 +17,7 @@
 #include "lsdae/error.h"
 #include "lsdae/simulation.h"
 #include "lsdae/system.h"
+#include "simulation/output_channels.h"
 
 namespace lsdae {
 namespace {
@@ -54,12 +55,16 @@ std::pair<ErrorKind, std::string> refusal(const SystemDescription& d) {
   }
 }
 
-TEST(System, AnOdeFmuDrivesAnother) {
+SystemDescription two_first_order_chain() {
   SystemDescription d;
   d.name = "chain";
   d.components = {component("A", "SysFirstOrder"), component("B", "SysFirstOrder", {{"T", "0.5"}})};
   d.connections = {connect("A", "y", "B", "u")};
-  auto system = System::create(d);
+  return d;
+}
+
+TEST(System, AnOdeFmuDrivesAnother) {
+  auto system = System::create(two_first_order_chain());
   EXPECT_EQ(system->model_description().find("B.u")->causality, Causality::local);  // an unknown now
   EXPECT_EQ(system->state_name(1), "B.x");
   SimulationOptions o;
@@ -171,6 +176,27 @@ TEST(System, EventsOnTwoComponents) {
   EXPECT_EQ(sim->statistics().state_events, 2 + 11);
   EXPECT_NEAR(sim->get("A.x"), 1 - std::exp(-(2.0 - 2 * pa)), 1e-6);
   EXPECT_NEAR(sim->get("B.x"), 1 - std::exp(-(2.0 - 11 * pb) / 0.5), 1e-6);
+}
+
+// --output-vars time: a system has no independent variable of its own (its
+// components' are "A.time", "B.time"), but time is every result's first
+// column, so naming it is accepted as for one FMU, and adds no column.
+TEST(System, TimeIsAnOutputNameOfASystem) {
+  auto system = System::create(two_first_order_chain());
+  ASSERT_EQ(system->model_description().find("time"), nullptr);
+  const auto channels = simulation::select_output_channels(*system, {"time", "B.x"}, false);
+  ASSERT_EQ(channels.size(), 1u);
+  EXPECT_EQ(channels[0].name, "B.x");
+  EXPECT_TRUE(simulation::select_output_channels(*system, {"tim?"}, false).empty());
+  // Component time variables are the same independent variable: no column either.
+  EXPECT_TRUE(simulation::select_output_channels(*system, {"A.time"}, false).empty());
+  try {
+    simulation::select_output_channels(*system, {"times"}, false);
+    FAIL() << "\"times\" accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(std::string(e.what()).find("\"times\" matches no variable"), std::string::npos) << e.what();
+  }
 }
 
 void expect_refused(const SystemDescription& d, ErrorKind kind, std::initializer_list<const char*> parts) {
