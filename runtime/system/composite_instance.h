@@ -57,7 +57,8 @@
 // A Discard of any component is the call's Discard; an Error throws (the
 // component instance's message names the component).
 // Directional derivatives (composite_directional.cpp; System offers them
-// when every component provides them): the seeded knowns are split by
+// when at least one component provides them; the others: "Mixed systems"
+// below): the seeded knowns are split by
 // component (a known of component c with its local value reference; a kept
 // ẋ of a component computing ẋ itself is no known of that FMU: its seed goes
 // straight into its state row), and each component that has a seeded known
