@@ -27,12 +27,24 @@ per step. Exit 0 when the wall-time ratio is within the limit, 1 when not,
     /usr/bin/python3 bench/systems_transmission_line.py -N 80 --repeat 5
     /usr/bin/python3 bench/systems_transmission_line.py --json out.json -- --threads 2
 
+With --threads A,B the two runs compared are the split system with
+--threads A and with --threads B (the components evaluated in parallel:
+docs/systems.md, "Threads"), interleaved the same way; the monolithic FMU
+is not run and the verdict is only printed (exit 0).
+
+    /usr/bin/python3 bench/systems_transmission_line.py --threads 1,2 --repeat 5
+
+CPU time (user + system of the run's process, all its threads) is printed
+beside the wall time: on a loaded machine a second thread may cost CPU
+without giving wall time back.
+
 Nothing here is run by ctest: time it on a quiet machine (the load average
 is printed with the result).
 """
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -42,15 +54,18 @@ SECTIONS = {80: 4, 1280: 8}
 
 
 def run(cmd, stats_path):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         sys.stderr.write("failed (exit %d): %s\n%s" % (proc.returncode, " ".join(cmd), proc.stderr))
         sys.exit(2)
     with open(stats_path) as f:
         stats = json.load(f)
-    return wall, stats
+    return wall, cpu, stats
 
 
 def main():
@@ -62,6 +77,8 @@ def main():
     p.add_argument("--rtol", default=None, help="relative tolerance (default: the experiment's, 1e-8)")
     p.add_argument("--limit", type=float, default=1.3, help="acceptable wall-time ratio split/monolithic")
     p.add_argument("--json", default=None, help="write every run and the result here")
+    p.add_argument("--threads", default=None,
+                   help="A,B: compare the split system at --threads A and B instead of split vs monolithic")
     p.add_argument("extra", nargs="*", help="further lsdae simulate options for both (after --)")
     a = p.parse_args()
 
@@ -75,26 +92,42 @@ def main():
                              % (path, a.build))
             return 2
     common = ["--no-progress"] + (["--rtol", a.rtol] if a.rtol else []) + a.extra
-    runs = {"monolithic": [], "split": []}
+    # Two configurations: (name, target, output variable, extra options).
+    if a.threads:
+        t = a.threads.split(",")
+        if len(t) != 2:
+            sys.stderr.write("--threads takes two counts, e.g. 1,2\n")
+            return 2
+        first, second = "threads=" + t[0], "threads=" + t[1]
+        configs = {first: (split, last, ["--threads", t[0]]), second: (split, last, ["--threads", t[1]])}
+    else:
+        first, second = "monolithic", "split"
+        configs = {first: (mono, "v_load", []), second: (split, last, [])}
+    runs = {first: [], second: []}
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="lsdae-bench-") as tmp:
         for r in range(a.repeat):
-            order = ["monolithic", "split"] if r % 2 == 0 else ["split", "monolithic"]
+            order = [first, second] if r % 2 == 0 else [second, first]
             for name in order:
-                stats_path = os.path.join(tmp, name + ".json")
-                target, var = (mono, "v_load") if name == "monolithic" else (split, last)
-                cmd = [lsdae, "simulate", target, "-o", os.path.join(tmp, name + ".csv"), "--output-vars", var,
-                       "--stats", stats_path] + common
-                wall, stats = run(cmd, stats_path)
-                runs[name].append({"wall_s": wall, "stats": stats})
-                print("  %-10s run %d: %.3f s wall, integration %.3f s" %
-                      (name, r + 1, wall, stats.get("time_s", {}).get("integrate", float("nan"))), flush=True)
+                stats_path = os.path.join(tmp, "run.json")
+                target, var, own = configs[name]
+                cmd = [lsdae, "simulate", target, "-o", os.path.join(tmp, "run.csv"), "--output-vars", var,
+                       "--stats", stats_path] + common + own
+                wall, cpu, stats = run(cmd, stats_path)
+                runs[name].append({"wall_s": wall, "cpu_s": cpu, "stats": stats})
+                print("  %-10s run %d: %.3f s wall, %.3f s CPU, integration %.3f s" %
+                      (name, r + 1, wall, cpu, stats.get("time_s", {}).get("integrate", float("nan"))), flush=True)
 
     best = {k: min(v, key=lambda x: x["wall_s"]) for k, v in runs.items()}
-    m, s = best["monolithic"], best["split"]
-    print("\nTransmissionLine N = %d: monolithic FMU vs %d FMUs of %d segments (best of %d, load average %s)"
-          % (a.N, SECTIONS[a.N], a.N // SECTIONS[a.N], a.repeat, " ".join("%.2f" % x for x in os.getloadavg())))
-    print("%-28s %14s %14s %10s" % ("", "monolithic", "split", "ratio"))
-    rows = [("wall time [s]", m["wall_s"], s["wall_s"])]
+    m, s = best[first], best[second]
+    what = ("the split system at %s vs %s" % (first, second)) if a.threads else "monolithic FMU vs split"
+    print("\nTransmissionLine N = %d, %d FMUs of %d segments: %s (best of %d; load average before %s, after %s)"
+          % (a.N, SECTIONS[a.N], a.N // SECTIONS[a.N], what, a.repeat,
+             " ".join("%.2f" % x for x in load_before), " ".join("%.2f" % x for x in os.getloadavg())))
+    print("%-28s %14s %14s %10s" % ("", first, second, "ratio"))
+    rows = [("wall time [s]", m["wall_s"], s["wall_s"]), ("CPU time [s]", m["cpu_s"], s["cpu_s"]),
+            ("median wall time [s]", sorted(x["wall_s"] for x in runs[first])[len(runs[first]) // 2],
+             sorted(x["wall_s"] for x in runs[second])[len(runs[second]) // 2])]
     for phase in sorted(set(m["stats"].get("time_s", {})) & set(s["stats"].get("time_s", {}))):
         rows.append(("time_s." + phase + " [s]", m["stats"]["time_s"][phase], s["stats"]["time_s"][phase]))
     for counter in ("steps", "residual_calls", "jacobian_evaluations", "nonlinear_iterations",
@@ -111,12 +144,15 @@ def main():
         fmt = "%-28s %14.4f %14.4f %s" if isinstance(x, float) else "%-28s %14d %14d %s"
         print(fmt % (label, x, y, ratio))
     ratio = s["wall_s"] / m["wall_s"]
-    ok = ratio <= a.limit
-    print("\nsplit / monolithic wall time: %.3f (limit %.2f): %s" % (ratio, a.limit, "OK" if ok else "TOO SLOW"))
+    ok = ratio <= a.limit or bool(a.threads)
+    if a.threads:
+        print("\n%s / %s wall time: %.3f" % (second, first, ratio))
+    else:
+        print("\nsplit / monolithic wall time: %.3f (limit %.2f): %s" % (ratio, a.limit, "OK" if ok else "TOO SLOW"))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"N": a.N, "sections": SECTIONS[a.N], "repeat": a.repeat, "limit": a.limit,
-                       "options": common, "runs": runs, "ratio": ratio, "ok": ok}, f, indent=1)
+                       "options": common, "compared": [first, second], "runs": runs, "ratio": ratio, "ok": ok}, f, indent=1)
     return 0 if ok else 1
 
 

@@ -137,6 +137,10 @@ std::vector<OutputChannel> select_output_channels(const Model& fmu, const std::v
         std::string name = element_name(*ref->variable, ref->element);
         if (taken.insert(name).second) out.push_back({ref->variable, ref->element, std::move(name)});
       }
+    // "time" is every result's first column, whatever the model calls its
+    // independent variable (a system has none of its own: its components'
+    // are "A.time", "B.time"; an FMI 2.0 FMU may declare none).
+    if (!matched && glob_match(pattern, "time")) matched = true;
     if (!matched)
       throw Error(ErrorKind::usage, "--output-vars: \"" + pattern + "\" matches no variable of " +
                                         fmu.display_name() + " → `lsdae info --variables " + fmu.path().string() +

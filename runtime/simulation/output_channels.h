@@ -12,7 +12,11 @@
 //               array matches with all its elements) and against element
 //               names ("A[2,3]", "A[*]"). A pattern that matches nothing is
 //               Error(usage) naming it; the independent variable (time,
-//               always the first column) and duplicates are left out;
+//               always the first column) and duplicates are left out, and a
+//               pattern that matches the name "time" is accepted for any
+//               model (a system, whose components' independent variables
+//               are "A.time"; an FMU whose independent variable is named
+//               otherwise or, FMI 2.0, not declared): time is recorded anyway;
 //   roles       variables by role, in ModelVariables order: outputs, inputs
 //               (causality), states, derivatives (of the continuous
 //               states), algebraic (continuous Float locals and outputs that

@@ -17,6 +17,7 @@
 #include "lsdae/fmi_names.h"
 #include "lsdae/log.h"
 #include "simulation/simulation_impl.h"
+#include "system/composite_instance.h"
 #include "structure/pipeline.h"
 
 namespace lsdae {
@@ -140,6 +141,10 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
   for (std::size_t i = 0; i < threads; ++i) {
     auto inst = m.model->instantiate(i == 0 ? "lsdae" : "lsdae-" + std::to_string(i));
     if (m.model->manifest().present()) inst->enable_dae_mode();
+    // A system's instance runs its components on these threads when the
+    // call is not already one of the Jacobian's parallel colours
+    // (runtime/system/composite_instance.h, "Components in parallel").
+    if (auto* composite = dynamic_cast<system::CompositeInstance*>(inst.get())) composite->set_threads(threads);
     m.instances.push_back(std::move(inst));
   }
   m.make_residuals();

@@ -10,6 +10,8 @@
 // known contributes zeros and is not called, which keeps a coloured column
 // group of a system cheap: only the components its columns touch are asked.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "lsdae/error.h"
@@ -20,6 +22,7 @@ namespace lsdae::system {
 namespace {
 using Kind = Global::Kind;
 constexpr std::size_t kDerivativePlansKept = 16;
+CallStatus worst(CallStatus a, CallStatus b) { return a == CallStatus::discard ? a : b; }
 }  // namespace
 
 CompositeInstance::DerivativePlan& CompositeInstance::derivative_plan_for(std::span<const ValueReference> unknowns) {
@@ -107,6 +110,73 @@ CompositeInstance::DerivativePlan& CompositeInstance::derivative_plan_for(std::s
   return p;
 }
 
+CallStatus CompositeInstance::difference_along_seed(std::uint32_t c, std::span<const ValueReference> unknowns,
+                                                    std::span<double> out) {
+  DifferenceScratch& w = difference_[c];
+  Instance& part = *parts_[c];
+  const ComponentPart& cp = composition_.components[c];
+  const std::vector<ValueReference>& knowns = known_local_[c];
+  const std::vector<double>& seed = known_seed_[c];
+  // The current point: the component's states, and its other seeded knowns.
+  w.vrs.clear();
+  w.seeds.clear();
+  w.state_of.clear();
+  w.x0.resize(cp.state_count);
+  bool moves_states = false;
+  double seed_max = 0.0;
+  for (std::size_t k = 0; k < knowns.size(); ++k) {
+    seed_max = std::max(seed_max, std::fabs(seed[k]));
+    auto it = state_index_[c].find(knowns[k]);
+    w.state_of.push_back(it == state_index_[c].end() ? std::string::npos : it->second);
+    if (it != state_index_[c].end()) {
+      moves_states = true;
+    } else {
+      w.vrs.push_back(knowns[k]);
+      w.seeds.push_back(seed[k]);
+    }
+  }
+  if (seed_max == 0.0) {
+    std::fill(out.begin(), out.end(), 0.0);
+    return CallStatus::ok;
+  }
+  CallStatus status = CallStatus::ok;
+  if (moves_states) status = worst(status, part.get_continuous_states(w.x0));
+  w.v0.resize(w.vrs.size());
+  if (!w.vrs.empty()) status = worst(status, part.get_float64(w.vrs, w.v0));
+  // h = ε^(1/3)·(the largest scale of a seeded known) / (the largest seed).
+  double scale = 0.0;
+  for (std::size_t k = 0, j = 0; k < knowns.size(); ++k) {
+    const double value = w.state_of[k] != std::string::npos ? w.x0[w.state_of[k]] : w.v0[j++];
+    auto nominal = nominal_[c].find(knowns[k]);
+    scale = std::max({scale, std::fabs(value), nominal == nominal_[c].end() ? 1.0 : nominal->second});
+  }
+  const double h = std::cbrt(std::numeric_limits<double>::epsilon()) * scale / seed_max;
+  // Writes v + step·s, reads the unknowns into `into`.
+  auto evaluate_at = [&](double step, std::span<double> into) {
+    CallStatus st = CallStatus::ok;
+    if (moves_states) {
+      w.x = w.x0;
+      for (std::size_t k = 0; k < knowns.size(); ++k)
+        if (w.state_of[k] != std::string::npos) w.x[w.state_of[k]] += step * seed[k];
+      st = worst(st, part.set_continuous_states(w.x));
+    }
+    if (!w.vrs.empty()) {
+      w.v.resize(w.vrs.size());
+      for (std::size_t j = 0; j < w.vrs.size(); ++j) w.v[j] = w.v0[j] + step * w.seeds[j];
+      st = worst(st, part.set_float64(w.vrs, w.v));
+    }
+    return worst(st, part.get_float64(unknowns, into));
+  };
+  w.up.resize(unknowns.size());
+  status = worst(status, evaluate_at(h, w.up));
+  status = worst(status, evaluate_at(-h, out));
+  // Back at the point (the same values, so the component is where it was).
+  if (moves_states) status = worst(status, part.set_continuous_states(w.x0));
+  if (!w.vrs.empty()) status = worst(status, part.set_float64(w.vrs, w.v0));
+  for (std::size_t i = 0; i < unknowns.size(); ++i) out[i] = (w.up[i] - out[i]) / (2.0 * h);
+  return status;
+}
+
 CallStatus CompositeInstance::get_directional_derivative(std::span<const ValueReference> unknowns,
                                                          std::span<const ValueReference> knowns,
                                                          std::span<const double> seed,
@@ -141,18 +211,17 @@ CallStatus CompositeInstance::get_directional_derivative(std::span<const ValueRe
     seeded_.push_back(vr);
   }
   DerivativePlan& p = derivative_plan_for(unknowns);
-  CallStatus status = CallStatus::ok;
-  for (std::uint32_t c : p.called) {
+  // Each component writes its own slots only (in parallel: composite_instance.h).
+  const CallStatus status = for_components(p.called, p.work, [&](std::uint32_t c) {
     const DerivativePlan::Part& part = p.parts[c];
     const std::span<double> out = std::span<double>(p.slots).subspan(part.first_slot, part.local.size());
     if (known_local_[c].empty()) {
       std::fill(out.begin(), out.end(), 0.0);
-      continue;
+      return CallStatus::ok;
     }
-    if (parts_[c]->get_directional_derivative(part.local, known_local_[c], known_seed_[c], out) ==
-        CallStatus::discard)
-      status = CallStatus::discard;
-  }
+    if (by_differences_[c] != 0) return difference_along_seed(c, part.local, out);
+    return parts_[c]->get_directional_derivative(part.local, known_local_[c], known_seed_[c], out);
+  });
   for (std::size_t i = 0; i < unknowns.size(); ++i) {
     double sum = 0.0;
     for (std::size_t k = p.first_term[i]; k < p.first_term[i + 1]; ++k) {

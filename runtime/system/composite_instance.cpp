@@ -2,8 +2,12 @@
 #include "system/composite_instance.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
+
+#include <omp.h>
 
 #include "lsdae/error.h"
 #include "lsdae/values.h"
@@ -55,6 +59,9 @@ struct CompositeInstance::Plan {
   std::vector<std::size_t> flow_slots;
   std::vector<std::pair<std::size_t, std::size_t>> kept;  // (position, system state): ẋ of a component computing it
   std::vector<std::uint32_t> need_f;                      // components whose f the rows read
+  std::vector<std::uint32_t> tasks;                       // get: `called` ∪ `need_f`, ascending
+  std::vector<std::uint8_t> reads_f;                      // per component: in need_f
+  WorkEstimate work;                                      // the components' time per get
 };
 
 CompositeInstance::CompositeInstance(std::shared_ptr<const Model> model, const Composition& composition,
@@ -69,6 +76,24 @@ CompositeInstance::CompositeInstance(std::shared_ptr<const Model> model, const C
       known_local_(parts_.size()),
       known_seed_(parts_.size()) {
   dae_mode_ = true;  // the system is DAE-only; the components' switches are set at instantiation
+  errors_.resize(parts_.size());
+  task_seconds_.assign(parts_.size(), 0.0);
+  by_differences_.assign(parts_.size(), 0);
+  difference_.resize(parts_.size());
+  state_index_.resize(parts_.size());
+  nominal_.resize(parts_.size());
+  for (std::uint32_t c = 0; c < parts_.size(); ++c) {
+    const Fmu& fmu = *composition.components[c].fmu;
+    if (fmu.directional_derivatives_available()) continue;
+    by_differences_[c] = 1;
+    for (std::size_t i = 0; i < fmu.states().size(); ++i) state_index_[c].emplace(fmu.states()[i], i);
+    for (const Variable& v : fmu.model_description().variables)
+      if (v.nominal) nominal_[c].emplace(v.value_reference, std::fabs(*v.nominal));
+  }
+  for (std::uint32_t c = 0; c < parts_.size(); ++c) {
+    if (composition.components[c].state_count != 0) with_states_.push_back(c);
+    if (composition.components[c].indicator_count != 0) with_indicators_.push_back(c);
+  }
   for (ValueReference vr : composition.states) system_unknown_[vr] = 1;
   for (ValueReference vr : composition.derivatives) system_unknown_[vr] = 1;
   for (const auto& a : composition.manifest.algebraic_variables) system_unknown_[a.value_reference] = 1;
@@ -81,6 +106,58 @@ void CompositeInstance::not_a_component_variable(ValueReference vr, const char* 
                                                                   : "value reference " + std::to_string(vr);
   throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + name + " is " + what +
                                     " of the system, computed by lsdae → read it, do not set it");
+}
+
+CallStatus CompositeInstance::run_components(std::span<const std::uint32_t> components, WorkEstimate& work,
+                                             CallStatus (*call)(void*, std::uint32_t), void* task) {
+  using Clock = std::chrono::steady_clock;
+  const std::size_t n = components.size();
+  // Each task is timed on its own thread; the sum is the call's sequential work.
+  auto timed = [&](std::uint32_t c) {
+    const auto start = Clock::now();
+    const CallStatus s = call(task, c);
+    task_seconds_[c] = std::chrono::duration<double>(Clock::now() - start).count();
+    return s;
+  };
+  auto learn = [&] {
+    double seconds = 0.0;
+    for (std::uint32_t c : components) seconds += task_seconds_[c];
+    work.add(seconds);
+  };
+  if (threads_ <= 1 || n < 2 || omp_in_parallel() != 0) {  // one thread: nothing to learn
+    CallStatus status = CallStatus::ok;
+    for (std::uint32_t c : components) status = worst(status, call(task, c));
+    return status;
+  }
+  if (parallel_work_ > 0.0 && work.least() < parallel_work_) {
+    CallStatus status = CallStatus::ok;
+    for (std::uint32_t c : components) status = worst(status, timed(c));
+    learn();
+    return status;
+  }
+  // Exceptions may not leave an OpenMP region: each is kept by component.
+  bool discard = false, failed = false;
+  const int threads = static_cast<int>(std::min(threads_, n));
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(|| : discard, failed)
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t c = components[k];
+    try {
+      discard = timed(c) == CallStatus::discard || discard;
+    } catch (...) {
+      errors_[c] = std::current_exception();
+      task_seconds_[c] = 0.0;
+      failed = true;
+    }
+  }
+  if (failed)
+    for (std::uint32_t c : components)
+      if (errors_[c]) {
+        std::exception_ptr first = errors_[c];
+        for (auto& e : errors_) e = nullptr;
+        std::rethrow_exception(first);
+      }
+  learn();
+  return discard ? CallStatus::discard : CallStatus::ok;
 }
 
 CompositeInstance::Plan& CompositeInstance::plan_for(std::span<const ValueReference> vrs, bool for_set) {
@@ -156,10 +233,13 @@ CompositeInstance::Plan& CompositeInstance::plan_for(std::span<const ValueRefere
     }
     p.rows.push_back(row);
   }
+  p.reads_f.assign(parts_.size(), 0);
   for (std::uint32_t c = 0; c < parts_.size(); ++c) {
     if (!p.parts[c].local.empty()) p.called.push_back(c);
     p.parts[c].buffer.resize(p.parts[c].local.size());
     if (need_f[c] != 0) p.need_f.push_back(c);
+    if (need_f[c] != 0 && composition_.components[c].state_count != 0) p.reads_f[c] = 1;
+    if (!p.parts[c].local.empty() || p.reads_f[c] != 0) p.tasks.push_back(c);
   }
   p.slots.resize(next_slot);
   if (plans_.size() == kPlansKept) plans_.pop_back();  // the least recently used
@@ -171,17 +251,22 @@ CompositeInstance::Plan& CompositeInstance::plan_for(std::span<const ValueRefere
 CallStatus CompositeInstance::get_float64(std::span<const ValueReference> vrs, std::span<double> values) {
   require_count("get_float64", vrs, values.size());
   Plan& p = plan_for(vrs, false);
-  CallStatus status = CallStatus::ok;
-  for (std::uint32_t c : p.called) {
+  // Per component: its values, then its f when the rows read it (each task
+  // writes its own slots and its own slice of f_ only).
+  const CallStatus status = for_components(p.tasks, p.work, [&](std::uint32_t c) {
+    CallStatus s = CallStatus::ok;
     Plan::Part& part = p.parts[c];
-    status = worst(status, parts_[c]->get_float64(part.local, part.buffer));
-    for (std::size_t k = 0; k < part.local.size(); ++k) p.slots[part.slot[k]] = part.buffer[k];
-  }
-  for (std::uint32_t c : p.need_f) {
-    const ComponentPart& cp = composition_.components[c];
-    status = worst(status, parts_[c]->get_continuous_state_derivatives(
-                               std::span<double>(f_).subspan(cp.first_state, cp.state_count)));
-  }
+    if (!part.local.empty()) {
+      s = parts_[c]->get_float64(part.local, part.buffer);
+      for (std::size_t k = 0; k < part.local.size(); ++k) p.slots[part.slot[k]] = part.buffer[k];
+    }
+    if (p.reads_f[c] != 0) {
+      const ComponentPart& cp = composition_.components[c];
+      s = worst(s, parts_[c]->get_continuous_state_derivatives(
+                       std::span<double>(f_).subspan(cp.first_state, cp.state_count)));
+    }
+    return s;
+  });
   std::copy(p.slots.begin(), p.slots.begin() + static_cast<std::ptrdiff_t>(vrs.size()), values.begin());
   for (const auto& [position, state] : p.kept) values[position] = f_[state];
   for (const Plan::Row& r : p.rows) {
@@ -406,8 +491,10 @@ CallStatus CompositeInstance::get_continuous_states(std::span<double> x) {
 }
 
 CallStatus CompositeInstance::get_continuous_state_derivatives(std::span<double> dx) {
-  return over_state_slices(parts_, composition_, dx,
-                           [](Instance& part, auto slice) { return part.get_continuous_state_derivatives(slice); });
+  return for_components(with_states_, derivatives_work_, [&](std::uint32_t c) {
+    const ComponentPart& cp = composition_.components[c];
+    return parts_[c]->get_continuous_state_derivatives(dx.subspan(cp.first_state, cp.state_count));
+  });
 }
 
 CallStatus CompositeInstance::get_nominals_of_continuous_states(std::span<double> nominals) {
@@ -416,13 +503,10 @@ CallStatus CompositeInstance::get_nominals_of_continuous_states(std::span<double
 }
 
 CallStatus CompositeInstance::get_event_indicators(std::span<double> indicators) {
-  CallStatus status = CallStatus::ok;
-  for (std::size_t c = 0; c < parts_.size(); ++c) {
+  return for_components(with_indicators_, indicators_work_, [&](std::uint32_t c) {
     const ComponentPart& cp = composition_.components[c];
-    if (cp.indicator_count == 0) continue;
-    status = worst(status, parts_[c]->get_event_indicators(indicators.subspan(cp.first_indicator, cp.indicator_count)));
-  }
-  return status;
+    return parts_[c]->get_event_indicators(indicators.subspan(cp.first_indicator, cp.indicator_count));
+  });
 }
 
 IntegratorStepResult CompositeInstance::completed_integrator_step(bool no_set_fmu_state_prior_to_current_point) {

@@ -17,6 +17,37 @@
 //     component's own f (what the FMU alone would report);
 //   - mode changes, set_time, completed_integrator_step, terminate, reset:
 //     every component, in component order.
+// Components in parallel (set_threads(n), n > 1; lsdae::Simulation passes
+// --threads to the composite instances it makes) -- when it pays: the
+// calls whose cost is the components' evaluations --
+// get_float64 (with the components' f for the state rows),
+// get_continuous_state_derivatives, get_event_indicators,
+// get_directional_derivative -- run the components' instances concurrently
+// with OpenMP, up to n threads, each instance by one thread at a time (FMU
+// instances are not thread-safe; distinct instances are, as FMI requires
+// unless canBeInstantiatedOnlyOncePerProcess, which makes the simulation use
+// one thread). Every component writes only its own slots, and the rows
+// lsdae computes are summed afterwards on the calling thread in a fixed
+// order, so the values are bitwise those of one thread. Statuses are
+// combined as above; an exception of a component is caught on its thread
+// and the first one in component order is rethrown on the caller's. Not
+// nested: a call made inside an active OpenMP region (the Jacobian's
+// colours in parallel, one composite per thread: kernels/
+// compressed_jacobian.h) runs its components one after the other, so the
+// machine is never asked for threads × n. Setters, mode changes and
+// set_time stay sequential (cheap, and FMUs evaluate lazily on the next get).
+// When it pays: a parallel region costs a fork and a join (microseconds on
+// an idle machine; on a machine with more runnable threads than cores, a
+// wait for the scheduler to run every thread: milliseconds), so each kind
+// of call (a get_float64 list, a list of directional unknowns, the
+// derivatives, the indicators) keeps its components' summed time over its
+// last four calls (each task timed; the least of the four is the estimate,
+// so that a preempted thread does not make a light call look heavy) and
+// runs in parallel only when that reaches kParallelWorkSeconds (100 µs): a call of
+// 8 components of 5 µs each (the transmission line split in 8 sections of
+// 160 segments) stays on the calling thread, where 2 threads measured 30
+// times slower on a loaded machine (docs/performance.md). Which path a call
+// takes never changes a value (see above).
 // Event iteration across components: update_discrete_states calls every
 // component once, then copies each discrete connection's value from its
 // output to its input; when a copied value changed, the result asks for
@@ -26,7 +57,8 @@
 // A Discard of any component is the call's Discard; an Error throws (the
 // component instance's message names the component).
 // Directional derivatives (composite_directional.cpp; System offers them
-// when every component provides them): the seeded knowns are split by
+// when at least one component provides them; the others: "Mixed systems"
+// below): the seeded knowns are split by
 // component (a known of component c with its local value reference; a kept
 // ẋ of a component computing ẋ itself is no known of that FMU: its seed goes
 // straight into its state row), and each component that has a seeded known
@@ -40,14 +72,31 @@
 //   potential p_1 − p_k:          ∂p_1 − ∂p_k
 //   flows Σ f_k:                   Σ ∂f_k
 // with ∂v of a component's output from that component's directional
-// derivative at the same seeds. Inputs fed by connections or couplings are
+// derivative at the same seeds.
+// Mixed systems (System offers directional derivatives when at least one
+// component provides them): a component without them gets its "directional
+// derivative" J_c·s_c of the same unknowns by central differences along the
+// seed direction -- its seeded knowns moved to v ± h·s (states through
+// set_continuous_states, fed inputs, ẋ and algebraic variables of an LS-DAE
+// FMU through set_float64), its unknowns read at both points, the knowns
+// restored --, with h = ε^(1/3)·max_k max(|v_k|, nominal_k) / max_k |s_k|
+// over the seeded knowns (the step of central differences; relative error
+// about ε^(2/3) of the component's scale when the knowns of one direction
+// are of one scale). Two evaluations of that component per call; the rows
+// lsdae computes stay exact. A coloured Jacobian thus takes the columns of
+// such components by coloured central differences and the others exactly. Inputs fed by connections or couplings are
 // knowns of their components and seeded into them. The split of an unknowns
 // list is prepared on first use and kept like the value plans.
 #ifndef LSDAE_RUNTIME_SYSTEM_COMPOSITE_INSTANCE_H
 #define LSDAE_RUNTIME_SYSTEM_COMPOSITE_INSTANCE_H
 
+#include <algorithm>
+#include <array>
+#include <exception>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "lsdae/instance.h"
@@ -58,6 +107,7 @@ namespace lsdae::system {
 
 class CompositeInstance final : public Instance {
  public:
+  static constexpr double kParallelWorkSeconds = 100e-6;
   // `parts` are the components' instances, in component order, in state `instantiated`.
   CompositeInstance(std::shared_ptr<const Model> model, const Composition& composition, std::string name,
                     std::vector<std::unique_ptr<Instance>> parts);
@@ -112,8 +162,41 @@ class CompositeInstance final : public Instance {
                                         std::span<double> sensitivity) override;
   void terminate() override;
   void reset() override;
+  // The threads one call may use for the components (>= 1; 1: one after
+  // the other), and the work from which a call runs them in parallel (0:
+  // always, as the tests of the parallel path do).
+  void set_threads(std::size_t threads, double parallel_work_seconds = kParallelWorkSeconds) {
+    threads_ = threads == 0 ? 1 : threads;
+    parallel_work_ = parallel_work_seconds;
+  }
+  std::size_t threads() const { return threads_; }
 
  private:
+  // Runs task(c) for every component c of `components` (ascending), on up to
+  // threads_ threads when there are two or more and the caller is not in an
+  // active parallel region; returns the worst status, rethrows the first
+  // exception in component order.
+  // `work`: this kind of call's estimate, updated here; the components run
+  // in parallel only when it reaches parallel_work_ (kParallelWorkSeconds).
+  // The components' summed time of one kind of call, over its last four
+  // calls; the least of them is the estimate (a thread preempted by the
+  // machine's other work makes a call look long once, not four times).
+  struct WorkEstimate {
+    std::array<double, 4> recent{};
+    std::size_t calls = 0;
+    void add(double seconds) { recent[calls++ % recent.size()] = seconds; }
+    double least() const {
+      return calls < recent.size() ? 0.0 : *std::min_element(recent.begin(), recent.end());
+    }
+  };
+  template <typename Task>
+  CallStatus for_components(std::span<const std::uint32_t> components, WorkEstimate& work, Task&& task) {
+    using T = std::remove_reference_t<Task>;
+    return run_components(components, work, [](void* t, std::uint32_t c) { return (*static_cast<T*>(t))(c); },
+                          static_cast<void*>(&task));
+  }
+  CallStatus run_components(std::span<const std::uint32_t> components, WorkEstimate& work,
+                            CallStatus (*call)(void*, std::uint32_t), void* task);
   struct Plan;
   // One list of unknowns of get_directional_derivative, split by component:
   // every unknown is a sum of terms factor·(a component's directional
@@ -134,6 +217,7 @@ class CompositeInstance final : public Instance {
     };
     std::vector<Term> terms;
     std::vector<std::size_t> first_term;  // per unknown, and one past the last: its terms
+    WorkEstimate work;                    // the components' time per call
   };
   DerivativePlan& derivative_plan_for(std::span<const ValueReference> unknowns);
   // The split of `vrs` (made on first use, kept); `for_set`: refuses computed rows.
@@ -151,7 +235,12 @@ class CompositeInstance final : public Instance {
   std::vector<std::unique_ptr<Plan>> plans_;  // most recent first
   std::vector<double> kept_xdot_;             // per system state (components that compute ẋ themselves)
   std::vector<double> f_;                     // per system state: the components' ẋ = f
-  std::vector<std::uint8_t> need_f_;          // per component, scratch
+  std::size_t threads_ = 1;
+  double parallel_work_ = kParallelWorkSeconds;
+  std::vector<std::exception_ptr> errors_;    // per component, for_components' scratch
+  std::vector<double> task_seconds_;          // per component, for_components' scratch
+  WorkEstimate derivatives_work_, indicators_work_;  // for_components
+  std::vector<std::uint32_t> with_states_, with_indicators_;
   // Directional derivatives (composite_directional.cpp).
   std::vector<std::unique_ptr<DerivativePlan>> derivative_plans_;  // most recent first
   std::vector<std::uint8_t> system_unknown_;  // per system vr: x, ẋ or z of the system (a known of the rows)
@@ -159,6 +248,19 @@ class CompositeInstance final : public Instance {
   std::vector<ValueReference> seeded_;        // the system vrs seeded in this call (to clear seed_of_)
   std::vector<std::vector<ValueReference>> known_local_;  // per component: this call's seeded knowns
   std::vector<std::vector<double>> known_seed_;           // … and their seeds
+  // Components without directional derivatives (mixed systems): central
+  // differences along the seed (composite_directional.cpp).
+  CallStatus difference_along_seed(std::uint32_t c, std::span<const ValueReference> unknowns, std::span<double> out);
+  struct DifferenceScratch {
+    std::vector<double> x0, x, v0, v, up;
+    std::vector<ValueReference> vrs;  // seeded knowns that are no states
+    std::vector<double> seeds;
+    std::vector<std::size_t> state_of;  // per seeded known: its state index, or npos
+  };
+  std::vector<std::uint8_t> by_differences_;       // per component: no usable directional derivatives
+  std::vector<DifferenceScratch> difference_;       // per component
+  std::vector<std::unordered_map<ValueReference, std::size_t>> state_index_;  // per component: local state vr → index
+  std::vector<std::unordered_map<ValueReference, double>> nominal_;          // per component: local vr → nominal
 };
 
 }  // namespace lsdae::system

@@ -4,6 +4,7 @@
 #include "lsdae/system.h"
 
 #include "lsdae/error.h"
+#include "lsdae/log.h"
 #include "lsdae/values.h"
 #include "system/composite_instance.h"
 #include "system/composition.h"
@@ -45,23 +46,40 @@ void System::load_binary() const {
       throw Error(e.kind(), display_name() + ": component \"" + part.name + "\": " + e.what());
     }
   }
+  // A mixed system: say once which components' columns are differences.
+  const std::vector<std::string> by_differences = components_by_differences();
+  if (!by_differences.empty() && by_differences.size() < composition_->components.size() && !mixed_note_logged_) {
+    std::string names;
+    for (const auto& n : by_differences) names += (names.empty() ? "\"" : ", \"") + n + "\"";
+    log_info(display_name() + ": directional derivatives from the components that provide them; " + names +
+             " by central differences along each seed (docs/systems.md, \"Mixed Jacobians\")");
+    mixed_note_logged_ = true;
+  }
 }
 
 bool System::directional_derivatives_available() const {
   for (const auto& part : composition_->components)
-    if (!part.fmu->directional_derivatives_available()) return false;
-  return !composition_->components.empty();
+    if (part.fmu->directional_derivatives_available()) return true;
+  return false;
+}
+
+std::vector<std::string> System::components_by_differences() const {
+  std::vector<std::string> out;
+  for (const auto& part : composition_->components)
+    if (!part.fmu->directional_derivatives_available()) out.push_back(part.name);
+  return out;
 }
 
 std::string System::directional_derivatives_note() const {
-  for (const auto& part : composition_->components) {
-    if (part.fmu->directional_derivatives_available()) continue;
+  if (directional_derivatives_available()) return "";
+  std::string out = "no component provides directional derivatives (";
+  for (std::size_t k = 0; k < composition_->components.size(); ++k) {
+    const auto& part = composition_->components[k];
     const std::string own = part.fmu->directional_derivatives_note();
-    return "component \"" + part.name + "\" (" + part.fmu->display_name() + ") " +
-           (own.empty() ? "does not provide directional derivatives" : "gives no usable directional derivatives: " + own) +
-           ", and a system forwards them only when every component does";
+    out += (k == 0 ? "" : ", ") + ("\"" + part.name + "\": " + part.fmu->display_name()) +
+           (own.empty() ? "" : ": " + own);
   }
-  return "";
+  return out + ")";
 }
 
 std::unique_ptr<Instance> System::instantiate(const std::string& instance_name) const {

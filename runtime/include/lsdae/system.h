@@ -82,14 +82,17 @@ class System final : public Model, public std::enable_shared_from_this<System> {
   std::string derivative_name(std::size_t i) const override;
   std::size_t event_indicator_count() const override;
   void load_binary() const override;
-  // When every component's are available (Fmu::directional_derivatives_available:
+  // When at least one component's are available (Fmu::directional_derivatives_available:
   // declared and exported; after load_binary()): the composite instance
-  // forwards them, adding the rows lsdae computes itself
-  // (runtime/system/composite_instance.h). Otherwise the Jacobian of a
-  // system is built by coloured finite differences, and the note names the
-  // first component without them.
+  // forwards them, adding the rows lsdae computes itself, and takes those
+  // of the components without them by central differences along the seed
+  // (a mixed Jacobian: runtime/system/composite_instance.h). When no
+  // component has them, the Jacobian of a system is built by coloured
+  // finite differences, and the note names every component.
   bool directional_derivatives_available() const override;
   std::string directional_derivatives_note() const override;
+  // The components without usable directional derivatives (after load_binary()).
+  std::vector<std::string> components_by_differences() const;
   // A composite instance: one instance of every component (named
   // "<instance_name>.<component>"), the DAE switch of those with a manifest
   // on, the components' parameter values applied.
@@ -99,6 +102,7 @@ class System final : public Model, public std::enable_shared_from_this<System> {
   System();
   SystemDescription description_;
   std::unique_ptr<system::Composition> composition_;
+  mutable bool mixed_note_logged_ = false;
 };
 
 }  // namespace lsdae

@@ -236,15 +236,59 @@ TEST(SystemDirectional, ARunOfTwoSectionsAgreesWithFiniteDifferences) {
   expect_run_matches_finite_differences(two_sections(), 2e-6, {"s1.filter.y", "s1.C[20].v", "s2.v_left", "s2.a.i"});
 }
 
-// One component without directional derivatives: the system has none, says
-// which component, and a run asked for them is refused (usage, exit 2).
-TEST(SystemDirectional, OneComponentWithoutThemMeansFiniteDifferences) {
+// A mixed system: the controller without directional derivatives (FMI 3.0
+// without them, or FMI 2.0) beside the motor with them. The controller's
+// columns come by central differences inside the system's derivatives, the
+// motor's and the connections' exactly.
+SystemDescription controller_and_motor_with(const std::string& controller) {
+  SystemDescription d = controller_and_motor();
+  d.components[0].fmu = fmu(controller);
+  return d;
+}
+
+TEST(SystemDirectional, AMixedSystemTakesTheComponentsWithoutThemByDifferences) {
+  for (const char* controller : {"SysFirstOrderNoDD", "SysFirstOrder_fmi2"}) {
+    SCOPED_TRACE(controller);
+    const SystemDescription d = controller_and_motor_with(controller);
+    auto system = System::create(d);
+    system->load_binary();
+    EXPECT_TRUE(system->directional_derivatives_available());
+    EXPECT_EQ(system->directional_derivatives_note(), "");
+    EXPECT_EQ(system->components_by_differences(), std::vector<std::string>{"A"});
+    expect_derivatives_match_differences(d);
+  }
+}
+
+// Three masses at a node, the middle one without directional derivatives:
+// its states and its flow input are knowns moved by the differences.
+TEST(SystemDirectional, AMixedCouplingOfThreePorts) {
   SystemDescription d = three_masses();
   d.components[1].fmu = fmu("SysMass");
+  expect_derivatives_match_differences(d);
+}
+
+TEST(SystemDirectional, ARunOfAMixedSystemAgreesWithFiniteDifferences) {
+  expect_run_matches_finite_differences(controller_and_motor_with("SysFirstOrder_fmi2"), 1.0,
+                                        {"A.x", "motor.w", "motor.i", "motor.u"});
+  SimulationOptions o;
+  o.stop_time = 0.5;
+  auto sim = Simulation::create(System::create(controller_and_motor_with("SysFirstOrder_fmi2")), o);
+  sim->initialize();
+  sim->advance_to(0.5);
+  EXPECT_EQ(sim->statistics().jacobian_method, "directional");  // --jacobian auto takes the mixed Jacobian
+  EXPECT_GT(sim->statistics().directional_calls, 0);
+}
+
+// No component with directional derivatives: the system has none, names
+// its components, and a run asked for them is refused (usage, exit 2).
+TEST(SystemDirectional, NoComponentWithThemMeansFiniteDifferences) {
+  SystemDescription d = three_masses();
+  for (auto& c : d.components) c.fmu = fmu(c.name == "P" ? "SysFirstOrderNoDD" : "SysMass");
   auto system = System::create(d);
   system->load_binary();
   EXPECT_FALSE(system->directional_derivatives_available());
-  EXPECT_NE(system->directional_derivatives_note().find("component \"m2\""), std::string::npos)
+  EXPECT_EQ(system->components_by_differences().size(), 4u);
+  EXPECT_NE(system->directional_derivatives_note().find("\"m2\": SysMass.fmu"), std::string::npos)
       << system->directional_derivatives_note();
   SimulationOptions o;
   o.jacobian = JacobianMode::directional;
@@ -253,7 +297,8 @@ TEST(SystemDirectional, OneComponentWithoutThemMeansFiniteDifferences) {
     FAIL() << "directional derivatives accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::usage);
-    EXPECT_NE(std::string(e.what()).find("SysMass.fmu"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no component provides directional derivatives"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -4,11 +4,14 @@
 // messages for bad descriptions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <stdexcept>
+#include <vector>
 #include <sstream>
 #include <string>
 
@@ -17,6 +20,7 @@
 #include "lsdae/error.h"
 #include "lsdae/simulation.h"
 #include "lsdae/system.h"
+#include "simulation/output_channels.h"
 
 namespace lsdae {
 namespace {
@@ -54,12 +58,16 @@ std::pair<ErrorKind, std::string> refusal(const SystemDescription& d) {
   }
 }
 
-TEST(System, AnOdeFmuDrivesAnother) {
+SystemDescription two_first_order_chain() {
   SystemDescription d;
   d.name = "chain";
   d.components = {component("A", "SysFirstOrder"), component("B", "SysFirstOrder", {{"T", "0.5"}})};
   d.connections = {connect("A", "y", "B", "u")};
-  auto system = System::create(d);
+  return d;
+}
+
+TEST(System, AnOdeFmuDrivesAnother) {
+  auto system = System::create(two_first_order_chain());
   EXPECT_EQ(system->model_description().find("B.u")->causality, Causality::local);  // an unknown now
   EXPECT_EQ(system->state_name(1), "B.x");
   SimulationOptions o;
@@ -113,8 +121,53 @@ TEST(System, AlgebraicLoopThroughDirectFeedthrough) {
   }
 }
 
+// The exact solution of CoupledMasses (models/coupled_masses/reference):
+// rows of time and the named columns, every 0.01 s over 0 .. 10 s.
+struct ExactMasses {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> rows;
+  double value(double t, const std::string& name) const {
+    const auto row = static_cast<std::size_t>(std::lround(t / 0.01));
+    const auto col = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    if (row >= rows.size() || col >= names.size() || std::fabs(rows[row][0] - t) > 1e-9)
+      throw std::runtime_error("no exact value of " + name + " at " + std::to_string(t));
+    return rows[row][col];
+  }
+  double peak(const std::string& name) const {
+    double p = 0.0;
+    for (const auto& r : rows) p = std::max(p, std::fabs(r[static_cast<std::size_t>(
+                                                 std::find(names.begin(), names.end(), name) - names.begin())]));
+    return p;
+  }
+};
+
+ExactMasses read_exact_masses() {
+  std::ifstream in(LSDAE_COUPLED_MASSES_REFERENCE);
+  EXPECT_TRUE(in.good()) << LSDAE_COUPLED_MASSES_REFERENCE;
+  ExactMasses out;
+  std::string line, cell;
+  std::getline(in, line);
+  for (std::stringstream header(line); std::getline(header, cell, ',');) out.names.push_back(cell);
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    for (std::stringstream cells(line); std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
+    out.rows.push_back(std::move(row));
+  }
+  EXPECT_EQ(out.rows.size(), 1001u);
+  return out;
+}
+
 // Seed 003: two masses in two FMUs rigidly coupled (equal velocities, a
-// constraint force into each: F1 + F2 = 0) against the single FMU.
+// constraint force into each: F1 + F2 = 0) against the exact solution of
+// the single FMU CoupledMasses, at rtol = atol = 1e-10, to 5e-9 of each
+// variable's peak (measured: 2.1e-9 for the positions, 2.5e-9 for the
+// velocities, 2e-11 for the force; at rtol = atol = 1e-9 the global error
+// is about 1e-7 of the peak, for these components and for models/systems'
+// SlidingMass alike: the tolerance, not the components).
+// The single FMU CoupledMasses_semi_explicit_shapeA itself stops at its
+// first step below rtol = atol ≈ 7e-10 when the first output point is 0.1 s
+// or more away (IDA_ERR_FAIL at t = 0): it is compared here at 1e-9 only
+// for its structural index (docs/systems.md, "Accuracy of seed 003's coupling").
 void expect_coupled_masses_match(ConstraintMethod method) {
   SystemDescription d;
   d.name = "two_masses";
@@ -125,29 +178,31 @@ void expect_coupled_masses_match(ConstraintMethod method) {
   rod.ports = {{{"mass1", "vout"}, {"mass1", "F"}}, {{"mass2", "vout"}, {"mass2", "F"}}};
   d.couplings = {rod};
   SimulationOptions o;
-  // Both runs keep a global error of about 1e-8 at this tolerance; below
-  // about 7e-10 the system's first step fails IDA's error test (left open:
-  // docs/systems.md, "Limits"); the positions of the system drift from the
-  // single FMU's by up to about 2e-7 over 10 s, so not yet the 1e-8 aimed at.
   o.rtol = o.atol = 1e-9;
   o.stop_time = 10.0;
   o.constraints = method;
-  auto system = Simulation::create(System::create(d), o);
   auto single = Simulation::create(Fmu::open(fmu("CoupledMasses_semi_explicit_shapeA")), o);
   single->initialize();
+  EXPECT_EQ(single->statistics().structural_index, 2u);
+  o.rtol = o.atol = 1e-10;
+  auto system = Simulation::create(System::create(d), o);
   system->initialize();
   EXPECT_EQ(system->statistics().structural_index, 2u);
-  EXPECT_EQ(single->statistics().structural_index, 2u);
+  const ExactMasses exact = read_exact_masses();
+  const std::vector<std::pair<std::string, std::string>> compared = {
+      {"mass1.s", "s1"}, {"mass2.s", "s2"}, {"mass1.v", "v1"}, {"mass2.v", "v2"}, {"mass2.F", "Fz"}};
+  double worst = 0.0;
   for (double t = 0.5; t <= 10.0 + 1e-12; t += 0.5) {
     system->advance_to(t);
-    single->advance_to(t);
-    EXPECT_NEAR(system->get("mass1.s"), single->get("s1"), 5e-7) << t;
-    EXPECT_NEAR(system->get("mass2.s"), single->get("s2"), 5e-7) << t;
-    EXPECT_NEAR(system->get("mass1.v"), single->get("v1"), 5e-7) << t;
-    EXPECT_NEAR(system->get("mass2.v"), single->get("v2"), 5e-7) << t;
-    EXPECT_NEAR(system->get("mass2.F"), single->get("Fz"), 1e-6) << t;   // the constraint force into mass 2
-    EXPECT_NEAR(system->get("mass1.F"), -single->get("Fz"), 1e-6) << t;  // and its reaction
+    for (const auto& [name, column] : compared) {
+      const double error = std::fabs(system->get(name) - exact.value(t, column)) / exact.peak(column);
+      worst = std::max(worst, error);
+      EXPECT_LT(error, 5e-9) << name << " at " << t;
+    }
+    // The reaction on mass 1.
+    EXPECT_LT(std::fabs(system->get("mass1.F") + exact.value(t, "Fz")) / exact.peak("Fz"), 5e-9) << t;
   }
+  EXPECT_GT(worst, 0.0) << "a comparison that cannot fail";
 }
 
 TEST(System, RigidCouplingIsCoupledMassesWithDummyDerivatives) {
@@ -171,6 +226,27 @@ TEST(System, EventsOnTwoComponents) {
   EXPECT_EQ(sim->statistics().state_events, 2 + 11);
   EXPECT_NEAR(sim->get("A.x"), 1 - std::exp(-(2.0 - 2 * pa)), 1e-6);
   EXPECT_NEAR(sim->get("B.x"), 1 - std::exp(-(2.0 - 11 * pb) / 0.5), 1e-6);
+}
+
+// --output-vars time: a system has no independent variable of its own (its
+// components' are "A.time", "B.time"), but time is every result's first
+// column, so naming it is accepted as for one FMU, and adds no column.
+TEST(System, TimeIsAnOutputNameOfASystem) {
+  auto system = System::create(two_first_order_chain());
+  ASSERT_EQ(system->model_description().find("time"), nullptr);
+  const auto channels = simulation::select_output_channels(*system, {"time", "B.x"}, false);
+  ASSERT_EQ(channels.size(), 1u);
+  EXPECT_EQ(channels[0].name, "B.x");
+  EXPECT_TRUE(simulation::select_output_channels(*system, {"tim?"}, false).empty());
+  // Component time variables are the same independent variable: no column either.
+  EXPECT_TRUE(simulation::select_output_channels(*system, {"A.time"}, false).empty());
+  try {
+    simulation::select_output_channels(*system, {"times"}, false);
+    FAIL() << "\"times\" accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(std::string(e.what()).find("\"times\" matches no variable"), std::string::npos) << e.what();
+  }
 }
 
 void expect_refused(const SystemDescription& d, ErrorKind kind, std::initializer_list<const char*> parts) {
