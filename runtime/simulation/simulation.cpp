@@ -17,7 +17,6 @@
 #include "lsdae/fmi_names.h"
 #include "lsdae/log.h"
 #include "simulation/simulation_impl.h"
-#include "system/composite_instance.h"
 #include "structure/pipeline.h"
 
 namespace lsdae {
@@ -144,7 +143,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
     // A system's instance runs its components on these threads when the
     // call is not already one of the Jacobian's parallel colours
     // (runtime/system/composite_instance.h, "Components in parallel").
-    if (auto* composite = dynamic_cast<system::CompositeInstance*>(inst.get())) composite->set_threads(threads);
+    inst->set_threads(threads);
     m.instances.push_back(std::move(inst));
   }
   m.make_residuals();

@@ -163,9 +163,11 @@ class CompositeInstance final : public Instance {
   void terminate() override;
   void reset() override;
   // The threads one call may use for the components (>= 1; 1: one after
-  // the other), and the work from which a call runs them in parallel (0:
-  // always, as the tests of the parallel path do).
-  void set_threads(std::size_t threads, double parallel_work_seconds = kParallelWorkSeconds) {
+  // the other), from kParallelWorkSeconds of work on.
+  void set_threads(std::size_t threads) override { configure_threads(threads, kParallelWorkSeconds); }
+  // The same with the work from which a call runs the components in
+  // parallel (0: always, as the tests of the parallel path do).
+  void configure_threads(std::size_t threads, double parallel_work_seconds) {
     threads_ = threads == 0 ? 1 : threads;
     parallel_work_ = parallel_work_seconds;
   }

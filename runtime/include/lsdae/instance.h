@@ -218,6 +218,12 @@ class Instance {
                                                 std::span<const ValueReference> knowns,
                                                 std::span<const double> seed, std::span<double> sensitivity) = 0;
 
+  // The threads one call of this instance may use (lsdae::Simulation passes
+  // its --threads). A system's composite instance evaluates its components
+  // on them (runtime/system/composite_instance.h); an FMU instance is one
+  // thread and ignores it.
+  virtual void set_threads(std::size_t threads) { (void)threads; }
+
   // --- Najafi et al.'s constraints (FMI 2.0 extension). has_*() says whether
   // the FMU declares the function and the binary exports it; the calls throw
   // Error(usage) otherwise. `c` holds max_constraints() values, `jacobian`

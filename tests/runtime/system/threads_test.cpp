@@ -77,7 +77,7 @@ system::CompositeInstance& as_composite(Instance& instance) {
 // Everything a composite instance computes at one point, with `threads`.
 std::vector<double> evaluate_at_a_point(const System& system, std::size_t threads) {
   auto inst = system.instantiate("t" + std::to_string(threads));
-  as_composite(*inst).set_threads(threads, 0.0);  // parallel whatever the work
+  as_composite(*inst).configure_threads(threads, 0.0);  // parallel whatever the work
   inst->enter_initialization_mode(std::nullopt, 0.0, std::nullopt);
   inst->exit_initialization_mode();
   inst->enter_continuous_time_mode();
@@ -133,7 +133,7 @@ TEST(SystemThreads, AComponentErrorOnAWorkerThreadReachesTheCaller) {
   auto system = System::create(line_of_four());
   for (std::size_t threads : {1u, 2u}) {
     auto inst = system->instantiate("e" + std::to_string(threads));
-    as_composite(*inst).set_threads(threads, 0.0);  // parallel whatever the work
+    as_composite(*inst).configure_threads(threads, 0.0);  // parallel whatever the work
     std::vector<double> dx(system->states().size());
     // Before initialization: every component's FMU refuses the call (fmi3Error).
     try {
