@@ -1,5 +1,6 @@
 // runtime/cli/sweep_command.cpp -- `lsdae sweep model.fmu [scenario source]
-// [--metric ...] [--jobs N] [--summary out.csv]`: many runs of one FMU, one
+// [--metric ...] [--jobs N] [--summary out.csv]`: many runs of one FMU, or of
+// a system of FMUs (system.ssp / .ssd: names "component.variable"), one
 // summary row each (docs/sweeps.md; the engine: lsdae/sweep.h).
 //
 // Scenario sources: --scenarios table.csv, --monte-carlo N with --draw and
@@ -39,8 +40,10 @@
 #include "common/format.h"
 #include "import/temp_dir.h"
 #include "lsdae/error.h"
+#include "lsdae/ssp.h"
 #include "lsdae/supervise.h"
 #include "lsdae/sweep.h"
+#include "lsdae/system.h"
 #include "results/result_writer.h"
 #include "simulation/output_channels.h"
 #include "sweep/csv_line.h"
@@ -79,7 +82,8 @@ struct SweepCliOptions {
 
 [[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
 
-std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Fmu& fmu, std::optional<double>& settle_from) {
+std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Model& model, bool system,
+                                             std::optional<double>& settle_from) {
   const int sources = (!o.scenarios.empty()) + (o.monte_carlo > 0) + (!o.contingencies.empty());
   if (sources > 1)
     refuse("sweep: --scenarios, --monte-carlo and --contingencies are alternatives → give one (--grid may be "
@@ -90,7 +94,11 @@ std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Fmu
   if (!o.draws.empty() && o.monte_carlo == 0) refuse("--draw: only with --monte-carlo N → e.g. --monte-carlo 100");
   if ((!o.case_file.empty() || o.fault_on || o.clear_after || o.no_fault) && o.contingencies.empty())
     refuse("--case, --fault-on, --clear-after and --no-fault go with --contingencies chgtab.m");
-  const ModelDescription& md = fmu.model_description();
+  if (system && !o.contingencies.empty())
+    refuse("--contingencies: the branch outages map onto one PowerGrid FMU's disturbance parameters (fault.bus, "
+           "trip.branch), and \"" + o.path + "\" is a system of FMUs → sweep the PowerGrid FMU itself, or give the "
+           "outages as a --scenarios table whose columns name the component's variables (e.g. grid.fault.bus)");
+  const ModelDescription& md = model.model_description();
   std::vector<sweep::Scenario> base;
   std::string source;
   if (!o.scenarios.empty()) {
@@ -270,13 +278,31 @@ int run_sweep_command(const SweepCliOptions& o) {
   options.reuse = !o.no_reuse;
   options.scenario_timeout = o.scenario_timeout;
 
-  auto fmu = Fmu::open(o.path);
+  // An .ssp or .ssd is a system of FMUs (lsdae/system.h), opened as
+  // `lsdae simulate` opens it; the binaries are loaded only by whoever runs
+  // the scenarios (the workers, after the fork).
+  std::shared_ptr<Fmu> fmu;
+  std::shared_ptr<const Model> model;
   std::error_code ec;
-  if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
+  const bool system = is_system_file(o.path);
+  if (system) {
+    const SystemDescription description = read_system_description(o.path);
+    if (!description.unpacked_dir.empty()) StopSignals::remove_on_abort(description.unpacked_dir);
+    auto opened = System::create(description);
+    for (std::size_t c = 0; c < opened->component_count(); ++c) {
+      const Fmu& component = opened->component_fmu(c);
+      if (!std::filesystem::is_directory(component.path(), ec)) StopSignals::remove_on_abort(component.unpacked_dir());
+    }
+    model = std::move(opened);
+  } else {
+    fmu = Fmu::open(o.path);
+    if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
+    model = fmu;
+  }
   std::optional<double> settle_from;
-  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *fmu, settle_from);
+  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *model, system, settle_from);
   std::vector<sweep::Scenario> common{{"common", options.sets}};
-  sweep::check_names(fmu->model_description(), common, "--set");
+  sweep::check_names(model->model_description(), common, "--set");
   if (!o.settle.empty()) {
     std::vector<double> v;
     std::stringstream list(o.settle);
@@ -292,7 +318,7 @@ int run_sweep_command(const SweepCliOptions& o) {
              "below 1e-4 for 1 s)");
     options.settle = sweep::Settle{v[0], v[1], v.size() == 3 ? std::optional<double>(v[2]) : settle_from};
   }
-  auto plan = sweep::SweepPlan::compile(fmu, options);
+  auto plan = fmu ? sweep::SweepPlan::compile(fmu, options) : sweep::SweepPlan::compile(model, options);
   const auto header = plan->header();
 
   // The summary: refuse to lose an earlier sweep's rows by accident.
@@ -356,7 +382,7 @@ int run_sweep_command(const SweepCliOptions& o) {
     std::vector<std::string> patterns;
     for (const auto& list : o.output_vars)
       for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
-    const auto channels = simulation::select_output_channels(*fmu, patterns, false);
+    const auto channels = simulation::select_output_channels(*model, patterns, false);
     std::filesystem::create_directories(o.results_dir, ec);
     if (ec || !std::filesystem::is_directory(o.results_dir))
       throw Error(ErrorKind::output, "--results-dir \"" + o.results_dir + "\": cannot be created (" +
@@ -369,9 +395,9 @@ int run_sweep_command(const SweepCliOptions& o) {
                it->first + ext + "\" → give the scenarios ids that differ in letters, digits, '.', '-' or '_'");
     }
     const std::filesystem::path dir = o.results_dir;
-    const std::string model = fmu->display_name();
-    observe = [dir, ext, format, channels, model](const sweep::Scenario& s) -> std::unique_ptr<sweep::ScenarioObserver> {
-      return std::make_unique<ResultFileObserver>(dir / (file_name_of(s.id) + ext), format, channels, model);
+    const std::string model_name = model->display_name();
+    observe = [dir, ext, format, channels, model_name](const sweep::Scenario& s) -> std::unique_ptr<sweep::ScenarioObserver> {
+      return std::make_unique<ResultFileObserver>(dir / (file_name_of(s.id) + ext), format, channels, model_name);
     };
   } else if (!o.output_vars.empty()) {
     refuse("--output-vars: only with --results-dir DIR (the summary's columns are the --metric options)");
@@ -445,7 +471,9 @@ int run_sweep_command(const SweepCliOptions& o) {
 Runner add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepCliOptions>();
   const double inf = std::numeric_limits<double>::infinity();
-  app.add_option("fmu", o->path, "The .fmu file (or an unpacked FMU folder)")->required();
+  app.add_option("fmu", o->path,
+                 "The .fmu file (or an unpacked FMU folder), or a system of FMUs (.ssp, .ssd: names component.variable)")
+      ->required();
   app.add_option("--scenarios", o->scenarios,
                  "CSV table: one scenario per row, columns are variable names (and an optional id)")
       ->type_name("CSV")->group("Scenarios");
