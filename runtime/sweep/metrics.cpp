@@ -33,7 +33,10 @@ Selector compile_selector(const Model& model, const std::string& text, const std
   s.text = trim(text);
   std::string pattern = s.text;
   const auto open = s.text.find('(');
-  if (open != std::string::npos && !s.text.empty() && s.text.back() == ')') {
+  // NAME(...) is an aggregate, unless the whole text names a variable whose
+  // name has parentheses ("der(x)", as FMI names derivatives).
+  const bool variable = model.model_description().find(s.text) != nullptr;
+  if (open != std::string::npos && !s.text.empty() && s.text.back() == ')' && !variable) {
     auto agg = aggregates().find(trim(s.text.substr(0, open)));
     if (agg == aggregates().end())
       throw Error(ErrorKind::usage, where + ": unknown aggregate \"" + trim(s.text.substr(0, open)) +
