@@ -48,6 +48,7 @@
 #include "simulation/output_channels.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
+#include "sweep/summary_file.h"
 #ifdef LSDAE_HAVE_MPI
 #include "sweep/mpi_scheduler.h"
 #endif
@@ -139,37 +140,6 @@ std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Mod
   auto scenarios = sweep::cross(base, grid);
   sweep::check_unique_ids(scenarios, "sweep");
   return scenarios;
-}
-
-// The ids already in a summary being resumed; the file is cut back to its
-// last complete line. Error(usage) when its header differs.
-std::set<std::string> read_finished(const std::string& path, const std::vector<std::string>& header,
-                                    std::size_t metric_count) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream all;
-  all << in.rdbuf();
-  std::string text = all.str();
-  const auto last_newline = text.rfind('\n');
-  const std::size_t keep = last_newline == std::string::npos ? 0 : last_newline + 1;
-  if (keep != text.size()) {
-    if (::truncate(path.c_str(), static_cast<off_t>(keep)) != 0)
-      throw Error(ErrorKind::output, "--summary \"" + path + "\": cannot cut back its incomplete last line: " +
-                                         std::strerror(errno) + " → check the file's permissions");
-    text.resize(keep);
-  }
-  std::set<std::string> ids;
-  std::size_t pos = 0;
-  if (text.empty()) return ids;
-  const auto found = sweep::parse_csv_record(text, pos);
-  if (found != header)
-    refuse("--resume: \"" + path + "\" has the columns " + sweep::csv_record(found) + ", this sweep writes " +
-           sweep::csv_record(header) + " → resume with the same --metric options, or write a new --summary");
-  while (pos < text.size()) {
-    const std::size_t begin = pos;
-    sweep::parse_csv_record(text, pos);
-    ids.insert(sweep::SummaryRow::from_csv(text.substr(begin, pos - begin - 1), metric_count).id);
-  }
-  return ids;
 }
 
 class Progress {
@@ -319,7 +289,6 @@ int run_sweep_command(const SweepCliOptions& o) {
     options.settle = sweep::Settle{v[0], v[1], v.size() == 3 ? std::optional<double>(v[2]) : settle_from};
   }
   auto plan = fmu ? sweep::SweepPlan::compile(fmu, options) : sweep::SweepPlan::compile(model, options);
-  const auto header = plan->header();
 
   // The summary: refuse to lose an earlier sweep's rows by accident.
   std::set<std::string> finished;
@@ -339,41 +308,26 @@ int run_sweep_command(const SweepCliOptions& o) {
 #else
   auto refuse_on_coordinator = [](const std::function<void()>& check) { check(); };
 #endif
+  // The summary (CSV or HDF5 by the extension: sweep/summary_file.h), on
+  // rank 0 only; its rows are written as the scenarios finish.
+  std::unique_ptr<sweep::SummaryFile> summary;
   refuse_on_coordinator([&] {
+    if (!coordinator) return;
     if (exists && !o.resume && !o.overwrite)
       refuse("--summary \"" + o.summary + "\" exists → --resume to continue that sweep, --overwrite to start again, "
              "or choose another --summary file");
-    if (o.resume && exists) finished = read_finished(o.summary, header, options.metrics.size());
+    summary = sweep::open_summary(o.summary, options.metrics, o.resume && exists, model->display_name());
+    finished = summary->finished();
   });
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (o.resume && exists ? O_APPEND : O_TRUNC);
-  const int fd = coordinator ? ::open(o.summary.c_str(), flags, 0666) : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  const int open_errno = errno;
-  refuse_on_coordinator([&] {
-    if (fd < 0)
-      throw Error(ErrorKind::output, "--summary \"" + o.summary + "\": cannot be written: " + std::strerror(open_errno) +
-                                         " → check the folder exists and is writable");
-  });
-  struct Close {
-    int fd;
-    ~Close() { ::close(fd); }
-  } close_summary{fd};
   std::string write_error;
-  auto append = [&](const std::string& line) {
-    if (!write_error.empty()) return;
-    std::size_t done = 0;
-    while (done < line.size()) {
-      const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        write_error = "--summary \"" + o.summary + "\": writing failed: " + std::strerror(errno) +
-                      " → free disk space or choose another file; --resume continues the sweep";
-        return;
-      }
-      done += static_cast<std::size_t>(n);
+  auto append = [&](const sweep::SummaryRow& row) {
+    if (!write_error.empty() || !summary) return;
+    try {
+      summary->append(row);
+    } catch (const Error& e) {
+      write_error = e.what();
     }
   };
-  if (!(o.resume && exists && ::lseek(fd, 0, SEEK_END) > 0))
-    append(sweep::csv_record(header) + "\n");
 
   sweep::ObserverFactory observe;
   if (!o.results_dir.empty()) {
@@ -424,8 +378,8 @@ int run_sweep_command(const SweepCliOptions& o) {
       return sweep::TaskOutcome{row.status == sweep::Status::failed, row.to_csv()};
     };
     auto on_row = [&](std::size_t, int, const sweep::TaskOutcome& t) {
-      append(t.row + "\n");
       const auto row = sweep::SummaryRow::from_csv(t.row, options.metrics.size());
+      append(row);
       if (row.status == sweep::Status::ok) ++outcome.ok;
       else if (row.status == sweep::Status::stopped_early) ++outcome.stopped_early;
       else ++outcome.failed;
@@ -446,7 +400,7 @@ int run_sweep_command(const SweepCliOptions& o) {
 #endif
   if (!todo.empty())
     outcome = sweep::run_sweep(*plan, scenarios, [&](std::size_t, const sweep::SummaryRow& row) {
-      append(row.to_csv() + "\n");
+      append(row);
       if (row.status == sweep::Status::ok) ++outcome.ok;
       else if (row.status == sweep::Status::stopped_early) ++outcome.stopped_early;
       else ++outcome.failed;
@@ -517,7 +471,8 @@ Runner add_sweep_command(CLI::App& app) {
                  "End a scenario early when every derivative stays below TOL for DURATION s (from FROM; contingencies: "
                  "from the clearing time)")
       ->type_name("TOL,DURATION[,FROM]")->group("Summary");
-  app.add_option("--summary", o->summary, "Summary CSV, one row per scenario, written as they finish")
+  app.add_option("--summary", o->summary,
+                 "Summary, one row per scenario, written as they finish: CSV, or HDF5 for a .h5/.hdf5 name")
       ->capture_default_str()->group("Summary");
   app.add_flag("--resume", o->resume, "Continue the sweep of an existing --summary: skip the ids it holds")
       ->group("Summary");
