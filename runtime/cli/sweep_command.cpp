@@ -83,63 +83,30 @@ struct SweepCliOptions {
 
 [[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
 
-std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Model& model, bool system,
+// The scenarios of the options (sweep/scenario_sources.h make_scenarios); the
+// change-table entries that are not single branch outages are listed.
+std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Model& model,
                                              std::optional<double>& settle_from) {
-  const int sources = (!o.scenarios.empty()) + (o.monte_carlo > 0) + (!o.contingencies.empty());
-  if (sources > 1)
-    refuse("sweep: --scenarios, --monte-carlo and --contingencies are alternatives → give one (--grid may be "
-           "added to any of them)");
-  if (sources == 0 && o.grid.empty())
-    refuse("sweep: no scenarios → give --scenarios table.csv, --grid name=v1,v2, --monte-carlo N --draw ..., or "
-           "--contingencies chgtab.m --case case.m");
-  if (!o.draws.empty() && o.monte_carlo == 0) refuse("--draw: only with --monte-carlo N → e.g. --monte-carlo 100");
-  if ((!o.case_file.empty() || o.fault_on || o.clear_after || o.no_fault) && o.contingencies.empty())
-    refuse("--case, --fault-on, --clear-after and --no-fault go with --contingencies chgtab.m");
-  if (system && !o.contingencies.empty())
-    refuse("--contingencies: the branch outages map onto one PowerGrid FMU's disturbance parameters (fault.bus, "
-           "trip.branch), and \"" + o.path + "\" is a system of FMUs → sweep the PowerGrid FMU itself, or give the "
-           "outages as a --scenarios table whose columns name the component's variables (e.g. grid.fault.bus)");
-  const ModelDescription& md = model.model_description();
-  std::vector<sweep::Scenario> base;
-  std::string source;
-  if (!o.scenarios.empty()) {
-    base = sweep::read_scenario_table(o.scenarios);
-    source = "--scenarios \"" + o.scenarios + "\"";
-  } else if (o.monte_carlo > 0) {
-    std::vector<sweep::Draw> draws;
-    for (const auto& d : o.draws) draws.push_back(sweep::parse_draw(d));
-    base = sweep::monte_carlo(draws, o.monte_carlo, o.seed);
-    source = "--draw";
-  } else if (!o.contingencies.empty()) {
-    if (o.case_file.empty() && !o.no_fault)
-      refuse("--contingencies: the fault is at each branch's from-bus, which the MATPOWER case file gives → add "
-             "--case case.m (or --no-fault to only open the branches)");
-    const sweep::ChangeTable table = sweep::read_chgtab(o.contingencies);
-    if (!table.skipped.empty()) {
-      std::cerr << "lsdae: note: --contingencies: " << count_of(table.skipped.size(), "entry", "entries")
-                << " skipped (only single branch outages are swept):\n";
-      for (std::size_t i = 0; i < table.skipped.size() && i < 5; ++i) std::cerr << "  " << table.skipped[i] << '\n';
-      if (table.skipped.size() > 5) std::cerr << "  ... and " << table.skipped.size() - 5 << " more\n";
-    }
-    if (table.outages.empty()) refuse("--contingencies \"" + o.contingencies + "\": no branch outage to sweep");
-    const auto from = o.no_fault ? std::vector<std::int64_t>{} : sweep::read_branch_from_buses(o.case_file);
-    sweep::ContingencyTimes times{o.fault_on, o.clear_after, !o.no_fault};
-    const Variable* t_on = md.find("fault.t_on");
-    const Variable* trip_time = md.find("trip.time");
-    if (o.clear_after && !o.fault_on && (t_on == nullptr || !t_on->start))
-      refuse("--clear-after: the FMU has no fault.t_on start value to count from → add --fault-on T");
-    base = sweep::contingency_scenarios(table, from, times, t_on && t_on->start ? *t_on->start : 0.0);
-    // The settle test starts once the branch is open.
-    if (o.clear_after) settle_from = o.fault_on.value_or(t_on && t_on->start ? *t_on->start : 0.0) + *o.clear_after;
-    else if (trip_time != nullptr && trip_time->start) settle_from = trip_time->start;
-    source = "--contingencies \"" + o.contingencies + "\"";
+  sweep::ScenarioSourceSpec spec;
+  spec.table = o.scenarios;
+  spec.grid = o.grid;
+  spec.monte_carlo = o.monte_carlo;
+  spec.draws = o.draws;
+  spec.seed = o.seed;
+  spec.contingencies = o.contingencies;
+  spec.case_file = o.case_file;
+  spec.fault_on = o.fault_on;
+  spec.clear_after = o.clear_after;
+  spec.no_fault = o.no_fault;
+  sweep::ScenarioList list = sweep::make_scenarios(spec, model);
+  if (!list.skipped.empty()) {
+    std::cerr << "lsdae: note: --contingencies: " << count_of(list.skipped.size(), "entry", "entries")
+              << " skipped (only single branch outages are swept):\n";
+    for (std::size_t i = 0; i < list.skipped.size() && i < 5; ++i) std::cerr << "  " << list.skipped[i] << '\n';
+    if (list.skipped.size() > 5) std::cerr << "  ... and " << list.skipped.size() - 5 << " more\n";
   }
-  std::vector<sweep::Scenario> grid = sweep::full_factorial(o.grid);
-  if (!grid.empty()) sweep::check_names(md, grid, "--grid");
-  if (!base.empty()) sweep::check_names(md, base, source);
-  auto scenarios = sweep::cross(base, grid);
-  sweep::check_unique_ids(scenarios, "sweep");
-  return scenarios;
+  settle_from = list.settle_from;
+  return std::move(list.scenarios);
 }
 
 class Progress {
@@ -270,7 +237,7 @@ int run_sweep_command(const SweepCliOptions& o) {
     model = fmu;
   }
   std::optional<double> settle_from;
-  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *model, system, settle_from);
+  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *model, settle_from);
   std::vector<sweep::Scenario> common{{"common", options.sets}};
   sweep::check_names(model->model_description(), common, "--set");
   if (!o.settle.empty()) {
