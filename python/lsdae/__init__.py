@@ -8,6 +8,8 @@ FMUs (with the FMI Layered Standard for DAE) from Python.
     sim = model.simulation()                                           # stepping
     res = lsdae.read_result("run.h5")                                  # a result file (.csv, .h5, .mat)
     s = lsdae.read_summary("sweep.h5")                                 # a sweep's summary (.csv, .h5)
+    runner = lsdae.ScenarioRunner("model.fmu", metrics=["max:x"])      # scenarios on a reused model
+    row = runner.run({"k": 2.5})
 
 docs/python.md is the chapter; the errors are in lsdae._errors.
 """
@@ -18,6 +20,7 @@ from ._model import Model, Simulation, Variable, load, simulate
 from ._files import ResultFileError, read_result
 from ._result import Result
 from ._summary import read_summary
+from ._sweep import ScenarioRow, ScenarioRunner
 
 __version__ = _lsdae.__version__
 set_log_level = _lsdae.set_log_level
@@ -27,5 +30,6 @@ set_log_level = _lsdae.set_log_level
 # lets more through, "off" none.
 
 __all__ = ["simulate", "load", "Model", "Simulation", "Variable", "Result", "read_result", "read_summary", "ResultFileError",
+           "ScenarioRunner", "ScenarioRow",
            "set_log_level",
            "__version__"] + list(_error_names)
