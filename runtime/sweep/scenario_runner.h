@@ -25,6 +25,10 @@
 // (lsdae/sweep.h run_scenario): the plan's model, simulation options and
 // SweepOptions::reuse.
 //
+// Public (installed as lsdae/sweep/scenario_runner.h): with run_scenario
+// (lsdae/sweep.h) it is the C++ form of the C API's scenario runner
+// (lsdae_scenario_runner_open, lsdae.h) and of Python's lsdae.ScenarioRunner.
+//
 // Not thread-safe (one runner per thread or process). Under
 // lsdae::run_isolated the runner lives in the child: reuse spans the
 // scenarios that child runs.
@@ -38,6 +42,7 @@
 #include <utility>
 
 #include "lsdae/fmu.h"
+#include "lsdae/model.h"
 #include "lsdae/simulation.h"
 #include "lsdae/sweep.h"
 

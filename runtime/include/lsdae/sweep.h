@@ -14,7 +14,8 @@
 //     std::cout << row.to_csv() << '\n';                              // in the order they finish
 //   });
 //   // or one at a time, in this process (a pipeline's own loop), the model
-//   // kept from one scenario to the next (sweep/scenario_runner.h):
+//   // kept from one scenario to the next (ScenarioRunner: runtime/sweep/
+//   // scenario_runner.h, installed as lsdae/sweep/scenario_runner.h):
 //   lsdae::sweep::ScenarioRunner runner(*plan);
 //   for (const auto& s : scenarios) rows.push_back(lsdae::sweep::run_scenario(*plan, s, runner));
 //
@@ -154,7 +155,7 @@ class ScenarioObserver {
 };
 using ObserverFactory = std::function<std::unique_ptr<ScenarioObserver>(const Scenario& scenario)>;
 
-class ScenarioRunner;  // runtime/sweep/scenario_runner.h
+class ScenarioRunner;  // runtime/sweep/scenario_runner.h (installed as lsdae/sweep/scenario_runner.h)
 
 // One scenario on the runner's Simulation (made for `plan`: ScenarioRunner(plan)).
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner,
