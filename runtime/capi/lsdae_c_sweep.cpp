@@ -3,6 +3,7 @@
 // runner (one scenario at a time on a reused model) over
 // lsdae::sweep::ScenarioRunner and run_scenario. Every entry point catches
 // every exception (capi/guarded.h).
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -147,6 +148,12 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
   return lsdae::capi::guarded(lsdae::capi::open_error(), [&] {
     if (model_path == nullptr || spec == nullptr || spec->summary_csv == nullptr)
       refuse("lsdae_sweep: model_path, spec and spec->summary_csv must not be NULL → pass them");
+    std::string extension = std::filesystem::path(spec->summary_csv).extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (extension == ".h5" || extension == ".hdf5")
+      refuse(std::string("lsdae_sweep: spec->summary_csv \"") + spec->summary_csv +
+             "\": lsdae_sweep writes CSV → give a .csv name (an HDF5 summary: `lsdae sweep --summary " +
+             spec->summary_csv + "`)");
     lsdae::sweep::SweepOptions o = sweep_options("lsdae_sweep", options, spec);
     auto model = open_model("lsdae_sweep", model_path);
     lsdae::sweep::ScenarioSourceSpec source;

@@ -343,7 +343,9 @@ int lsdae_stop_requested(void);
  * (contingencies with case_file; an FMU only) -- and/or a full factorial
  * grid (grid axes "name=v1,v2,..."), crossed with the source when both are
  * given; `sets` ("name=value") apply to every scenario before its own
- * values. Every finished scenario is one row of `summary_csv` (created or
+ * values. Every finished scenario is one row of `summary_csv` (CSV: a name
+ * ending in .h5 or .hdf5 is LSDAE_ERR_USAGE; HDF5 summaries are written by
+ * `lsdae sweep --summary x.h5`; created or
  * truncated, then written row by row: id, status, message, reached_time,
  * steps, wall_time_s, one column per metric). Metrics are "STAT:SELECTOR"
  * texts, stop conditions "SELECTOR OP NUMBER" (docs/sweeps.md).

@@ -219,6 +219,14 @@ static void sweep_with_a_grid_and_draws(const char* fmu, const char* dir) {
   spec.grid = grid;
   spec.grid_count = 1;
   CHECK(lsdae_sweep(fmu, &options, &spec, &failed) == LSDAE_ERR_USAGE, "a draw without monte_carlo accepted");
+  /* The C interface writes CSV: an HDF5 name is refused, not filled with CSV text. */
+  lsdae_sweep_spec_init(&spec);
+  spec.grid = grid;
+  spec.grid_count = 1;
+  snprintf(summary, sizeof summary, "%s/capi-summary.h5", dir);
+  spec.summary_csv = summary;
+  CHECK(lsdae_sweep(fmu, &options, &spec, &failed) == LSDAE_ERR_USAGE, "an .h5 summary accepted");
+  CHECK(strstr(lsdae_last_error(NULL), "writes CSV") != NULL, "%s", lsdae_last_error(NULL));
 }
 
 int main(int argc, char** argv) {
