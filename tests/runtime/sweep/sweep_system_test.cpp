@@ -8,8 +8,8 @@
 // rows do not depend on --jobs or on reuse (Simulation::reset() on a System
 // must give the components their SSP parameters and DAE switches again:
 // also checked on the algebraic loop, whose second component has an LS-DAE
-// enable switch); names are component.variable; a contingency table is
-// refused for a system.
+// enable switch); names are component.variable; --results-dir files equal
+// simulate's; a contingency table is refused for a system.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -134,6 +134,29 @@ TEST_F(SweepSystem, ReuseOfASystemGivesTheRowsOfFreshRuns) {
   EXPECT_EQ(rows_of({"--no-isolate", "--no-reuse"}, "fresh.csv"), reused);
   EXPECT_EQ(rows_of({"--jobs", "2"}, "jobs2.csv"), reused);
   EXPECT_NE(reused.at("low")[6], reused.at("high")[6]);
+}
+
+// --results-dir on a system: each scenario's file is what `lsdae simulate
+// system.ssp` writes with the same values, byte for byte.
+TEST_F(SweepSystem, ResultFilesOfASystemAreWhatSimulateWrites) {
+  const auto dir = work_ / "results";
+  const ProcessResult r = run({"sweep", ssp("coupled_masses").string(), "--grid", "mass1.F0=0.5,2", "--stop", "1",
+                               "--metric", "max:mass1.v", "--results-dir", dir.string(), "--summary",
+                               (work_ / "s.csv").string(), "--no-progress", "--jobs", "2"});
+  ASSERT_TRUE(ExitedWith(r, 0));
+  const std::vector<std::string> f0{"0.5", "2"};
+  for (std::size_t k = 0; k < f0.size(); ++k) {
+    const std::string id = std::to_string(k + 1);
+    const auto simulated = work_ / ("sim" + id + ".csv");
+    const ProcessResult sim = run({"simulate", ssp("coupled_masses").string(), "--stop", "1", "--set",
+                                   "mass1.F0=" + f0[k], "-o", simulated.string(), "--no-progress"});
+    ASSERT_TRUE(ExitedWith(sim, 0));
+    const auto written = read_csv(dir / (id + ".csv"));
+    ASSERT_GT(written.size(), 10u);
+    EXPECT_EQ(written[0], (std::vector<std::string>{"time", "mass1.v", "mass1.s", "mass2.v", "mass2.s"}));
+    EXPECT_EQ(written, read_csv(simulated)) << "scenario " << id;
+  }
+  EXPECT_TRUE(leftovers().empty());
 }
 
 TEST_F(SweepSystem, NamesAreComponentVariableAndContingenciesAreRefused) {
