@@ -50,8 +50,10 @@ install(TARGETS lsdae_shared EXPORT lsdaeTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/lsdae
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/lsdae/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lsdae)
-# lsdae/sweep.h includes "sweep/scenario.h": beside it once installed (runtime/sweep/ in the tree).
-install(FILES ${PROJECT_SOURCE_DIR}/runtime/sweep/scenario.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lsdae/sweep)
+# lsdae/sweep.h includes "sweep/scenario.h": beside it once installed (runtime/sweep/ in the tree),
+# with the public ScenarioRunner (one scenario at a time on a reused model): lsdae/sweep/scenario_runner.h.
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/sweep/scenario.h ${PROJECT_SOURCE_DIR}/runtime/sweep/scenario_runner.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lsdae/sweep)
 # The program, linked against the same library, finds it relative to itself.
 set_target_properties(lsdae PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS lsdae RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

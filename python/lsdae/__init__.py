@@ -7,6 +7,9 @@ FMUs (with the FMI Layered Standard for DAE) from Python.
     res = model.simulate(final_time=1.0)
     sim = model.simulation()                                           # stepping
     res = lsdae.read_result("run.h5")                                  # a result file (.csv, .h5, .mat)
+    s = lsdae.read_summary("sweep.h5")                                 # a sweep's summary (.csv, .h5)
+    runner = lsdae.ScenarioRunner("model.fmu", metrics=["max:x"])      # scenarios on a reused model
+    row = runner.run({"k": 2.5})
 
 docs/python.md is the chapter; the errors are in lsdae._errors.
 """
@@ -16,6 +19,8 @@ from ._errors import __all__ as _error_names
 from ._model import Model, Simulation, Variable, load, simulate
 from ._files import ResultFileError, read_result
 from ._result import Result
+from ._summary import read_summary
+from ._sweep import ScenarioRow, ScenarioRunner
 
 __version__ = _lsdae.__version__
 set_log_level = _lsdae.set_log_level
@@ -24,6 +29,7 @@ set_log_level = _lsdae.set_log_level
 # default: warnings and errors on stderr); set_log_level("info") or "debug"
 # lets more through, "off" none.
 
-__all__ = ["simulate", "load", "Model", "Simulation", "Variable", "Result", "read_result", "ResultFileError",
+__all__ = ["simulate", "load", "Model", "Simulation", "Variable", "Result", "read_result", "read_summary", "ResultFileError",
+           "ScenarioRunner", "ScenarioRow",
            "set_log_level",
            "__version__"] + list(_error_names)

@@ -15,15 +15,13 @@
 #include <fstream>
 #include <string>
 
+#include "capi/guarded.h"
 #include "capi/options.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 #include "lsdae/model_description.h"
 #include "lsdae/simulation.h"
 #include "lsdae/supervise.h"
-#include "lsdae/sweep.h"
-#include "sweep/csv_line.h"
-#include "sweep/scenario_sources.h"
 
 struct lsdae_simulation {
   std::unique_ptr<lsdae::Simulation> sim;
@@ -47,10 +45,7 @@ static_assert(static_cast<int>(lsdae::LogLevel::off) == LSDAE_LOG_OFF);
 
 static_assert(sizeof(lsdae::ValueReference) == sizeof(uint32_t), "lsdae_get_values passes uint32_t through");
 
-namespace {
-
-thread_local std::string g_open_error;
-thread_local const lsdae::RunContext* g_run_context = nullptr;  // inside lsdae_run_isolated's body
+namespace lsdae::capi {
 
 lsdae_status to_status(lsdae::ErrorKind kind) {
   switch (kind) {
@@ -70,43 +65,33 @@ lsdae_status to_status(lsdae::ErrorKind kind) {
   }
 }
 
-// The error kind an lsdae_status stands for (none for LSDAE_OK and for a
-// value that is no status).
-std::optional<lsdae::ErrorKind> kind_of(int status) {
-  for (int k = 0; k <= static_cast<int>(lsdae::ErrorKind::timeout); ++k) {
-    const auto kind = static_cast<lsdae::ErrorKind>(k);
-    if (to_status(kind) == status) return kind;
-  }
-  return std::nullopt;
+std::string& open_error() {
+  thread_local std::string error;
+  return error;
 }
 
 // The message of the last call on this thread that failed, whichever handle
 // it went to: what lsdae_run_isolated's child hands back when its body
 // returns an error status.
-thread_local std::string g_latest_error;
+std::string& latest_error() {
+  thread_local std::string error;
+  return error;
+}
 
-template <typename F>
-lsdae_status guarded(std::string& error, F&& body) {
-  lsdae_status status = LSDAE_OK;
-  try {
-    body();
-    error.clear();
-    return LSDAE_OK;
-  } catch (const lsdae::Error& e) {
-    error = e.what();
-    status = to_status(e.kind());
-  } catch (const std::bad_alloc&) {
-    error = "lsdae: out of memory";
-    status = LSDAE_ERR_INTERNAL;
-  } catch (const std::exception& e) {
-    error = std::string("lsdae: internal error: ") + e.what();
-    status = LSDAE_ERR_INTERNAL;
-  } catch (...) {
-    error = "lsdae: internal error (unknown exception)";
-    status = LSDAE_ERR_INTERNAL;
+}  // namespace lsdae::capi
+
+namespace {
+
+thread_local const lsdae::RunContext* g_run_context = nullptr;  // inside lsdae_run_isolated's body
+
+// The error kind an lsdae_status stands for (none for LSDAE_OK and for a
+// value that is no status).
+std::optional<lsdae::ErrorKind> kind_of(int status) {
+  for (int k = 0; k <= static_cast<int>(lsdae::ErrorKind::timeout); ++k) {
+    const auto kind = static_cast<lsdae::ErrorKind>(k);
+    if (lsdae::capi::to_status(kind) == status) return kind;
   }
-  g_latest_error = error;
-  return status;
+  return std::nullopt;
 }
 
 // The variable `name` names, or the array variable whose element it names ("A[2,3]").
@@ -179,7 +164,7 @@ lsdae_log_callback g_log_callback = nullptr;
 void* g_log_user = nullptr;
 
 lsdae_status null_handle() {
-  g_open_error = "lsdae: a NULL simulation handle was passed → call lsdae_open first";
+  lsdae::capi::open_error() = "lsdae: a NULL simulation handle was passed → call lsdae_open first";
   return LSDAE_ERR_USAGE;
 }
 
@@ -206,11 +191,11 @@ void lsdae_options_init(lsdae_options* options) {
 
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation) {
   if (simulation == nullptr || fmu_path == nullptr) {
-    g_open_error = "lsdae_open: fmu_path and simulation must not be NULL";
+    lsdae::capi::open_error() = "lsdae_open: fmu_path and simulation must not be NULL";
     return LSDAE_ERR_USAGE;
   }
   *simulation = nullptr;
-  return guarded(g_open_error, [&] {
+  return lsdae::capi::guarded(lsdae::capi::open_error(), [&] {
     const lsdae::SimulationOptions o = lsdae::capi::to_simulation_options(options);
     auto handle = std::make_unique<lsdae_simulation>();
     handle->sim = lsdae::Simulation::create(lsdae::Fmu::open(fmu_path), o);
@@ -222,12 +207,12 @@ void lsdae_free(lsdae_simulation* simulation) { delete simulation; }
 
 lsdae_status lsdae_set(lsdae_simulation* s, const char* name, double value) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] { s->sim->set(name != nullptr ? name : "", value); });
+  return lsdae::capi::guarded(s->error, [&] { s->sim->set(name != nullptr ? name : "", value); });
 }
 
 lsdae_status lsdae_set_text(lsdae_simulation* s, const char* name, const char* text) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (name == nullptr || text == nullptr)
       throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_text: name and text must not be NULL");
     s->sim->set(std::string(name), std::string(text));
@@ -236,7 +221,7 @@ lsdae_status lsdae_set_text(lsdae_simulation* s, const char* name, const char* t
 
 lsdae_status lsdae_set_input_file(lsdae_simulation* s, const char* csv_path) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (csv_path == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_input_file: csv_path must not be NULL");
     s->sim->set_input(csv_path);
   });
@@ -244,7 +229,7 @@ lsdae_status lsdae_set_input_file(lsdae_simulation* s, const char* csv_path) {
 
 lsdae_status lsdae_get_int64(lsdae_simulation* s, const char* name, int64_t* value) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (name == nullptr || value == nullptr)
       throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_int64: name and value must not be NULL");
     lsdae::Values v = s->sim->get_values(std::string(name));
@@ -269,7 +254,7 @@ lsdae_status lsdae_get_int64(lsdae_simulation* s, const char* name, int64_t* val
 
 lsdae_status lsdae_get_text(lsdae_simulation* s, const char* name, char* buffer, size_t size, size_t* needed) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (name == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_text: name must not be NULL");
     lsdae::Values v = s->sim->get_values(std::string(name));
     std::string text;
@@ -286,19 +271,19 @@ lsdae_status lsdae_get_text(lsdae_simulation* s, const char* name, char* buffer,
 
 lsdae_status lsdae_initialize(lsdae_simulation* s) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] { s->sim->initialize(); });
+  return lsdae::capi::guarded(s->error, [&] { s->sim->initialize(); });
 }
 
 lsdae_status lsdae_advance_to(lsdae_simulation* s, double t, double* reached) {
   if (s == nullptr) return null_handle();
-  lsdae_status status = guarded(s->error, [&] { s->sim->advance_to(t); });
+  lsdae_status status = lsdae::capi::guarded(s->error, [&] { s->sim->advance_to(t); });
   if (reached != nullptr) *reached = s->sim->time();
   return status;
 }
 
 lsdae_status lsdae_get(lsdae_simulation* s, const char* name, double* value) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (value == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get: value must not be NULL");
     *value = s->sim->get(name != nullptr ? name : "");
   });
@@ -306,7 +291,7 @@ lsdae_status lsdae_get(lsdae_simulation* s, const char* name, double* value) {
 
 lsdae_status lsdae_value_reference(lsdae_simulation* s, const char* name, uint32_t* vr) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (name == nullptr || vr == nullptr)
       throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_value_reference: name and vr must not be NULL");
     const lsdae::Fmu& fmu = s->sim->fmu();
@@ -325,7 +310,7 @@ lsdae_status lsdae_value_reference(lsdae_simulation* s, const char* name, uint32
 
 lsdae_status lsdae_get_values(lsdae_simulation* s, const uint32_t* vrs, size_t n, double* values) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (n == 0) return;
     if (vrs == nullptr || values == nullptr)
       throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_values: vrs and values must not be NULL when n = " +
@@ -355,7 +340,7 @@ int lsdae_terminated(const lsdae_simulation* s) { return s != nullptr && s->sim-
 
 lsdae_status lsdae_statistics(lsdae_simulation* s, lsdae_stats* out) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (out == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_statistics: stats must not be NULL");
     const lsdae::SimulationStats& st = s->sim->statistics();
     *out = lsdae_stats{};
@@ -403,7 +388,7 @@ const char* lsdae_structure_report(lsdae_simulation* s) {
     return nullptr;
   }
   std::string report;
-  if (guarded(s->error, [&] { report = s->sim->structure_report(); }) != LSDAE_OK) return nullptr;
+  if (lsdae::capi::guarded(s->error, [&] { report = s->sim->structure_report(); }) != LSDAE_OK) return nullptr;
   s->structure_report = std::move(report);
   return s->structure_report.c_str();
 }
@@ -414,7 +399,7 @@ size_t lsdae_variable_count(const lsdae_simulation* s) {
 
 lsdae_status lsdae_variable_at(lsdae_simulation* s, size_t index, lsdae_variable* out) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (out == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_variable_at: variable must not be NULL");
     const auto& variables = s->sim->fmu().model_description().variables;
     if (index >= variables.size())
@@ -437,7 +422,7 @@ lsdae_status lsdae_variable_at(lsdae_simulation* s, size_t index, lsdae_variable
 
 lsdae_status lsdae_variable_index(lsdae_simulation* s, const char* name, size_t* index) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     if (name == nullptr || index == nullptr)
       throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_variable_index: name and index must not be NULL");
     const lsdae::Fmu& fmu = s->sim->fmu();
@@ -458,7 +443,7 @@ const char* lsdae_type_name(lsdae_type type) {
 
 lsdae_status lsdae_set_int64(lsdae_simulation* s, const char* name, int64_t value) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     typed_variable(s, "lsdae_set_int64", name,
                    {lsdae::VariableType::int8, lsdae::VariableType::uint8, lsdae::VariableType::int16,
                     lsdae::VariableType::uint16, lsdae::VariableType::int32, lsdae::VariableType::uint32,
@@ -471,7 +456,7 @@ lsdae_status lsdae_set_int64(lsdae_simulation* s, const char* name, int64_t valu
 
 lsdae_status lsdae_set_uint64(lsdae_simulation* s, const char* name, uint64_t value) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     typed_variable(s, "lsdae_set_uint64", name, kIntegerTypes, "an integer type");
     s->sim->set(std::string(name), std::to_string(value));
   });
@@ -479,7 +464,7 @@ lsdae_status lsdae_set_uint64(lsdae_simulation* s, const char* name, uint64_t va
 
 lsdae_status lsdae_get_uint64(lsdae_simulation* s, const char* name, uint64_t* value) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     typed_variable(s, "lsdae_get_uint64", name, kIntegerTypes, "an integer type");
     if (value == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_uint64: value must not be NULL");
     const lsdae::Values v = one_value(s, "lsdae_get_uint64", name);
@@ -497,7 +482,7 @@ lsdae_status lsdae_get_uint64(lsdae_simulation* s, const char* name, uint64_t* v
 
 lsdae_status lsdae_set_boolean(lsdae_simulation* s, const char* name, int value) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     typed_variable(s, "lsdae_set_boolean", name, {lsdae::VariableType::boolean}, "Boolean");
     if (value != 0 && value != 1)
       throw lsdae::Error(lsdae::ErrorKind::usage, std::string("lsdae_set_boolean: \"") + name + "\" given " +
@@ -508,7 +493,7 @@ lsdae_status lsdae_set_boolean(lsdae_simulation* s, const char* name, int value)
 
 lsdae_status lsdae_get_boolean(lsdae_simulation* s, const char* name, int* value) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     typed_variable(s, "lsdae_get_boolean", name, {lsdae::VariableType::boolean}, "Boolean");
     if (value == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_get_boolean: value must not be NULL");
     *value = one_value(s, "lsdae_get_boolean", name).integers[0] != 0 ? 1 : 0;
@@ -517,7 +502,7 @@ lsdae_status lsdae_get_boolean(lsdae_simulation* s, const char* name, int* value
 
 lsdae_status lsdae_set_binary(lsdae_simulation* s, const char* name, const uint8_t* data, size_t size) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     typed_variable(s, "lsdae_set_binary", name, {lsdae::VariableType::binary}, "Binary");
     if (data == nullptr && size > 0)
       throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_binary: data is NULL with size " + std::to_string(size) +
@@ -528,7 +513,7 @@ lsdae_status lsdae_set_binary(lsdae_simulation* s, const char* name, const uint8
 
 lsdae_status lsdae_get_binary(lsdae_simulation* s, const char* name, uint8_t* buffer, size_t size, size_t* needed) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     typed_variable(s, "lsdae_get_binary", name, {lsdae::VariableType::binary}, "Binary");
     const std::string hex = one_value(s, "lsdae_get_binary", name).texts[0];
     const size_t bytes = hex.size() / 2;
@@ -546,7 +531,7 @@ lsdae_status lsdae_get_binary(lsdae_simulation* s, const char* name, uint8_t* bu
 lsdae_status lsdae_set_log_callback(lsdae_log_callback callback, void* user, lsdae_log_level threshold) {
   const int level = static_cast<int>(threshold);
   if (level < LSDAE_LOG_DEBUG || level > LSDAE_LOG_OFF) {
-    g_open_error = "lsdae_set_log_callback: threshold " + std::to_string(level) +
+    lsdae::capi::open_error() = "lsdae_set_log_callback: threshold " + std::to_string(level) +
                    " is not an lsdae_log_level → use LSDAE_LOG_DEBUG ... LSDAE_LOG_OFF";
     return LSDAE_ERR_USAGE;
   }
@@ -586,7 +571,7 @@ lsdae_status lsdae_set_log_callback(lsdae_log_callback callback, void* user, lsd
 
 lsdae_status lsdae_set_event_callback(lsdae_simulation* s, lsdae_event_callback callback, void* user) {
   if (s == nullptr) return null_handle();
-  return guarded(s->error, [&] {
+  return lsdae::capi::guarded(s->error, [&] {
     s->on_event = callback;
     s->on_event_user = user;
     if (callback == nullptr) {
@@ -619,41 +604,7 @@ lsdae_status lsdae_cancel(lsdae_simulation* s) {
 }
 
 const char* lsdae_last_error(const lsdae_simulation* s) {
-  return s == nullptr ? g_open_error.c_str() : s->error.c_str();
-}
-
-lsdae_status lsdae_sweep(const char* fmu_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
-                         size_t* failed) {
-  return guarded(g_open_error, [&] {
-    if (fmu_path == nullptr || spec == nullptr || spec->scenarios_csv == nullptr || spec->summary_csv == nullptr)
-      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_sweep: fmu_path, spec, spec->scenarios_csv and "
-                                                  "spec->summary_csv must not be NULL → pass them");
-    if ((spec->metric_count > 0 && spec->metrics == nullptr) || (spec->stop_when_count > 0 && spec->stop_when == nullptr))
-      throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_sweep: a count without its array → pass the texts");
-    lsdae::sweep::SweepOptions sweep_options;
-    sweep_options.simulation = options == nullptr ? lsdae::SimulationOptions{} : lsdae::capi::to_simulation_options(options);
-    for (std::size_t i = 0; i < spec->metric_count; ++i) sweep_options.metrics.emplace_back(spec->metrics[i]);
-    for (std::size_t i = 0; i < spec->stop_when_count; ++i) sweep_options.stop_when.emplace_back(spec->stop_when[i]);
-    sweep_options.jobs = spec->jobs == 0 ? 1 : spec->jobs;
-    auto fmu = lsdae::Fmu::open(fmu_path);
-    const auto scenarios = lsdae::sweep::read_scenario_table(spec->scenarios_csv);
-    lsdae::sweep::check_names(fmu->model_description(), scenarios, std::string("scenarios_csv \"") + spec->scenarios_csv + "\"");
-    auto plan = lsdae::sweep::SweepPlan::compile(fmu, sweep_options);
-    std::ofstream summary(spec->summary_csv, std::ios::binary | std::ios::trunc);
-    if (!summary)
-      throw lsdae::Error(lsdae::ErrorKind::output, std::string("lsdae_sweep: summary \"") + spec->summary_csv +
-                                                       "\" cannot be written → check the folder exists and is writable");
-    summary << lsdae::sweep::csv_record(plan->header()) << '\n' << std::flush;
-    std::size_t failures = 0;
-    lsdae::sweep::run_sweep(*plan, scenarios, [&](std::size_t, const lsdae::sweep::SummaryRow& row) {
-      summary << row.to_csv() << '\n' << std::flush;
-      if (row.status == lsdae::sweep::Status::failed) ++failures;
-    });
-    if (!summary)
-      throw lsdae::Error(lsdae::ErrorKind::output, std::string("lsdae_sweep: writing \"") + spec->summary_csv +
-                                                       "\" failed → free disk space or choose another file");
-    if (failed != nullptr) *failed = failures;
-  });
+  return s == nullptr ? lsdae::capi::open_error().c_str() : s->error.c_str();
 }
 
 void lsdae_isolation_init(lsdae_isolation* isolation) {
@@ -663,7 +614,7 @@ void lsdae_isolation_init(lsdae_isolation* isolation) {
 
 lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae_isolation* isolation) {
   if (body == nullptr) {
-    g_open_error = "lsdae_run_isolated: body must not be NULL";
+    lsdae::capi::open_error() = "lsdae_run_isolated: body must not be NULL";
     return LSDAE_ERR_USAGE;
   }
   lsdae::IsolationOptions options;
@@ -680,22 +631,22 @@ lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae
       options.timeout = seconds("timeout", isolation->timeout, 0.0);
       options.call_timeout = seconds("call_timeout", isolation->call_timeout, options.call_timeout);
     } catch (const lsdae::Error& e) {
-      g_open_error = e.what();
+      lsdae::capi::open_error() = e.what();
       return LSDAE_ERR_USAGE;
     }
   }
   lsdae::RunOutcome outcome;
-  lsdae_status status = guarded(g_open_error, [&] {
+  lsdae_status status = lsdae::capi::guarded(lsdae::capi::open_error(), [&] {
     outcome = lsdae::run_isolated(
         [&](lsdae::RunContext& context) {
           g_run_context = &context;
-          g_latest_error.clear();
+          lsdae::capi::latest_error().clear();
           const int returned = body(user);
           // An error status with the message of the call that failed: the
           // message goes back to the caller through the outcome (this is
           // the child; its memory does not come back).
-          if (returned != LSDAE_OK && !g_latest_error.empty())
-            if (const auto kind = kind_of(returned)) throw lsdae::Error(*kind, g_latest_error);
+          if (returned != LSDAE_OK && !lsdae::capi::latest_error().empty())
+            if (const auto kind = kind_of(returned)) throw lsdae::Error(*kind, lsdae::capi::latest_error());
           return returned;
         },
         options);
@@ -703,15 +654,15 @@ lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae
   if (status != LSDAE_OK) return status;
   if (outcome.ok()) {
     if (outcome.exit_code != LSDAE_OK && !kind_of(outcome.exit_code)) {
-      g_open_error = "lsdae_run_isolated: body returned " + std::to_string(outcome.exit_code) +
+      lsdae::capi::open_error() = "lsdae_run_isolated: body returned " + std::to_string(outcome.exit_code) +
                      ", not an lsdae_status → return LSDAE_OK or an error status";
       return LSDAE_ERR_INTERNAL;
     }
-    g_open_error.clear();
+    lsdae::capi::open_error().clear();
     return static_cast<lsdae_status>(outcome.exit_code);
   }
-  g_open_error = outcome.message;
-  return to_status(outcome.kind());
+  lsdae::capi::open_error() = outcome.message;
+  return lsdae::capi::to_status(outcome.kind());
 }
 
 int lsdae_stop_requested(void) { return g_run_context != nullptr && g_run_context->stop_requested() ? 1 : 0; }

@@ -1,5 +1,6 @@
 // runtime/cli/sweep_command.cpp -- `lsdae sweep model.fmu [scenario source]
-// [--metric ...] [--jobs N] [--summary out.csv]`: many runs of one FMU, one
+// [--metric ...] [--jobs N] [--summary out.csv]`: many runs of one FMU, or of
+// a system of FMUs (system.ssp / .ssd: names "component.variable"), one
 // summary row each (docs/sweeps.md; the engine: lsdae/sweep.h).
 //
 // Scenario sources: --scenarios table.csv, --monte-carlo N with --draw and
@@ -39,12 +40,15 @@
 #include "common/format.h"
 #include "import/temp_dir.h"
 #include "lsdae/error.h"
+#include "lsdae/ssp.h"
 #include "lsdae/supervise.h"
 #include "lsdae/sweep.h"
+#include "lsdae/system.h"
 #include "results/result_writer.h"
 #include "simulation/output_channels.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
+#include "sweep/summary_file.h"
 #ifdef LSDAE_HAVE_MPI
 #include "sweep/mpi_scheduler.h"
 #endif
@@ -79,89 +83,30 @@ struct SweepCliOptions {
 
 [[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
 
-std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Fmu& fmu, std::optional<double>& settle_from) {
-  const int sources = (!o.scenarios.empty()) + (o.monte_carlo > 0) + (!o.contingencies.empty());
-  if (sources > 1)
-    refuse("sweep: --scenarios, --monte-carlo and --contingencies are alternatives → give one (--grid may be "
-           "added to any of them)");
-  if (sources == 0 && o.grid.empty())
-    refuse("sweep: no scenarios → give --scenarios table.csv, --grid name=v1,v2, --monte-carlo N --draw ..., or "
-           "--contingencies chgtab.m --case case.m");
-  if (!o.draws.empty() && o.monte_carlo == 0) refuse("--draw: only with --monte-carlo N → e.g. --monte-carlo 100");
-  if ((!o.case_file.empty() || o.fault_on || o.clear_after || o.no_fault) && o.contingencies.empty())
-    refuse("--case, --fault-on, --clear-after and --no-fault go with --contingencies chgtab.m");
-  const ModelDescription& md = fmu.model_description();
-  std::vector<sweep::Scenario> base;
-  std::string source;
-  if (!o.scenarios.empty()) {
-    base = sweep::read_scenario_table(o.scenarios);
-    source = "--scenarios \"" + o.scenarios + "\"";
-  } else if (o.monte_carlo > 0) {
-    std::vector<sweep::Draw> draws;
-    for (const auto& d : o.draws) draws.push_back(sweep::parse_draw(d));
-    base = sweep::monte_carlo(draws, o.monte_carlo, o.seed);
-    source = "--draw";
-  } else if (!o.contingencies.empty()) {
-    if (o.case_file.empty() && !o.no_fault)
-      refuse("--contingencies: the fault is at each branch's from-bus, which the MATPOWER case file gives → add "
-             "--case case.m (or --no-fault to only open the branches)");
-    const sweep::ChangeTable table = sweep::read_chgtab(o.contingencies);
-    if (!table.skipped.empty()) {
-      std::cerr << "lsdae: note: --contingencies: " << count_of(table.skipped.size(), "entry", "entries")
-                << " skipped (only single branch outages are swept):\n";
-      for (std::size_t i = 0; i < table.skipped.size() && i < 5; ++i) std::cerr << "  " << table.skipped[i] << '\n';
-      if (table.skipped.size() > 5) std::cerr << "  ... and " << table.skipped.size() - 5 << " more\n";
-    }
-    if (table.outages.empty()) refuse("--contingencies \"" + o.contingencies + "\": no branch outage to sweep");
-    const auto from = o.no_fault ? std::vector<std::int64_t>{} : sweep::read_branch_from_buses(o.case_file);
-    sweep::ContingencyTimes times{o.fault_on, o.clear_after, !o.no_fault};
-    const Variable* t_on = md.find("fault.t_on");
-    const Variable* trip_time = md.find("trip.time");
-    if (o.clear_after && !o.fault_on && (t_on == nullptr || !t_on->start))
-      refuse("--clear-after: the FMU has no fault.t_on start value to count from → add --fault-on T");
-    base = sweep::contingency_scenarios(table, from, times, t_on && t_on->start ? *t_on->start : 0.0);
-    // The settle test starts once the branch is open.
-    if (o.clear_after) settle_from = o.fault_on.value_or(t_on && t_on->start ? *t_on->start : 0.0) + *o.clear_after;
-    else if (trip_time != nullptr && trip_time->start) settle_from = trip_time->start;
-    source = "--contingencies \"" + o.contingencies + "\"";
+// The scenarios of the options (sweep/scenario_sources.h make_scenarios); the
+// change-table entries that are not single branch outages are listed.
+std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Model& model,
+                                             std::optional<double>& settle_from) {
+  sweep::ScenarioSourceSpec spec;
+  spec.table = o.scenarios;
+  spec.grid = o.grid;
+  spec.monte_carlo = o.monte_carlo;
+  spec.draws = o.draws;
+  spec.seed = o.seed;
+  spec.contingencies = o.contingencies;
+  spec.case_file = o.case_file;
+  spec.fault_on = o.fault_on;
+  spec.clear_after = o.clear_after;
+  spec.no_fault = o.no_fault;
+  sweep::ScenarioList list = sweep::make_scenarios(spec, model);
+  if (!list.skipped.empty()) {
+    std::cerr << "lsdae: note: --contingencies: " << count_of(list.skipped.size(), "entry", "entries")
+              << " skipped (only single branch outages are swept):\n";
+    for (std::size_t i = 0; i < list.skipped.size() && i < 5; ++i) std::cerr << "  " << list.skipped[i] << '\n';
+    if (list.skipped.size() > 5) std::cerr << "  ... and " << list.skipped.size() - 5 << " more\n";
   }
-  std::vector<sweep::Scenario> grid = sweep::full_factorial(o.grid);
-  if (!grid.empty()) sweep::check_names(md, grid, "--grid");
-  if (!base.empty()) sweep::check_names(md, base, source);
-  auto scenarios = sweep::cross(base, grid);
-  sweep::check_unique_ids(scenarios, "sweep");
-  return scenarios;
-}
-
-// The ids already in a summary being resumed; the file is cut back to its
-// last complete line. Error(usage) when its header differs.
-std::set<std::string> read_finished(const std::string& path, const std::vector<std::string>& header,
-                                    std::size_t metric_count) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream all;
-  all << in.rdbuf();
-  std::string text = all.str();
-  const auto last_newline = text.rfind('\n');
-  const std::size_t keep = last_newline == std::string::npos ? 0 : last_newline + 1;
-  if (keep != text.size()) {
-    if (::truncate(path.c_str(), static_cast<off_t>(keep)) != 0)
-      throw Error(ErrorKind::output, "--summary \"" + path + "\": cannot cut back its incomplete last line: " +
-                                         std::strerror(errno) + " → check the file's permissions");
-    text.resize(keep);
-  }
-  std::set<std::string> ids;
-  std::size_t pos = 0;
-  if (text.empty()) return ids;
-  const auto found = sweep::parse_csv_record(text, pos);
-  if (found != header)
-    refuse("--resume: \"" + path + "\" has the columns " + sweep::csv_record(found) + ", this sweep writes " +
-           sweep::csv_record(header) + " → resume with the same --metric options, or write a new --summary");
-  while (pos < text.size()) {
-    const std::size_t begin = pos;
-    sweep::parse_csv_record(text, pos);
-    ids.insert(sweep::SummaryRow::from_csv(text.substr(begin, pos - begin - 1), metric_count).id);
-  }
-  return ids;
+  settle_from = list.settle_from;
+  return std::move(list.scenarios);
 }
 
 class Progress {
@@ -270,13 +215,31 @@ int run_sweep_command(const SweepCliOptions& o) {
   options.reuse = !o.no_reuse;
   options.scenario_timeout = o.scenario_timeout;
 
-  auto fmu = Fmu::open(o.path);
+  // An .ssp or .ssd is a system of FMUs (lsdae/system.h), opened as
+  // `lsdae simulate` opens it; the binaries are loaded only by whoever runs
+  // the scenarios (the workers, after the fork).
+  std::shared_ptr<Fmu> fmu;
+  std::shared_ptr<const Model> model;
   std::error_code ec;
-  if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
+  const bool system = is_system_file(o.path);
+  if (system) {
+    const SystemDescription description = read_system_description(o.path);
+    if (!description.unpacked_dir.empty()) StopSignals::remove_on_abort(description.unpacked_dir);
+    auto opened = System::create(description);
+    for (std::size_t c = 0; c < opened->component_count(); ++c) {
+      const Fmu& component = opened->component_fmu(c);
+      if (!std::filesystem::is_directory(component.path(), ec)) StopSignals::remove_on_abort(component.unpacked_dir());
+    }
+    model = std::move(opened);
+  } else {
+    fmu = Fmu::open(o.path);
+    if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
+    model = fmu;
+  }
   std::optional<double> settle_from;
-  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *fmu, settle_from);
+  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *model, settle_from);
   std::vector<sweep::Scenario> common{{"common", options.sets}};
-  sweep::check_names(fmu->model_description(), common, "--set");
+  sweep::check_names(model->model_description(), common, "--set");
   if (!o.settle.empty()) {
     std::vector<double> v;
     std::stringstream list(o.settle);
@@ -292,8 +255,7 @@ int run_sweep_command(const SweepCliOptions& o) {
              "below 1e-4 for 1 s)");
     options.settle = sweep::Settle{v[0], v[1], v.size() == 3 ? std::optional<double>(v[2]) : settle_from};
   }
-  auto plan = sweep::SweepPlan::compile(fmu, options);
-  const auto header = plan->header();
+  auto plan = fmu ? sweep::SweepPlan::compile(fmu, options) : sweep::SweepPlan::compile(model, options);
 
   // The summary: refuse to lose an earlier sweep's rows by accident.
   std::set<std::string> finished;
@@ -313,41 +275,26 @@ int run_sweep_command(const SweepCliOptions& o) {
 #else
   auto refuse_on_coordinator = [](const std::function<void()>& check) { check(); };
 #endif
+  // The summary (CSV or HDF5 by the extension: sweep/summary_file.h), on
+  // rank 0 only; its rows are written as the scenarios finish.
+  std::unique_ptr<sweep::SummaryFile> summary;
   refuse_on_coordinator([&] {
+    if (!coordinator) return;
     if (exists && !o.resume && !o.overwrite)
       refuse("--summary \"" + o.summary + "\" exists → --resume to continue that sweep, --overwrite to start again, "
              "or choose another --summary file");
-    if (o.resume && exists) finished = read_finished(o.summary, header, options.metrics.size());
+    summary = sweep::open_summary(o.summary, options.metrics, o.resume && exists, model->display_name());
+    finished = summary->finished();
   });
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (o.resume && exists ? O_APPEND : O_TRUNC);
-  const int fd = coordinator ? ::open(o.summary.c_str(), flags, 0666) : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  const int open_errno = errno;
-  refuse_on_coordinator([&] {
-    if (fd < 0)
-      throw Error(ErrorKind::output, "--summary \"" + o.summary + "\": cannot be written: " + std::strerror(open_errno) +
-                                         " → check the folder exists and is writable");
-  });
-  struct Close {
-    int fd;
-    ~Close() { ::close(fd); }
-  } close_summary{fd};
   std::string write_error;
-  auto append = [&](const std::string& line) {
-    if (!write_error.empty()) return;
-    std::size_t done = 0;
-    while (done < line.size()) {
-      const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        write_error = "--summary \"" + o.summary + "\": writing failed: " + std::strerror(errno) +
-                      " → free disk space or choose another file; --resume continues the sweep";
-        return;
-      }
-      done += static_cast<std::size_t>(n);
+  auto append = [&](const sweep::SummaryRow& row) {
+    if (!write_error.empty() || !summary) return;
+    try {
+      summary->append(row);
+    } catch (const Error& e) {
+      write_error = e.what();
     }
   };
-  if (!(o.resume && exists && ::lseek(fd, 0, SEEK_END) > 0))
-    append(sweep::csv_record(header) + "\n");
 
   sweep::ObserverFactory observe;
   if (!o.results_dir.empty()) {
@@ -356,7 +303,7 @@ int run_sweep_command(const SweepCliOptions& o) {
     std::vector<std::string> patterns;
     for (const auto& list : o.output_vars)
       for (auto& p : simulation::split_output_patterns(list)) patterns.push_back(std::move(p));
-    const auto channels = simulation::select_output_channels(*fmu, patterns, false);
+    const auto channels = simulation::select_output_channels(*model, patterns, false);
     std::filesystem::create_directories(o.results_dir, ec);
     if (ec || !std::filesystem::is_directory(o.results_dir))
       throw Error(ErrorKind::output, "--results-dir \"" + o.results_dir + "\": cannot be created (" +
@@ -369,9 +316,9 @@ int run_sweep_command(const SweepCliOptions& o) {
                it->first + ext + "\" → give the scenarios ids that differ in letters, digits, '.', '-' or '_'");
     }
     const std::filesystem::path dir = o.results_dir;
-    const std::string model = fmu->display_name();
-    observe = [dir, ext, format, channels, model](const sweep::Scenario& s) -> std::unique_ptr<sweep::ScenarioObserver> {
-      return std::make_unique<ResultFileObserver>(dir / (file_name_of(s.id) + ext), format, channels, model);
+    const std::string model_name = model->display_name();
+    observe = [dir, ext, format, channels, model_name](const sweep::Scenario& s) -> std::unique_ptr<sweep::ScenarioObserver> {
+      return std::make_unique<ResultFileObserver>(dir / (file_name_of(s.id) + ext), format, channels, model_name);
     };
   } else if (!o.output_vars.empty()) {
     refuse("--output-vars: only with --results-dir DIR (the summary's columns are the --metric options)");
@@ -398,8 +345,8 @@ int run_sweep_command(const SweepCliOptions& o) {
       return sweep::TaskOutcome{row.status == sweep::Status::failed, row.to_csv()};
     };
     auto on_row = [&](std::size_t, int, const sweep::TaskOutcome& t) {
-      append(t.row + "\n");
       const auto row = sweep::SummaryRow::from_csv(t.row, options.metrics.size());
+      append(row);
       if (row.status == sweep::Status::ok) ++outcome.ok;
       else if (row.status == sweep::Status::stopped_early) ++outcome.stopped_early;
       else ++outcome.failed;
@@ -420,7 +367,7 @@ int run_sweep_command(const SweepCliOptions& o) {
 #endif
   if (!todo.empty())
     outcome = sweep::run_sweep(*plan, scenarios, [&](std::size_t, const sweep::SummaryRow& row) {
-      append(row.to_csv() + "\n");
+      append(row);
       if (row.status == sweep::Status::ok) ++outcome.ok;
       else if (row.status == sweep::Status::stopped_early) ++outcome.stopped_early;
       else ++outcome.failed;
@@ -445,7 +392,9 @@ int run_sweep_command(const SweepCliOptions& o) {
 Runner add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepCliOptions>();
   const double inf = std::numeric_limits<double>::infinity();
-  app.add_option("fmu", o->path, "The .fmu file (or an unpacked FMU folder)")->required();
+  app.add_option("fmu", o->path,
+                 "The .fmu file (or an unpacked FMU folder), or a system of FMUs (.ssp, .ssd: names component.variable)")
+      ->required();
   app.add_option("--scenarios", o->scenarios,
                  "CSV table: one scenario per row, columns are variable names (and an optional id)")
       ->type_name("CSV")->group("Scenarios");
@@ -489,7 +438,8 @@ Runner add_sweep_command(CLI::App& app) {
                  "End a scenario early when every derivative stays below TOL for DURATION s (from FROM; contingencies: "
                  "from the clearing time)")
       ->type_name("TOL,DURATION[,FROM]")->group("Summary");
-  app.add_option("--summary", o->summary, "Summary CSV, one row per scenario, written as they finish")
+  app.add_option("--summary", o->summary,
+                 "Summary, one row per scenario, written as they finish: CSV, or HDF5 for a .h5/.hdf5 name")
       ->capture_default_str()->group("Summary");
   app.add_flag("--resume", o->resume, "Continue the sweep of an existing --summary: skip the ids it holds")
       ->group("Summary");

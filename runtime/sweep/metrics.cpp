@@ -27,13 +27,16 @@ const std::map<std::string, Selector::Aggregate>& aggregates() {
 }
 
 // Parses a selector and adds its channels to `channels` (once each).
-Selector compile_selector(const Fmu& fmu, const std::string& text, const std::string& where,
+Selector compile_selector(const Model& model, const std::string& text, const std::string& where,
                           std::vector<simulation::OutputChannel>& channels) {
   Selector s;
   s.text = trim(text);
   std::string pattern = s.text;
   const auto open = s.text.find('(');
-  if (open != std::string::npos && !s.text.empty() && s.text.back() == ')') {
+  // NAME(...) is an aggregate, unless the whole text names a variable whose
+  // name has parentheses ("der(x)", as FMI names derivatives).
+  const bool variable = model.model_description().find(s.text) != nullptr;
+  if (open != std::string::npos && !s.text.empty() && s.text.back() == ')' && !variable) {
     auto agg = aggregates().find(trim(s.text.substr(0, open)));
     if (agg == aggregates().end())
       throw Error(ErrorKind::usage, where + ": unknown aggregate \"" + trim(s.text.substr(0, open)) +
@@ -45,7 +48,7 @@ Selector compile_selector(const Fmu& fmu, const std::string& text, const std::st
     throw Error(ErrorKind::usage, where + ": no variable named → e.g. gen[1].delta or max(bus[*].Vr)");
   std::vector<simulation::OutputChannel> selected;
   try {
-    selected = simulation::select_output_channels(fmu, {pattern}, false);
+    selected = simulation::select_output_channels(model, {pattern}, false);
   } catch (const Error& e) {
     std::string message = e.what();  // select_output_channels speaks of --output-vars
     if (message.rfind("--output-vars: ", 0) == 0) message.erase(0, 15);
@@ -105,7 +108,7 @@ bool StopCondition::holds(double value) const {
   return false;
 }
 
-CompiledChecks compile_checks(const Fmu& fmu, const SweepOptions& options) {
+CompiledChecks compile_checks(const Model& model, const SweepOptions& options) {
   CompiledChecks checks;
   for (const auto& text : options.metrics) {
     const std::string where = "--metric \"" + text + "\"";
@@ -122,7 +125,7 @@ CompiledChecks compile_checks(const Fmu& fmu, const SweepOptions& options) {
     Metric m;
     m.stat = stat->second;
     m.text = trim(text);
-    m.selector = compile_selector(fmu, text.substr(colon + 1), where, checks.channels);
+    m.selector = compile_selector(model, text.substr(colon + 1), where, checks.channels);
     for (const auto& other : checks.metrics)
       if (other.text == m.text) throw Error(ErrorKind::usage, where + ": given twice → keep one");
     checks.metrics.push_back(std::move(m));
@@ -143,7 +146,7 @@ CompiledChecks compile_checks(const Fmu& fmu, const SweepOptions& options) {
     auto [end, ec] = std::from_chars(first, number.data() + number.size(), s.threshold);
     if (number.empty() || ec != std::errc() || end != number.data() + number.size() || !std::isfinite(s.threshold))
       throw Error(ErrorKind::usage, where + ": \"" + number + "\" is not a finite number → e.g. '... > 3.14159'");
-    s.selector = compile_selector(fmu, text.substr(0, at), where, checks.channels);
+    s.selector = compile_selector(model, text.substr(0, at), where, checks.channels);
     checks.stops.push_back(std::move(s));
   }
   if (options.settle) {
@@ -151,7 +154,7 @@ CompiledChecks compile_checks(const Fmu& fmu, const SweepOptions& options) {
         !std::isfinite(options.settle->duration))
       throw Error(ErrorKind::usage, "--settle: the tolerance must be positive and the duration at least 0 → e.g. "
                                     "--settle 1e-4,1");
-    if (fmu.derivatives().empty())
+    if (model.derivatives().empty())
       throw Error(ErrorKind::usage, "--settle: the model declares no continuous-state derivatives → stop with "
                                     "--stop-when instead");
     checks.settle = options.settle;

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "lsdae/fmu.h"
+#include "lsdae/model.h"
 #include "lsdae/sweep.h"
 #include "simulation/output_channels.h"
 
@@ -59,7 +59,7 @@ struct CompiledChecks {
 };
 
 // Error(usage) for a malformed text or a name the model does not have.
-CompiledChecks compile_checks(const Fmu& fmu, const SweepOptions& options);
+CompiledChecks compile_checks(const Model& model, const SweepOptions& options);
 
 // The running values of the metrics over the samples of one scenario.
 class MetricAccumulator {

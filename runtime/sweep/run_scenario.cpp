@@ -15,18 +15,25 @@ namespace lsdae::sweep {
 
 SweepPlan::~SweepPlan() = default;
 
-std::shared_ptr<const SweepPlan> SweepPlan::compile(std::shared_ptr<Fmu> fmu, const SweepOptions& options) {
-  if (!fmu) throw Error(ErrorKind::usage, "sweep: no FMU → open one with Fmu::open");
+std::shared_ptr<const SweepPlan> SweepPlan::compile(std::shared_ptr<const Model> model, const SweepOptions& options) {
+  if (!model) throw Error(ErrorKind::usage, "sweep: no model → open one with Fmu::open or System::create");
   if (options.jobs < 1) throw Error(ErrorKind::usage, "sweep: jobs = 0 → run at least one job");
   std::shared_ptr<SweepPlan> plan(new SweepPlan());
   plan->options_ = options;
-  plan->checks_ = std::make_unique<CompiledChecks>(compile_checks(*fmu, options));
+  plan->checks_ = std::make_unique<CompiledChecks>(compile_checks(*model, options));
+  plan->model_ = std::move(model);
+  return plan;
+}
+
+std::shared_ptr<const SweepPlan> SweepPlan::compile(std::shared_ptr<Fmu> fmu, const SweepOptions& options) {
+  if (!fmu) throw Error(ErrorKind::usage, "sweep: no FMU → open one with Fmu::open");
+  auto plan = std::const_pointer_cast<SweepPlan>(compile(std::shared_ptr<const Model>(fmu), options));
   plan->fmu_ = std::move(fmu);
   return plan;
 }
 
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const ObserverFactory& observe) {
-  ScenarioRunner fresh(plan.fmu(), plan.options().simulation, /*reuse=*/false);
+  ScenarioRunner fresh(plan.model(), plan.options().simulation, /*reuse=*/false);
   return run_scenario(plan, scenario, fresh, observe);
 }
 
@@ -49,7 +56,7 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, Scenari
     if (observer) observer->started(*sim);
     simulation::OutputReader reader(checks.channels);
     std::vector<double> samples(checks.channels.size());
-    const std::vector<ValueReference>& der_vrs = plan.fmu()->derivatives();
+    const std::vector<ValueReference>& der_vrs = plan.model()->derivatives();
     std::vector<double> ders(der_vrs.size());
     std::optional<double> settled_since;
     double last_sample = std::nan("");

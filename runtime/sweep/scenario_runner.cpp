@@ -7,11 +7,13 @@
 
 namespace lsdae::sweep {
 
-ScenarioRunner::ScenarioRunner(std::shared_ptr<Fmu> fmu, SimulationOptions options, bool reuse)
-    : fmu_(std::move(fmu)), options_(std::move(options)), reuse_(reuse) {}
+ScenarioRunner::ScenarioRunner(std::shared_ptr<const Model> model, SimulationOptions options, bool reuse)
+    : model_(std::move(model)), options_(std::move(options)), reuse_(reuse) {
+  if (!model_) throw Error(ErrorKind::usage, "ScenarioRunner: no model → open one with Fmu::open or System::create");
+}
 
 ScenarioRunner::ScenarioRunner(const SweepPlan& plan)
-    : ScenarioRunner(plan.fmu(), plan.options().simulation, plan.options().reuse) {}
+    : ScenarioRunner(plan.model(), plan.options().simulation, plan.options().reuse) {}
 
 Simulation& ScenarioRunner::next(std::span<const std::pair<std::string, std::string>> sets) {
   ++scenarios_;
@@ -22,7 +24,7 @@ Simulation& ScenarioRunner::next(std::span<const std::pair<std::string, std::str
       ++reused_;
       made = true;
     } catch (const Error& e) {
-      log_warning(fmu_->display_name() + ": the instances could not be reset for the next scenario (" + e.what() +
+      log_warning(model_->display_name() + ": the instances could not be reset for the next scenario (" + e.what() +
                   ") → a new instance is made");
       simulation_.reset();
       ++fresh_after_failed_reset_;
@@ -30,7 +32,7 @@ Simulation& ScenarioRunner::next(std::span<const std::pair<std::string, std::str
   }
   if (!made) {
     simulation_.reset();  // the old instances go before the new ones come (canBeInstantiatedOnlyOncePerProcess)
-    simulation_ = Simulation::create(fmu_, options_);
+    simulation_ = Simulation::create(model_, options_);
   }
   for (const auto& [name, value] : sets) simulation_->set(name, value);
   return *simulation_;

@@ -19,8 +19,15 @@
 // `sets` are applied with Simulation::set(name, text): an unknown name or a
 // bad value is Error(usage) naming them, as for `lsdae simulate --set`.
 //
-// ScenarioRunner(plan) is the runner of a sweep (lsdae/sweep.h run_scenario):
-// the plan's FMU, simulation options and SweepOptions::reuse.
+// The model is an FMU or a system of FMUs (lsdae/system.h): a System resets
+// like an Fmu (every component instance reset, the system's parameter values
+// and DAE switches set again). ScenarioRunner(plan) is the runner of a sweep
+// (lsdae/sweep.h run_scenario): the plan's model, simulation options and
+// SweepOptions::reuse.
+//
+// Public (installed as lsdae/sweep/scenario_runner.h): with run_scenario
+// (lsdae/sweep.h) it is the C++ form of the C API's scenario runner
+// (lsdae_scenario_runner_open, lsdae.h) and of Python's lsdae.ScenarioRunner.
 //
 // Not thread-safe (one runner per thread or process). Under
 // lsdae::run_isolated the runner lives in the child: reuse spans the
@@ -35,6 +42,7 @@
 #include <utility>
 
 #include "lsdae/fmu.h"
+#include "lsdae/model.h"
 #include "lsdae/simulation.h"
 #include "lsdae/sweep.h"
 
@@ -44,7 +52,7 @@ class ScenarioRunner {
  public:
   // reuse = false makes a new Simulation for every scenario (the baseline a
   // benchmark compares with).
-  ScenarioRunner(std::shared_ptr<Fmu> fmu, SimulationOptions options, bool reuse = true);
+  ScenarioRunner(std::shared_ptr<const Model> model, SimulationOptions options, bool reuse = true);
   explicit ScenarioRunner(const SweepPlan& plan);
 
   // The Simulation for the next scenario, its `sets` applied, not yet
@@ -56,7 +64,7 @@ class ScenarioRunner {
   std::size_t fresh_after_failed_reset() const { return fresh_after_failed_reset_; }
 
  private:
-  std::shared_ptr<Fmu> fmu_;
+  std::shared_ptr<const Model> model_;
   SimulationOptions options_;
   bool reuse_;
   std::unique_ptr<Simulation> simulation_;

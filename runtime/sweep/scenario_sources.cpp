@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "lsdae/error.h"
+#include "lsdae/fmu.h"
+#include "lsdae/model.h"
 #include "lsdae/model_description.h"
 #include "sweep/csv_line.h"
 
@@ -431,6 +433,62 @@ void check_unique_ids(const std::vector<Scenario>& scenarios, const std::string&
   for (const auto& s : scenarios)
     if (!ids.insert(s.id).second)
       refuse(source + ": scenario id \"" + s.id + "\" appears twice → give every scenario its own id");
+}
+
+ScenarioList make_scenarios(const ScenarioSourceSpec& o, const Model& model) {
+  const int sources = (!o.table.empty()) + (o.monte_carlo > 0) + (!o.contingencies.empty());
+  if (sources > 1)
+    refuse("sweep: --scenarios, --monte-carlo and --contingencies are alternatives → give one (--grid may be "
+           "added to any of them)");
+  if (sources == 0 && o.grid.empty())
+    refuse("sweep: no scenarios → give --scenarios table.csv, --grid name=v1,v2, --monte-carlo N --draw ..., or "
+           "--contingencies chgtab.m --case case.m");
+  if (!o.draws.empty() && o.monte_carlo == 0) refuse("--draw: only with --monte-carlo N → e.g. --monte-carlo 100");
+  if (o.monte_carlo < 0) refuse("--monte-carlo " + std::to_string(o.monte_carlo) + ": a count → give 1 or more");
+  if ((!o.case_file.empty() || o.fault_on || o.clear_after || o.no_fault) && o.contingencies.empty())
+    refuse("--case, --fault-on, --clear-after and --no-fault go with --contingencies chgtab.m");
+  if (!o.contingencies.empty() && dynamic_cast<const Fmu*>(&model) == nullptr)
+    refuse("--contingencies: the branch outages map onto one PowerGrid FMU's disturbance parameters (fault.bus, "
+           "trip.branch), and \"" + model.path().string() + "\" is a system of FMUs → sweep the PowerGrid FMU "
+           "itself, or give the outages as a --scenarios table whose columns name the component's variables (e.g. "
+           "grid.fault.bus)");
+  const ModelDescription& md = model.model_description();
+  ScenarioList out;
+  std::vector<Scenario> base;
+  std::string source;
+  if (!o.table.empty()) {
+    base = read_scenario_table(o.table);
+    source = "--scenarios \"" + o.table + "\"";
+  } else if (o.monte_carlo > 0) {
+    std::vector<Draw> draws;
+    for (const auto& d : o.draws) draws.push_back(parse_draw(d));
+    base = monte_carlo(draws, o.monte_carlo, o.seed);
+    source = "--draw";
+  } else if (!o.contingencies.empty()) {
+    if (o.case_file.empty() && !o.no_fault)
+      refuse("--contingencies: the fault is at each branch's from-bus, which the MATPOWER case file gives → add "
+             "--case case.m (or --no-fault to only open the branches)");
+    const ChangeTable table = read_chgtab(o.contingencies);
+    out.skipped = table.skipped;
+    if (table.outages.empty()) refuse("--contingencies \"" + o.contingencies + "\": no branch outage to sweep");
+    const auto from = o.no_fault ? std::vector<std::int64_t>{} : read_branch_from_buses(o.case_file);
+    ContingencyTimes times{o.fault_on, o.clear_after, !o.no_fault};
+    const Variable* t_on = md.find("fault.t_on");
+    const Variable* trip_time = md.find("trip.time");
+    if (o.clear_after && !o.fault_on && (t_on == nullptr || !t_on->start))
+      refuse("--clear-after: the FMU has no fault.t_on start value to count from → add --fault-on T");
+    base = contingency_scenarios(table, from, times, t_on && t_on->start ? *t_on->start : 0.0);
+    // The settle test starts once the branch is open.
+    if (o.clear_after) out.settle_from = o.fault_on.value_or(t_on && t_on->start ? *t_on->start : 0.0) + *o.clear_after;
+    else if (trip_time != nullptr && trip_time->start) out.settle_from = trip_time->start;
+    source = "--contingencies \"" + o.contingencies + "\"";
+  }
+  std::vector<Scenario> grid = full_factorial(o.grid);
+  if (!grid.empty()) check_names(md, grid, "--grid");
+  if (!base.empty()) check_names(md, base, source);
+  out.scenarios = cross(base, grid);
+  check_unique_ids(out.scenarios, "sweep");
+  return out;
 }
 
 }  // namespace lsdae::sweep

@@ -30,6 +30,12 @@
 //   cross(a, b)                every scenario of a with every one of b (ids
 //       "a.id/b.id", sets of a then b).
 //
+//   make_scenarios(spec, model)  the scenarios of `lsdae sweep`'s options (and
+//       of lsdae_sweep_spec): one source (table, Monte Carlo, contingencies)
+//       and/or a grid, crossed; every name checked against the model, ids
+//       unique. Contingencies need an FMU (a system is refused: the change
+//       table maps onto one PowerGrid FMU's parameters).
+//
 // Errors are lsdae::Error(usage) in the shape where → what → value → what to do.
 #ifndef LSDAE_RUNTIME_SWEEP_SCENARIO_SOURCES_H
 #define LSDAE_RUNTIME_SWEEP_SCENARIO_SOURCES_H
@@ -44,6 +50,7 @@
 
 namespace lsdae {
 struct ModelDescription;
+class Model;
 }
 
 namespace lsdae::sweep {
@@ -92,6 +99,25 @@ std::vector<Scenario> cross(const std::vector<Scenario>& a, const std::vector<Sc
 void check_names(const ModelDescription& md, const std::vector<Scenario>& scenarios, const std::string& source);
 // Ids must be unique: Error(usage) naming the first duplicate.
 void check_unique_ids(const std::vector<Scenario>& scenarios, const std::string& source);
+
+// Where the scenarios of a sweep come from (the options of `lsdae sweep`).
+struct ScenarioSourceSpec {
+  std::string table;                              // --scenarios table.csv
+  std::vector<std::string> grid;                  // --grid name=v1,v2 (crossed with the source)
+  std::int64_t monte_carlo = 0;                   // --monte-carlo N
+  std::vector<std::string> draws;                 // --draw name=uniform(lo,hi)
+  std::uint64_t seed = 1;                         // --seed
+  std::string contingencies, case_file;           // --contingencies chgtab.m --case case.m
+  std::optional<double> fault_on, clear_after;    // --fault-on, --clear-after
+  bool no_fault = false;                          // --no-fault
+};
+struct ScenarioList {
+  std::vector<Scenario> scenarios;
+  std::vector<std::string> skipped;    // change-table entries that are not single branch outages
+  std::optional<double> settle_from;   // contingencies: the clearing time (the settle test starts there)
+};
+// Error(usage) for a bad combination, file, draw or name (naming the option).
+ScenarioList make_scenarios(const ScenarioSourceSpec& spec, const Model& model);
 
 // The shortest decimal text that reads back to the same double.
 std::string round_trip(double value);

@@ -36,6 +36,16 @@ CallStatus over_state_slices(const std::vector<std::unique_ptr<Instance>>& parts
 }
 }  // namespace
 
+void prepare_component(const ComponentPart& part, Instance& instance) {
+  if (part.fmu->manifest().present()) instance.enable_dae_mode();
+  const ModelDescription& md = part.fmu->model_description();
+  for (const auto& [name, text] : part.parameters) {
+    auto ref = md.find_element(name);  // checked by compose()
+    const ValueReference vr = ref->variable->value_reference;
+    instance.set_values({&vr, 1}, parse_value(*ref->variable, md, text));
+  }
+}
+
 // One list of system value references, split by component.
 struct CompositeInstance::Plan {
   std::vector<ValueReference> key;
@@ -540,7 +550,12 @@ void CompositeInstance::terminate() {
 }
 
 void CompositeInstance::reset() {
-  for (auto& p : parts_) p->reset();
+  // fmi3Reset takes a component back to its own defaults: the DAE switch
+  // off, the FMU's start values instead of the system's parameters.
+  for (std::size_t c = 0; c < parts_.size(); ++c) {
+    parts_[c]->reset();
+    prepare_component(composition_.components[c], *parts_[c]);
+  }
   plans_.clear();
   std::fill(kept_xdot_.begin(), kept_xdot_.end(), 0.0);
   state_ = InstanceState::instantiated;

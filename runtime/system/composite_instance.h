@@ -16,7 +16,10 @@
 //     rows ẋ − f read it), and reading such a derivative gives the
 //     component's own f (what the FMU alone would report);
 //   - mode changes, set_time, completed_integrator_step, terminate, reset:
-//     every component, in component order.
+//     every component, in component order. A reset component gets again what
+//     it got when it was made (prepare_component: the DAE switch, the
+//     system's parameter values), so a run after reset() is a run of the
+//     system as described, not of the components' defaults.
 // Components in parallel (set_threads(n), n > 1; lsdae::Simulation passes
 // --threads to the composite instances it makes) -- when it pays: the
 // calls whose cost is the components' evaluations --
@@ -104,6 +107,11 @@
 #include "system/composition.h"
 
 namespace lsdae::system {
+
+// What a component's instance gets right after it is made and after every
+// reset (state `instantiated`): the DAE switch when the component has a
+// manifest, then the component's parameter values of the description.
+void prepare_component(const ComponentPart& part, Instance& instance);
 
 class CompositeInstance final : public Instance {
  public:

@@ -86,13 +86,7 @@ std::unique_ptr<Instance> System::instantiate(const std::string& instance_name) 
   std::vector<std::unique_ptr<Instance>> parts;
   for (const auto& part : composition_->components) {
     auto inst = part.fmu->instantiate(instance_name + "." + part.name);
-    if (part.fmu->manifest().present()) inst->enable_dae_mode();
-    const ModelDescription& md = part.fmu->model_description();
-    for (const auto& [name, text] : part.parameters) {
-      auto ref = md.find_element(name);  // checked by compose()
-      const ValueReference vr = ref->variable->value_reference;
-      inst->set_values({&vr, 1}, parse_value(*ref->variable, md, text));
-    }
+    system::prepare_component(part, *inst);
     parts.push_back(std::move(inst));
   }
   return std::make_unique<system::CompositeInstance>(shared_from_this(), *composition_, instance_name,

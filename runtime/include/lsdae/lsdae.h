@@ -336,30 +336,137 @@ lsdae_status lsdae_run_isolated(int (*body)(void* user), void* user, const lsdae
  * stop soon, at a convenient point; it is killed after 2 s), else 0. */
 int lsdae_stop_requested(void);
 
-/* Sweeps (lsdae/sweep.h, docs/sweeps.md): the scenarios of a CSV table
- * (columns are variable names, an optional "id"), each run with `options`,
- * in `jobs` worker processes forked from the caller (call it before any FMU
- * binary is loaded or OpenMP has run in this process: lsdae/supervise.h).
- * Every finished scenario is one row of `summary_csv` (created or truncated,
- * then written row by row: id, status, message, reached_time, steps,
- * wall_time_s, one column per metric). Metrics are "STAT:SELECTOR" texts,
- * stop conditions "SELECTOR OP NUMBER" (docs/sweeps.md). Returns LSDAE_OK when
- * the sweep ran to its end -- *failed (when given) counts the scenarios
- * whose status is failed -- or the status of what stopped it before
- * (LSDAE_ERR_USAGE for a bad table, metric or name; lsdae_last_error(NULL)
- * says what). */
+/* ---- Sweeps (lsdae/sweep.h, docs/sweeps.md) ------------------------------------
+ * lsdae_sweep runs the scenarios of a sweep, each with `options`, in `jobs`
+ * worker processes forked from the caller (call it before any FMU binary is
+ * loaded or OpenMP has run in this process: lsdae/supervise.h), as `lsdae
+ * sweep` does. `model_path` is an FMU (.fmu or an unpacked folder) or a
+ * system of FMUs (.ssp, .ssd: names "component.variable").
+ * The scenarios come from one source -- a CSV table (scenarios_csv: columns
+ * are variable names, an optional "id"), a Monte Carlo study (monte_carlo
+ * draws of `draws`, with `seed`), or a MATPOWER contingency table
+ * (contingencies with case_file; an FMU only) -- and/or a full factorial
+ * grid (grid axes "name=v1,v2,..."), crossed with the source when both are
+ * given; `sets` ("name=value") apply to every scenario before its own
+ * values. Every finished scenario is one row of `summary_csv` (CSV: a name
+ * ending in .h5 or .hdf5 is LSDAE_ERR_USAGE; HDF5 summaries are written by
+ * `lsdae sweep --summary x.h5`; created or
+ * truncated, then written row by row: id, status, message, reached_time,
+ * steps, wall_time_s, one column per metric). Metrics are "STAT:SELECTOR"
+ * texts, stop conditions "SELECTOR OP NUMBER" (docs/sweeps.md).
+ * Returns LSDAE_OK when the sweep ran to its end -- *failed (when given)
+ * counts the scenarios whose status is failed -- or the status of what
+ * stopped it before (LSDAE_ERR_USAGE for a bad table, metric, draw or name;
+ * lsdae_last_error(NULL) says what).
+ *
+ * Fill the spec with lsdae_sweep_spec_init first (it sets the "none" and
+ * "default" values: NaN times, seed 1). A spec zeroed by older code still
+ * works: the fields appended later are then 0 (no grid, no Monte Carlo, no
+ * contingencies, no sets, seed 0). */
 typedef struct {
-  const char* scenarios_csv;
+  const char* scenarios_csv;      /* a CSV table, or NULL (then give another source or a grid) */
   const char* const* metrics;     /* metric_count texts (may be NULL when 0) */
   size_t metric_count;
   const char* const* stop_when;   /* stop_when_count texts */
   size_t stop_when_count;
   size_t jobs;                    /* worker processes; 0: 1 */
   const char* summary_csv;
+  /* -- appended: the other scenario sources, common values, the settle test -- */
+  const char* const* grid;        /* grid_count axes "name=v1,v2,..." (the last varying fastest) */
+  size_t grid_count;
+  size_t monte_carlo;             /* Monte Carlo scenarios (0: none); needs draws */
+  const char* const* draws;       /* draw_count "name=uniform(lo,hi)" or "name=normal(mean,sd[,lo,hi])" */
+  size_t draw_count;
+  uint64_t seed;                  /* Monte Carlo seed: scenario k's draws depend only on it and k (init: 1) */
+  const char* contingencies;      /* MATPOWER chgtab file, or NULL */
+  const char* case_file;          /* MATPOWER case (the branches' from-buses); NULL with no_fault */
+  double fault_on;                /* contingencies: fault.t_on; NaN: the FMU's own (init: NaN) */
+  double clear_after;             /* contingencies: fault.t_off = trip.time = t_on + this; NaN: the FMU's (init) */
+  int no_fault;                   /* contingencies: 1 opens the branches without a fault (fault.bus = 0) */
+  const char* const* sets;        /* set_count "name=value", applied to every scenario first */
+  size_t set_count;
+  double settle_tol, settle_duration, settle_from;  /* the settle test (--settle); settle_tol NaN or 0: none;
+                                                       settle_from NaN: the start (contingencies: the clearing) */
+  int no_reuse;                   /* 0: one model per worker, reset between scenarios (init); 1: a new one each */
 } lsdae_sweep_spec;
 
-lsdae_status lsdae_sweep(const char* fmu_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
+void lsdae_sweep_spec_init(lsdae_sweep_spec* spec);
+lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
                          size_t* failed);
+
+/* ---- One scenario at a time on a reused model ----------------------------------
+ * For a pipeline that drives its own loop (an optimiser, a screening rule
+ * that picks the next case from the last result): the model is opened,
+ * unpacked and analysed once, its instances made once and reset between
+ * scenarios (Simulation::reset, fmi3Reset), and each call runs one scenario
+ * in this process as `lsdae sweep` runs it -- the same points sampled, the
+ * same metrics, stop conditions and settle test -- and returns its summary
+ * row. A row does not depend on the scenarios run before it.
+ *
+ *   lsdae_scenario_runner* runner = NULL;
+ *   lsdae_sweep_spec spec;
+ *   lsdae_sweep_spec_init(&spec);            // metrics, stop_when, sets, settle_*, no_reuse are used
+ *   spec.metrics = metrics; spec.metric_count = 2;
+ *   if (lsdae_scenario_runner_open("grid.fmu", &options, &spec, &runner) != LSDAE_OK) ... lsdae_last_error(NULL)
+ *   const char* names[] = {"fault.bus", "trip.branch"};
+ *   double values[] = {16, 27}, m[2];
+ *   lsdae_scenario_result r;
+ *   lsdae_scenario_run_values(runner, "16-27", 2, names, values, &r, m, 2);   // r.status, r.message, m[]
+ *   lsdae_scenario_runner_close(runner);
+ *
+ * lsdae_scenario_runner_open takes the model (.fmu, unpacked folder, .ssp,
+ * .ssd), the simulation options and, from `spec` (NULL: none), metrics,
+ * stop_when, sets, settle_* and no_reuse; the other fields are ignored. The
+ * metrics and names are checked at once (LSDAE_ERR_USAGE naming them). The
+ * binary is loaded by the first scenario, in this process (isolate it with
+ * lsdae_run_isolated when the FMU is not trusted).
+ *
+ * lsdae_scenario_run sets names[i] = texts[i] (parsed for the variable's
+ * type, as `lsdae simulate --set`; lsdae_scenario_run_values takes numbers)
+ * after the common sets, then runs. It returns LSDAE_OK when the scenario
+ * ran, whatever its outcome: a scenario's own failure (an unknown name, a
+ * bad value, the FMU or the solver failing) is result->status
+ * LSDAE_SCENARIO_FAILED with the message, not an error status. An error
+ * status means a bad call (NULL runner or result, names without values,
+ * metric_capacity below the metric count), with lsdae_scenario_runner_error.
+ * `id` (NULL: "") names the scenario in result->csv_row. `metrics` gets the
+ * metric values in the order given (NaN: no point sampled or no sample a
+ * number); it may be NULL when metric_capacity is 0. The strings of the
+ * result belong to the runner, valid until its next run or close.
+ * A runner is used by one thread at a time. */
+typedef enum {
+  LSDAE_SCENARIO_OK = 0,             /* ran to the stop time (or the FMU asked to terminate: see message) */
+  LSDAE_SCENARIO_STOPPED_EARLY = 1,  /* a stop condition or the settle test ended it: message says which */
+  LSDAE_SCENARIO_FAILED = 2          /* message: the error, in the house shape */
+} lsdae_scenario_status;
+
+typedef struct {
+  lsdae_scenario_status status;
+  const char* message;   /* "" when none */
+  double reached_time;   /* NaN when initialisation failed */
+  long steps;            /* IDA steps */
+  double wall_time;      /* seconds */
+  int reused;            /* 1: the model of the previous scenario, reset; 0: made for this one */
+  const char* csv_row;   /* the summary row, one CSV record (the columns of lsdae_scenario_runner_header) */
+} lsdae_scenario_result;
+
+typedef struct lsdae_scenario_runner lsdae_scenario_runner;
+
+lsdae_status lsdae_scenario_runner_open(const char* model_path, const lsdae_options* options,
+                                        const lsdae_sweep_spec* spec, lsdae_scenario_runner** runner);
+lsdae_status lsdae_scenario_run(lsdae_scenario_runner* runner, const char* id, size_t n, const char* const* names,
+                                const char* const* texts, lsdae_scenario_result* result, double* metrics,
+                                size_t metric_capacity);
+lsdae_status lsdae_scenario_run_values(lsdae_scenario_runner* runner, const char* id, size_t n,
+                                       const char* const* names, const double* values, lsdae_scenario_result* result,
+                                       double* metrics, size_t metric_capacity);
+/* The number of metrics (0 for NULL), and the summary's header line (CSV,
+ * no line break; belongs to the runner). */
+size_t lsdae_scenario_metric_count(const lsdae_scenario_runner* runner);
+const char* lsdae_scenario_runner_header(const lsdae_scenario_runner* runner);
+/* The message of the last failed call on the runner (NULL: lsdae_last_error(NULL)). */
+const char* lsdae_scenario_runner_error(const lsdae_scenario_runner* runner);
+void lsdae_scenario_runner_close(lsdae_scenario_runner* runner);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
-// lsdae/sweep.h -- run many scenarios of one FMU (parameter sweeps, Monte
-// Carlo, N-1 contingencies) and summarise each in one row.
+// lsdae/sweep.h -- run many scenarios of one model (parameter sweeps, Monte
+// Carlo, N-1 contingencies) and summarise each in one row. The model is one
+// FMU (lsdae::Fmu) or a system of FMUs (lsdae::System, lsdae/system.h: names
+// "component.variable"); both run the same way.
 //
 //   auto fmu = lsdae::Fmu::open("PowerGrid_case39.fmu");
 //   lsdae::sweep::SweepOptions options;
@@ -12,7 +14,8 @@
 //     std::cout << row.to_csv() << '\n';                              // in the order they finish
 //   });
 //   // or one at a time, in this process (a pipeline's own loop), the model
-//   // kept from one scenario to the next (sweep/scenario_runner.h):
+//   // kept from one scenario to the next (ScenarioRunner: runtime/sweep/
+//   // scenario_runner.h, installed as lsdae/sweep/scenario_runner.h):
 //   lsdae::sweep::ScenarioRunner runner(*plan);
 //   for (const auto& s : scenarios) rows.push_back(lsdae::sweep::run_scenario(*plan, s, runner));
 //
@@ -61,6 +64,7 @@
 #include <vector>
 
 #include "lsdae/fmu.h"
+#include "lsdae/model.h"
 #include "lsdae/simulation.h"
 #include "sweep/scenario.h"  // runtime/sweep/scenario.h; installed as lsdae/sweep/scenario.h
 
@@ -112,9 +116,14 @@ class SweepPlan {
  public:
   // Checks the metric and stop expressions and their variable names against
   // the model (Error(usage), naming the option, the text and what to do).
+  static std::shared_ptr<const SweepPlan> compile(std::shared_ptr<const Model> model, const SweepOptions& options);
+  // The same for one FMU (fmu() then gives it).
   static std::shared_ptr<const SweepPlan> compile(std::shared_ptr<Fmu> fmu, const SweepOptions& options);
   ~SweepPlan();
   const SweepOptions& options() const { return options_; }
+  // The model every scenario runs: an Fmu or a System.
+  const std::shared_ptr<const Model>& model() const { return model_; }
+  // The model as an FMU; null when it is a system of FMUs.
   const std::shared_ptr<Fmu>& fmu() const { return fmu_; }
   const CompiledChecks& checks() const { return *checks_; }
   std::vector<std::string> header() const { return summary_header(options_.metrics); }
@@ -122,6 +131,7 @@ class SweepPlan {
  private:
   SweepPlan() = default;
   SweepOptions options_;
+  std::shared_ptr<const Model> model_;
   std::shared_ptr<Fmu> fmu_;
   std::unique_ptr<CompiledChecks> checks_;
 };
@@ -145,7 +155,7 @@ class ScenarioObserver {
 };
 using ObserverFactory = std::function<std::unique_ptr<ScenarioObserver>(const Scenario& scenario)>;
 
-class ScenarioRunner;  // runtime/sweep/scenario_runner.h
+class ScenarioRunner;  // runtime/sweep/scenario_runner.h (installed as lsdae/sweep/scenario_runner.h)
 
 // One scenario on the runner's Simulation (made for `plan`: ScenarioRunner(plan)).
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner,

@@ -1,0 +1,272 @@
+// runtime/capi/lsdae_c_sweep.cpp -- the sweep part of the C interface
+// (lsdae/lsdae.h): lsdae_sweep over lsdae::sweep::run_sweep, and the scenario
+// runner (one scenario at a time on a reused model) over
+// lsdae::sweep::ScenarioRunner and run_scenario. Every entry point catches
+// every exception (capi/guarded.h).
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "capi/guarded.h"
+#include "capi/options.h"
+#include "lsdae/error.h"
+#include "lsdae/fmu.h"
+#include "lsdae/log.h"
+#include "lsdae/lsdae.h"
+#include "lsdae/ssp.h"
+#include "lsdae/sweep.h"
+#include "lsdae/system.h"
+#include "sweep/csv_line.h"
+#include "sweep/scenario_runner.h"
+#include "sweep/scenario_sources.h"
+
+struct lsdae_scenario_runner {
+  std::shared_ptr<const lsdae::sweep::SweepPlan> plan;
+  std::unique_ptr<lsdae::sweep::ScenarioRunner> runner;
+  std::string header, error, message, csv_row;
+};
+
+namespace {
+
+using lsdae::Error;
+using lsdae::ErrorKind;
+
+[[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
+
+// An FMU (.fmu, unpacked folder) or a system of FMUs (.ssp, .ssd).
+std::shared_ptr<const lsdae::Model> open_model(const char* function, const char* path) {
+  if (path == nullptr) refuse(std::string(function) + ": model_path must not be NULL → pass an .fmu, .ssp or .ssd");
+  if (lsdae::is_system_file(path)) return lsdae::System::create(lsdae::read_system_description(path));
+  return lsdae::Fmu::open(path);
+}
+
+std::vector<std::string> texts(const char* function, const char* field, const char* const* array, size_t count) {
+  if (count > 0 && array == nullptr)
+    refuse(std::string(function) + ": spec->" + field + " is NULL with a count of " + std::to_string(count) +
+           " → pass the texts or a count of 0");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < count; ++i) {
+    if (array[i] == nullptr)
+      refuse(std::string(function) + ": spec->" + field + "[" + std::to_string(i) + "] is NULL → pass a text");
+    out.emplace_back(array[i]);
+  }
+  return out;
+}
+
+// The SweepOptions of a spec (metrics, conditions, common sets, settle, reuse).
+lsdae::sweep::SweepOptions sweep_options(const char* function, const lsdae_options* options,
+                                         const lsdae_sweep_spec* spec) {
+  lsdae::sweep::SweepOptions o;
+  o.simulation = lsdae::capi::to_simulation_options(options);
+  if (spec == nullptr) return o;
+  o.metrics = texts(function, "metrics", spec->metrics, spec->metric_count);
+  o.stop_when = texts(function, "stop_when", spec->stop_when, spec->stop_when_count);
+  for (const auto& assignment : texts(function, "sets", spec->sets, spec->set_count)) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+      refuse(std::string(function) + ": spec->sets: \"" + assignment + "\" is not name=value → e.g. \"k=2.5\"");
+    o.sets.emplace_back(assignment.substr(0, eq), assignment.substr(eq + 1));
+  }
+  if (!std::isnan(spec->settle_tol) && spec->settle_tol != 0) {
+    lsdae::sweep::Settle settle{spec->settle_tol, spec->settle_duration, std::nullopt};
+    if (!std::isnan(spec->settle_from)) settle.from = spec->settle_from;
+    o.settle = settle;
+  }
+  if (spec->no_reuse != 0 && spec->no_reuse != 1)
+    refuse(std::string(function) + ": spec->no_reuse is " + std::to_string(spec->no_reuse) + " → give 0 or 1");
+  o.reuse = spec->no_reuse == 0;
+  o.jobs = spec->jobs == 0 ? 1 : spec->jobs;
+  return o;
+}
+
+void check_common_sets(const lsdae::Model& model, const lsdae::sweep::SweepOptions& o) {
+  std::vector<lsdae::sweep::Scenario> common{{"common", o.sets}};
+  lsdae::sweep::check_names(model.model_description(), common, "spec->sets");
+}
+
+lsdae_scenario_status to_c(lsdae::sweep::Status status) {
+  switch (status) {
+    case lsdae::sweep::Status::ok: return LSDAE_SCENARIO_OK;
+    case lsdae::sweep::Status::stopped_early: return LSDAE_SCENARIO_STOPPED_EARLY;
+    case lsdae::sweep::Status::failed: break;
+  }
+  return LSDAE_SCENARIO_FAILED;
+}
+
+lsdae_status run_one(lsdae_scenario_runner* r, const char* function, const char* id,
+                     std::vector<std::pair<std::string, std::string>> sets, lsdae_scenario_result* result,
+                     double* metrics, size_t metric_capacity) {
+  return lsdae::capi::guarded(r->error, [&] {
+    if (result == nullptr) refuse(std::string(function) + ": result must not be NULL → pass an lsdae_scenario_result");
+    const size_t count = r->plan->options().metrics.size();
+    if (metric_capacity < count || (count > 0 && metrics == nullptr))
+      refuse(std::string(function) + ": room for " + std::to_string(metric_capacity) + " metrics, the runner has " +
+             std::to_string(count) + " → pass an array of lsdae_scenario_metric_count() doubles");
+    const std::size_t reused_before = r->runner->reused();
+    const lsdae::sweep::SummaryRow row =
+        lsdae::sweep::run_scenario(*r->plan, lsdae::sweep::Scenario{id != nullptr ? id : "", std::move(sets)}, *r->runner);
+    r->message = row.message;
+    r->csv_row = row.to_csv();
+    result->status = to_c(row.status);
+    result->message = r->message.c_str();
+    result->reached_time = row.reached_time.value_or(std::numeric_limits<double>::quiet_NaN());
+    result->steps = row.steps;
+    result->wall_time = row.wall_time;
+    result->reused = r->runner->reused() > reused_before ? 1 : 0;
+    result->csv_row = r->csv_row.c_str();
+    for (size_t m = 0; m < count; ++m)
+      metrics[m] = m < row.metrics.size() && row.metrics[m] ? *row.metrics[m] : std::numeric_limits<double>::quiet_NaN();
+  });
+}
+
+lsdae_status null_runner(const char* function) {
+  lsdae::capi::open_error() = std::string(function) + ": a NULL runner was passed → call lsdae_scenario_runner_open first";
+  lsdae::capi::latest_error() = lsdae::capi::open_error();
+  return LSDAE_ERR_USAGE;
+}
+
+}  // namespace
+
+extern "C" {
+
+void lsdae_sweep_spec_init(lsdae_sweep_spec* spec) {
+  if (spec == nullptr) return;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  *spec = lsdae_sweep_spec{};
+  spec->seed = 1;
+  spec->fault_on = spec->clear_after = nan;
+  spec->settle_tol = spec->settle_duration = spec->settle_from = nan;
+}
+
+lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
+                         size_t* failed) {
+  return lsdae::capi::guarded(lsdae::capi::open_error(), [&] {
+    if (model_path == nullptr || spec == nullptr || spec->summary_csv == nullptr)
+      refuse("lsdae_sweep: model_path, spec and spec->summary_csv must not be NULL → pass them");
+    std::string extension = std::filesystem::path(spec->summary_csv).extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (extension == ".h5" || extension == ".hdf5")
+      refuse(std::string("lsdae_sweep: spec->summary_csv \"") + spec->summary_csv +
+             "\": lsdae_sweep writes CSV → give a .csv name (an HDF5 summary: `lsdae sweep --summary " +
+             spec->summary_csv + "`)");
+    lsdae::sweep::SweepOptions o = sweep_options("lsdae_sweep", options, spec);
+    auto model = open_model("lsdae_sweep", model_path);
+    lsdae::sweep::ScenarioSourceSpec source;
+    if (spec->scenarios_csv != nullptr) source.table = spec->scenarios_csv;
+    source.grid = texts("lsdae_sweep", "grid", spec->grid, spec->grid_count);
+    source.monte_carlo = static_cast<std::int64_t>(spec->monte_carlo);
+    source.draws = texts("lsdae_sweep", "draws", spec->draws, spec->draw_count);
+    source.seed = spec->seed;
+    if (spec->contingencies != nullptr) source.contingencies = spec->contingencies;
+    if (spec->case_file != nullptr) source.case_file = spec->case_file;
+    // Zero is "not given" only for a zeroed spec of older code; NaN is the documented default.
+    if (!std::isnan(spec->fault_on) && spec->contingencies != nullptr) source.fault_on = spec->fault_on;
+    if (!std::isnan(spec->clear_after) && spec->contingencies != nullptr) source.clear_after = spec->clear_after;
+    source.no_fault = spec->no_fault != 0;
+    if (spec->contingencies == nullptr && spec->no_fault != 0)
+      refuse("lsdae_sweep: spec->no_fault goes with spec->contingencies → set both, or neither");
+    if (source.clear_after && !(*source.clear_after > 0))
+      refuse("lsdae_sweep: spec->clear_after is " + lsdae::sweep::round_trip(*source.clear_after) +
+             " → give a positive duration in seconds, or NaN for the FMU's own times");
+    lsdae::sweep::ScenarioList list = lsdae::sweep::make_scenarios(source, *model);
+    for (const auto& note : list.skipped) lsdae::log_info("lsdae_sweep: contingencies: skipped " + note);
+    if (o.settle && !o.settle->from) o.settle->from = list.settle_from;
+    check_common_sets(*model, o);
+    auto plan = lsdae::sweep::SweepPlan::compile(model, o);
+    std::ofstream summary(spec->summary_csv, std::ios::binary | std::ios::trunc);
+    if (!summary)
+      throw Error(ErrorKind::output, std::string("lsdae_sweep: summary \"") + spec->summary_csv +
+                                         "\" cannot be written → check the folder exists and is writable");
+    summary << lsdae::sweep::csv_record(plan->header()) << '\n' << std::flush;
+    std::size_t failures = 0;
+    lsdae::sweep::run_sweep(*plan, list.scenarios, [&](std::size_t, const lsdae::sweep::SummaryRow& row) {
+      summary << row.to_csv() << '\n' << std::flush;
+      if (row.status == lsdae::sweep::Status::failed) ++failures;
+    });
+    if (!summary)
+      throw Error(ErrorKind::output, std::string("lsdae_sweep: writing \"") + spec->summary_csv +
+                                         "\" failed → free disk space or choose another file");
+    if (failed != nullptr) *failed = failures;
+  });
+}
+
+lsdae_status lsdae_scenario_runner_open(const char* model_path, const lsdae_options* options,
+                                        const lsdae_sweep_spec* spec, lsdae_scenario_runner** runner) {
+  if (runner == nullptr) {
+    lsdae::capi::open_error() = "lsdae_scenario_runner_open: runner must not be NULL → pass the address of a pointer";
+    return LSDAE_ERR_USAGE;
+  }
+  *runner = nullptr;
+  return lsdae::capi::guarded(lsdae::capi::open_error(), [&] {
+    lsdae::sweep::SweepOptions o = sweep_options("lsdae_scenario_runner_open", options, spec);
+    o.isolate = false;
+    auto model = open_model("lsdae_scenario_runner_open", model_path);
+    check_common_sets(*model, o);
+    auto handle = std::make_unique<lsdae_scenario_runner>();
+    handle->plan = lsdae::sweep::SweepPlan::compile(model, o);
+    handle->runner = std::make_unique<lsdae::sweep::ScenarioRunner>(*handle->plan);
+    handle->header = lsdae::sweep::csv_record(handle->plan->header());
+    *runner = handle.release();
+  });
+}
+
+lsdae_status lsdae_scenario_run(lsdae_scenario_runner* runner, const char* id, size_t n, const char* const* names,
+                                const char* const* values, lsdae_scenario_result* result, double* metrics,
+                                size_t metric_capacity) {
+  if (runner == nullptr) return null_runner("lsdae_scenario_run");
+  std::vector<std::pair<std::string, std::string>> sets;
+  const lsdae_status status = lsdae::capi::guarded(runner->error, [&] {
+    if (n > 0 && (names == nullptr || values == nullptr))
+      refuse("lsdae_scenario_run: names and texts must not be NULL when n = " + std::to_string(n) + " → pass both");
+    for (size_t i = 0; i < n; ++i) {
+      if (names[i] == nullptr || values[i] == nullptr)
+        refuse("lsdae_scenario_run: names[" + std::to_string(i) + "] or texts[" + std::to_string(i) +
+               "] is NULL → pass a name and a text for each of the n values");
+      sets.emplace_back(names[i], values[i]);
+    }
+  });
+  if (status != LSDAE_OK) return status;
+  return run_one(runner, "lsdae_scenario_run", id, std::move(sets), result, metrics, metric_capacity);
+}
+
+lsdae_status lsdae_scenario_run_values(lsdae_scenario_runner* runner, const char* id, size_t n,
+                                       const char* const* names, const double* values, lsdae_scenario_result* result,
+                                       double* metrics, size_t metric_capacity) {
+  if (runner == nullptr) return null_runner("lsdae_scenario_run_values");
+  std::vector<std::pair<std::string, std::string>> sets;
+  const lsdae_status status = lsdae::capi::guarded(runner->error, [&] {
+    if (n > 0 && (names == nullptr || values == nullptr))
+      refuse("lsdae_scenario_run_values: names and values must not be NULL when n = " + std::to_string(n) +
+             " → pass both");
+    for (size_t i = 0; i < n; ++i) {
+      if (names[i] == nullptr)
+        refuse("lsdae_scenario_run_values: names[" + std::to_string(i) + "] is NULL → pass a name for each value");
+      // The shortest text that reads back to the same double: the value the scenario gets is values[i] exactly.
+      sets.emplace_back(names[i], std::isfinite(values[i]) ? lsdae::sweep::round_trip(values[i])
+                                                            : std::to_string(values[i]));
+    }
+  });
+  if (status != LSDAE_OK) return status;
+  return run_one(runner, "lsdae_scenario_run_values", id, std::move(sets), result, metrics, metric_capacity);
+}
+
+size_t lsdae_scenario_metric_count(const lsdae_scenario_runner* runner) {
+  return runner == nullptr ? 0 : runner->plan->options().metrics.size();
+}
+
+const char* lsdae_scenario_runner_header(const lsdae_scenario_runner* runner) {
+  return runner == nullptr ? "" : runner->header.c_str();
+}
+
+const char* lsdae_scenario_runner_error(const lsdae_scenario_runner* runner) {
+  return runner == nullptr ? lsdae::capi::open_error().c_str() : runner->error.c_str();
+}
+
+void lsdae_scenario_runner_close(lsdae_scenario_runner* runner) { delete runner; }
+
+}  // extern "C"

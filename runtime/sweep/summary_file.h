@@ -1,0 +1,76 @@
+// runtime/sweep/summary_file.h -- a sweep's summary on disk, one row per
+// scenario written as it finishes, so that a killed sweep keeps what it had
+// and `--resume` skips what is there (docs/sweeps.md, "The summary").
+//
+// The format comes from the extension, as for `lsdae simulate -o`: .h5,
+// .hdf5 (any case) is HDF5, anything else CSV.
+//
+// CSV: a header line (summary_header: id, status, message, reached_time,
+// steps, wall_time_s, one column per metric), then one record per row
+// (SummaryRow::to_csv), each written with one write(2) on a file opened
+// O_APPEND: a kill loses at most the row being written, and a last line cut
+// by it is removed when the file is resumed.
+//
+// HDF5 (libhdf5's C API, the 1.8 file format as results/hdf5_writer.h, so no
+// h5clear is needed after a kill; h5py: f["id"][:], f["metrics"][:, k]):
+//   /id, /status, /message   variable-length UTF-8 strings [rows]
+//   /reached_time            float64 [rows] (NaN: initialisation failed)
+//   /steps                   int64 [rows]
+//   /wall_time_s             float64 [rows]
+//   /metrics                 float64 [rows, metrics] (NaN: no point sampled,
+//                            or no sample was a number); absent without
+//                            metrics
+//   /metric_names            strings [metrics], the metrics' texts
+//   /columns                 strings: the CSV header, to check a resume
+//   attributes of /: format ("lsdae-sweep-summary 1"), model
+// Every dataset is chunked (64 rows) and extendible. A row is appended
+// dataset by dataset, /id last, then the file is flushed (H5Fflush) before
+// append() returns: /id's length is the number of complete rows. Resuming
+// cuts every other dataset back to it (a row cut by a kill is dropped),
+// checks /columns against this sweep's header, and continues.
+//
+// Errors: Error(output) naming the file when it cannot be created, opened or
+// written (the rows already written stay); Error(usage) when a resumed file's
+// columns differ from this sweep's or it is not a summary.
+#ifndef LSDAE_RUNTIME_SWEEP_SUMMARY_FILE_H
+#define LSDAE_RUNTIME_SWEEP_SUMMARY_FILE_H
+
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lsdae/sweep.h"
+
+namespace lsdae::sweep {
+
+enum class SummaryFormat { csv, hdf5 };
+// By the extension: .h5 / .hdf5 (any case) HDF5, else CSV.
+SummaryFormat summary_format_for(const std::filesystem::path& path);
+
+class SummaryFile {
+ public:
+  virtual ~SummaryFile() = default;
+  // Writes one row; it is on disk when this returns. Error(output) when it
+  // cannot be written.
+  virtual void append(const SummaryRow& row) = 0;
+  // The ids of the rows the file held when it was opened (resume; empty for
+  // a new file).
+  const std::set<std::string>& finished() const { return finished_; }
+  const std::filesystem::path& path() const { return path_; }
+
+ protected:
+  explicit SummaryFile(std::filesystem::path path) : path_(std::move(path)) {}
+  std::filesystem::path path_;
+  std::set<std::string> finished_;
+};
+
+// Creates (truncates) the summary of a sweep with these metrics, or, with
+// `resume`, continues the existing file. `model` is recorded in an HDF5 file.
+std::unique_ptr<SummaryFile> open_summary(const std::filesystem::path& path, const std::vector<std::string>& metrics,
+                                          bool resume, const std::string& model = "");
+
+}  // namespace lsdae::sweep
+
+#endif  // LSDAE_RUNTIME_SWEEP_SUMMARY_FILE_H
