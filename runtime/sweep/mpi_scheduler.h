@@ -30,9 +30,10 @@
 //   - run_task(i) runs on any rank; it returns the row, and says whether the
 //     task failed. What it throws is caught: the task becomes a failed row
 //     made by `failure_row` (the rank goes on). A crash inside run_task kills
-//     the rank, though: run each scenario in a watched child
-//     (lsdae/supervise.h, run_isolated) so that a crashing FMU is a failed
-//     row and not a dead rank.
+//     the rank, though: run each scenario in a watched process (`lsdae
+//     sweep` keeps one per rank, lsdae/sweep.h ScenarioWorker) so that a
+//     crashing FMU is a failed row and not a dead rank. A task that returns
+//     `abandoned` (a stop signal came first) is not recorded.
 //   - A rank that dies anyway (killed, out of memory, its node lost): Open
 //     MPI 4.1 as Debian builds it has no fault tolerance (no ULFM; its
 //     default error handler is MPI_ERRORS_ARE_FATAL, and mpirun kills every
