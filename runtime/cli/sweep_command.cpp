@@ -332,17 +332,26 @@ int run_sweep_command(const SweepCliOptions& o) {
               << " already in " << o.summary << ", " << todo.size() << " to run\n";
   Progress progress(todo.size(), o.progress && coordinator);
   sweep::SweepOutcome outcome;
+  std::string reuse_detail;  // MPI: the models made on each rank
 #ifdef LSDAE_HAVE_MPI
   if (distributed) {
-    // One task per scenario not yet in the summary; each runs as a sweep of
-    // one (in a watched child when isolated: a crashing FMU is a failed row,
-    // not a dead rank), its row sent to rank 0 as a CSV record.
-    // Tasks are scenario indices (the same list on every rank); rank 0
-    // alone knows which are already in the summary (resume).
+    // One task per scenario not yet in the summary, run by this rank's
+    // ScenarioWorker: one watched worker process per rank for the whole
+    // sweep (as --jobs 1), the model made once and reset between scenarios
+    // (--no-reuse: made for each); a crashing FMU costs its scenario a
+    // failed row and the worker, not the rank. Its row goes to rank 0 as a
+    // CSV record. Tasks are scenario indices (the same list on every rank);
+    // rank 0 alone knows which are already in the summary (resume).
+    if (coordinator && o.jobs > 1)
+      std::cerr << "lsdae: note: --jobs " << o.jobs << " is not used under MPI: each rank runs one scenario at a "
+                << "time → start more ranks (mpirun -np N) instead\n";
+    sweep::ScenarioWorker worker(*plan, scenarios, observe);
     auto run_task = [&](std::size_t task) {
-      sweep::SummaryRow row;
-      sweep::run_sweep(*plan, scenarios, [&](std::size_t, const sweep::SummaryRow& r) { row = r; }, {task}, observe);
-      return sweep::TaskOutcome{row.status == sweep::Status::failed, row.to_csv()};
+      const std::optional<sweep::SummaryRow> row = worker.run(task);
+      sweep::TaskOutcome t;
+      if (!row) t.abandoned = true;  // a stop signal: no row, --resume runs it again
+      else t = sweep::TaskOutcome{row->status == sweep::Status::failed, false, row->to_csv()};
+      return t;
     };
     auto on_row = [&](std::size_t, int, const sweep::TaskOutcome& t) {
       const auto row = sweep::SummaryRow::from_csv(t.row, options.metrics.size());
@@ -358,10 +367,31 @@ int run_sweep_command(const SweepCliOptions& o) {
       sweep::SummaryRow row;
       row.id = scenarios.at(task).id;
       row.message = message;
+      row.metrics.assign(options.metrics.size(), std::nullopt);
       return row.to_csv();
     };
     schedule.already_done = [&](std::size_t task) { return finished.count(scenarios.at(task).id) != 0; };
-    sweep::run_schedule(mpi, scenarios.size(), run_task, on_row, schedule);
+    schedule.stop_requested = [] { return StopSignals::received() != 0; };
+    // What the rank's worker did, for rank 0's reuse line: "ran models processes".
+    schedule.farewell = [&] {
+      const sweep::SweepOutcome& w = worker.outcome();
+      return std::to_string(w.ran) + " " + std::to_string(w.models_made) + " " + std::to_string(w.processes);
+    };
+    const sweep::ScheduleSummary done = sweep::run_schedule(mpi, scenarios.size(), run_task, on_row, schedule);
+    outcome.interrupted = done.interrupted;
+    if (coordinator) {
+      std::string per_rank;
+      for (std::size_t r = 0; r < done.farewells.size(); ++r) {
+        std::istringstream words(done.farewells[r]);
+        std::size_t ran = 0, models = 0, processes = 0;
+        words >> ran >> models >> processes;
+        outcome.models_made += models;
+        outcome.processes += processes;
+        per_rank += (r == 0 ? "" : ", ") + std::string("rank ") + std::to_string(r) + ": " + std::to_string(ran) +
+                    " on " + count_of(models, "model");
+      }
+      reuse_detail = " (" + per_rank + ")";
+    }
     if (!coordinator) return 0;  // rank 0 reports for the whole job
   } else
 #endif
@@ -384,6 +414,14 @@ int run_sweep_command(const SweepCliOptions& o) {
   std::cerr << "lsdae: sweep: " << count_of(outcome.ran, "scenario") << ": " << outcome.ok << " ok, "
             << outcome.stopped_early << " stopped early, " << outcome.failed << " failed; summary in " << o.summary
             << '\n';
+  // Reuse, counted: with it one model per worker process (more when a worker
+  // was replaced after a crash); with --no-reuse one per scenario.
+  if (outcome.ran > 0)
+    std::cerr << "lsdae: sweep: " << count_of(outcome.models_made, "model") << " made for "
+              << count_of(outcome.ran, "scenario")
+              << (outcome.processes > 0 ? " in " + count_of(outcome.processes, "worker process", "worker processes")
+                                        : std::string(" without worker processes (--no-isolate)"))
+              << reuse_detail << '\n';
   return outcome.failed > 0 ? sweep::kExitScenariosFailed : 0;
 }
 

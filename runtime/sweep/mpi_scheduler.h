@@ -11,13 +11,18 @@
 //   - every other rank (a worker) sends "ready", gets one task index, runs
 //     it, sends back its row together with the next "ready", until rank 0
 //     answers "stop" because the queue is empty;
-//   - rank 0 runs tasks too, in a thread of its own, while its main thread
-//     answers the workers (only the main thread calls MPI:
-//     MPI_THREAD_FUNNELED), so 2 ranks are 2 workers, not 1;
+//   - rank 0 runs tasks too, in one thread of its own for the whole
+//     schedule (so what run_task keeps between tasks, such as a watched
+//     worker process, stays with that thread), while its main thread answers
+//     the workers (only the main thread calls MPI: MPI_THREAD_FUNNELED), so
+//     2 ranks are 2 workers, not 1; the main thread sleeps between polls
+//     (ScheduleOptions::poll_interval), it does not spin;
 //   - rank 0 calls `on_row` for every row as it arrives (the sweep writes and
 //     flushes it there: a killed job keeps the rows it had) and `progress`
 //     after each.
-// Every task that is not `already_done` is run exactly once, on one rank.
+//   - at the end each worker sends its farewell (ScheduleOptions) to rank 0.
+// Every task that is not `already_done` is run exactly once, on one rank,
+// unless the schedule is stopped early (stop_requested, abandoned tasks).
 // With one rank (no mpirun, or -np 1) rank 0 runs every task itself, in
 // order, without any MPI call.
 //
@@ -25,9 +30,10 @@
 //   - run_task(i) runs on any rank; it returns the row, and says whether the
 //     task failed. What it throws is caught: the task becomes a failed row
 //     made by `failure_row` (the rank goes on). A crash inside run_task kills
-//     the rank, though: run each scenario in a watched child
-//     (lsdae/supervise.h, run_isolated) so that a crashing FMU is a failed
-//     row and not a dead rank.
+//     the rank, though: run each scenario in a watched process (`lsdae
+//     sweep` keeps one per rank, lsdae/sweep.h ScenarioWorker) so that a
+//     crashing FMU is a failed row and not a dead rank. A task that returns
+//     `abandoned` (a stop signal came first) is not recorded.
 //   - A rank that dies anyway (killed, out of memory, its node lost): Open
 //     MPI 4.1 as Debian builds it has no fault tolerance (no ULFM; its
 //     default error handler is MPI_ERRORS_ARE_FATAL, and mpirun kills every
@@ -85,6 +91,10 @@ class MpiSession {
 
 struct TaskOutcome {
   bool failed = false;
+  // No row: the task was stopped half-way (a stop signal). It is not
+  // recorded, and rank 0 hands out no more tasks (run_schedule returns with
+  // interrupted set once the tasks under way are back).
+  bool abandoned = false;
   std::string row;
 };
 
@@ -108,13 +118,26 @@ struct ScheduleOptions {
   // Rank 0 runs tasks too (in a thread) when there are workers; false keeps
   // it a pure coordinator (useful with more ranks than cores).
   bool coordinator_runs_tasks = true;
-  // How long rank 0's main thread sleeps when no message is waiting, seconds.
-  double poll_interval = 0.001;
+  // Rank 0: checked between messages; once true no more tasks are handed
+  // out, the tasks under way are waited for (and recorded), and run_schedule
+  // returns with interrupted set (e.g. a stop signal: StopSignals).
+  std::function<bool()> stop_requested;
+  // Every rank, once its last task is done: a few words about it (e.g. how
+  // often the model was made), sent to rank 0: ScheduleSummary::farewells.
+  std::function<std::string()> farewell;
+  // Longest sleep of rank 0's main thread when no message is waiting,
+  // seconds. It starts at 1/16 of it after each message and doubles while
+  // the ranks are quiet: a worker's row is answered at most this late, and
+  // a coordinator waiting on long scenarios wakes up 1/poll_interval times
+  // a second instead of spinning (rank 0's own task wakes it at once).
+  double poll_interval = 0.004;
 };
 
 struct ScheduleSummary {
   std::size_t total = 0, skipped = 0, ran = 0, failed = 0;
+  bool interrupted = false;                 // stop_requested or an abandoned task ended it early
   std::vector<std::size_t> tasks_per_rank;  // rank 0 only: rows from each rank
+  std::vector<std::string> farewells;       // rank 0 only: each rank's farewell (empty without one)
 };
 
 // Collective over MPI_COMM_WORLD (every rank calls it with the same session).

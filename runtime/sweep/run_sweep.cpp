@@ -13,7 +13,12 @@
 // (PR_SET_PDEATHSIG). Each worker keeps one ScenarioRunner for its whole
 // life (sweep/scenario_runner.h): the FMU's binary, the structural analysis
 // and the instances are made once per worker and reset between scenarios;
-// a replaced worker starts with a new one.
+// a replaced worker starts with a new one. A frame also says whether the
+// scenario made a new model (the reuse statistics of SweepOutcome).
+//
+// ScenarioWorker is the same worker, one of it, driven one scenario at a
+// time by its caller (an MPI rank, sweep/mpi_scheduler.h) and kept between
+// calls.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,6 +30,9 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
+#include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 
 #include "common/format.h"
@@ -82,8 +90,12 @@ struct Worker {
     }
     const std::size_t index = std::stoull(pending.substr(0, newline));
     pending.erase(0, newline + 1);
+    const std::size_t made_before = runner.scenarios() - runner.reused();
     const std::string record = run_scenario(plan, scenarios[index], runner, hook).to_csv();
-    if (!write_all(out_fd, std::to_string(index) + " " + std::to_string(record.size()) + "\n" + record)) ::_exit(0);
+    const std::size_t made = runner.scenarios() - runner.reused() - made_before;
+    if (!write_all(out_fd, std::to_string(index) + " " + std::to_string(record.size()) + " " + std::to_string(made) +
+                               "\n" + record))
+      ::_exit(0);
   }
 }
 
@@ -113,6 +125,7 @@ class Pool {
     }
     ::close(down[0]);
     ::close(up[1]);
+    ++started;
     w = Worker{};
     w.pid = pid;
     w.to = down[1];
@@ -145,6 +158,7 @@ class Pool {
   }
 
   std::vector<Worker> workers_;
+  std::size_t started = 0;  // worker processes forked
 
  private:
   const SweepPlan& plan_;
@@ -168,6 +182,70 @@ SummaryRow failed_row(const SweepPlan& plan, const Scenario& scenario, const std
   row.metrics.assign(plan.options().metrics.size(), std::nullopt);
   return row;
 }
+
+SummaryRow died_row(const SweepPlan& plan, const Scenario& s, const std::string& how, double wall) {
+  return failed_row(plan, s, "scenario " + s.id + ": " + how + " → run it alone with `lsdae simulate` and its "
+                                 "--set values to see in which FMU call", wall);
+}
+
+SummaryRow timeout_row(const SweepPlan& plan, const Scenario& s, double limit, double wall) {
+  return failed_row(plan, s, "scenario " + s.id + ": took longer than the per-scenario limit of " +
+                                 format_number(limit) + " s and was stopped → raise --scenario-timeout", wall);
+}
+
+struct Frame {
+  SummaryRow row;
+  std::size_t made = 0;  // models the scenario made (0: the worker's was reset)
+};
+
+// The frame at the start of w.buffer once it is complete ("<index> <length>
+// <made>\n<record>"), or nullopt while more is to come.
+std::optional<Frame> take_frame(Worker& w, std::size_t metric_count) {
+  const auto newline = w.buffer.find('\n');
+  if (newline == std::string::npos) return std::nullopt;
+  std::istringstream head(w.buffer.substr(0, newline));
+  std::size_t index = 0, length = 0;
+  Frame frame;
+  if (!(head >> index >> length >> frame.made))
+    throw Error(ErrorKind::internal, "sweep: a worker process sent a bad frame header: " + w.buffer.substr(0, newline));
+  if (w.buffer.size() < newline + 1 + length) return std::nullopt;
+  frame.row = SummaryRow::from_csv(w.buffer.substr(newline + 1, length), metric_count);
+  w.buffer.clear();
+  return frame;
+}
+
+// Sends w its task (starting it first when it has no process); a worker
+// that died before taking it is replaced once.
+void send_task(Pool& pool, Worker& w, std::size_t task) {
+  if (w.pid < 0) pool.spawn(w);
+  w.task = task;
+  w.started = now_seconds();
+  w.buffer.clear();
+  if (!write_all(w.to, std::to_string(task) + "\n")) {
+    const std::string how = Pool::reap(w);
+    Pool::stop(w, SIGKILL);
+    pool.spawn(w);
+    w.task = task;
+    if (!write_all(w.to, std::to_string(task) + "\n"))
+      throw Error(ErrorKind::internal, "sweep: a new worker process would not take a scenario: " + how);
+  }
+}
+
+// Ignores SIGPIPE while alive: a worker that died must not kill this process.
+class IgnoreSigpipe {
+ public:
+  IgnoreSigpipe() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, &previous_);
+  }
+  ~IgnoreSigpipe() { ::sigaction(SIGPIPE, &previous_, nullptr); }
+  IgnoreSigpipe(const IgnoreSigpipe&) = delete;
+  IgnoreSigpipe& operator=(const IgnoreSigpipe&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
 
 }  // namespace
 
@@ -194,37 +272,20 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scena
       count(outcome, row);
       sink(i, row);
     }
+    outcome.models_made = runner.scenarios() - runner.reused();
     return outcome;
   }
 
-  // A worker that died must not kill the coordinator through SIGPIPE.
-  struct sigaction ignore {}, previous {};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGPIPE, &ignore, &previous);
-  struct Restore {
-    struct sigaction* previous;
-    ~Restore() { ::sigaction(SIGPIPE, previous, nullptr); }
-  } restore{&previous};
-
+  IgnoreSigpipe ignore_sigpipe;
   Pool pool(plan, scenarios, hook);
   const std::size_t jobs = std::min(plan.options().jobs, std::max<std::size_t>(queue.size(), 1));
   pool.workers_.resize(jobs);
   const double limit = plan.options().scenario_timeout;
+  const std::size_t metric_count = plan.options().metrics.size();
   auto hand_out = [&](Worker& w) {
     if (queue.empty()) return;
-    if (w.pid < 0) pool.spawn(w);
-    w.task = queue.front();
+    send_task(pool, w, queue.front());
     queue.pop_front();
-    w.started = now_seconds();
-    w.buffer.clear();
-    if (!write_all(w.to, std::to_string(*w.task) + "\n")) {
-      // It died before taking the task: start a new one and try once more.
-      const std::string how = Pool::reap(w);
-      Pool::stop(w, SIGKILL);
-      pool.spawn(w);
-      if (!write_all(w.to, std::to_string(*w.task) + "\n"))
-        throw Error(ErrorKind::internal, "sweep: a new worker process would not take a scenario: " + how);
-    }
   };
   auto finish = [&](Worker& w, const SummaryRow& row) {
     const std::size_t index = *w.task;
@@ -256,15 +317,10 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scena
         const ssize_t n = ::read(w.from, chunk, sizeof chunk);
         if (n > 0) {
           w.buffer.append(chunk, static_cast<std::size_t>(n));
-          const auto newline = w.buffer.find('\n');
-          if (newline != std::string::npos) {
-            const auto space = w.buffer.find(' ');
-            const std::size_t length = std::stoull(w.buffer.substr(space + 1, newline - space - 1));
-            if (w.buffer.size() >= newline + 1 + length) {
-              finish(w, SummaryRow::from_csv(w.buffer.substr(newline + 1, length), plan.options().metrics.size()));
-              w.buffer.clear();
-              hand_out(w);
-            }
+          if (auto frame = take_frame(w, metric_count)) {
+            outcome.models_made += frame->made;
+            finish(w, frame->row);
+            hand_out(w);
           }
           continue;
         }
@@ -272,24 +328,105 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scena
         // The pipe ended without a row: the worker is gone.
         const std::string how = Pool::reap(w);
         Pool::stop(w, SIGKILL);
-        const Scenario& s = scenarios[*w.task];
-        finish(w, failed_row(plan, s, "scenario " + s.id + ": " + how + " → run it alone with `lsdae simulate` and its "
-                                          "--set values to see in which FMU call",
-                             now_seconds() - w.started));
+        finish(w, died_row(plan, scenarios[*w.task], how, now_seconds() - w.started));
         hand_out(w);
         continue;
       }
       if (limit > 0 && now_seconds() - w.started > limit) {
         Pool::stop(w, SIGKILL);
-        const Scenario& s = scenarios[*w.task];
-        finish(w, failed_row(plan, s, "scenario " + s.id + ": took longer than the per-scenario limit of " +
-                                          format_number(limit) + " s and was stopped → raise --scenario-timeout",
-                             now_seconds() - w.started));
+        finish(w, timeout_row(plan, scenarios[*w.task], limit, now_seconds() - w.started));
         hand_out(w);
       }
     }
   }
+  outcome.processes = pool.started;
   return outcome;
 }
+
+// ---- ScenarioWorker ----------------------------------------------------------
+
+struct ScenarioWorker::Impl {
+  Impl(const SweepPlan& p, const std::vector<Scenario>& s, const ObserverFactory& o)
+      : plan(p), scenarios(s), observe(o) {}
+  const SweepPlan& plan;
+  const std::vector<Scenario>& scenarios;
+  const ObserverFactory& observe;
+  SweepOutcome outcome;
+  std::unique_ptr<ScenarioRunner> runner;      // not isolated
+  std::unique_ptr<IgnoreSigpipe> ignore_sigpipe;  // isolated
+  std::unique_ptr<Pool> pool;                  // isolated: one worker
+
+  std::optional<SummaryRow> in_process(std::size_t index) {
+    if (StopSignals::received() != 0) return std::nullopt;
+    if (!runner) runner = std::make_unique<ScenarioRunner>(plan);
+    SummaryRow row = run_scenario(plan, scenarios[index], *runner, observe);
+    outcome.models_made = runner->scenarios() - runner->reused();
+    return row;
+  }
+
+  std::optional<SummaryRow> isolated(std::size_t index) {
+    if (StopSignals::received() != 0) return std::nullopt;
+    if (!pool) {
+      ignore_sigpipe = std::make_unique<IgnoreSigpipe>();
+      pool = std::make_unique<Pool>(plan, scenarios, observe);
+      pool->workers_.resize(1);
+    }
+    Worker& w = pool->workers_[0];
+    send_task(*pool, w, index);
+    outcome.processes = pool->started;
+    const double limit = plan.options().scenario_timeout;
+    for (;;) {
+      if (StopSignals::received() != 0) {
+        Pool::stop(w, SIGKILL);  // abandoned: the next run() starts a new worker
+        w.task.reset();
+        return std::nullopt;
+      }
+      pollfd fd{w.from, POLLIN, 0};
+      const int ready = ::poll(&fd, 1, 100);
+      if (ready < 0 && errno != EINTR)
+        throw Error(ErrorKind::internal, std::string("sweep: poll: ") + std::strerror(errno));
+      if (ready > 0) {
+        char chunk[65536];
+        const ssize_t n = ::read(w.from, chunk, sizeof chunk);
+        if (n > 0) {
+          w.buffer.append(chunk, static_cast<std::size_t>(n));
+          if (auto frame = take_frame(w, plan.options().metrics.size())) {
+            outcome.models_made += frame->made;
+            w.task.reset();
+            return std::move(frame->row);
+          }
+          continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        const std::string how = Pool::reap(w);
+        Pool::stop(w, SIGKILL);
+        w.task.reset();
+        return died_row(plan, scenarios[index], how, now_seconds() - w.started);
+      }
+      if (limit > 0 && now_seconds() - w.started > limit) {
+        Pool::stop(w, SIGKILL);
+        w.task.reset();
+        return timeout_row(plan, scenarios[index], limit, now_seconds() - w.started);
+      }
+    }
+  }
+};
+
+ScenarioWorker::ScenarioWorker(const SweepPlan& plan, const std::vector<Scenario>& scenarios,
+                               const ObserverFactory& observe)
+    : impl_(std::make_unique<Impl>(plan, scenarios, observe)) {}
+
+ScenarioWorker::~ScenarioWorker() = default;  // ~Pool ends the worker process
+
+std::optional<SummaryRow> ScenarioWorker::run(std::size_t index) {
+  if (index >= impl_->scenarios.size())
+    throw Error(ErrorKind::usage, "sweep: scenario index " + std::to_string(index) + " of " +
+                                      std::to_string(impl_->scenarios.size()) + " scenarios");
+  std::optional<SummaryRow> row = impl_->plan.options().isolate ? impl_->isolated(index) : impl_->in_process(index);
+  if (row) count(impl_->outcome, *row);
+  return row;
+}
+
+const SweepOutcome& ScenarioWorker::outcome() const { return impl_->outcome; }
 
 }  // namespace lsdae::sweep

@@ -166,10 +166,43 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const O
 struct SweepOutcome {
   std::size_t ran = 0, ok = 0, stopped_early = 0, failed = 0;
   bool interrupted = false;  // a stop signal ended it
+  // Reuse, counted: models made (Simulation::create: binary loaded,
+  // structural analysis, instances) and worker processes started. With
+  // reuse, one model per worker process (more when a worker was replaced or
+  // a reset failed); without, one per scenario.
+  std::size_t models_made = 0, processes = 0;
 };
 // Runs scenarios[i] for every i in `indices` (all when empty).
 SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scenarios, const RowSink& sink,
                        const std::vector<std::size_t>& indices = {}, const ObserverFactory& observe = {});
+
+// Scenarios one at a time, chosen by the caller as it goes (an MPI rank's
+// share of a sweep, sweep/mpi_scheduler.h): the worker of run_sweep with
+// jobs = 1, kept from one run() to the next. Isolated (SweepOptions::isolate),
+// one watched worker process, started at the first run() and kept: its
+// ScenarioRunner reuses the model across the scenarios it runs. A crash, an
+// exit() or the per-scenario time limit costs that scenario a failed row (the
+// same messages as run_sweep's) and the worker; the next run() starts a new
+// one. Not isolated, the ScenarioRunner lives in this process. `plan`,
+// `scenarios` and `observe` must outlive the object. Not thread-safe; use
+// it from one thread (a worker process is watched by the thread that
+// started it: PR_SET_PDEATHSIG ends it with that thread).
+class ScenarioWorker {
+ public:
+  ScenarioWorker(const SweepPlan& plan, const std::vector<Scenario>& scenarios, const ObserverFactory& observe = {});
+  ~ScenarioWorker();  // ends the worker process
+  ScenarioWorker(const ScenarioWorker&) = delete;
+  ScenarioWorker& operator=(const ScenarioWorker&) = delete;
+  // The row of scenarios[index]; nullopt when a stop signal (StopSignals)
+  // came first: the scenario was abandoned without a row (its worker ended).
+  std::optional<SummaryRow> run(std::size_t index);
+  // ran: rows returned; models_made, processes: as in run_sweep's outcome.
+  const SweepOutcome& outcome() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace lsdae::sweep
 

@@ -12,6 +12,8 @@
 //   mpi_scheduler_program <folder> die     the same tasks; rank 1 kills itself
 //       (SIGKILL) in its third task: the job must end with an error, rows.txt
 //       keeping complete rows only. A `check` run afterwards finishes the rest.
+// Every rank's farewell reaches rank 0 and says its tasks ran in one thread
+// (rank 0's tasks too: one thread for the whole schedule).
 // Exit status 0 when the checks pass; 1 with the reason on stderr otherwise.
 #include <mpi.h>
 #include <signal.h>
@@ -88,7 +90,9 @@ int main(int argc, char** argv) {
 
   std::ofstream ran(folder / ("ran-" + std::to_string(rank) + ".txt"));
   int tasks_here = 0;
+  std::set<std::thread::id> threads_here;  // rank 0 runs its tasks in one thread for the whole schedule
   auto run_task = [&](std::size_t task) {
+    threads_here.insert(std::this_thread::get_id());
     ran << task << '\n' << std::flush;
     ++tasks_here;
     if (mode == "die" && rank == 1 && tasks_here == 3) raise(SIGKILL);
@@ -115,6 +119,9 @@ int main(int argc, char** argv) {
     if (p.total != kTasks || p.skipped != done_before.size()) progress_ok = false;
     last_finished = p.finished;
     ++progress_calls;
+  };
+  options.farewell = [&] {
+    return std::to_string(rank) + " " + std::to_string(tasks_here) + " " + std::to_string(threads_here.size());
   };
   const auto summary = lsdae::sweep::run_schedule(session, kTasks, run_task, on_row, options);
   ran.close();
@@ -160,6 +167,20 @@ int main(int argc, char** argv) {
   // Dynamic scheduling: with more tasks than ranks, every rank (rank 0 too) ran some.
   if (to_run >= static_cast<std::size_t>(session.size()) && ranks_that_ran.size() != static_cast<std::size_t>(session.size()))
     return fail(std::to_string(ranks_that_ran.size()) + " of " + std::to_string(session.size()) + " ranks ran tasks");
+  // Every rank's farewell, in rank order: its own rank, its tasks, one thread.
+  if (summary.interrupted) return fail("the schedule says it was interrupted");
+  if (summary.farewells.size() != static_cast<std::size_t>(session.size()))
+    return fail(std::to_string(summary.farewells.size()) + " farewells for " + std::to_string(session.size()) + " ranks");
+  for (int r = 0; r < session.size(); ++r) {
+    std::istringstream words(summary.farewells[static_cast<std::size_t>(r)]);
+    int from = -1;
+    std::size_t tasks = 0, threads = 0;
+    words >> from >> tasks >> threads;
+    if (from != r || tasks != summary.tasks_per_rank[static_cast<std::size_t>(r)] || threads > 1)
+      return fail("rank " + std::to_string(r) + "'s farewell is \"" + summary.farewells[static_cast<std::size_t>(r)] +
+                  "\": expected \"" + std::to_string(r) + " " +
+                  std::to_string(summary.tasks_per_rank[static_cast<std::size_t>(r)]) + " 1\" (tasks in one thread)");
+  }
   // The failed task's row carries the message.
   std::ifstream in(rows_file);
   std::string line;
