@@ -160,6 +160,19 @@ class PowerGrid final : public Model {
                                  "row of mpc.branch of the line tripped (0: none); must be in trip_branches=" +
                                      candidates_.trip_text());
     p_trip_time_ = b.parameter("trip.time", defaults_.trip_time, "s", "time the line is tripped");
+    // The machines' inertia constants, for the centre of inertia
+    // (δ_COI = Σ H_m δ_m / Σ H_m, e.g. lsdae sweep's maxdev(gen[*].delta, gen[*].H)).
+    h_.resize(nm);
+    for (std::size_t m = 0; m < nm; ++m) {
+      Variable h;
+      h.name = lsdae::powergrid::machine_name(grid_.machines[m].case_row, "H");
+      h.description = "inertia constant on the system base (H S_m / S_b), s";
+      h.causality = Causality::calculated_parameter;
+      h.variability = Variability::fixed;
+      h.initial = Initial::calculated;
+      h.unit = "s";
+      h_[m] = b.add(std::move(h));
+    }
 
     declare_structure(b);
   }
@@ -168,6 +181,7 @@ class PowerGrid final : public Model {
     double* v = c.v;
     const Disturbance d = disturbance(v);
     if (c.initialization) {
+      for (std::size_t m = 0; m < h_.size(); ++m) v[h_[m]] = grid_.machines[m].h;
       v[fault_active_] = d.fault_active(c.time) ? 1.0 : 0.0;
       v[trip_open_] = d.trip_open(c.time) ? 1.0 : 0.0;
     }
@@ -470,6 +484,7 @@ class PowerGrid final : public Model {
   double omega_s_ = 0;
   std::vector<ValueRef> delta_, omega_, der_delta_, der_omega_, vr_, vi_, res_re_, res_im_, res_delta_, res_omega_;
   ValueRef fault_active_ = 0, trip_open_ = 0;
+  std::vector<ValueRef> h_;  // gen[m].H, calculated parameters
   ValueRef p_fault_bus_ = 0, p_fault_on_ = 0, p_fault_off_ = 0, p_fault_r_ = 0, p_fault_x_ = 0;
   ValueRef p_trip_branch_ = 0, p_trip_time_ = 0;
   lsdae::powergrid::DenseComplexLu lu_;

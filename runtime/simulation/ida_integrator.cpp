@@ -43,6 +43,7 @@ IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
   constant_calls += o.constant_calls;
   klu_symbolic_analyses += o.klu_symbolic_analyses;
   klu_restart_factorizations += o.klu_restart_factorizations;
+  klu_adopted_analyses += o.klu_adopted_analyses;
   colors = o.colors;
   varying_colors = o.varying_colors;
   constant_entries = o.constant_entries;
@@ -660,8 +661,21 @@ IntegratorStats IdaIntegrator::stats() const {
   if (m.keeping_solver != nullptr) {
     s.klu_symbolic_analyses = m.klu_counters.symbolic_analyses;
     s.klu_restart_factorizations = m.klu_counters.restart_factorizations;
+    s.klu_adopted_analyses = m.klu_counters.adopted_analyses;
   }
   return s;
+}
+
+KluAnalysisPtr IdaIntegrator::release_klu_analysis() {
+  Impl& m = *impl_;
+  if (m.keeping_solver == nullptr) return nullptr;
+  return detach_klu_analysis(m.keeping_solver, m.col_ptr, m.row_idx);
+}
+
+bool IdaIntegrator::adopt_klu_analysis(KluAnalysisPtr& analysis) {
+  Impl& m = *impl_;
+  if (m.keeping_solver == nullptr || m.initialized) return false;
+  return simulation::adopt_klu_analysis(m.keeping_solver, analysis, m.col_ptr, m.row_idx);
 }
 
 }  // namespace lsdae::simulation

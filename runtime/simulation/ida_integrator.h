@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "kernels/compressed_jacobian.h"
+#include "simulation/klu_symbolic_reuse.h"
 #include "kernels/residual_function.h"
 #include "structure/coloring.h"
 #include "structure/pattern.h"
@@ -135,6 +136,7 @@ struct IntegratorStats {
   long klu_lnz = 0, klu_unz = 0;    // nonzeros of the factors (incl. diagonals)
   long klu_symbolic_analyses = 0;   // KLU symbolic analyses (ordering + BTF)
   long klu_restart_factorizations = 0;  // full numeric factorizations at restarts with a kept analysis
+  long klu_adopted_analyses = 0;    // analyses taken over from an earlier integrator (adopt_klu_analysis)
   double last_step = 0.0;
 
   // Adds the counters of `other` (a finished integration segment); the
@@ -195,6 +197,16 @@ class IdaIntegrator {
   // failure message states instead of IDA's generic advice ("" when nothing).
   std::string known_cause() const;
   void reset_faults();
+
+  // KLU's symbolic analysis across integrators of the same pattern
+  // (klu_symbolic_reuse.h: detach_klu_analysis, adopt_klu_analysis), with
+  // keep_klu_analysis. release: this integrator's analysis, taken out of its
+  // solver (nullptr when it has none, or is not KLU); call it only when the
+  // integrator is about to go. adopt: before the first start(); true when
+  // `analysis` was made for this pattern and ordering and is now this
+  // integrator's (then empty), false when it was left as it was.
+  KluAnalysisPtr release_klu_analysis();
+  bool adopt_klu_analysis(KluAnalysisPtr& analysis);
 
  private:
   int solve(double tout, int mode);

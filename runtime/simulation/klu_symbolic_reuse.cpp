@@ -1,7 +1,10 @@
 // runtime/simulation/klu_symbolic_reuse.cpp -- see klu_symbolic_reuse.h.
 #include "runtime/simulation/klu_symbolic_reuse.h"
 
+#include <algorithm>
 #include <new>
+#include <utility>
+#include <vector>
 
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_sparse.h>
@@ -14,6 +17,7 @@ struct Content {
   bool keep_analysis;
   KluCounters* counters;
   bool factor_afresh = false;  // a restart with an analysis kept: the next setup runs klu_factor
+  bool adopted = false;        // adopt_klu_analysis gave it an analysis, not yet used
   sunindextype last_flag = SUNLS_SUCCESS;
 };
 
@@ -26,7 +30,8 @@ SUNLinearSolver_ID get_id(SUNLinearSolver) { return SUNLINEARSOLVER_KLU; }
 int initialize(SUNLinearSolver s) {
   Content& c = content(s);
   c.last_flag = SUNLS_SUCCESS;
-  if (!c.keep_analysis || klu(c.inner)->symbolic == nullptr || klu(c.inner)->first_factorize) {
+  const bool adopted = std::exchange(c.adopted, false);
+  if (!c.keep_analysis || klu(c.inner)->symbolic == nullptr || (klu(c.inner)->first_factorize && !adopted)) {
     c.factor_afresh = false;
     return SUNLinSolInitialize(c.inner);  // the first analysis is SUNDIALS' own
   }
@@ -79,6 +84,61 @@ int free_solver(SUNLinearSolver s) {
 }
 
 }  // namespace
+
+class KluAnalysis {
+ public:
+  sun_klu_symbolic* symbolic = nullptr;
+  sun_klu_common common{};  // only to free `symbolic` (KLU's default allocator, as SUNDIALS')
+  std::vector<sunindextype> col_ptr, row_idx;
+  decltype(sun_klu_common::ordering) ordering = 0;
+  decltype(sun_klu_common::user_order) user_order = nullptr;
+};
+
+void KluAnalysisDeleter::operator()(KluAnalysis* analysis) const noexcept {
+  if (analysis == nullptr) return;
+  if (analysis->symbolic != nullptr) sun_klu_free_symbolic(&analysis->symbolic, &analysis->common);
+  delete analysis;
+}
+
+KluAnalysisPtr detach_klu_analysis(SUNLinearSolver solver, std::span<const sunindextype> col_ptr,
+                                   std::span<const sunindextype> row_idx) {
+  if (solver == nullptr || solver->ops->setup != setup) return nullptr;  // not ours
+  Content& c = content(solver);
+  SUNLinearSolverContent_KLU k = klu(c.inner);
+  if (!c.keep_analysis || k->symbolic == nullptr || k->first_factorize) return nullptr;
+  KluAnalysisPtr out(new (std::nothrow) KluAnalysis());
+  if (!out) return nullptr;
+  try {
+    out->col_ptr.assign(col_ptr.begin(), col_ptr.end());
+    out->row_idx.assign(row_idx.begin(), row_idx.end());
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+  sun_klu_defaults(&out->common);
+  out->ordering = k->common.ordering;
+  out->user_order = k->common.user_order;
+  out->symbolic = std::exchange(k->symbolic, nullptr);
+  k->first_factorize = 1;  // without an analysis the next setup must make one (SUNDIALS' path)
+  c.factor_afresh = false;
+  return out;
+}
+
+bool adopt_klu_analysis(SUNLinearSolver solver, KluAnalysisPtr& analysis, std::span<const sunindextype> col_ptr,
+                        std::span<const sunindextype> row_idx) {
+  if (solver == nullptr || solver->ops->setup != setup || !analysis || analysis->symbolic == nullptr) return false;
+  Content& c = content(solver);
+  SUNLinearSolverContent_KLU k = klu(c.inner);
+  if (!c.keep_analysis || k->symbolic != nullptr || k->common.ordering != analysis->ordering ||
+      k->common.user_order != analysis->user_order ||
+      !std::equal(col_ptr.begin(), col_ptr.end(), analysis->col_ptr.begin(), analysis->col_ptr.end()) ||
+      !std::equal(row_idx.begin(), row_idx.end(), analysis->row_idx.begin(), analysis->row_idx.end()))
+    return false;
+  k->symbolic = std::exchange(analysis->symbolic, nullptr);
+  analysis.reset();
+  c.adopted = true;
+  ++c.counters->adopted_analyses;
+  return true;
+}
 
 SUNLinearSolver make_klu_symbolic_reuse(SUNLinearSolver inner, bool keep_analysis, KluCounters* counters,
                                         SUNContext ctx) {

@@ -25,6 +25,18 @@
 // (refactor, rcond check, factor again when ill-conditioned). The first
 // initialize, or one before any analysis, is SUNDIALS' too.
 //
+// Across integrators (Simulation::reset: the next scenario of a sweep on the
+// same model). An integrator is made anew for every run, and with it the
+// KLU solver; its analysis would be made again although the pattern is the
+// same. detach_klu_analysis() takes the analysis out of a solver that is
+// about to go, together with the pattern and the ordering it was made for;
+// adopt_klu_analysis() hands it to a new solver when its pattern (column
+// pointers and row indices, compared entry by entry) and its ordering
+// (KLU's `ordering` and `user_order`) are the same, and otherwise leaves it
+// (the new solver analyses as usual). The adopting solver's first setup then
+// runs klu_factor with it, as at a restart: the same factors, pivots and run
+// as with its own analysis, since klu_analyze reads the pattern alone.
+//
 // Contract. The matrices passed to setup all have the pattern of the first
 // one (lsdae restores the fixed pattern in every Jacobian). `inner` must
 // outlive the decorator; destroying the decorator (SUNLinSolFree) does not
@@ -34,12 +46,24 @@
 
 #include <sundials/sundials_linearsolver.h>
 
+#include <memory>
+#include <span>
+
 namespace lsdae::simulation {
 
 struct KluCounters {
   long symbolic_analyses = 0;        // klu_analyze calls
   long restart_factorizations = 0;   // klu_factor calls with a kept analysis (at restarts)
+  long adopted_analyses = 0;         // analyses taken over from an earlier solver (adopt_klu_analysis)
 };
+
+// A KLU symbolic analysis detached from its solver, with the pattern and the
+// ordering it was made for. Owns the analysis (freed with it).
+class KluAnalysis;
+struct KluAnalysisDeleter {
+  void operator()(KluAnalysis* analysis) const noexcept;
+};
+using KluAnalysisPtr = std::unique_ptr<KluAnalysis, KluAnalysisDeleter>;
 
 // A SUNLinearSolver forwarding to `inner` (a SUNLinSol_KLU solver) that keeps
 // its symbolic analysis at restarts when `keep_analysis` (else it only counts:
@@ -47,6 +71,19 @@ struct KluCounters {
 // outlive the result) are updated as it runs. nullptr when out of memory.
 SUNLinearSolver make_klu_symbolic_reuse(SUNLinearSolver inner, bool keep_analysis, KluCounters* counters,
                                         SUNContext ctx);
+
+// The analysis of `solver` (made by make_klu_symbolic_reuse with
+// keep_analysis) for the matrix pattern (col_ptr, row_idx), taken out of it:
+// the solver has none afterwards (the next setup analyses again). nullptr
+// when it has no analysis that served a factorization.
+KluAnalysisPtr detach_klu_analysis(SUNLinearSolver solver, std::span<const sunindextype> col_ptr,
+                                   std::span<const sunindextype> row_idx);
+
+// Hands `analysis` to `solver` (before its first setup) when it was made for
+// the same pattern and ordering: true, `analysis` is then empty. Otherwise
+// false, and `analysis` is left as it was.
+bool adopt_klu_analysis(SUNLinearSolver solver, KluAnalysisPtr& analysis, std::span<const sunindextype> col_ptr,
+                        std::span<const sunindextype> row_idx);
 
 }  // namespace lsdae::simulation
 

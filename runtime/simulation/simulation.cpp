@@ -389,6 +389,7 @@ const SimulationStats& Simulation::statistics() {
   for (const auto& r : m.residuals) s.synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
   s.klu_symbolic_analyses = is.klu_symbolic_analyses;
   s.klu_restart_factorizations = is.klu_restart_factorizations;
+  s.klu_analyses_carried_over = is.klu_adopted_analyses;
   return s;
 }
 

@@ -111,6 +111,10 @@ struct Simulation::Impl {
   // FMU's initialization and again after every event; invariant rows and
   // projection constraints are I − invariant_values.
   std::vector<double> invariant_values;
+  // KLU's symbolic analysis of the previous run's last integrator, kept by
+  // reset() for this run's first one (make_integrator adopts it when the
+  // pattern and ordering are the same; klu_symbolic_reuse.h).
+  simulation::KluAnalysisPtr carried_klu_analysis;
   simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
   long retired_synthesis_evaluations = 0;  // of residuals replaced by make_residuals()
   // Values given with set() before initialize(), whole variables (an element

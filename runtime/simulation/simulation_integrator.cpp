@@ -152,6 +152,12 @@ void Simulation::Impl::make_integrator() {
   for (auto& r : residuals) pool.push_back(r.get());
   integrator = std::make_unique<simulation::IdaIntegrator>(*residuals[0], pool, structure.iteration,
                                                            *structure.coloring, std::move(io));
+  // The previous scenario's analysis (reset()), when it fits this pattern;
+  // else it goes, and KLU analyses as usual.
+  if (carried_klu_analysis) {
+    integrator->adopt_klu_analysis(carried_klu_analysis);
+    carried_klu_analysis.reset();
+  }
   if (indicators > 0) {
     integrator->set_root_function(
         indicators, [this](double tt, std::span<const double> yy, std::span<const double> yyp, std::span<double> g) {

@@ -11,7 +11,10 @@
 // after reset() follows the same path as a fresh one (same counters, same
 // values: tests/runtime/sweep/scenario_runner_test.cpp checks it on the
 // PowerGrid FMU). What is saved: unpacking, parsing, the structural
-// analysis and colouring, loading the binary and fmi3Instantiate.
+// analysis and colouring, loading the binary and fmi3Instantiate, and KLU's
+// symbolic analysis (handed from the old integrator to the next run's first
+// one when the pattern is the same: klu_symbolic_reuse.h; the factors and
+// the run are bitwise those of a new analysis, which reads the pattern only).
 #include <chrono>
 
 #include "lsdae/simulation.h"
@@ -22,6 +25,15 @@ namespace lsdae {
 void Simulation::reset() {
   auto t0 = std::chrono::steady_clock::now();
   Impl& old = *impl_;
+  // KLU's symbolic analysis depends on the iteration pattern alone: the next
+  // run's first integrator takes it over when its pattern is the same (the
+  // usual case: create()'s structure again), so the next scenario does not
+  // analyse again. From a run that failed before making its integrator,
+  // the analysis it was handed is passed on.
+  simulation::KluAnalysisPtr klu_analysis = std::move(old.carried_klu_analysis);
+  if (old.integrator && old.options.keep_klu_analysis) {
+    if (auto mine = old.integrator->release_klu_analysis()) klu_analysis = std::move(mine);
+  }
   // Drop what refers to the old structure and instances first (simulation_impl.h invariants).
   old.integrator.reset();
   old.projector.reset();
@@ -56,6 +68,7 @@ void Simulation::reset() {
   m.indicators = old.indicators;
   m.stats.structural_index = old.stats.structural_index;
   m.stats.threads = old.stats.threads;
+  m.carried_klu_analysis = std::move(klu_analysis);
   m.t = m.t_ida = m.t_start;
   impl_ = std::move(fresh);
   impl_->make_residuals();

@@ -2,20 +2,38 @@
 // it stops one early.
 //
 // A selector names one number at a point of the run:
-//   NAME                   a variable or array element ("gen[1].delta")
-//   AGG(GLOB)              an aggregate over the channels a glob selects
+//   ELEMENTS               one element: a variable or array element
+//                          ("gen[1].delta"), or hypot(A, B) of two
+//                          ("hypot(bus[5].Vr, bus[5].Vi)": a voltage
+//                          magnitude |V| = sqrt(Vr² + Vi²) from its parts)
+//   AGG(ELEMENTS)          an aggregate over the elements a glob selects
 //                          (runtime/simulation/output_channels.h: "*", "?",
-//                          brackets literal): min, max, mean, spread (max −
-//                          min) or maxdev (the largest |x_i − mean x| : the
+//                          brackets literal), or over hypot(GLOB_A, GLOB_B):
+//                          min, max, mean, spread (max − min) or maxdev (the
+//                          largest |x_i − mean x|)
+//   mean(ELEMENTS, WEIGHTS), maxdev(ELEMENTS, WEIGHTS)
+//                          the mean weighted by a second glob: Σ w_i x_i / Σ w_i,
+//                          and the largest |x_i − that mean|. With rotor angles
+//                          and inertias, maxdev(gen[*].delta, gen[*].H) is the
 //                          largest rotor-angle separation from the centre of
-//                          inertia when all inertias are equal).
+//                          inertia (Kundur, Power System Stability and Control,
+//                          §13.1.3: δ_COI = Σ H_i δ_i / Σ H_i).
+// Pairing: the second glob of hypot and the weights must have the same
+// wildcards in the same order as the first; the partner of a name is the
+// second glob with its wildcards filled by what they matched in that name
+// (gen[12].delta → gen[12].H). A name without its partner is Error(usage).
+// Weights that do not sum to a positive number give NaN (like a NaN sample).
+// A name that contains parentheses ("der(x)") is a name, not an aggregate,
+// when no aggregate of that name exists.
+//
 // A metric is STAT:SELECTOR with STAT one of min, max, final, tmax (the time
 // of the first maximum), tmin: "max:maxdev(gen[*].delta)",
-// "min:min(bus[*].Vr)". A stop condition is SELECTOR OP NUMBER with OP one of
-// > >= < <=. Samples whose value is NaN are left out of min/max/tmax/tmin.
+// "min:min(hypot(bus[*].Vr, bus[*].Vi))". A stop condition is SELECTOR OP
+// NUMBER with OP one of > >= < <=. Samples whose value is NaN are left out of
+// min/max/tmax/tmin; hypot of a NaN is NaN.
 //
-// The evaluation order is fixed (channels in ModelVariables order, sums left
-// to right), so the same samples give the same bits.
+// The evaluation order is fixed (elements in the first glob's ModelVariables
+// order, sums left to right), so the same samples give the same bits.
 #ifndef LSDAE_RUNTIME_SWEEP_METRICS_H
 #define LSDAE_RUNTIME_SWEEP_METRICS_H
 
@@ -33,7 +51,11 @@ namespace lsdae::sweep {
 struct Selector {
   enum class Aggregate { single, min, max, mean, spread, maxdev } aggregate = Aggregate::single;
   std::string text;
-  std::vector<std::size_t> channels;  // indices into CompiledChecks::channels
+  // Indices into CompiledChecks::channels, one per element.
+  std::vector<std::size_t> channels;
+  std::vector<std::size_t> partners;  // hypot: element k is hypot(channels[k], partners[k]); empty: none
+  std::vector<std::size_t> weights;   // mean / maxdev: the weight of element k; empty: all equal
+  double element(const std::vector<double>& samples, std::size_t k) const;
   double value(const std::vector<double>& samples) const;
 };
 

@@ -92,8 +92,9 @@ struct SimulationOptions {
   // colouring over the varying ones only; false: every entry at every Jacobian.
   bool constant_jacobian_entries = true;
   // KLU's symbolic analysis (ordering, BTF) made once per run and kept at
-  // events, where only the numeric factorization is redone; false: analysed
-  // again at every event, as SUNDIALS does (for comparison).
+  // events, where only the numeric factorization is redone, and carried by
+  // reset() to the next run when its pattern is the same; false: analysed
+  // again at every event and every run, as SUNDIALS does (for comparison).
   bool keep_klu_analysis = true;
   double max_step = 0.0;                        // 0: no limit
 };
@@ -144,6 +145,10 @@ struct SimulationStats {
   // keep_klu_analysis, else also at every event) and the full numeric
   // factorizations that replaced one at an event.
   long klu_symbolic_analyses = 0, klu_restart_factorizations = 0;
+  // KLU analyses taken over from the previous run by reset() (a sweep's next
+  // scenario on the same model, same pattern): such a run counts 0 analyses
+  // above and 1 here.
+  long klu_analyses_carried_over = 0;
   // How often the constant entries were evaluated, and the FMU calls that took
   // (already counted in jacobian_residual_calls / directional_calls).
   long constant_evaluations = 0, constant_calls = 0;
@@ -216,7 +221,10 @@ class Simulation {
   // cancel() request -- is forgotten, and the counters start from zero
   // (time_structure 0: nothing analysed; time_instantiate: the reset). A
   // run after reset() gives what a run of a new Simulation on the same FMU
-  // and options gives: the same values, the same counters. Allowed in any
+  // and options gives: the same values, the same counters (but for KLU's
+  // symbolic analysis, carried over from the previous run when the pattern
+  // is the same: klu_analyses_carried_over 1, klu_symbolic_analyses 0, the
+  // factors the same). Allowed in any
   // state, also after a failed or interrupted run; when an instance cannot
   // be reset (the FMU returned fmi3Error/Fatal) it throws Error(fmu_call)
   // and the Simulation is unusable: make a new one.

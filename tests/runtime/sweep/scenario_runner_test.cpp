@@ -101,6 +101,10 @@ TEST(ScenarioRunner, PowerGridDisturbancesMatchFreshRunsByteForByte) {
   for (std::size_t k = 0; k < kGridScenarios.size(); ++k) {
     Simulation& sim = runner.next(kGridScenarios[k]);
     EXPECT_EQ(run_to_text(sim), fresh[k]) << "scenario " << k << " after " << k << " reuses";
+    // KLU's analysis is made by the first scenario and carried to the next
+    // (the pattern does not depend on the disturbance), with the same factors.
+    EXPECT_EQ(sim.statistics().klu_symbolic_analyses, k == 0 ? 1 : 0) << "scenario " << k;
+    EXPECT_EQ(sim.statistics().klu_analyses_carried_over, k == 0 ? 0 : 1) << "scenario " << k;
   }
   EXPECT_EQ(runner.scenarios(), kGridScenarios.size());
   EXPECT_EQ(runner.reused(), kGridScenarios.size() - 1);
@@ -118,7 +122,23 @@ TEST(ScenarioRunner, ScenarioAfterAFailedOneMatchesAFreshRun) {
   Simulation& half = runner.next(kGridScenarios[3]);
   half.initialize();
   half.advance_to(1.2);
-  EXPECT_EQ(run_to_text(runner.next(kGridScenarios[1])), expected);
+  Simulation& after = runner.next(kGridScenarios[1]);
+  EXPECT_EQ(run_to_text(after), expected);
+  EXPECT_EQ(after.statistics().klu_analyses_carried_over, 1) << "the interrupted run's analysis";
+}
+
+TEST(SimulationReset, KluAnalysisNotCarriedWithoutKeepKluAnalysis) {
+  const std::string name = "PowerGrid_case39_semi_explicit";
+  SimulationOptions o = grid_options();
+  o.keep_klu_analysis = false;
+  const std::string expected = fresh_run(name, o, kGridScenarios[3]);
+  auto sim = Simulation::create(Fmu::open(test::fmu_path(name)), o);
+  run_to_text(*sim);
+  sim->reset();
+  for (const auto& [n, v] : kGridScenarios[3]) sim->set(n, v);
+  EXPECT_EQ(run_to_text(*sim), expected);
+  EXPECT_EQ(sim->statistics().klu_analyses_carried_over, 0);
+  EXPECT_GE(sim->statistics().klu_symbolic_analyses, 1);
 }
 
 TEST(SimulationReset, ForgetsValuesSetBefore) {

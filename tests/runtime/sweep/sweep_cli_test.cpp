@@ -402,5 +402,65 @@ TEST_F(SweepCli, AFailedScenarioIsRecordedAndTheExitCodeSaysSo) {
   EXPECT_NE(rows.at("bad")[2].find("oops"), std::string::npos);
 }
 
+// The metric functions a grid engineer asks for, against a hand computation
+// over each scenario's result file: the largest rotor-angle separation from
+// the centre of inertia (δ_COI = Σ H_k δ_k / Σ H_k, the FMU's gen[k].H) and
+// the lowest bus voltage magnitude sqrt(Vr² + Vi²), with the time of it.
+TEST_F(SweepCli, CentreOfInertiaAndVoltageMagnitudeMatchAHandComputation) {
+  const auto table = write("contab.m", chgtab(20, 23));
+  const auto dir = work_ / "coi";
+  const ProcessResult r =
+      run({"sweep", sweep_fmu().string(), "--contingencies", table.string(), "--case", case39().string(), "--stop",
+           "2", "--no-progress", "--metric", "max:maxdev(gen[*].delta, gen[*].H)", "--metric",
+           "min:min(hypot(bus[*].Vr, bus[*].Vi))", "--metric", "tmin:min(hypot(bus[*].Vr, bus[*].Vi))", "--metric",
+           "max:maxdev(gen[*].delta)", "--results-dir", dir.string(), "--output-vars",
+           "gen[*].delta,gen[*].H,bus[*].Vr,bus[*].Vi", "--summary", (work_ / "coi.csv").string()});
+  ASSERT_TRUE(ExitedWith(r, 0));
+  const auto rows = rows_by_id(work_ / "coi.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& [id, row] : rows) {
+    ASSERT_EQ(row[1], "ok") << id << ": " << row[2];
+    const auto result = read_csv(dir / (id + ".csv"));
+    ASSERT_GT(result.size(), 100u);
+    std::map<std::string, std::size_t> column;
+    for (std::size_t c = 0; c < result[0].size(); ++c) column[result[0][c]] = c;
+    // The machines and buses in the file's (ModelVariables) order.
+    std::vector<std::pair<std::size_t, std::size_t>> machines, buses;  // (delta, H), (Vr, Vi)
+    for (std::size_t c = 0; c < result[0].size(); ++c) {
+      const std::string& name = result[0][c];
+      if (std::regex_match(name, std::regex(R"(gen\[\d+\]\.delta)")))
+        machines.emplace_back(c, column.at(name.substr(0, name.size() - 5) + "H"));
+      if (std::regex_match(name, std::regex(R"(bus\[\d+\]\.Vr)")))
+        buses.emplace_back(c, column.at(name.substr(0, name.size() - 1) + "i"));
+    }
+    ASSERT_EQ(machines.size(), 10u);
+    ASSERT_EQ(buses.size(), 39u);
+    double coi_dev = 0, lowest = 0, lowest_at = 0, mean_dev = 0;
+    for (std::size_t k = 1; k < result.size(); ++k) {
+      const auto value = [&](std::size_t c) { return std::strtod(result[k][c].c_str(), nullptr); };
+      double weighted = 0, weights = 0, sum = 0;
+      for (const auto& [d, h] : machines) weighted += value(h) * value(d), weights += value(h), sum += value(d);
+      const double coi = weighted / weights, mean = sum / 10.0;
+      double dev = 0, plain = 0;
+      for (const auto& [d, h] : machines) {
+        dev = std::max(dev, std::fabs(value(d) - coi));
+        plain = std::max(plain, std::fabs(value(d) - mean));
+      }
+      double low = HUGE_VAL;
+      for (const auto& [vr, vi] : buses) low = std::min(low, std::hypot(value(vr), value(vi)));
+      if (k == 1 || dev > coi_dev) coi_dev = dev;
+      if (k == 1 || plain > mean_dev) mean_dev = plain;
+      if (k == 1 || low < lowest) lowest = low, lowest_at = value(0);
+    }
+    EXPECT_EQ(row[6], sweep::round_trip(coi_dev)) << id;
+    EXPECT_EQ(row[7], sweep::round_trip(lowest)) << id;
+    EXPECT_EQ(row[8], sweep::round_trip(lowest_at)) << id;
+    EXPECT_EQ(row[9], sweep::round_trip(mean_dev)) << id;
+    EXPECT_NE(coi_dev, mean_dev) << id << ": the inertias differ, so must the two separations";
+    EXPECT_LT(lowest, 0.9) << id << ": the fault pulls a voltage down";
+  }
+  EXPECT_TRUE(leftovers().empty());
+}
+
 }  // namespace
 }  // namespace lsdae::test
