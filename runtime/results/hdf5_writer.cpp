@@ -27,10 +27,14 @@ constexpr std::size_t kBlockBytes = 4u << 20;  // buffered rows per block: about
 constexpr std::size_t kChunkBytes = 1u << 20;  // a chunk: about this many bytes
 constexpr std::size_t kMaxBlockRows = 1024;
 constexpr double kFlushSeconds = 1.0;
-constexpr std::size_t kQueuedJobs = 2;  // blocks waiting for the writer thread, at most
+constexpr std::size_t kQueuedJobs = 3;  // blocks waiting for the writer thread, at most
 // close_rows() waits for compression at most this share of the time since the
 // file was opened; what is left then is stored raw.
-constexpr double kDrainShare = 0.02;
+constexpr double kDrainShare = 0.01;
+// A chunk is deflated this many bytes at a time, the writer thread checking
+// between slices whether it is still keeping up (else the chunk goes raw):
+// the run waits for at most one slice's compression, not a chunk's.
+constexpr std::size_t kDeflateSlice = 64u << 10;
 // H5Dwrite_chunk's filter mask of a chunk stored raw in a dataset whose
 // pipeline is shuffle (filter 0) then deflate (filter 1): both skipped.
 constexpr std::uint32_t kRawChunkMask = 0b11;
@@ -184,11 +188,16 @@ struct Hdf5Writer::Impl {
   std::exception_ptr rows_failure;  // what close_rows() threw, thrown again by a later call
   // The writer thread's chunk buffers (B × C elements of 8 bytes each) and counts.
   std::vector<unsigned char> chunk_buffer, shuffle_buffer, packed_buffer;
+  z_stream deflater{};  // the writer thread's, set up at its first chunk
+  bool deflater_ready = false;
   // Counted by the writer thread for the chunks written for good (not the interim copies).
   std::atomic<std::uint64_t> chunks_compressed{0}, chunks_raw_behind{0}, chunks_raw_incompressible{0},
       chunks_final{0};
 
-  ~Impl() { stop(); }
+  ~Impl() {
+    stop();
+    if (deflater_ready) deflateEnd(&deflater);
+  }
 
   [[noreturn]] void fail(const std::string& what, std::size_t rows_so_far, std::size_t on_disk) {
     const std::string cause = hdf5_error();
@@ -281,13 +290,15 @@ struct Hdf5Writer::Impl {
   }
 
   // Writer thread: true when a chunk should be compressed now: always with
-  // --hdf5-compress-all; else while the run has not filled the queue, and
-  // after the last row until the drain deadline.
+  // --hdf5-compress-all; else while no block waits behind the one being
+  // written, and after the last row until the drain deadline. (Compressing
+  // only with an empty queue leaves the run kQueuedJobs blocks of slack for
+  // a writer thread that a loaded machine schedules late.)
   bool keeping_up() {
     if (compress_all) return true;
     std::lock_guard lock(mutex);
     if (drain_deadline) return std::chrono::steady_clock::now() < *drain_deadline;
-    return queue.size() < kQueuedJobs;
+    return queue.empty();
   }
 
   // Run thread: from now on the writer thread compresses for at most
@@ -296,6 +307,37 @@ struct Hdf5Writer::Impl {
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex);
     drain_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>((now - opened) * share);
+  }
+
+  // Writer thread: deflates shuffle_buffer[0, bytes) into packed_buffer (a
+  // zlib stream, as H5Z_FILTER_DEFLATE writes: compress2's window and
+  // memory level) a slice at a time. `smaller`: `stored` holds its size;
+  // `not_smaller`: it would not be smaller than the raw chunk; `behind`: the
+  // writer thread fell behind the run meanwhile (keeping_up()).
+  enum class Deflated { smaller, not_smaller, behind };
+  Deflated deflate_chunk(std::size_t bytes, std::size_t& stored) {
+    if (!deflater_ready) {
+      if (deflateInit2(&deflater, deflate, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return Deflated::not_smaller;
+      deflater_ready = true;
+    } else if (deflateReset(&deflater) != Z_OK) {
+      return Deflated::not_smaller;
+    }
+    deflater.next_out = packed_buffer.data();
+    deflater.avail_out = static_cast<uInt>(bytes - 1);  // only a smaller chunk is worth it
+    for (std::size_t offset = 0; offset < bytes; offset += kDeflateSlice) {
+      if (offset > 0 && !keeping_up()) return Deflated::behind;
+      const std::size_t slice = std::min(kDeflateSlice, bytes - offset);
+      deflater.next_in = shuffle_buffer.data() + offset;
+      deflater.avail_in = static_cast<uInt>(slice);
+      const bool last = offset + slice == bytes;
+      const int status = ::deflate(&deflater, last ? Z_FINISH : Z_NO_FLUSH);
+      if (status == Z_STREAM_END) {
+        stored = deflater.total_out;
+        return Deflated::smaller;
+      }
+      if (deflater.avail_out == 0 || (status != Z_OK && status != Z_BUF_ERROR)) return Deflated::not_smaller;
+    }
+    return Deflated::not_smaller;
   }
 
   // Writer thread: the chunks of group `g`'s values in `job` (rows start ..
@@ -310,7 +352,6 @@ struct Hdf5Writer::Impl {
     Handle file_type_handle(file_type, H5Tclose);
     const std::size_t size = H5Tget_size(file_type);
     const bool convert = H5Tequal(memory_type, file_type) <= 0;
-    
     chunk_buffer.resize(elements * 8);
     for (std::size_t first = 0; first < n; first += width) {
       const std::size_t across = std::min(width, n - first);
@@ -333,16 +374,15 @@ struct Hdf5Writer::Impl {
         } else {
           shuffle_buffer.resize(bytes);
           shuffle_bytes(chunk_buffer.data(), elements, size, shuffle_buffer.data());
-          packed_buffer.resize(compressBound(static_cast<uLong>(bytes)));
-          uLongf out = static_cast<uLongf>(packed_buffer.size());
-          if (compress2(packed_buffer.data(), &out, shuffle_buffer.data(), static_cast<uLong>(bytes), deflate) == Z_OK &&
-              out < bytes) {
-            data = packed_buffer.data();
-            stored = out;
-            mask = 0;
-            ++chunks_compressed;
-          } else {
-            ++chunks_raw_incompressible;
+          packed_buffer.resize(bytes);
+          switch (deflate_chunk(bytes, stored)) {
+            case Deflated::smaller:
+              data = packed_buffer.data();
+              mask = 0;
+              ++chunks_compressed;
+              break;
+            case Deflated::not_smaller: ++chunks_raw_incompressible; break;
+            case Deflated::behind: ++chunks_raw_behind; break;
           }
         }
       }

@@ -36,13 +36,13 @@
 // are made by this writer, not by HDF5's pipeline: each chunk is gathered from
 // the block, converted to the file type (H5Tconvert), byte-shuffled and
 // deflated with zlib exactly as the two filters do (H5Z_FILTER_SHUFFLE:
-// byte k of every element together; H5Z_FILTER_DEFLATE: a zlib stream,
-// compress2 at the level), and stored with H5Dwrite_chunk. A chunk may also
-// be stored raw: H5Dwrite_chunk's filter mask (bit i: filter i skipped) marks
-// it 0b11, and every HDF5 reader (the C library, h5py, lsdae's readers)
+// byte k of every element together; H5Z_FILTER_DEFLATE: a zlib stream at
+// the level, compress2's window and memory level), and stored with
+// H5Dwrite_chunk. A chunk may also be stored raw: H5Dwrite_chunk's filter
+// mask (bit i: filter i skipped) marks it 0b11, and every HDF5 reader (the C library, h5py, lsdae's readers)
 // decodes chunk by chunk, so one dataset can mix both. A chunk is stored raw
-//   - when the writer thread is behind: the queue below is full, or the
-//     end of the run's time for it has passed (default;
+//   - when the writer thread is behind: a block waits in the queue below,
+//     or the time allowed after the last row has passed (default;
 //     --hdf5-compress-all waits instead: every chunk compressed, the run
 //     waiting for the writer thread when compression is slower than the
 //     run, the smallest file);
@@ -64,15 +64,18 @@
 // call after the constructor is made by one writer thread. write_row() only
 // copies the row into the current block; a full block (and, once a second,
 // a copy of a partial one) is handed to the writer thread through a queue of
-// at most 2 blocks, which compresses, writes and flushes it while the run
-// goes on. Chunk by chunk, the writer thread compresses while fewer than 2
-// blocks wait and stores raw when 2 wait, so by default the run's thread
-// does not wait for compression: it waits only when raw writes cannot keep
-// up either (a slow disk), and memory stays bounded (about 5 blocks of
-// 4 MiB). After the last row (close_rows(), finish()) the rows still queued
-// are compressed for at most 2 % of the time the file has been open, the
-// rest stored raw (the destructor, unwinding after a failure: all raw). Only one thread calls HDF5 at a time (the queue's mutex orders
-// them), so it works with a serial libhdf5 too.
+// at most 3 blocks, which compresses, writes and flushes it while the run
+// goes on. The writer thread compresses only while no block waits behind the
+// one it writes: it deflates a chunk 64 KiB at a time, and once a block
+// waits, the rest of the chunk and of the block is stored raw. So by default
+// the run's thread does not wait for compression: it waits (for a full
+// queue) only when raw writes cannot keep up either (a slow disk, or a
+// writer thread a loaded machine does not schedule for a while), and memory
+// stays bounded (about 6 blocks of 4 MiB). After the last row (close_rows(),
+// finish()) the rows still queued are compressed for at most 1 % of the
+// time the file has been open, the rest stored raw (the destructor,
+// unwinding after a failure: all raw). Only one thread calls HDF5 at a time
+// (the queue's mutex orders them), so it works with a serial libhdf5 too.
 //
 // Durability: a block is written and the file flushed (H5Fflush) when it is
 // full and at least once a second (a partial block is rewritten in place
