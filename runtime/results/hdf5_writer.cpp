@@ -31,6 +31,9 @@ constexpr std::size_t kQueuedJobs = 3;  // blocks waiting for the writer thread,
 // close_rows() waits for compression at most this share of the time since the
 // file was opened; what is left then is stored raw.
 constexpr double kDrainShare = 0.01;
+// ... and at least this many bytes of chunks, whatever the time: a short run's
+// whole file is compressed.
+constexpr std::size_t kDrainBytes = 1u << 20;
 // A chunk is deflated this many bytes at a time, the writer thread checking
 // between slices whether it is still keeping up (else the chunk goes raw):
 // the run waits for at most one slice's compression, not a chunk's.
@@ -184,6 +187,8 @@ struct Hdf5Writer::Impl {
   std::chrono::steady_clock::time_point opened = std::chrono::steady_clock::now();
   // Set by close_rows() (under the mutex): compress until then, raw after.
   std::optional<std::chrono::steady_clock::time_point> drain_deadline;
+  std::size_t drain_bytes = 0;                  // compressed regardless of the deadline
+  std::atomic<std::size_t> drained_bytes{0};    // deflated since the deadline was set
   bool rows_closed = false;   // close_rows() done: the writer thread has ended
   std::exception_ptr rows_failure;  // what close_rows() threw, thrown again by a later call
   // The writer thread's chunk buffers (B × C elements of 8 bytes each) and counts.
@@ -297,16 +302,19 @@ struct Hdf5Writer::Impl {
   bool keeping_up() {
     if (compress_all) return true;
     std::lock_guard lock(mutex);
-    if (drain_deadline) return std::chrono::steady_clock::now() < *drain_deadline;
+    if (drain_deadline)
+      return std::chrono::steady_clock::now() < *drain_deadline || drained_bytes.load() < drain_bytes;
     return queue.empty();
   }
 
   // Run thread: from now on the writer thread compresses for at most
-  // `share` of the time the file has been open.
-  void set_drain_deadline(double share) {
+  // `share` of the time the file has been open, or `bytes` if that is more.
+  void set_drain_deadline(double share, std::size_t bytes) {
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex);
     drain_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>((now - opened) * share);
+    drain_bytes = bytes;
+    drained_bytes = 0;
   }
 
   // Writer thread: deflates shuffle_buffer[0, bytes) into packed_buffer (a
@@ -331,6 +339,7 @@ struct Hdf5Writer::Impl {
       deflater.avail_in = static_cast<uInt>(slice);
       const bool last = offset + slice == bytes;
       const int status = ::deflate(&deflater, last ? Z_FINISH : Z_NO_FLUSH);
+      drained_bytes += slice;
       if (status == Z_STREAM_END) {
         stored = deflater.total_out;
         return Deflated::smaller;
@@ -633,7 +642,7 @@ Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Colu
 
 Hdf5Writer::~Hdf5Writer() {
   if (!m_->closed && !m_->rows_closed) {
-    m_->set_drain_deadline(0.0);  // unwinding after a failure: the rows raw, at once
+    m_->set_drain_deadline(0.0, 0);  // unwinding after a failure: the rows raw, at once
     try {
       m_->hand_over(false, true);
     } catch (...) {
@@ -686,7 +695,7 @@ void Hdf5Writer::close_rows() {
   if (m.closed) return;
   if (!m.rows_closed) {
     m.rows_closed = true;
-    m.set_drain_deadline(kDrainShare);
+    m.set_drain_deadline(kDrainShare, kDrainBytes);
     try {
       m.hand_over(false, true);
     } catch (...) {

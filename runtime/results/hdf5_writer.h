@@ -39,8 +39,9 @@
 // byte k of every element together; H5Z_FILTER_DEFLATE: a zlib stream at
 // the level, compress2's window and memory level), and stored with
 // H5Dwrite_chunk. A chunk may also be stored raw: H5Dwrite_chunk's filter
-// mask (bit i: filter i skipped) marks it 0b11, and every HDF5 reader (the C library, h5py, lsdae's readers)
-// decodes chunk by chunk, so one dataset can mix both. A chunk is stored raw
+// mask (bit i: filter i skipped) marks it 0b11, and every HDF5 reader (the
+// C library, h5py, lsdae's readers) decodes chunk by chunk, so one dataset
+// can mix both. A chunk is stored raw
 //   - when the writer thread is behind: a block waits in the queue below,
 //     or the time allowed after the last row has passed (default;
 //     --hdf5-compress-all waits instead: every chunk compressed, the run
@@ -73,8 +74,9 @@
 // writer thread a loaded machine does not schedule for a while), and memory
 // stays bounded (about 6 blocks of 4 MiB). After the last row (close_rows(),
 // finish()) the rows still queued are compressed for at most 1 % of the
-// time the file has been open, the rest stored raw (the destructor,
-// unwinding after a failure: all raw). Only one thread calls HDF5 at a time
+// time the file has been open (but at least their first MiB: a short run's
+// file is compressed whole), the rest stored raw (the destructor, unwinding
+// after a failure: all raw). Only one thread calls HDF5 at a time
 // (the queue's mutex orders them), so it works with a serial libhdf5 too.
 //
 // Durability: a block is written and the file flushed (H5Fflush) when it is

@@ -480,6 +480,37 @@ TEST_F(ResultsTest, Hdf5DatasetMixingCompressedAndRawChunksReadsBackBitwise) {
   EXPECT_NE(read_hdf5_statistics(path).find("\"chunks_raw_incompressible\": 2"), std::string::npos);
 }
 
+// A short run (all its rows in one block, written after the last row) is
+// compressed whole by default, however late the writer thread runs: the
+// first MiB after the last row is compressed regardless of the time.
+TEST_F(ResultsTest, Hdf5ShortRunIsCompressedWhole) {
+  FakeRow row = typed_row();
+  const fs::path path = dir_ / "short.h5";
+  Hdf5Writer w(path, row.columns, "M");
+  for (std::size_t k = 0; k < 500; ++k) {
+    row.set(k);
+    w.write_row(static_cast<double>(k), row, RowKind::ordinary);
+  }
+  w.close_rows();
+  const auto statistics = w.statistics();
+  w.finish("{}");
+  EXPECT_EQ(statistic(statistics, "chunks"), 5u) << "Float64, Float32, Int32, Boolean, UInt64: a chunk each";
+  EXPECT_EQ(statistic(statistics, "chunks_compressed"), 5u);
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  for (const char* name : {"Float64/values", "Float32/values", "Int32/values", "Boolean/values", "UInt64/values"}) {
+    hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+    const hsize_t origin[2] = {0, 0};
+    unsigned mask = 99;
+    haddr_t address = 0;
+    hsize_t size = 0;
+    ASSERT_GE(H5Dget_chunk_info_by_coord(set, origin, &mask, &address, &size), 0) << name;
+    EXPECT_EQ(mask, 0u) << name;
+    H5Dclose(set);
+  }
+  H5Fclose(file);
+}
+
 // By default the writer thread stores chunks raw rather than make the run
 // wait: rows come much faster than deflate level 9 compresses them, so some
 // chunks are raw, every value still bitwise; with compress_all none is.
