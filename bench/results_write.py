@@ -7,7 +7,9 @@ build, e.g. one from before the HDF5 writer thread) and prints per case:
 rows, bytes per row, the time the run loop spent in the result writer
 (statistics field time_s.write_results) per row and as a share of the run's
 wall time, the wall time, and the CPU time of the process (user + system,
-all threads: what compression costs in total, wherever it runs).
+all threads: what compression costs in total, wherever it runs), and the
+share of HDF5 value chunks stored raw (writer thread behind or deflate no
+help; builds that report it in --stats).
 Ratios are printed against the uncompressed HDF5 run of the same binary.
 
     bench/results_write.py build/bin/lsdae build/fmus/TransmissionLine_dae_shapeA_1280.fmu
@@ -49,6 +51,8 @@ def run_case(lsdae, fmu, ext, extra, folder, label):
         s = json.load(f)
     rows = s["rows_written"]
     write = s["time_s"]["write_results"]
+    chunks = s.get("results", {})
+    raw = chunks.get("chunks_raw_writer_behind", 0) + chunks.get("chunks_raw_incompressible", 0)
     return {
         "case": label,
         "rows": rows,
@@ -57,6 +61,9 @@ def run_case(lsdae, fmu, ext, extra, folder, label):
         "write_share": write / s["wall_time_s"],
         "wall_s": wall,
         "cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+        # HDF5 of this change on: the share of the value chunks stored raw (the
+        # writer thread behind, or deflate no help); -1 when not reported.
+        "raw_chunks": raw / chunks["chunks"] if chunks.get("chunks") else -1.0,
     }
 
 
@@ -86,12 +93,13 @@ def main():
     med = {label: {k: (statistics.median(r[k] for r in rs) if k != "case" else label) for k in rs[0]}
            for label, rs in runs.items()}
     print(f"{'case':26} {'rows':>6} {'bytes/row':>10} {'write/row':>10} {'write/run':>9} {'wall':>8} {'CPU':>8}"
-          f" {'wall/ref':>8} {'CPU/ref':>8}")
+          f" {'wall/ref':>8} {'CPU/ref':>8} {'raw':>5}")
     for label, m in med.items():
         ref = med["baseline HDF5 deflate 0" if label.startswith("baseline") else "HDF5 deflate 0"]
+        raw = "" if m["raw_chunks"] < 0 else f"{100 * m['raw_chunks']:.0f}%"
         print(f"{label:26} {m['rows']:6.0f} {m['bytes_per_row']:10.0f} {m['write_ms_per_row']:8.3f}ms"
               f" {100 * m['write_share']:8.1f}% {m['wall_s']:7.2f}s {m['cpu_s']:7.2f}s"
-              f" {m['wall_s'] / ref['wall_s']:8.2f} {m['cpu_s'] / ref['cpu_s']:8.2f}")
+              f" {m['wall_s'] / ref['wall_s']:8.2f} {m['cpu_s'] / ref['cpu_s']:8.2f} {raw:>5}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(runs, f, indent=1)

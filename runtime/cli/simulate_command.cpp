@@ -75,6 +75,7 @@ struct SimulateOptions {
   bool csv_units = false;
   bool csv_events = false;
   int hdf5_deflate = 1;
+  bool hdf5_compress_all = false;
   OutputControl output_control;
   std::vector<std::string> output_roles;
   std::string stats;
@@ -105,6 +106,7 @@ struct SimulateOptions {
 struct ResultsTiming {
   std::string format;
   double write_seconds = 0.0;
+  std::vector<std::pair<std::string, std::uint64_t>> writer;  // the writer's statistics()
 };
 
 std::string stats_json(const Simulation* sim, const std::string& fmu_name, double wall, std::size_t rows,
@@ -188,6 +190,7 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     if (results != nullptr) {
       j.key("results").begin_object();
       j.field("format", results->format);
+      for (const auto& [name, count] : results->writer) j.field(name, count);
       j.end_object();
     }
   }
@@ -286,7 +289,7 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<co
   auto rows = [&] { return writer ? writer->rows() : std::size_t{0}; };
   const std::string results_name = o.output == "-" ? "standard output" : o.output;
   double last_row_time = std::nan("");
-  ResultsTiming timing{results::to_string(o.result_format), 0.0};
+  ResultsTiming timing{results::to_string(o.result_format), 0.0, {}};
   auto record = [&](results::RowKind kind) {
     reader.read(*sim);
     const auto w0 = std::chrono::steady_clock::now();
@@ -300,11 +303,21 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<co
   // After a failure this must not hide the first error: "" or its message.
   auto close_results = [&](bool interrupted, const std::string& error) -> std::string {
     if (!writer) return {};
+    auto w0 = std::chrono::steady_clock::now();
+    auto count_time = [&] {
+      const auto now = std::chrono::steady_clock::now();
+      timing.write_seconds += std::chrono::duration<double>(now - w0).count();
+      w0 = now;
+    };
     try {
-      const auto w0 = std::chrono::steady_clock::now();
+      writer->close_rows();  // every row in the file: the writer's statistics are final
+      count_time();
+      timing.writer = writer->statistics();
       writer->finish(stats_json(sim.get(), model->display_name(), wall(), rows(), interrupted, error, &timing));
-      timing.write_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+      count_time();
     } catch (const Error& e) {
+      count_time();
+      timing.writer = writer->statistics();
       return e.what();
     }
     return {};
@@ -343,6 +356,7 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<co
     writer_options.csv_events = o.csv_events;
     writer_options.model_name = model->display_name();
     writer_options.hdf5_deflate = o.hdf5_deflate;
+    writer_options.hdf5_compress_all = o.hdf5_compress_all;
     writer = results::open_result_writer(o.result_format, o.output, simulation::result_columns(reader.channels()),
                                          writer_options);
     record(results::RowKind::ordinary);
@@ -487,10 +501,14 @@ Runner add_simulate_command(CLI::App& app) {
   app.add_flag("--csv-events", o->csv_events,
                "CSV: an \"event\" column after time: 1 on the row just before an event, 2 just after, else 0");
   app.add_option("--hdf5-deflate", o->hdf5_deflate,
-                 "HDF5: deflate level of the values, 0 (no compression: fastest) to 9")
+                 "HDF5: deflate level of the values, 0 (no compression: fastest) to 9; chunks the writer thread "
+                 "cannot compress in time are stored uncompressed (see --hdf5-compress-all)")
       ->type_name("LEVEL")
       ->transform(count_value(0, 9, "the deflate level", "--hdf5-deflate 1"))
       ->capture_default_str();
+  app.add_flag("--hdf5-compress-all", o->hdf5_compress_all,
+               "HDF5: compress every chunk, the run waiting for the writer thread when compression is slower "
+               "than the run (the smallest file)");
   app.add_flag("--output-steps", o->output_control.steps,
                "A row at every step the solver accepts (and at events, the start and the stop), instead of a grid");
   app.add_option("--output-times", o->output_control.times,

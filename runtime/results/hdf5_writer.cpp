@@ -2,8 +2,10 @@
 #include "results/hdf5_writer.h"
 
 #include <hdf5.h>
+#include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "lsdae/error.h"
@@ -24,7 +27,35 @@ constexpr std::size_t kBlockBytes = 4u << 20;  // buffered rows per block: about
 constexpr std::size_t kChunkBytes = 1u << 20;  // a chunk: about this many bytes
 constexpr std::size_t kMaxBlockRows = 1024;
 constexpr double kFlushSeconds = 1.0;
-constexpr std::size_t kQueuedJobs = 2;  // blocks waiting for the writer thread, at most
+constexpr std::size_t kQueuedJobs = 3;  // blocks waiting for the writer thread, at most
+// close_rows() waits for compression at most this share of the time since the
+// file was opened; what is left then is stored raw.
+constexpr double kDrainShare = 0.01;
+// ... and at least this many bytes of chunks, whatever the time: a short run's
+// whole file is compressed.
+constexpr std::size_t kDrainBytes = 1u << 20;
+// A chunk is deflated this many bytes at a time, the writer thread checking
+// between slices whether it is still keeping up (else the chunk goes raw):
+// the run waits for at most one slice's compression, not a chunk's.
+constexpr std::size_t kDeflateSlice = 64u << 10;
+// H5Dwrite_chunk's filter mask of a chunk stored raw in a dataset whose
+// pipeline is shuffle (filter 0) then deflate (filter 1): both skipped.
+constexpr std::uint32_t kRawChunkMask = 0b11;
+
+// H5Z_FILTER_SHUFFLE's transform: byte k of every element of `in` (n
+// elements of `size` bytes) goes to out[k·n ...]. For size 1 it is a copy,
+// as the filter leaves such data alone.
+void shuffle_bytes(const unsigned char* in, std::size_t n, std::size_t size, unsigned char* out) {
+  if (size == 1) {
+    std::memcpy(out, in, n);
+    return;
+  }
+  for (std::size_t k = 0; k < size; ++k) {
+    unsigned char* to = out + k * n;
+    const unsigned char* from = in + k;
+    for (std::size_t i = 0; i < n; ++i) to[i] = from[i * size];
+  }
+}
 
 // The innermost message of HDF5's error stack (what failed, e.g. "No space
 // left on device" from the file driver), or "" when there is none.
@@ -121,10 +152,13 @@ struct Hdf5Writer::Impl {
     ValueStorage storage;
     std::vector<std::size_t> columns;  // the selection's column of each dataset column
     Handle values;
+    std::size_t chunk_columns = 1;  // C (numeric groups: their chunks are written by write_chunks)
   };
   std::vector<Group> groups;
   int deflate = 1;
-  std::size_t block = 1;  // rows per block (B)
+  bool filtered = false;      // the numeric value datasets have the shuffle and deflate filters
+  bool compress_all = false;  // never store a chunk raw to keep up: wait instead
+  std::size_t block = 1;      // rows per block (B)
 
   // The run thread's side.
   Block current;                // the block being filled
@@ -139,6 +173,7 @@ struct Hdf5Writer::Impl {
     Block data;
     std::size_t start = 0;  // the block's first row
     std::size_t count = 0;  // rows of it to write
+    bool interim = false;   // a copy of a partial block, rewritten later: its chunks are stored raw
   };
   std::mutex mutex;
   std::condition_variable changed;
@@ -149,8 +184,25 @@ struct Hdf5Writer::Impl {
   std::exception_ptr error;   // the first failure of the writer thread
   std::size_t flushed = 0;    // rows on disk as of the last flush
   std::thread writer;
+  std::chrono::steady_clock::time_point opened = std::chrono::steady_clock::now();
+  // Set by close_rows() (under the mutex): compress until then, raw after.
+  std::optional<std::chrono::steady_clock::time_point> drain_deadline;
+  std::size_t drain_bytes = 0;                  // compressed regardless of the deadline
+  std::atomic<std::size_t> drained_bytes{0};    // deflated since the deadline was set
+  bool rows_closed = false;   // close_rows() done: the writer thread has ended
+  std::exception_ptr rows_failure;  // what close_rows() threw, thrown again by a later call
+  // The writer thread's chunk buffers (B × C elements of 8 bytes each) and counts.
+  std::vector<unsigned char> chunk_buffer, shuffle_buffer, packed_buffer;
+  z_stream deflater{};  // the writer thread's, set up at its first chunk
+  bool deflater_ready = false;
+  // Counted by the writer thread for the chunks written for good (not the interim copies).
+  std::atomic<std::uint64_t> chunks_compressed{0}, chunks_raw_behind{0}, chunks_raw_incompressible{0},
+      chunks_final{0};
 
-  ~Impl() { stop(); }
+  ~Impl() {
+    stop();
+    if (deflater_ready) deflateEnd(&deflater);
+  }
 
   [[noreturn]] void fail(const std::string& what, std::size_t rows_so_far, std::size_t on_disk) {
     const std::string cause = hdf5_error();
@@ -209,7 +261,7 @@ struct Hdf5Writer::Impl {
     Handle space(H5Screate_simple(rank, dims, max), H5Sclose);
     Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
     check(H5Pset_chunk(dcpl.get(), rank, chunk), "setting the chunk size");
-    if (compress && deflate > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+    if (compress && filtered) {
       H5Pset_shuffle(dcpl.get());
       H5Pset_deflate(dcpl.get(), static_cast<unsigned>(deflate));
     }
@@ -242,6 +294,113 @@ struct Hdf5Writer::Impl {
     return b;
   }
 
+  // Writer thread: true when a chunk should be compressed now: always with
+  // --hdf5-compress-all; else while no block waits behind the one being
+  // written, and after the last row until the drain deadline. (Compressing
+  // only with an empty queue leaves the run kQueuedJobs blocks of slack for
+  // a writer thread that a loaded machine schedules late.)
+  bool keeping_up() {
+    if (compress_all) return true;
+    std::lock_guard lock(mutex);
+    if (drain_deadline)
+      return std::chrono::steady_clock::now() < *drain_deadline || drained_bytes.load() < drain_bytes;
+    return queue.empty();
+  }
+
+  // Run thread: from now on the writer thread compresses for at most
+  // `share` of the time the file has been open, or `bytes` if that is more.
+  void set_drain_deadline(double share, std::size_t bytes) {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(mutex);
+    drain_deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>((now - opened) * share);
+    drain_bytes = bytes;
+    drained_bytes = 0;
+  }
+
+  // Writer thread: deflates shuffle_buffer[0, bytes) into packed_buffer (a
+  // zlib stream, as H5Z_FILTER_DEFLATE writes: compress2's window and
+  // memory level) a slice at a time. `smaller`: `stored` holds its size;
+  // `not_smaller`: it would not be smaller than the raw chunk; `behind`: the
+  // writer thread fell behind the run meanwhile (keeping_up()).
+  enum class Deflated { smaller, not_smaller, behind };
+  Deflated deflate_chunk(std::size_t bytes, std::size_t& stored) {
+    if (!deflater_ready) {
+      if (deflateInit2(&deflater, deflate, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return Deflated::not_smaller;
+      deflater_ready = true;
+    } else if (deflateReset(&deflater) != Z_OK) {
+      return Deflated::not_smaller;
+    }
+    deflater.next_out = packed_buffer.data();
+    deflater.avail_out = static_cast<uInt>(bytes - 1);  // only a smaller chunk is worth it
+    for (std::size_t offset = 0; offset < bytes; offset += kDeflateSlice) {
+      if (offset > 0 && !keeping_up()) return Deflated::behind;
+      const std::size_t slice = std::min(kDeflateSlice, bytes - offset);
+      deflater.next_in = shuffle_buffer.data() + offset;
+      deflater.avail_in = static_cast<uInt>(slice);
+      const bool last = offset + slice == bytes;
+      const int status = ::deflate(&deflater, last ? Z_FINISH : Z_NO_FLUSH);
+      drained_bytes += slice;
+      if (status == Z_STREAM_END) {
+        stored = deflater.total_out;
+        return Deflated::smaller;
+      }
+      if (deflater.avail_out == 0 || (status != Z_OK && status != Z_BUF_ERROR)) return Deflated::not_smaller;
+    }
+    return Deflated::not_smaller;
+  }
+
+  // Writer thread: the chunks of group `g`'s values in `job` (rows start ..
+  // start+count), column chunk by column chunk: gathered (zero beyond the
+  // rows and the columns), converted to the file type, shuffled and deflated
+  // unless stored raw (hdf5_writer.h), written with H5Dwrite_chunk.
+  template <typename Fail>
+  void write_chunks(const Group& g, hid_t memory_type, const unsigned char* values, const Job& job, Fail&& check_job) {
+    const std::size_t n = g.columns.size(), width = g.chunk_columns;
+    const std::size_t elements = block * width;
+    const hid_t file_type = H5Dget_type(g.values.get());
+    Handle file_type_handle(file_type, H5Tclose);
+    const std::size_t size = H5Tget_size(file_type);
+    const bool convert = H5Tequal(memory_type, file_type) <= 0;
+    chunk_buffer.resize(elements * 8);
+    for (std::size_t first = 0; first < n; first += width) {
+      const std::size_t across = std::min(width, n - first);
+      if (across < width || job.count < block) std::fill(chunk_buffer.begin(), chunk_buffer.end(), 0);
+      for (std::size_t r = 0; r < job.count; ++r)
+        std::memcpy(chunk_buffer.data() + r * width * 8, values + (r * n + first) * 8, across * 8);
+      if (convert)
+        check_job(H5Tconvert(memory_type, file_type, elements, chunk_buffer.data(), nullptr, H5P_DEFAULT),
+                  "converting values to the file type");
+      const std::size_t bytes = elements * size;
+      const unsigned char* data = chunk_buffer.data();
+      std::size_t stored = bytes;
+      std::uint32_t mask = 0;
+      if (filtered) {
+        mask = kRawChunkMask;
+        if (job.interim) {
+          // raw: rewritten with the full block
+        } else if (!keeping_up()) {
+          ++chunks_raw_behind;
+        } else {
+          shuffle_buffer.resize(bytes);
+          shuffle_bytes(chunk_buffer.data(), elements, size, shuffle_buffer.data());
+          packed_buffer.resize(bytes);
+          switch (deflate_chunk(bytes, stored)) {
+            case Deflated::smaller:
+              data = packed_buffer.data();
+              mask = 0;
+              ++chunks_compressed;
+              break;
+            case Deflated::not_smaller: ++chunks_raw_incompressible; break;
+            case Deflated::behind: ++chunks_raw_behind; break;
+          }
+        }
+      }
+      if (!job.interim) ++chunks_final;
+      const hsize_t offset[2] = {job.start, first};
+      check_job(H5Dwrite_chunk(g.values.get(), H5P_DEFAULT, mask, offset, stored, data), "writing a chunk");
+    }
+  }
+
   // Writer thread: writes `job` (rows start .. start+count, the datasets
   // grow to hold them) and flushes the file. Throws Error(output).
   void write_job(const Job& job, std::size_t on_disk) {
@@ -249,10 +408,13 @@ struct Hdf5Writer::Impl {
     auto check_job = [&](herr_t status, const char* what) {
       if (status < 0) fail(what, end, on_disk);
     };
-    auto put = [&](hid_t set, hid_t memory_type, const void* data, std::size_t width) {
-      const int rank = width == 0 ? 1 : 2;
+    auto grow = [&](hid_t set, std::size_t width) {
       const hsize_t extent[2] = {end, width};
       check_job(H5Dset_extent(set, extent), "extending a dataset");
+    };
+    auto put = [&](hid_t set, hid_t memory_type, const void* data, std::size_t width) {
+      const int rank = width == 0 ? 1 : 2;
+      grow(set, width);
       Handle file_space(H5Dget_space(set), H5Sclose);
       const hsize_t start[2] = {job.start, 0}, count[2] = {job.count, width};
       check_job(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
@@ -267,11 +429,19 @@ struct Hdf5Writer::Impl {
       const Group& g = groups[i];
       const Block::Values& v = job.data.groups[i];
       const std::size_t n = g.columns.size();
+      auto bytes = [](const auto& vector) { return reinterpret_cast<const unsigned char*>(vector.data()); };
       switch (g.storage) {
-        case ValueStorage::real: put(g.values.get(), H5T_NATIVE_DOUBLE, v.reals.data(), n); break;
-        case ValueStorage::integer: put(g.values.get(), H5T_NATIVE_INT64, v.integers.data(), n); break;
+        case ValueStorage::real:
+          grow(g.values.get(), n);
+          write_chunks(g, H5T_NATIVE_DOUBLE, bytes(v.reals), job, check_job);
+          break;
+        case ValueStorage::integer:
+          grow(g.values.get(), n);
+          write_chunks(g, H5T_NATIVE_INT64, bytes(v.integers), job, check_job);
+          break;
         case ValueStorage::unsigned_integer:
-          put(g.values.get(), H5T_NATIVE_UINT64, v.unsigned_integers.data(), n);
+          grow(g.values.get(), n);
+          write_chunks(g, H5T_NATIVE_UINT64, bytes(v.unsigned_integers), job, check_job);
           break;
         case ValueStorage::text:
           pointers.clear();
@@ -321,12 +491,14 @@ struct Hdf5Writer::Impl {
 
   // Run thread: hands the buffered rows to the writer thread (the whole
   // block when full, a copy of its first rows otherwise), waiting while
-  // kQueuedJobs are queued. `wait`: returns once they are on disk.
-  void hand_over(bool wait) {
+  // kQueuedJobs are queued. `wait`: returns once they are on disk. `last`:
+  // no row follows (a partial block is then written for good).
+  void hand_over(bool wait, bool last) {
     if (buffered == 0) return;
     Job job;
     job.start = block_start;
     job.count = buffered;
+    job.interim = buffered < block && !last;
     Block spare;
     {
       std::unique_lock lock(mutex);
@@ -383,19 +555,22 @@ struct Hdf5Writer::Impl {
 };
 
 Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Column>& columns,
-                       const std::string& model_name, int deflate)
+                       const std::string& model_name, int deflate, bool compress_all)
     : m_(std::make_unique<Impl>()) {
   Impl& m = *m_;
   m.path = path;
   m.deflate = std::clamp(deflate, 0, 9);
+  m.compress_all = compress_all;
   // A file whose flush failed (disk full, file-size limit) cannot be closed:
   // HDF5 keeps its ID, and its at-exit clean-up then crashes closing it again
   // (libhdf5 1.10.8: SIGSEGV in H5F__close_cb), turning exit code 9 into a
   // crash. Every file lsdae writes is closed (or left as flushed) by its
   // writer, so the at-exit clean-up has nothing to do: it is switched off.
-  // Effective when this is the process's first HDF5 call; harmless otherwise.
+  // Effective when this is the process's first HDF5 call (keep it first);
+  // harmless otherwise.
   H5dont_atexit();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become our messages, not HDF5's printout
+  m.filtered = m.deflate > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18);
   errno = 0;
@@ -454,8 +629,9 @@ Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Colu
     m.write_numbers(group.get(), "value_reference", H5T_STD_U32LE, H5T_NATIVE_UINT32, references);
     m.write_numbers(group.get(), "column", H5T_STD_U64LE, H5T_NATIVE_UINT64, places);
     const bool text = g.storage == ValueStorage::text;
+    g.chunk_columns = std::max<std::size_t>(std::min(n, chunk_columns), 1);
     g.values = m.extendible(group.get(), "values", file_type_of(g.type, m.vlen_string.get()), n, m.block,
-                            std::min(n, chunk_columns), !text);
+                            g.chunk_columns, !text);
   }
   m.current = m.make_block();
   m.check(H5Fflush(m.file.get(), H5F_SCOPE_LOCAL), "flushing");
@@ -465,9 +641,10 @@ Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Colu
 }
 
 Hdf5Writer::~Hdf5Writer() {
-  if (!m_->closed) {
+  if (!m_->closed && !m_->rows_closed) {
+    m_->set_drain_deadline(0.0, 0);  // unwinding after a failure: the rows raw, at once
     try {
-      m_->hand_over(false);
+      m_->hand_over(false, true);
     } catch (...) {
       // the rows of the last flush stay
     }
@@ -480,7 +657,7 @@ std::size_t Hdf5Writer::block_rows() const { return m_->block; }
 
 void Hdf5Writer::write_row(double time, const RowValues& values, RowKind kind) {
   Impl& m = *m_;
-  if (m.closed) throw Error(ErrorKind::internal, "results: a row after finish()");
+  if (m.closed || m.rows_closed) throw Error(ErrorKind::internal, "results: a row after close_rows() or finish()");
   m.rethrow_failure();
   const std::size_t r = m.buffered;
   Block& b = m.current;
@@ -510,22 +687,39 @@ void Hdf5Writer::write_row(double time, const RowValues& values, RowKind kind) {
   const bool first = m.rows == 1;  // on disk at once: the file is readable from the first row
   if (first || m.buffered == m.block ||
       std::chrono::duration<double>(std::chrono::steady_clock::now() - m.last_handed).count() >= kFlushSeconds)
-    m.hand_over(first);
+    m.hand_over(first, false);
+}
+
+void Hdf5Writer::close_rows() {
+  Impl& m = *m_;
+  if (m.closed) return;
+  if (!m.rows_closed) {
+    m.rows_closed = true;
+    m.set_drain_deadline(kDrainShare, kDrainBytes);
+    try {
+      m.hand_over(false, true);
+    } catch (...) {
+      m.rows_failure = std::current_exception();
+    }
+    m.stop();  // the writer thread writes what is queued and ends: HDF5 is ours again
+    if (m.rows_failure == nullptr) m.rows_failure = m.error;
+  }
+  if (m.rows_failure != nullptr) std::rethrow_exception(m.rows_failure);
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> Hdf5Writer::statistics() const {
+  const Impl& m = *m_;
+  return {{"chunks", m.chunks_final.load()},
+          {"chunks_compressed", m.chunks_compressed.load()},
+          {"chunks_raw_writer_behind", m.chunks_raw_behind.load()},
+          {"chunks_raw_incompressible", m.chunks_raw_incompressible.load()}};
 }
 
 void Hdf5Writer::finish(const std::string& statistics_json) {
   Impl& m = *m_;
   if (m.closed) return;
+  close_rows();  // throws the writer thread's failure; the destructor then leaves the file as flushed
   m.closed = true;
-  std::exception_ptr failure;
-  try {
-    m.hand_over(false);
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  m.stop();  // the writer thread writes what is queued and ends: HDF5 is ours again
-  if (failure == nullptr) failure = m.error;
-  if (failure != nullptr) std::rethrow_exception(failure);
   m.string_attribute(m.file.get(), "statistics", statistics_json);
   for (auto& g : m.groups) g.values.reset();
   m.time_set.reset();

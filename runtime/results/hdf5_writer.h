@@ -30,19 +30,53 @@
 // Chunks and compression: rows are buffered in blocks of B rows (B = 4 MiB /
 // bytes per row, 1 ≤ B ≤ 1024) and a 2-D dataset is chunked B rows × C
 // columns (C = 1 MiB / (8·B), so a chunk is about 1 MiB and reading one
-// variable's series decompresses only its chunk column), shuffled and
-// deflated at level 1 (--hdf5-deflate: 0 turns compression off, which
-// costs a quarter to a half more bytes and saves most of the write time;
-// docs/performance.md).
+// variable's series decompresses only its chunk column). The numeric value
+// datasets carry HDF5's shuffle and deflate filters (level --hdf5-deflate,
+// default 1; 0: no filters, a quarter to a half more bytes) and their chunks
+// are made by this writer, not by HDF5's pipeline: each chunk is gathered from
+// the block, converted to the file type (H5Tconvert), byte-shuffled and
+// deflated with zlib exactly as the two filters do (H5Z_FILTER_SHUFFLE:
+// byte k of every element together; H5Z_FILTER_DEFLATE: a zlib stream at
+// the level, compress2's window and memory level), and stored with
+// H5Dwrite_chunk. A chunk may also be stored raw: H5Dwrite_chunk's filter
+// mask (bit i: filter i skipped) marks it 0b11, and every HDF5 reader (the
+// C library, h5py, lsdae's readers) decodes chunk by chunk, so one dataset
+// can mix both. A chunk is stored raw
+//   - when the writer thread is behind: a block waits in the queue below,
+//     or the time allowed after the last row has passed (default;
+//     --hdf5-compress-all waits instead: every chunk compressed, the run
+//     waiting for the writer thread when compression is slower than the
+//     run, the smallest file);
+//   - when deflate does not make it smaller (noise-like values);
+//   - for a partial block's interim copy (rewritten whole later).
+// Reference: the HDF5 1.10 reference manual, H5Dwrite_chunk (since 1.10.2)
+// and the filter pipeline's chunk filter mask (file format spec, "Version 1
+// B-tree, type 1 node": filter mask per chunk). The counts are statistics():
+// chunks (value chunks in the file), chunks_compressed,
+// chunks_raw_writer_behind, chunks_raw_incompressible; how many are raw
+// depends on timing (the machine's load), so it is a statistic of the run,
+// not a deterministic counter.
+// String and Binary values (variable-length, which H5Dwrite_chunk cannot
+// store) and the small /time and /event datasets go through H5Dwrite and
+// HDF5's own pipeline.
 //
 // The writer thread: compressing is most of the cost of a row (deflate at
 // level 1 is about 25 times the time of writing the bytes), so every HDF5
 // call after the constructor is made by one writer thread. write_row() only
 // copies the row into the current block; a full block (and, once a second,
 // a copy of a partial one) is handed to the writer thread through a queue of
-// at most 2 blocks, which shuffles, deflates, writes and flushes it while
-// the run goes on. When the queue is full the run waits (memory stays
-// bounded: about 4 blocks of 4 MiB). Only one thread calls HDF5 at a time
+// at most 3 blocks, which compresses, writes and flushes it while the run
+// goes on. The writer thread compresses only while no block waits behind the
+// one it writes: it deflates a chunk 64 KiB at a time, and once a block
+// waits, the rest of the chunk and of the block is stored raw. So by default
+// the run's thread does not wait for compression: it waits (for a full
+// queue) only when raw writes cannot keep up either (a slow disk, or a
+// writer thread a loaded machine does not schedule for a while), and memory
+// stays bounded (about 6 blocks of 4 MiB). After the last row (close_rows(),
+// finish()) the rows still queued are compressed for at most 1 % of the
+// time the file has been open (but at least their first MiB: a short run's
+// file is compressed whole), the rest stored raw (the destructor, unwinding
+// after a failure: all raw). Only one thread calls HDF5 at a time
 // (the queue's mutex orders them), so it works with a serial libhdf5 too.
 //
 // Durability: a block is written and the file flushed (H5Fflush) when it is
@@ -72,8 +106,10 @@ class Hdf5Writer final : public ResultWriter {
  public:
   // Creates (truncates) the file and its datasets; Error(output) when it cannot.
   // `deflate`: the deflate level of the value datasets, 0 (none: fastest) to 9.
+  // `compress_all`: every chunk compressed, the run waiting for the writer
+  // thread when needed (default: raw when the writer thread is behind).
   Hdf5Writer(const std::filesystem::path& path, const std::vector<Column>& columns, const std::string& model_name,
-             int deflate = 1);
+             int deflate = 1, bool compress_all = false);
   ~Hdf5Writer() override;
   Hdf5Writer(const Hdf5Writer&) = delete;
   Hdf5Writer& operator=(const Hdf5Writer&) = delete;
@@ -81,6 +117,8 @@ class Hdf5Writer final : public ResultWriter {
   void write_row(double time, const RowValues& values, RowKind kind) override;
   void finish(const std::string& statistics_json) override;
   std::size_t rows() const override;
+  void close_rows() override;
+  std::vector<std::pair<std::string, std::uint64_t>> statistics() const override;
   std::size_t block_rows() const;  // B above
 
  private:

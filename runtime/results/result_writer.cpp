@@ -52,7 +52,8 @@ ResultFormat result_format_for(const std::filesystem::path& path, const std::str
 std::unique_ptr<ResultWriter> open_result_writer(ResultFormat format, const std::filesystem::path& path,
                                                  const std::vector<Column>& columns, const WriterOptions& options) {
   switch (format) {
-    case ResultFormat::hdf5: return std::make_unique<Hdf5Writer>(path, columns, options.model_name, options.hdf5_deflate);
+    case ResultFormat::hdf5: return std::make_unique<Hdf5Writer>(path, columns, options.model_name, options.hdf5_deflate,
+                                        options.hdf5_compress_all);
     case ResultFormat::mat: return std::make_unique<MatWriter>(path, columns);
     case ResultFormat::csv: break;
   }

@@ -18,18 +18,22 @@
 // (result_format_for); "-" (standard output) is CSV only.
 //
 // Contract: write_row() either stores the row or throws Error(output)
-// naming the file, the rows it keeps and what to do; finish() is called once
-// at the end of the run (completed, failed or interrupted) with the run
-// statistics as JSON, so that formats that can hold them do; rows() counts
-// the rows written (accepted by write_row).
+// naming the file, the rows it keeps and what to do; close_rows() (optional)
+// ends the rows: every row accepted is in the file when it returns, and the
+// writer's own statistics() are final; finish() is called once at the end of
+// the run (completed, failed or interrupted) with the run statistics as JSON,
+// so that formats that can hold them do; rows() counts the rows written
+// (accepted by write_row).
 #ifndef LSDAE_RUNTIME_RESULTS_RESULT_WRITER_H
 #define LSDAE_RUNTIME_RESULTS_RESULT_WRITER_H
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "results/row_values.h"
@@ -58,6 +62,14 @@ class ResultWriter {
   // written and the file is closed. Throws Error(output) when that fails.
   virtual void finish(const std::string& statistics_json) = 0;
   virtual std::size_t rows() const = 0;
+  // The end of the rows, before finish(): every row accepted is written to
+  // the file when it returns (no write_row() after it). Throws Error(output)
+  // when that fails. finish() does it itself when it was not called.
+  virtual void close_rows() {}
+  // What the writer did that the run statistics report (the "results"
+  // object of --stats), e.g. HDF5's chunks stored compressed and raw: final
+  // after close_rows(). Empty for formats with nothing to say.
+  virtual std::vector<std::pair<std::string, std::uint64_t>> statistics() const { return {}; }
 };
 
 struct WriterOptions {
@@ -66,6 +78,8 @@ struct WriterOptions {
   bool csv_events = false;   // CSV: an "event" column after time (0, 1 before, 2 after an event)
   std::string model_name;    // stored in HDF5 and MAT files
   int hdf5_deflate = 1;      // HDF5: deflate level of the values, 0 (none) to 9
+  bool hdf5_compress_all = false;  // HDF5: compress every chunk, waiting for the writer thread
+                                   // (default: chunks it cannot compress in time are stored raw)
 };
 
 std::unique_ptr<ResultWriter> open_result_writer(ResultFormat format, const std::filesystem::path& path,

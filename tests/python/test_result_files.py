@@ -2,6 +2,8 @@
 into the Result Python runs return; the three formats of one run agree
 bitwise; units, events and statistics; a column selection; a wide CSV read
 for two columns in bounded memory; errors."""
+import os
+import struct
 import subprocess
 import tracemalloc
 
@@ -49,6 +51,38 @@ def test_three_formats_give_the_same_result_bitwise(ball_files):
     assert h5.statistics["rows_written"] == len(h5)
     assert csv.statistics == {} and mat.statistics == {}
     assert h5.data["h"][0] == h5["h"][0]  # the structured array as for in-process runs
+
+
+def _splitmix64(x):
+    m = (1 << 64) - 1
+    z = (x + 0x9E3779B97F4A7C15) & m
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+    return z ^ (z >> 31)
+
+
+def test_hdf5_mixing_deflated_and_raw_chunks_reads_bitwise(tmp_path):
+    # The writer stores a chunk raw (filter mask 0b11) when its thread is
+    # behind or deflate does not shrink it; tests/runtime/results/mixed_chunks.h
+    # writes one dataset with both kinds.
+    path = tmp_path / "mixed.h5"
+    subprocess.run([os.environ["LSDAE_WRITE_MIXED_CHUNKS"], str(path)], check=True, capture_output=True)
+    r = lsdae.read_result(path)
+    assert len(r) == 2048 and len(r.names) == 256
+    assert r.units["m200"] == "V"
+    assert r.statistics["results"]["chunks_raw_incompressible"] == 2
+    assert np.array_equal(bits(r["time"]), bits(0.25 * np.arange(2048)))
+    rows = np.arange(2048, dtype=np.float64)
+    for c in (0, 127):
+        assert np.array_equal(bits(r[f"m{c}"]), bits(rows + c / 1024.0))
+    for c in (128, 255):
+        expected = []
+        for row in range(2048):
+            b = _splitmix64(row * 256 + c)
+            if ((b >> 52) & 0x7FF) in (0, 0x7FF):
+                b = (b & ~(0x7FF << 52)) | (0x3FF << 52)
+            expected.append(b)
+        assert np.array_equal(bits(r[f"m{c}"]), np.array(expected, dtype=np.uint64)), c
 
 
 def test_a_selection_reads_only_those_columns(ball_files):

@@ -134,6 +134,32 @@ TEST_F(ResultsCliTest, Hdf5FileSizeLimitIsAnOutputErrorNotACrash) {
   EXPECT_TRUE(Mentions(result, "ulimit -f"));
 }
 
+// The HDF5 chunks in the run statistics (--stats and the file's own
+// attribute): every chunk counted once as compressed or stored raw; with
+// --hdf5-compress-all none is raw to keep up. How many the default leaves raw
+// depends on the machine's load: only the sum is fixed.
+TEST_F(ResultsCliTest, Hdf5ChunkCountsInTheStatisticsAndCompressAll) {
+  const auto line = catalog_entry("TransmissionLine_dae_shapeA_320").fmu.string();
+  for (bool compress_all : {false, true}) {
+    const auto h5 = work_ / "r.h5", stats = work_ / "s.json";
+    std::vector<std::string> args{"simulate", line, "--all", "-o", h5.string(), "--stats", stats.string(), "--no-progress"};
+    if (compress_all) args.push_back("--hdf5-compress-all");
+    ASSERT_TRUE(ExitedWith(lsdae(args), 0)) << compress_all;
+    Json j = JsonReader::parse(read_text(stats));
+    const Json& r = j["results"];
+    EXPECT_EQ(r["format"].string, "hdf5");
+    const double chunks = r["chunks"].number;
+    EXPECT_GT(chunks, 0) << compress_all;
+    EXPECT_EQ(r["chunks_compressed"].number + r["chunks_raw_writer_behind"].number +
+                  r["chunks_raw_incompressible"].number,
+              chunks);
+    if (compress_all) {
+      EXPECT_EQ(r["chunks_raw_writer_behind"].number, 0);
+      EXPECT_GT(r["chunks_compressed"].number, 0) << "the line's states compress";
+    }
+  }
+}
+
 TEST_F(ResultsCliTest, LogGridPutsRowsInRobertsonsTransient) {
   auto csv = work_ / "log.csv";
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", robertson(), "--stop", "4e10", "--output-grid", "log", "-o", csv.string()}),

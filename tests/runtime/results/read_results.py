@@ -3,7 +3,7 @@
 way users read them: HDF5 with h5py, MAT with scipy.io.loadmat (the Dymola
 layout, as DyMat/FMPy/PyFMI decode it), CSV with the csv module.
 
-    read_results.py LSDAE REFERENCE_FMUS_DIR WORK_DIR
+    read_results.py LSDAE REFERENCE_FMUS_DIR WORK_DIR WRITE_MIXED_CHUNKS
 
 Checks, against the CSV of the same run (whose numbers are the shortest
 round-trip text, so float() gives back the exact double):
@@ -14,7 +14,10 @@ round-trip text, so float() gives back the exact double):
     with units, dataInfo pointing at the right matrix and row, and String
     columns left out;
   - a run killed with SIGKILL mid-way leaves an HDF5 file h5py reads, with
-    consistent rows.
+    consistent rows;
+  - a dataset mixing deflated chunks and chunks stored raw (filter mask
+    0b11), as the writer stores them when its thread is behind, written by
+    WRITE_MIXED_CHUNKS (mixed_chunks.h): h5py reads every value bitwise.
 Exits non-zero on the first failure (a missing file is a failure too).
 """
 import csv
@@ -172,10 +175,54 @@ def killed_run(lsdae, fmu, work):
     os.remove(path)
 
 
+def splitmix64(x):
+    m = (1 << 64) - 1
+    z = (x + 0x9E3779B97F4A7C15) & m
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+    return z ^ (z >> 31)
+
+
+def mixed_value_bits(r, c):
+    """mixed_chunks.h's value(r, c), as the bits of the double."""
+    if c < 128:
+        return bits(float(r) + c / 1024.0)
+    b = splitmix64(r * 256 + c)
+    exponent = (b >> 52) & 0x7FF
+    if exponent in (0, 0x7FF):
+        b = (b & ~(0x7FF << 52)) | (0x3FF << 52)
+    return struct.pack("<Q", b)
+
+
+def mixed_chunks(writer, work):
+    path = os.path.join(work, "mixed.h5")
+    result = subprocess.run([writer, path], capture_output=True, text=True)
+    check(result.returncode == 0, "write_mixed_chunks exited %d: %s" % (result.returncode, result.stderr))
+    with h5py.File(path, "r") as f:
+        values = f["Float64/values"]
+        check(values.shape == (2048, 256) and values.chunks == (1024, 128), "mixed: shape %r chunks %r" %
+              (values.shape, values.chunks))
+        masks = {}
+        for row in (0, 1024):
+            for column in (0, 128):
+                masks[(row, column)] = values.id.get_chunk_info_by_coord((row, column)).filter_mask
+        check(masks == {(0, 0): 0, (1024, 0): 0, (0, 128): 3, (1024, 128): 3},
+              "mixed: chunk filter masks %r (0 deflated, 3 raw)" % masks)
+        data = values[:, :]
+        stats = json.loads(f.attrs["statistics"])
+        check(stats["results"]["chunks_compressed"] == 2 and stats["results"]["chunks_raw_incompressible"] == 2,
+              "mixed: statistics %r" % stats)
+    for r in range(0, 2048, 7):
+        for c in range(256):
+            if bits(data[r, c]) != mixed_value_bits(r, c):
+                fail("mixed: h5py reads row %d column %d as %r" % (r, c, data[r, c]))
+    print("mixed chunks: h5py reads deflated and raw chunks of one dataset bitwise")
+
+
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         fail(__doc__)
-    lsdae, corpus, work = sys.argv[1:]
+    lsdae, corpus, work, mixed_writer = sys.argv[1:]
     os.makedirs(work, exist_ok=True)
     fmi3 = os.path.join(corpus, "fmi3")
     for f in ("Feedthrough.fmu", "Feedthrough_in.csv", "BouncingBall.fmu", "Dahlquist.fmu"):
@@ -184,6 +231,7 @@ def main():
             ["--input", os.path.join(fmi3, "Feedthrough_in.csv")], work)
     compare("BouncingBall", lsdae, os.path.join(fmi3, "BouncingBall.fmu"), ["--stop", "3"], work)
     killed_run(lsdae, os.path.join(fmi3, "Dahlquist.fmu"), work)
+    mixed_chunks(mixed_writer, work)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,9 @@
 #include "results/csv_writer.h"
 #include "results/hdf5_writer.h"
 #include "results/mat_writer.h"
+#include "results/result_reader.h"
 #include "results/result_writer.h"
+#include "mixed_chunks.h"
 
 namespace lsdae::results {
 namespace {
@@ -413,6 +415,154 @@ TEST_F(ResultsTest, Hdf5WriterThreadFailureIsAnOutputError) {
   ASSERT_FALSE(message.empty()) << "40 MB of rows under a 2 MiB limit must fail";
   EXPECT_NE(message.find("limited.h5"), std::string::npos) << message;
   EXPECT_NE(message.find("rows of its last flush"), std::string::npos) << message;
+}
+
+std::uint64_t statistic(const std::vector<std::pair<std::string, std::uint64_t>>& statistics, const std::string& name) {
+  for (const auto& [key, count] : statistics)
+    if (key == name) return count;
+  ADD_FAILURE() << "no statistic " << name;
+  return 0;
+}
+
+// One dataset holding deflated and raw chunks (H5Dwrite_chunk's filter mask)
+// reads back bitwise through HDF5's C API and lsdae's own reader; the
+// statistics count each kind.
+TEST_F(ResultsTest, Hdf5DatasetMixingCompressedAndRawChunksReadsBackBitwise) {
+  namespace mixed = mixed_chunks;
+  const fs::path path = dir_ / "mixed.h5";
+  const auto statistics = mixed::write(path);
+  EXPECT_EQ(statistic(statistics, "chunks"), 4u) << "2 row blocks × 2 chunk columns";
+  EXPECT_EQ(statistic(statistics, "chunks_compressed"), 2u);
+  EXPECT_EQ(statistic(statistics, "chunks_raw_incompressible"), 2u);
+  EXPECT_EQ(statistic(statistics, "chunks_raw_writer_behind"), 0u) << "--hdf5-compress-all never stores raw to keep up";
+
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  hid_t set = H5Dopen2(file, "Float64/values", H5P_DEFAULT);
+  ASSERT_GE(set, 0);
+  for (hsize_t row : {hsize_t{0}, hsize_t{1024}})
+    for (hsize_t column : {hsize_t{0}, hsize_t{128}}) {
+      const hsize_t offset[2] = {row, column};
+      unsigned mask = 99;
+      haddr_t address = 0;
+      hsize_t size = 0;
+      ASSERT_GE(H5Dget_chunk_info_by_coord(set, offset, &mask, &address, &size), 0);
+      if (column == 0) {
+        EXPECT_EQ(mask, 0u) << "smooth columns: shuffled and deflated, chunk " << row;
+        EXPECT_LT(size, 1024u * 128u * 8u / 2u);
+      } else {
+        EXPECT_EQ(mask, 0b11u) << "noise: both filters skipped, chunk " << row;
+        EXPECT_EQ(size, 1024u * 128u * 8u);
+      }
+    }
+  H5Dclose(set);
+  std::vector<hsize_t> dims;
+  auto values = read_all<double>(file, "Float64/values", H5T_NATIVE_DOUBLE, &dims);
+  H5Fclose(file);
+  ASSERT_EQ(dims, (std::vector<hsize_t>{mixed::kRows, mixed::kColumns}));
+  for (std::size_t r = 0; r < mixed::kRows; ++r)
+    for (std::size_t c = 0; c < mixed::kColumns; ++c)
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(values[r * mixed::kColumns + c]),
+                std::bit_cast<std::uint64_t>(mixed::value(r, c)))
+          << r << " " << c;
+
+  const ResultTable table = read_hdf5_result(path, [](const std::string&) { return true; });
+  ASSERT_EQ(table.series.size(), mixed::kColumns);
+  ASSERT_EQ(table.time.size(), mixed::kRows);
+  for (std::size_t c = 0; c < mixed::kColumns; ++c) {
+    EXPECT_EQ(table.series[c].name, "m" + std::to_string(c));
+    EXPECT_EQ(table.series[c].unit, "V");
+    for (std::size_t r = 0; r < mixed::kRows; ++r)
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(table.series[c].values[r]),
+                std::bit_cast<std::uint64_t>(mixed::value(r, c)))
+          << r << " " << c;
+  }
+  EXPECT_NE(read_hdf5_statistics(path).find("\"chunks_raw_incompressible\": 2"), std::string::npos);
+}
+
+// A short run (all its rows in one block, written after the last row) is
+// compressed whole by default, however late the writer thread runs: the
+// first MiB after the last row is compressed regardless of the time.
+TEST_F(ResultsTest, Hdf5ShortRunIsCompressedWhole) {
+  FakeRow row = typed_row();
+  const fs::path path = dir_ / "short.h5";
+  Hdf5Writer w(path, row.columns, "M");
+  for (std::size_t k = 0; k < 500; ++k) {
+    row.set(k);
+    w.write_row(static_cast<double>(k), row, RowKind::ordinary);
+  }
+  w.close_rows();
+  const auto statistics = w.statistics();
+  w.finish("{}");
+  EXPECT_EQ(statistic(statistics, "chunks"), 5u) << "Float64, Float32, Int32, Boolean, UInt64: a chunk each";
+  EXPECT_EQ(statistic(statistics, "chunks_compressed"), 5u);
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  for (const char* name : {"Float64/values", "Float32/values", "Int32/values", "Boolean/values", "UInt64/values"}) {
+    hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+    const hsize_t origin[2] = {0, 0};
+    unsigned mask = 99;
+    haddr_t address = 0;
+    hsize_t size = 0;
+    ASSERT_GE(H5Dget_chunk_info_by_coord(set, origin, &mask, &address, &size), 0) << name;
+    EXPECT_EQ(mask, 0u) << name;
+    H5Dclose(set);
+  }
+  H5Fclose(file);
+}
+
+// By default the writer thread stores chunks raw rather than make the run
+// wait: rows come much faster than deflate level 9 compresses them, so some
+// chunks are raw, every value still bitwise; with compress_all none is.
+TEST_F(ResultsTest, Hdf5StoresChunksRawWhenTheWriterThreadIsBehindUnlessToldToCompressAll) {
+  std::vector<Column> wide(4000);
+  for (std::size_t c = 0; c < wide.size(); ++c) wide[c].name = "v" + std::to_string(c);
+  struct Slow final : RowValues {  // compressible, but slowly at level 9
+    std::size_t row = 0;
+    std::size_t size() const override { return 4000; }
+    ValueStorage storage(std::size_t) const override { return ValueStorage::real; }
+    double real(std::size_t c) const override {
+      return std::round(std::sin(0.37 * static_cast<double>(row * 4000 + c)) * 4096.0) / 64.0;
+    }
+    std::int64_t integer(std::size_t) const override { return 0; }
+    std::uint64_t unsigned_integer(std::size_t) const override { return 0; }
+    std::string text(std::size_t) const override { return {}; }
+    void append_text(std::size_t, std::string&) const override {}
+  } row;
+  const std::size_t rows = 2000;  // blocks of 131 rows: 16 blocks of 4 chunks
+  for (bool compress_all : {false, true}) {
+    const fs::path path = dir_ / (compress_all ? "all.h5" : "keep-up.h5");
+    std::vector<std::pair<std::string, std::uint64_t>> statistics;
+    {
+      Hdf5Writer w(path, wide, "M", 9, compress_all);
+      for (row.row = 0; row.row < rows; ++row.row) w.write_row(static_cast<double>(row.row), row, RowKind::ordinary);
+      w.close_rows();
+      statistics = w.statistics();
+      w.finish("{}");
+    }
+    const std::uint64_t chunks = statistic(statistics, "chunks");
+    EXPECT_EQ(chunks, 16u * 4u) << "every chunk of the 16 blocks counted once (the interim copies are not)";
+    EXPECT_EQ(statistic(statistics, "chunks_compressed") + statistic(statistics, "chunks_raw_writer_behind") +
+                  statistic(statistics, "chunks_raw_incompressible"),
+              chunks);
+    if (compress_all) {
+      EXPECT_EQ(statistic(statistics, "chunks_raw_writer_behind"), 0u);
+      EXPECT_EQ(statistic(statistics, "chunks_compressed"), chunks);
+    } else {
+      EXPECT_GT(statistic(statistics, "chunks_raw_writer_behind"), 0u) << "the run never waited for deflate 9";
+    }
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    std::vector<hsize_t> dims;
+    auto values = read_all<double>(file, "Float64/values", H5T_NATIVE_DOUBLE, &dims);
+    H5Fclose(file);
+    ASSERT_EQ(dims, (std::vector<hsize_t>{rows, wide.size()}));
+    for (row.row = 0; row.row < rows; ++row.row)
+      for (std::size_t c = 0; c < wide.size(); c += 3)
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(values[row.row * wide.size() + c]),
+                  std::bit_cast<std::uint64_t>(row.real(c)))
+            << compress_all << " " << row.row << " " << c;
+  }
 }
 
 TEST_F(ResultsTest, Hdf5CannotCreateIsAnOutputError) {
