@@ -101,14 +101,19 @@ bool SelectionValues::switched_off(structure::EquationRef e) const {
   if (system_.group_kind[g] != structure::GroupKind::residual) return false;
   const std::size_t source = system_.group_source[g], level = system_.level_of(e.id);
   if (dae_.is_synthesized(source, level)) return false;
-  const auto& deps = dae_.input.residuals.at(source).formulations.at(level).dependencies;
-  const auto& kinds = dae_.residual_kinds.at(source).at(level);
+  // Whatever is not declared (no kinds, no dependency list, no variable) is not switched off.
+  if (source >= dae_.input.residuals.size() || level >= dae_.input.residuals[source].formulations.size() ||
+      source >= dae_.residual_kinds.size() || level >= dae_.residual_kinds[source].size() ||
+      source >= dae_.residual_vrs.size() || level >= dae_.residual_vrs[source].size())
+    return false;
+  const auto& deps = dae_.input.residuals[source].formulations[level].dependencies;
+  const auto& kinds = dae_.residual_kinds[source][level];
   if (!deps.has_value() || deps->empty() || kinds.size() != deps->size()) return false;
   for (const DependencyKind k : kinds)
     if (k != DependencyKind::constant && k != DependencyKind::fixed && k != DependencyKind::tunable &&
         k != DependencyKind::discrete)
       return false;
-  const ValueReference vr = dae_.residual_vrs.at(source).at(level);
+  const ValueReference vr = dae_.residual_vrs[source][level];
   double value = 1.0;
   if (instance_.get_float64({&vr, 1}, {&value, 1}) == CallStatus::discard) return false;
   return value == 0.0;
