@@ -291,6 +291,56 @@ bool schur_complement(const DaeSystem& sys, const DummyComponent& comp, const Ei
   return true;
 }
 
+// Per component and constraint (local row t < d): switched off at this point
+// -- its Jacobian row over every column is exactly zero and the caller says
+// the constraint is switched off in the current mode (dummy_derivatives.h).
+std::vector<std::vector<bool>> switched_off_rows(const DummyDerivativePlan& plan, const Assembled& a,
+                                                 const SelectionOptions& options) {
+  std::vector<std::vector<bool>> off(plan.components.size());
+  for (std::size_t k = 0; k < plan.components.size(); ++k)
+    off[k].assign(plan.components[k].constraints.size(), false);
+  if (!options.switched_off) return off;
+  for (std::size_t k = 0; k < plan.components.size(); ++k) {
+    const DummyComponent& comp = plan.components[k];
+    const std::size_t d = comp.constraints.size();
+    std::vector<bool> zero(d, true);
+    if (a.sparse[k]) {
+      for (const auto& t : a.triplets[k])
+        if (t.value() != 0.0) zero[static_cast<std::size_t>(t.row())] = false;
+    } else {
+      for (std::size_t t = 0; t < d; ++t) zero[t] = a.local[k].row(idx(t)).cwiseAbs().maxCoeff() == 0.0;
+    }
+    for (std::size_t t = 0; t < d; ++t) off[k][t] = zero[t] && options.switched_off(comp.constraints[t].equation);
+  }
+  return off;
+}
+
+// The rows of a component's constraints still on: local indices, ascending.
+std::vector<std::size_t> rows_on(const std::vector<bool>& off) {
+  std::vector<std::size_t> out;
+  for (std::size_t t = 0; t < off.size(); ++t)
+    if (!off[t]) out.push_back(t);
+  return out;
+}
+
+// The sparse d × k constraint matrix of a component restricted to `rows`
+// (renumbered 0 … rows.size() − 1).
+Eigen::SparseMatrix<double, Eigen::RowMajor> sparse_rows(const std::vector<Eigen::Triplet<double>>& triplets,
+                                                         std::size_t d, std::size_t kc,
+                                                         const std::vector<std::size_t>& rows) {
+  std::vector<std::size_t> new_row(d, no_index);
+  for (std::size_t i = 0; i < rows.size(); ++i) new_row[rows[i]] = i;
+  std::vector<Eigen::Triplet<double>> kept;
+  kept.reserve(triplets.size());
+  for (const auto& t : triplets) {
+    const std::size_t r = new_row[static_cast<std::size_t>(t.row())];
+    if (r != no_index) kept.emplace_back(idx(r), t.col(), t.value());
+  }
+  Eigen::SparseMatrix<double, Eigen::RowMajor> s(idx(rows.size()), idx(kc));
+  s.setFromTriplets(kept.begin(), kept.end());  // duplicates are summed
+  return s;
+}
+
 }  // namespace
 
 DummySelection select_dummy_derivatives(const DaeSystem& sys, const DummyDerivativePlan& plan,
@@ -310,28 +360,37 @@ DummySelection select_dummy_derivatives(const DaeSystem& sys, const DummyDerivat
     return out;
   }
   const std::size_t components = plan.components.size();
+  const std::vector<std::vector<bool>> off = switched_off_rows(plan, a, options);
   out.rcond = 1.0;
   for (std::size_t k = 0; k < components; ++k) {
     const DummyComponent& comp = plan.components[k];
-    const Index d = idx(comp.constraints.size());
+    const std::vector<std::size_t> on = rows_on(off[k]);
+    for (std::size_t t = 0; t < comp.constraints.size(); ++t)
+      if (off[k][t]) out.switched_off.push_back(comp.constraints[t].equation);
+    if (on.empty()) {  // every constraint of the component is switched off: nothing to select
+      out.component_rcond.push_back(1.0);
+      continue;
+    }
     const Index kc = idx(comp.candidates.size());
     std::vector<std::size_t> row_height;
-    for (const auto& c : comp.constraints) row_height.push_back(c.height);
+    for (const std::size_t t : on) row_height.push_back(comp.constraints[t].height);
     std::vector<int> priority;
     for (const std::size_t i : comp.candidates) priority.push_back(priority_of(sys.state_select[i]));
     ColumnSelection sel;
     if (a.sparse[k]) {
-      Eigen::SparseMatrix<double, Eigen::RowMajor> s(d, kc);
-      s.setFromTriplets(a.triplets[k].begin(), a.triplets[k].end());  // duplicates are summed
+      const Eigen::SparseMatrix<double, Eigen::RowMajor> s =
+          sparse_rows(a.triplets[k], comp.constraints.size(), comp.candidates.size(), on);
       sel = select_columns_sparse(s, row_height, comp.candidate_height, priority, options.columns);
     } else {
-      Eigen::MatrixXd s;
-      if (!schur_complement(sys, comp, a.local[k], s, out.error)) return out;
+      Eigen::MatrixXd s_all;
+      if (!schur_complement(sys, comp, a.local[k], s_all, out.error)) return out;
+      Eigen::MatrixXd s(idx(on.size()), kc);
+      for (std::size_t i = 0; i < on.size(); ++i) s.row(idx(i)) = s_all.row(idx(on[i]));
       sel = select_columns(s, row_height, comp.candidate_height, priority, options.columns);
     }
     if (!sel.success) {
       std::vector<std::string> names;
-      for (const auto& c : comp.constraints) names.push_back(sys.name(c.equation));
+      for (const std::size_t t : on) names.push_back(sys.name(comp.constraints[t].equation));
       out.error = messages::constraints_dependent(names, sel.rank, sel.largest_norm);
       return out;
     }
@@ -364,25 +423,34 @@ DummySelection check_dummy_selection(const DaeSystem& sys, const DummyDerivative
     out.error = a.error;
     return out;
   }
+  const std::vector<std::vector<bool>> off = switched_off_rows(plan, a, options);
+  for (std::size_t k = 0; k < plan.components.size(); ++k)
+    for (std::size_t t = 0; t < off[k].size(); ++t)
+      if (off[k][t]) out.switched_off.push_back(plan.components[k].constraints[t].equation);
   std::size_t taken = 0;
   for (std::size_t k = 0; k < plan.components.size(); ++k) {
     const DummyComponent& comp = plan.components[k];
-    const std::size_t d = comp.constraints.size();
+    const std::vector<std::size_t> on = rows_on(off[k]);
+    const std::size_t d = on.size();
     std::vector<Index> chosen;  // local candidate columns that are dummies
     for (std::size_t j = 0; j < comp.candidates.size(); ++j)
       if (std::binary_search(out.dummy_states.begin(), out.dummy_states.end(), comp.candidates[j]))
         chosen.push_back(idx(j));
     taken += chosen.size();
     std::vector<std::string> names;
-    for (const auto& c : comp.constraints) names.push_back(sys.name(c.equation));
+    for (const std::size_t t : on) names.push_back(sys.name(comp.constraints[t].equation));
     if (chosen.size() != d) {
       out.error = messages::selection_does_not_fit(names, d, chosen.size());
       return out;
     }
+    if (d == 0) {  // every constraint of the component is switched off
+      out.component_rcond.push_back(1.0);
+      continue;
+    }
     double rcond = 0.0;
     if (a.sparse[k]) {
-      Eigen::SparseMatrix<double> s(idx(d), idx(comp.candidates.size()));
-      s.setFromTriplets(a.triplets[k].begin(), a.triplets[k].end());
+      const Eigen::SparseMatrix<double> s =
+          sparse_rows(a.triplets[k], comp.constraints.size(), comp.candidates.size(), on);
       Eigen::SparseMatrix<double> block(idx(d), idx(d));
       std::vector<Eigen::Triplet<double>> t;
       for (std::size_t c = 0; c < chosen.size(); ++c)
@@ -394,7 +462,8 @@ DummySelection check_dummy_selection(const DaeSystem& sys, const DummyDerivative
       Eigen::MatrixXd s;
       if (!schur_complement(sys, comp, a.local[k], s, out.error)) return out;
       Eigen::MatrixXd block(idx(d), idx(d));
-      for (std::size_t c = 0; c < chosen.size(); ++c) block.col(idx(c)) = s.col(chosen[c]);
+      for (std::size_t c = 0; c < chosen.size(); ++c)
+        for (std::size_t i = 0; i < d; ++i) block(idx(i), idx(c)) = s(idx(on[i]), chosen[c]);
       // A zero block (all pivots zero) makes PartialPivLU's estimate NaN or inf.
       rcond = block.cwiseAbs().maxCoeff() > 0.0 ? Eigen::PartialPivLU<Eigen::MatrixXd>(block).rcond() : 0.0;
       if (!std::isfinite(rcond)) rcond = 0.0;
@@ -403,7 +472,7 @@ DummySelection check_dummy_selection(const DaeSystem& sys, const DummyDerivative
     out.rcond = std::min(out.rcond, rcond);
   }
   if (taken != out.dummy_states.size()) {
-    out.error = messages::selection_does_not_fit({}, plan.constraints, out.dummy_states.size());
+    out.error = messages::selection_does_not_fit({}, plan.constraints - out.switched_off.size(), out.dummy_states.size());
     return out;
   }
   out.success = true;

@@ -44,6 +44,25 @@
 // new point costs one callback plus O(Σ_K (d_K² k_K + p_K³)) for the dense
 // components; the plan is reused as is.
 //
+// Constraints switched off by a mode (a clutch's w1 − w2 = 0 while it slips):
+// the FMU evaluates such a constraint to 0 with a zero Jacobian row in the
+// modes where it does not apply. It is singular for the selection, but it is
+// no constraint there: it takes no row and no dummy derivative in that mode
+// (per-mode selection). A constraint counts as switched off at a point only
+// when (1) its Jacobian row over EVERY column it depends on (states and, for a
+// constraint with unknowns, those too) is exactly zero in the values, and (2)
+// the caller's SelectionOptions::switched_off says so for it -- the runtime
+// checks that its value is exactly 0 and that the model declares all its
+// dependencies constant between events (dependenciesKind constant, fixed,
+// tunable or discrete), so that the zero row and value hold for the whole
+// mode, not just at this point. A constraint whose row vanishes at the point
+// but that the caller does not declare switched off (a pendulum's rod at
+// x = 0: ∂g/∂x = 2x, dependenciesKind dependent) stays a constraint, and the
+// selection fails on it as before. The selection lists the switched-off
+// constraints (DummySelection::switched_off); the index-1 system leaves their
+// rows out (index1_system.h); the simulator re-selects when the set changes
+// at an event.
+//
 // Cost of the plan: O(nnz of the constraints and closures + E log E) for the
 // E entries. Memory O(E + n + m).
 #ifndef LSDAE_STRUCTURE_DUMMY_DERIVATIVES_H
@@ -111,6 +130,11 @@ struct SelectionOptions {
   // closure use the sparse elimination (select_columns_sparse) instead of the
   // dense O(d²k) selection. 0: always sparse where possible.
   std::size_t dense_limit = 40000;
+  // Called for a constraint whose Jacobian row is exactly zero at the point:
+  // true when the constraint is switched off in the current mode (see the
+  // file comment; the caller checks its value and its dependency kinds).
+  // Empty: no constraint is ever switched off.
+  std::function<bool(EquationRef)> switched_off;
 };
 
 // A structure-alone choice of dummy derivatives checked numerically at a point (see
@@ -127,7 +151,9 @@ struct DummySelection {
   bool success = false;
   bool numeric = true;                      // false: chosen from the structure alone
   std::vector<std::size_t> dummy_states;    // ascending state indices
-  std::vector<double> component_rcond;      // per component (NaN when not numeric)
+  // Constraints switched off at the point (no row, no dummy), in plan order.
+  std::vector<EquationRef> switched_off;
+  std::vector<double> component_rcond;      // per component (NaN when not numeric; 1 when all its constraints are off)
   double rcond = 1.0;                       // smallest over the components; NaN when not numeric
   std::string error;
   // Set by the caller that supplied the values (the structure does not know
@@ -150,8 +176,11 @@ DummySelection select_dummy_derivatives(const DaeSystem& system, const DummyDeri
 // choice under a monitor): per component, the d × d block of S on the chosen
 // candidates and its rcond (PartialPivLU, or the sparse estimate for a large
 // component); `rcond` is the smallest, 0 for an exactly singular block.
+// Constraints switched off at the point (options.switched_off) need no
+// dummy: `switched_off` is set first, so a caller can compare it with the
+// selection's before judging the fit.
 // success = false (with `error`) only when the states do not give each
-// component exactly d candidates, a value is not finite or a closure is
+// component exactly d candidates (d less its switched-off constraints), a value is not finite or a closure is
 // singular; judging the rcond is the caller's. Cost: one callback plus
 // O(d³) per dense component.
 DummySelection check_dummy_selection(const DaeSystem& system, const DummyDerivativePlan& plan,

@@ -85,11 +85,15 @@ Index1System make_dummy_derivative_system(const DaeSystem& sys, const Pantelides
   Index1System out = skeleton(sys, p, dummy);
   out.method = plan.needed() ? ReductionMethod::dummy_derivatives : ReductionMethod::none;
   std::vector<bool> used_invariant(sys.invariant_names.size(), false);
-  // Constraint rows in plan order: component by component.
+  // Constraint rows in plan order: component by component, without the ones
+  // switched off in the current mode (they hold trivially: no row, no dummy).
+  auto is_off = [&](EquationRef e) {
+    return std::find(selection.switched_off.begin(), selection.switched_off.end(), e) != selection.switched_off.end();
+  };
   for (const DummyComponent& comp : plan.components)
     for (const DummyConstraint& c : comp.constraints) {
-      out.rows.push_back(c.equation);
       if (c.equation.kind == EquationRef::Kind::invariant) used_invariant[c.equation.id] = true;
+      if (!is_off(c.equation)) out.rows.push_back(c.equation);
     }
   for (std::size_t t = 0; t < used_invariant.size(); ++t)
     if (!used_invariant[t]) out.projection_constraints.push_back({EquationRef::Kind::invariant, t});

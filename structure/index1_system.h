@@ -8,7 +8,9 @@
 //                      formulations, every state differential, z algebraic.
 //   dummy_derivatives  (Mattsson–Söderlind; structure/dummy_derivatives.h)
 //                      rows = active formulations + the lower formulations
-//                      (+ invariants used as constraints); each dummy state
+//                      (+ invariants used as constraints) except those the
+//                      selection found switched off in the current mode
+//                      (DummySelection::switched_off); each dummy state
 //                      x_s is an ALGEBRAIC unknown and so is its derivative
 //                      variable ẋ_s (a dummy derivative, no longer tied to x_s
 //                      by IDA); the other states are differential.

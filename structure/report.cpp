@@ -108,7 +108,10 @@ StructureReport make_report(const StructuralAnalysis& a, const Index1System* ind
   if (index1) {
     StructureReport::Reduction red;
     red.method = to_string(index1->method);
-    if (selection && !index1->dummy_states.empty()) red.selection = selection->numeric ? "numeric" : "structural";
+    if (selection && (!index1->dummy_states.empty() || !selection->switched_off.empty()))
+      red.selection = selection->numeric ? "numeric" : "structural";
+    if (selection)
+      for (const EquationRef e : selection->switched_off) red.switched_off.push_back(sys.name(e));
     red.rcond = selection ? selection->rcond : 1.0;
     const ColumnLayout& layout = sys.layout;
     if (!red.selection.empty()) {
@@ -118,9 +121,13 @@ StructureReport make_report(const StructuralAnalysis& a, const Index1System* ind
         std::string names;
         for (const std::size_t s : c.dummy_states)
           names += (names.empty() ? "" : ", ") + sys.column_names[layout.column(derivative_of(s))];
-        red.structural_check = "structural choice " + (names.empty() ? std::string("(none)") : names) + ": rcond " +
-                               real(c.rcond) + (c.rcond == 0.0 ? " (singular)" : "") +
-                               (c.kept ? ", kept" : ", replaced");
+        if (!c.kept && !selection->switched_off.empty())
+          red.structural_check = "structural choice " + (names.empty() ? std::string("(none)") : names) +
+                                 ": does not apply (constraints switched off in this mode), replaced";
+        else
+          red.structural_check = "structural choice " + (names.empty() ? std::string("(none)") : names) + ": rcond " +
+                                 real(c.rcond) + (c.rcond == 0.0 ? " (singular)" : "") +
+                                 (c.kept ? ", kept" : ", replaced");
       }
     }
     red.dummy_count = capped(red.dummy_derivatives, index1->dummy_states.size(), options.max_names, [&](std::size_t k) {
@@ -216,6 +223,11 @@ std::string StructureReport::to_text() const {
     if (red.method == to_string(ReductionMethod::dummy_derivatives))
       line("  dummy derivatives (" + std::to_string(red.dummy_count) + "): " +
            list_or_none(red.dummy_derivatives, red.dummy_count, shown));
+    if (!red.switched_off.empty()) {
+      std::string names;
+      for (const auto& n : red.switched_off) names += (names.empty() ? "\"" : ", \"") + n + "\"";
+      line("  switched off at this point (in this mode: no row, no dummy derivative): " + names);
+    }
     line("  states after reduction (" + std::to_string(red.states_after_count) + "): " +
          list_or_none(red.states_after, red.states_after_count, shown));
     line("  index-1 system: " + plural(red.rows, "row", "rows") + " (" + red.row_order + " order), " +
@@ -341,6 +353,8 @@ std::string StructureReport::to_json() const {
     json.key("dummy_derivatives");
     string_array(json, red.dummy_derivatives);
     json.key("dummy_count").value(red.dummy_count);
+    json.key("switched_off");
+    string_array(json, red.switched_off);
     json.key("states_after");
     string_array(json, red.states_after);
     json.key("states_after_count").value(red.states_after_count);

@@ -17,7 +17,8 @@
 //   formulations[] (the FMU's), synthesized[] (lsdae's own)}], classic_differentiations[{residual, times}],
 //   blt{blocks, largest, block_sizes[] (null when not listed),
 //   histogram[{size, count}]}, reduction{method, selection, dummy_derivatives[],
-//   dummy_count, states_after[], states_after_count, rcond, rows,
+//   dummy_count, switched_off[] (constraints switched off in the mode at
+//   the point: no row, no dummy), states_after[], states_after_count, rcond, rows,
 //   differential, algebraic, projection_constraints[],
 //   projection_constraint_count} (null before
 //   reduction), coloring{ordering, colors, columns, lower_bound,
@@ -86,6 +87,8 @@ struct StructureReport {
     std::string structural_check;
     std::vector<std::string> dummy_derivatives;
     std::size_t dummy_count = 0;
+    // Constraints switched off in the current mode (DummySelection::switched_off).
+    std::vector<std::string> switched_off;
     std::vector<std::string> states_after;
     std::size_t states_after_count = 0;
     double rcond = 1.0;  // NaN when not numeric

@@ -19,9 +19,15 @@
 //   g_slip  = w[1] - w[2]           (locked)  or 0   (released)   index 2 when locked
 //   g_acc   = der(w[1]) - der(w[2]) (locked)  or tc  (released)   index 1
 // so the projection method integrates it in both modes (the row g_acc is
-// regular in both); dummy derivatives are not possible: released, the
-// constraint has no gradient, so no dummy state exists (lsdae stops with
-// exit code 8 and says to use --constraints project).
+// regular in both). With dummy derivatives, released, the constraint has no
+// gradient: g_slip's dependencies are declared `discrete` (its partial
+// derivatives change only at events), so lsdae recognizes it as switched off
+// in that mode (zero row, value exactly 0) and selects no dummy for it; the
+// lock and the release change the selection.
+// Config slip_kinds=dependent declares g_slip's dependencies `dependent`
+// instead (the FMU then no longer says that the zero row lasts for the whole
+// mode): lsdae cannot tell the released clutch from a singular constraint
+// and stops at the start with exit code 8, as for any singular selection.
 //
 // Unlike lsdae's other models: the variables are declared tc, w[2], w[1]
 // then the parameters (value references in that order), the states are
@@ -37,7 +43,8 @@ using namespace lsdae::kit;
 
 class Clutch final : public Model {
  public:
-  explicit Clutch(const Config& /*config*/) {}
+  explicit Clutch(const Config& config)
+      : slip_dependent_(config.get_choice("slip_kinds", {"discrete", "dependent"}) == "dependent") {}
 
   void declare(Builder& b) override {
     b.model_name("Clutch", "Two inertias with an ideal clutch: locks at a time event, releases at a state event");
@@ -77,8 +84,9 @@ class Clutch final : public Model {
     constexpr DepKind kC = DepKind::constant;
     constexpr DepKind kF = DepKind::fixed;
     constexpr DepKind kD = DepKind::discrete;
+    const DepKind slip_kind = slip_dependent_ ? DepKind::dependent : kD;
     b.residual_group({{
-        {g_slip_, 0, {{w1_, kD}, {w2_, kD}}},
+        {g_slip_, 0, {{w1_, slip_kind}, {w2_, slip_kind}}},
         {g_acc_, 0, {{der_w1_, kD}, {der_w2_, kD}, {tc_, kD}}},
     }});
     b.residual_group({{{bal1_, 0, {{der_w1_, kC}, {tc_, kF}}}}});
@@ -117,6 +125,7 @@ class Clutch final : public Model {
   }
 
  private:
+  bool slip_dependent_ = false;
   bool released_ = false;
   ValueRef tc_ = 0, w1_ = 0, w2_ = 0, der_w1_ = 0, der_w2_ = 0;
   ValueRef g_slip_ = 0, g_acc_ = 0, bal1_ = 0, bal2_ = 0;

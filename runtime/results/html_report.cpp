@@ -198,9 +198,11 @@ void structure_section(std::string& out, const Json& doc, const Json& report, co
                      {"differential", "differential"}, {"algebraic", "algebraic"}, {"row_order", "row order"}});
     if (const Json* c = member(*red, "projection_constraints"); c != nullptr && !c->empty())
       row(out, "projection constraints", name_list(c, member(*red, "projection_constraint_count")));
+    if (const Json* c = member(*red, "switched_off"); c != nullptr && !c->empty())
+      row(out, "switched off in this mode (no row, no dummy)", name_list(c, nullptr));
     for (const auto& [key, value] : red->items())
       if (!std::set<std::string>{"method", "selection", "checked", "structural_check", "dummy_derivatives",
-                                 "dummy_count", "states_after", "states_after_count", "rcond", "rows",
+                                 "dummy_count", "switched_off", "states_after", "states_after_count", "rcond", "rows",
                                  "differential", "algebraic", "row_order", "projection_constraints",
                                  "projection_constraint_count"}
                .count(key))

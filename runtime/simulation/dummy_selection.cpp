@@ -91,7 +91,32 @@ structure::JacobianCallback SelectionValues::callback() {
 
 structure::SelectionOptions SelectionValues::selection_options(structure::SelectionOptions options) const {
   if (fd_) options.columns.rank_tolerance = std::max(options.columns.rank_tolerance, 1e-8);
+  options.switched_off = [this](structure::EquationRef e) { return switched_off(e); };
   return options;
+}
+
+bool SelectionValues::switched_off(structure::EquationRef e) const {
+  if (e.kind != structure::EquationRef::Kind::formulation) return false;
+  const std::size_t g = system_.formulation_group[e.id];
+  if (system_.group_kind[g] != structure::GroupKind::residual) return false;
+  const std::size_t source = system_.group_source[g], level = system_.level_of(e.id);
+  if (dae_.is_synthesized(source, level)) return false;
+  // Whatever is not declared (no kinds, no dependency list, no variable) is not switched off.
+  if (source >= dae_.input.residuals.size() || level >= dae_.input.residuals[source].formulations.size() ||
+      source >= dae_.residual_kinds.size() || level >= dae_.residual_kinds[source].size() ||
+      source >= dae_.residual_vrs.size() || level >= dae_.residual_vrs[source].size())
+    return false;
+  const auto& deps = dae_.input.residuals[source].formulations[level].dependencies;
+  const auto& kinds = dae_.residual_kinds[source][level];
+  if (!deps.has_value() || deps->empty() || kinds.size() != deps->size()) return false;
+  for (const DependencyKind k : kinds)
+    if (k != DependencyKind::constant && k != DependencyKind::fixed && k != DependencyKind::tunable &&
+        k != DependencyKind::discrete)
+      return false;
+  const ValueReference vr = dae_.residual_vrs[source][level];
+  double value = 1.0;
+  if (instance_.get_float64({&vr, 1}, {&value, 1}) == CallStatus::discard) return false;
+  return value == 0.0;
 }
 
 FmuPoint initial_point(Instance& instance, const FmuDae& dae, double t) {

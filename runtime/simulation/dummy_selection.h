@@ -16,6 +16,18 @@
 // re-selected, and where no selection clears the floor the run stops
 // (docs/simulation.md, "Index reduction at run time").
 //
+// Constraints switched off by a mode (structure/dummy_derivatives.h): the
+// selection options carry switched_off(), which the selection asks about a
+// constraint whose Jacobian row is exactly zero at the point. It answers true
+// only for a residual formulation of the FMU (not an invariant, not a
+// synthesized derivative) whose value at the point is exactly 0 and whose
+// dependencies are all declared with dependenciesKind constant, fixed,
+// tunable or discrete: its partial derivatives then change only at events,
+// so a zero row and a zero value hold for the whole mode (a clutch's slip
+// constraint while the clutch slips). A zero row with `dependent` (or
+// undeclared) kinds, or a non-zero value, is a singular constraint, and the
+// selection fails on it as before.
+//
 // select_at_start(): the structural selection (create() could only choose
 // from the structure) is CHECKED at the start point (check_dummy_selection:
 // its rcond), then the numeric selection is made there; both results go into
@@ -50,6 +62,8 @@ class SelectionValues {
   const char* source() const { return fd_ ? "finite differences" : "directional derivatives"; }
   double rcond_floor() const { return fd_ ? 1e-8 : 1e-12; }
   structure::SelectionOptions selection_options(structure::SelectionOptions options) const;
+  // The switched-off test above, at the point last set (the instance holds it).
+  bool switched_off(structure::EquationRef constraint) const;
 
  private:
   Instance& instance_;

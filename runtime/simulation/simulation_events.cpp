@@ -131,7 +131,7 @@ void Simulation::Impl::handle_event(const char* kind) {
   // when the states did not: restart IDA with consistent algebraic variables
   // and derivatives (reselect_at restarts itself when it switched).
   project_after_event();
-  if (!reselect_at(t, y, yp)) restart(t);
+  if (!reselect_at(t, y, yp, true)) restart(t);
   if (observer) observer(t, EventPhase::after);
 }
 

@@ -212,9 +212,11 @@ struct Simulation::Impl {
   // with --no-reselect, when the kept one falls below it).
   bool reselect_if_needed();
   // The same at the point (at, y_at, yp_at) -- after an event, at the
-  // post-event point; y_at may be y itself. On a switch IDA restarts at `at`
-  // (true); otherwise nothing is restarted (false).
-  bool reselect_at(double at, std::span<const double> y_at, std::span<const double> yp_at);
+  // post-event point (at_event); y_at may be y itself. On a switch IDA
+  // restarts at `at` (true); otherwise nothing is restarted (false). A change
+  // of the constraints the FMU's mode switches off (DummySelection::
+  // switched_off) is a switch too, also with --no-reselect.
+  bool reselect_at(double at, std::span<const double> y_at, std::span<const double> yp_at, bool at_event = false);
   // The selection values for the current structure (made on first use).
   simulation::SelectionValues& selection_values_now();
 
@@ -234,6 +236,15 @@ struct Simulation::Impl {
   // conserved), otherwise projects onto the constraints in IDA's weighted
   // norm. Error(solver) when the projection fails.
   void project_after_event();
+  // Dummy derivatives, at an event that switched constraints on (the FMU's
+  // mode changed, reselect_at): when the post-event point `v` violates them,
+  // the integration over the impulse (impulse_reinitialization.h) on the
+  // projection view of the system (every state differential, the lower
+  // formulations as constraints) moves v.x to x⁺, momentum conserved. When
+  // it does not apply (a position constraint, a nonlinear balance) v is left
+  // alone and the new system's IDACalcIC makes the point consistent (the
+  // dummy states give way), with a note in the log.
+  void reinitialize_switched_on(double at, VariableValues& v);
   // Inside IDA's step (projecting_nonlinear_solver.h): projects the
   // corrected y onto the constraints at every step (with
   // --projection-tolerance: only when they drifted past it);

@@ -14,6 +14,9 @@
 // impulse (impulse_reinitialization.h) when a velocity constraint switched
 // on, otherwise the same projection of the post-event point as at the start,
 // with IDA's weights.
+// reinitialize_switched_on(): with dummy derivatives, at an event that
+// switched a constraint on (the FMU's mode: reselect_at), the same
+// integration over the impulse on the projection view of the system.
 // project_in_step(): inside IDA's step (projecting_nonlinear_solver.h), at
 // every step by default (a given --projection-tolerance: when max|C|
 // exceeds it), with IDA's error weights; counts stats.projections and the
@@ -131,6 +134,52 @@ void Simulation::Impl::project_after_event() {
   log_info(model->display_name() + ": t = " + format_number(t) +
            ": the event left the constraints; the point was projected back (violation " +
            format_number(r.violation_before) + " -> " + format_number(r.violation_after) + ")");
+}
+
+void Simulation::Impl::reinitialize_switched_on(double at, VariableValues& v) {
+  const auto& analysis = structure.analysis;
+  const auto& system = analysis.system;
+  // The projection view: every state differential, the active formulations as
+  // rows, the lower formulations (and invariants) as the constraints.
+  const structure::Index1System view = structure::make_projection_system(system, analysis.pantelides);
+  if (view.projection_constraints.empty()) return;
+  simulation::FmuResidual residual(*instances[0], dae, system, view);
+  if (inputs) residual.set_inputs(&*inputs);
+  simulation::ProjectionOptions po;
+  po.jacobian = use_directional         ? simulation::ProjectionOptions::Jacobian::directional
+                : dae.any_synthesized() ? simulation::ProjectionOptions::Jacobian::automatic
+                                        : simulation::ProjectionOptions::Jacobian::finite_differences;
+  const auto& current = *structure.index1;
+  std::vector<double> yv(view.unknowns.size()), ypv(view.unknowns.size()), nominal_view(view.unknowns.size(), 1.0);
+  for (std::size_t k = 0; k < view.unknowns.size(); ++k) {
+    const auto& u = view.unknowns[k];
+    const structure::VarRef var =
+        u.kind == structure::UnknownKind::algebraic ? structure::algebraic(u.index) : structure::state(u.index);
+    nominal_view[k] = nominal_of(current.column_to_unknown[system.layout.column(var)]);
+    if (u.kind == structure::UnknownKind::algebraic) {
+      yv[k] = v.z[u.index];
+    } else {
+      yv[k] = v.x[u.index];
+      ypv[k] = v.xdot[u.index];
+    }
+  }
+  po.nominal = nominal_view;
+  simulation::ConstraintProjector projector_view(residual, dae, system, view, view.projection_constraints, po);
+  projector_view.set_invariant_values(invariant_values);
+  simulation::ImpulseResult impulse = simulation::reinitialize_over_impulse(
+      residual, projector_view, system, view, at, yv, ypv, projection_tolerance, nominal_view);
+  if (!impulse.applied) {
+    if (!impulse.not_applicable.empty())
+      log_info(model->display_name() + ": t = " + format_number(at) + ": the event left " + impulse.constraints +
+               "; not re-initialized over an impulse (" + impulse.not_applicable +
+               "): the new system's consistent initialization moves its dummy states instead");
+    return;
+  }
+  for (std::size_t k = 0; k < view.unknowns.size(); ++k)
+    if (view.unknowns[k].kind == structure::UnknownKind::differential) v.x[view.unknowns[k].index] = yv[k];
+  log_info(model->display_name() + ": t = " + format_number(at) + ": the event left " + impulse.constraints +
+           "; re-initialized over the impulse (violation " + format_number(impulse.violation_before) + " -> " +
+           format_number(impulse.violation_after) + ", " + std::to_string(impulse.iterations) + " iterations)");
 }
 
 int Simulation::Impl::project_in_step(double at, std::span<double> yy, std::span<const double> yyp,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "structure/index1_system.h"
 #include "test_models.h"
 
 namespace lsdae::structure {
@@ -238,6 +239,125 @@ TEST(SelectDummyDerivatives, LargeComponentsUseTheSparseElimination) {
   EXPECT_EQ(dense.dummy_states, expected);
   EXPECT_NEAR(sparse.rcond, 1.0 / (2.0 * 299.0), 1e-12);
   EXPECT_NEAR(dense.rcond, sparse.rcond, 1e-12);
+}
+
+// ---- constraints switched off by a mode (models/clutch) ----------------------
+
+// The clutch: g_slip = w1 − w2 while locked, 0 while released (zero row).
+Planned clutch() {
+  return plan_for(test::ModelBuilder(DaeForm::fully_implicit)
+                      .algebraic("tc")
+                      .state("w2")
+                      .state("w1")
+                      .residual({{"g_slip", 2, {"w1", "w2"}}, {"g_acc", 1, {"der(w1)", "der(w2)", "tc"}}})
+                      .residual({{"bal1", 0, {"der(w1)", "tc"}}})
+                      .residual({{"bal2", 0, {"der(w2)", "w2", "tc"}}})
+                      .build());
+}
+
+EquationRef equation_named(const DaeSystem& system, const std::string& name) {
+  for (std::size_t f = 0; f < system.formulation_names.size(); ++f)
+    if (system.formulation_names[f] == name) return {EquationRef::Kind::formulation, f};
+  ADD_FAILURE() << "no formulation " << name;
+  return {};
+}
+
+TEST(SwitchedOffConstraints, AZeroRowTheCallerDeclaresOffTakesNoRowAndNoDummy) {
+  const Planned m = clutch();
+  ASSERT_EQ(m.plan.constraints, 1u);
+  const JacobianCallback released = test::callback_from(m.system, {});  // every entry 0
+  std::vector<std::string> asked;
+  SelectionOptions options;
+  options.switched_off = [&](EquationRef e) {
+    asked.push_back(m.system.name(e));
+    return true;
+  };
+  const DummySelection sel = select_dummy_derivatives(m.system, m.plan, released, options);
+  ASSERT_TRUE(sel.success) << sel.error;
+  EXPECT_EQ(asked, (std::vector<std::string>{"g_slip"}));
+  EXPECT_TRUE(sel.dummy_states.empty());
+  EXPECT_EQ(sel.switched_off, (std::vector<EquationRef>{equation_named(m.system, "g_slip")}));
+  EXPECT_EQ(sel.component_rcond, (std::vector<double>{1.0}));
+  // The index-1 system: g_acc, bal1, bal2 over w2, w1 (differential) and tc.
+  const Index1System index1 = make_dummy_derivative_system(m.system, m.p, m.plan, sel);
+  EXPECT_EQ(index1.method, ReductionMethod::dummy_derivatives);
+  EXPECT_EQ(index1.rows.size(), 3u);
+  EXPECT_EQ(index1.unknowns.size(), 3u);
+  EXPECT_TRUE(index1.dummy_states.empty());
+  for (const EquationRef e : index1.rows) EXPECT_NE(m.system.name(e), "g_slip");
+  EXPECT_EQ(verify_index1_structure(m.system, index1), "");
+  // The check of a kept choice sees the same mode: nothing to check, or a misfit.
+  const DummySelection none = check_dummy_selection(m.system, m.plan, released, {}, options);
+  EXPECT_TRUE(none.success) << none.error;
+  EXPECT_EQ(none.switched_off, sel.switched_off);
+  const DummySelection misfit = check_dummy_selection(m.system, m.plan, released, V{1}, options);
+  EXPECT_FALSE(misfit.success);
+  EXPECT_EQ(misfit.switched_off, sel.switched_off) << "set before the fit is judged";
+}
+
+TEST(SwitchedOffConstraints, ALockedClutchSelectsAsBeforeAndIsNotAsked) {
+  const Planned m = clutch();
+  const JacobianCallback locked = test::callback_from(m.system, {{{"g_slip", "w1"}, 1.0}, {{"g_slip", "w2"}, -1.0}});
+  bool asked = false;
+  SelectionOptions options;
+  options.switched_off = [&](EquationRef) { return asked = true; };
+  const DummySelection sel = select_dummy_derivatives(m.system, m.plan, locked, options);
+  ASSERT_TRUE(sel.success) << sel.error;
+  EXPECT_FALSE(asked) << "only a zero row is a candidate";
+  EXPECT_TRUE(sel.switched_off.empty());
+  EXPECT_EQ(sel.dummy_states.size(), 1u);
+  EXPECT_EQ(make_dummy_derivative_system(m.system, m.p, m.plan, sel).rows.size(), 4u);  // g_acc, bal1, bal2, g_slip
+}
+
+// A zero row the caller does not declare switched off (a value that is not
+// 0, or dependencies that vary continuously) is a singular constraint: the
+// same message as without the option.
+TEST(SwitchedOffConstraints, AGenuinelySingularConstraintStillFails) {
+  const Planned m = clutch();
+  SelectionOptions options;
+  options.switched_off = [](EquationRef) { return false; };
+  const JacobianCallback zero = test::callback_from(m.system, {});
+  const DummySelection with = select_dummy_derivatives(m.system, m.plan, zero, options);
+  const DummySelection without = select_dummy_derivatives(m.system, m.plan, zero);
+  EXPECT_FALSE(with.success);
+  EXPECT_EQ(with.error, without.error);
+  EXPECT_NE(with.error.find("\"g_slip\" have rank 0 < 1"), std::string::npos) << with.error;
+  EXPECT_TRUE(with.switched_off.empty());
+  // The pendulum at a point where every value vanishes: asked, refused, same message.
+  const Planned p = plan_for(test::pendulum());
+  const DummySelection pendulum = select_dummy_derivatives(p.system, p.plan, test::callback_from(p.system, {}), options);
+  EXPECT_FALSE(pendulum.success);
+  EXPECT_NE(pendulum.error.find("have rank 0 < 2"), std::string::npos) << pendulum.error;
+}
+
+// Some constraints of a large (sparse) component off: the others still select.
+TEST(SwitchedOffConstraints, TheSparseEliminationLeavesOutTheSwitchedOffRows) {
+  const Planned m = plan_for(test::mass_chain(300));
+  test::NamedValues v;
+  for (std::size_t k = 1; k + 1 < 300; ++k) {  // g0 switched off
+    v[{"g" + std::to_string(k), "v" + std::to_string(k)}] = 1.0;
+    v[{"g" + std::to_string(k), "v" + std::to_string(k + 1)}] = -1.0;
+  }
+  SelectionOptions options;
+  options.switched_off = [&](EquationRef e) { return m.system.name(e) == "g0"; };
+  const JacobianCallback values = test::callback_from(m.system, v);
+  const DummySelection sparse = select_dummy_derivatives(m.system, m.plan, values, options);
+  SelectionOptions dense_only = options;
+  dense_only.dense_limit = no_index;
+  const DummySelection dense = select_dummy_derivatives(m.system, m.plan, values, dense_only);
+  ASSERT_TRUE(sparse.success) << sparse.error;
+  ASSERT_TRUE(dense.success) << dense.error;
+  ASSERT_EQ(sparse.switched_off.size(), 1u);
+  EXPECT_EQ(m.system.name(sparse.switched_off[0]), "g0");
+  V expected;  // v1 … v298 dummies; v0 and v299 stay states
+  for (std::size_t k = 1; k < 299; ++k) expected.push_back(300 + k);
+  EXPECT_EQ(sparse.dummy_states, expected);
+  EXPECT_EQ(dense.dummy_states, expected);
+  const DummySelection checked = check_dummy_selection(m.system, m.plan, values, expected, options);
+  ASSERT_TRUE(checked.success) << checked.error;
+  EXPECT_NEAR(checked.rcond, sparse.rcond, 0.5 * sparse.rcond);
+  EXPECT_EQ(make_dummy_derivative_system(m.system, m.p, m.plan, sparse).rows.size(),
+            make_dummy_derivative_system(m.system, m.p, m.plan, sparse).unknowns.size());
 }
 
 }  // namespace

@@ -148,14 +148,11 @@ TEST_F(IndexReductionCliTest, WithoutTheFaultTheCollapsingPendulumSwings) {
   EXPECT_TRUE(leftovers().empty());
 }
 
-// The clutch (models/clutch) locks at t = 1 with the speeds apart. With the
-// projection method lsdae integrates over the impulse: the CSV's two rows at
-// t = 1 show the angular momentum L unchanged and the slip gone.
-TEST_F(IndexReductionCliTest, TheClutchLocksWithItsMomentumConserved) {
-  auto result = simulate("Clutch_shapeA", {"--constraints", "project", "--stop", "2", "-v"});
-  ASSERT_TRUE(ExitedWith(result, 0));
-  EXPECT_TRUE(Mentions(result, "t = 1: the event left \"g_slip\"; re-initialized over the impulse"));
-  auto rows = csv_rows(csv());
+// The clutch (models/clutch) locks at t = 1 with the speeds apart. lsdae
+// integrates over the impulse: the CSV's two rows at t = 1 show the angular
+// momentum L unchanged and the slip gone.
+void ExpectTheLockConservesMomentum(const std::filesystem::path& path) {
+  auto rows = csv_rows(path);
   ASSERT_FALSE(rows.empty());
   auto fields = [](const std::string& line) {
     std::vector<std::string> out;
@@ -180,13 +177,46 @@ TEST_F(IndexReductionCliTest, TheClutchLocksWithItsMomentumConserved) {
   EXPECT_GT(std::fabs(std::stod(at_lock[0][column("slip")])), 1.0);
   EXPECT_LT(std::fabs(std::stod(at_lock[1][column("slip")])), 1e-9);
   EXPECT_NEAR(std::stod(at_lock[1][column("w[1]")]), 7.717657220287742, 1e-6);
+}
+
+TEST_F(IndexReductionCliTest, TheClutchLocksWithItsMomentumConserved) {
+  auto result = simulate("Clutch_shapeA", {"--constraints", "project", "--stop", "2", "-v"});
+  ASSERT_TRUE(ExitedWith(result, 0));
+  EXPECT_TRUE(Mentions(result, "t = 1: the event left \"g_slip\"; re-initialized over the impulse"));
+  ExpectTheLockConservesMomentum(csv());
   EXPECT_TRUE(leftovers().empty());
 }
 
-// With the default method the released clutch has no dummy state: exit 8,
-// and the message says to use the projection method.
-TEST_F(IndexReductionCliTest, TheClutchWithDummyDerivativesExitsEightAndSaysToProject) {
-  auto result = simulate("Clutch_shapeA", {});
+// The default method selects per mode: released, g_slip is switched off (no
+// dummy); the lock switches it on -- re-initialized over the impulse, then a
+// dummy derivative; the release (t ≈ 7.716) switches it off again.
+TEST_F(IndexReductionCliTest, TheClutchWithDummyDerivativesSelectsPerMode) {
+  auto result = simulate("Clutch_shapeA", {"-v"});
+  ASSERT_TRUE(ExitedWith(result, 0));
+  EXPECT_TRUE(Mentions(result, "dummy derivatives at t = 0 (finite differences, rcond 1): none; switched off in this "
+                               "mode: \"g_slip\""));
+  EXPECT_TRUE(Mentions(result, "t = 1: the event left \"g_slip\"; re-initialized over the impulse"));
+  EXPECT_TRUE(Mentions(result, "t = 1: \"g_slip\" switched on (the FMU's mode changed): dummy derivatives switched "
+                               "from {none} to"));
+  EXPECT_TRUE(Mentions(result, "\"g_slip\" switched off (the FMU's mode changed): dummy derivatives switched from"));
+  ExpectTheLockConservesMomentum(csv());
+  EXPECT_DOUBLE_EQ(last_time(), 12.0);
+  EXPECT_TRUE(leftovers().empty());
+  // `info --structure` reports the selection at the start point, released.
+  auto info = lsdae({"info", "--structure", catalog_entry("Clutch_shapeA").fmu.string()});
+  ASSERT_TRUE(ExitedWith(info, 0));
+  EXPECT_TRUE(Mentions(info, "switched off at this point (in this mode: no row, no dummy derivative): \"g_slip\""));
+  EXPECT_TRUE(Mentions(info, "structural choice der(w[2]): does not apply (constraints switched off in this mode), "
+                             "replaced"));
+  auto json = lsdae({"info", "--structure", "--json", catalog_entry("Clutch_shapeA").fmu.string()});
+  ASSERT_TRUE(ExitedWith(json, 0));
+  EXPECT_TRUE(Mentions(json, "re:\"switched_off\": \\[\\s*\"g_slip\"\\s*\\]"));
+}
+
+// With g_slip's dependencies declared `dependent` the released clutch is a
+// singular selection like any other: exit 8, and the message says what to do.
+TEST_F(IndexReductionCliTest, AClutchThatDoesNotDeclareItsModeExitsEightAndSaysToProject) {
+  auto result = simulate("Clutch_shapeA_slip_dependent", {});
   ASSERT_TRUE(ExitedWith(result, 8));
   EXPECT_TRUE(Mentions(result, "no choice of dummy derivatives is nonsingular at the start point"));
   EXPECT_TRUE(Mentions(result, "or run with --constraints project"));

@@ -268,20 +268,55 @@ TEST(Clutch, TheLockConservesMomentumAndTheRunFollowsTheReference) {
   EXPECT_EQ(run.stats.state_events, 1);
 }
 
-// Dummy derivatives cannot represent the released clutch (its constraint has
-// no gradient there): the run refuses at the start, exit 8, and says what to
-// use -- never a run that exits 0 with a wrong answer.
-TEST(Clutch, DummyDerivativesRefuseAtTheStartAndSayToProject) {
-  auto sim = Simulation::create(Fmu::open(test::fmu_path("Clutch_shapeA")), {});
+// The default method, per mode: released, g_slip is switched off (zero row,
+// value 0, dependencies `discrete`) and takes no dummy; the lock switches it
+// on (a re-selection, with the integration over the impulse first: momentum
+// conserved), the release off again (a second re-selection). The same answer
+// as the projection method, to the same accuracy.
+TEST(Clutch, DummyDerivativesSelectPerModeAndConserveMomentum) {
+  for (const bool reselect : {true, false}) {
+    SCOPED_TRACE(reselect ? "re-selecting" : "--no-reselect: a mode change still re-selects");
+    SimulationOptions o;
+    o.reselect = reselect;
+    ClutchRun run = run_clutch(o);
+    const double w_plus = (kJ1 * run.w1_before + kJ2 * run.w2_before) / (kJ1 + kJ2);
+    EXPECT_NEAR(run.w1_before, 6.25, 1e-6);
+    EXPECT_NEAR(run.w2_before, 8.187307530779819, 1e-6);
+    EXPECT_LT(std::fabs(run.w1_after - w_plus), 1e-10 * w_plus) << run.w1_after << " vs " << w_plus;
+    EXPECT_LT(std::fabs(run.w2_after - w_plus), 1e-10 * w_plus) << run.w2_after << " vs " << w_plus;
+    EXPECT_NEAR(run.w1_after, 7.717657220287742, 1e-6) << "the exact post-lock speed";
+    EXPECT_LT(run.worst, 1e-6);
+    EXPECT_EQ(run.stats.time_events, 1);
+    EXPECT_EQ(run.stats.state_events, 1);
+    EXPECT_EQ(run.stats.reselections, 2) << "one at the lock, one at the release";
+    EXPECT_EQ(run.stats.projections, 0);
+  }
+}
+
+// The same clutch with g_slip's dependencies declared `dependent`: nothing
+// says that its zero row lasts for the mode, so it is a singular constraint
+// like any other -- the run refuses at the start (exit 8) with the message it
+// always gave, never a run that exits 0 with a wrong answer.
+TEST(Clutch, WithDependentKindsTheReleasedClutchIsASingularSelection) {
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("Clutch_shapeA_slip_dependent")), {});
   try {
     sim->initialize();
-    FAIL() << "the released clutch has no nonsingular dummy choice";
+    FAIL() << "a zero row of `dependent` kinds is singular";
   } catch (const Error& e) {
     EXPECT_EQ(exit_code(e.kind()), 8);
     const std::string what = e.what();
-    EXPECT_NE(what.find("no choice of dummy derivatives is nonsingular"), std::string::npos) << what;
+    EXPECT_NE(what.find("no choice of dummy derivatives is nonsingular at the start point (finite differences)"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("\"g_slip\" have rank 0 < 1"), std::string::npos) << what;
     EXPECT_NE(what.find("--constraints project"), std::string::npos) << what;
   }
+  SimulationOptions o;
+  o.constraints = ConstraintMethod::projection;
+  auto projected = Simulation::create(Fmu::open(test::fmu_path("Clutch_shapeA_slip_dependent")), o);
+  projected->initialize();
+  projected->advance_to(2.0);
+  EXPECT_NEAR(projected->get("w[1]"), projected->get("w[2]"), 1e-6);
 }
 
 // ---- failure modes at events (models/collapsing_pendulum) ---------------------
