@@ -73,6 +73,10 @@ Coloring color_columns(const Pattern& pattern, ColumnOrdering ordering = default
 // All orderings; the fewest colours wins; ties go to default_ordering, then
 // to the earlier in all_orderings.
 Coloring color_columns_best(const Pattern& pattern);
+// The colouring of every ordering, in the order of all_orderings (each equal
+// to color_columns(pattern, that ordering)); the column degrees are counted
+// once for all of them.
+std::vector<Coloring> color_columns_all(const Pattern& pattern);
 
 // Whether `color` (one entry per column) is a valid distance-2 colouring of
 // the pattern. On failure `why` (if given) names the row, the two columns and

@@ -131,6 +131,23 @@ TEST(Coloring, BestOfAllTakesTheFewest) {
   EXPECT_EQ(color_columns_best(transmission_line_iteration(100)).ordering, default_ordering);
 }
 
+// color_columns_all counts the degrees once for every ordering: each of its
+// colourings is the one color_columns gives for that ordering, column by column.
+TEST(Coloring, AllOrderingsAtOnceEqualEachOneAlone) {
+  for (const unsigned seed : {1u, 5u}) {
+    const Pattern p = shuffled_columns(transmission_line_iteration(60), seed);
+    const std::vector<Coloring> all = color_columns_all(p);
+    ASSERT_EQ(all.size(), std::size(all_orderings));
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      const Coloring alone = color_columns(p, all_orderings[k]);
+      EXPECT_EQ(all[k].ordering, all_orderings[k]);
+      EXPECT_EQ(all[k].colors, alone.colors) << to_string(all_orderings[k]);
+      EXPECT_EQ(all[k].color, alone.color) << to_string(all_orderings[k]);
+      EXPECT_EQ(all[k].group_columns, alone.group_columns) << to_string(all_orderings[k]);
+    }
+  }
+}
+
 TEST(Coloring, OrderingsArePermutations) {
   const Pattern p = shuffled_columns(transmission_line_iteration(20), 2);
   for (const ColumnOrdering o : all_orderings) {
