@@ -203,13 +203,18 @@ std::vector<Coloring> color_columns_all(const Pattern& p) {
   return out;
 }
 
+// The default ordering first: when it reaches the lower bound (the longest
+// row) no other can have fewer colours, and a tie keeps the default anyway.
 Coloring color_columns_best(const Pattern& p) {
-  std::vector<Coloring> all = color_columns_all(p);
-  std::size_t best = 0;
-  while (all_orderings[best] != default_ordering) ++best;
-  for (std::size_t k = 0; k < all.size(); ++k)
-    if (k != best && all[k].colors < all[best].colors) best = k;
-  return std::move(all[best]);
+  const auto degree = column_degrees(p);
+  Coloring best = color_in_order(p, default_ordering, ordering_from_degrees(p, default_ordering, degree));
+  if (best.colors <= p.max_row_nnz()) return best;
+  for (const ColumnOrdering ordering : all_orderings) {
+    if (ordering == default_ordering) continue;
+    Coloring c = color_in_order(p, ordering, ordering_from_degrees(p, ordering, degree));
+    if (c.colors < best.colors) best = std::move(c);
+  }
+  return best;
 }
 
 bool verify_coloring(const Pattern& p, std::span<const std::size_t> color, std::string* why) {
