@@ -12,6 +12,7 @@
 #include "import/model_description_parser.h"
 #include "import/temp_dir.h"
 #include "import/validate.h"
+#include "import/xml_document.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 
@@ -97,7 +98,11 @@ std::shared_ptr<Fmu> Fmu::open(const std::filesystem::path& path, const OpenOpti
     throw Error(ErrorKind::archive,
                 name + ": modelDescription.xml is missing → " + nested_hint(fmu->unpacked_dir_));
   try {
-    fmu->md_ = import::parse_model_description(md_text, fmu->diagnostics_);
+    // Parsed in the buffer just read (no second copy of tens of megabytes);
+    // each document is dropped once its contents are built.
+    fmu->md_ = import::parse_model_description(
+        import::XmlDocument(std::move(md_text), import::kModelDescriptionFile, import::XmlDocument::in_place),
+        fmu->diagnostics_);
     std::string manifest_text =
         read_member(fmu->unpacked_dir_, import::kManifestFile, name, options.limits.max_xml_bytes, exists);
     // FMI-LS-DAE is a layered standard of FMI 3.0: its DAE switch needs
@@ -109,7 +114,9 @@ std::shared_ptr<Fmu> Fmu::open(const std::filesystem::path& path, const OpenOpti
                               "on FMI 3.0 (Configuration Mode, fmi3 calls), so lsdae cannot apply it",
                               "export the DAE as FMI 3.0, or remove the manifest to simulate the FMI 2.0 FMU as an ODE");
     else if (exists)
-      fmu->manifest_ = import::parse_manifest(manifest_text, &fmu->md_, fmu->diagnostics_);
+      fmu->manifest_ = import::parse_manifest(
+          import::XmlDocument(std::move(manifest_text), import::kManifestFile, import::XmlDocument::in_place),
+          &fmu->md_, fmu->diagnostics_);
   } catch (const Error& e) {
     throw Error(e.kind(), name + ": " + e.what());
   }

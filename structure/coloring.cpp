@@ -128,30 +128,47 @@ std::vector<std::size_t> column_degrees(const Pattern& p) {
   return degree;
 }
 
-std::vector<std::size_t> column_ordering(const Pattern& p, ColumnOrdering ordering) {
-  if (ordering == ColumnOrdering::natural) {
-    std::vector<std::size_t> order(p.cols());
-    std::iota(order.begin(), order.end(), 0);
-    return order;
-  }
-  const auto degree = column_degrees(p);
+namespace {
+
+// The ordering from degrees already counted (`degree` is unused for natural).
+std::vector<std::size_t> ordering_from_degrees(const Pattern& p, ColumnOrdering ordering,
+                                               const std::vector<std::size_t>& degree) {
   switch (ordering) {
+    case ColumnOrdering::natural: {
+      std::vector<std::size_t> order(p.cols());
+      std::iota(order.begin(), order.end(), 0);
+      return order;
+    }
     case ColumnOrdering::largest_first: return largest_first(degree);
     case ColumnOrdering::smallest_last: return smallest_last(p, degree);
     case ColumnOrdering::incidence_degree: return incidence_degree(p, degree);
-    case ColumnOrdering::natural: break;
   }
   return {};
 }
 
+// Greedy colouring in the given order.
+Coloring color_in_order(const Pattern& p, ColumnOrdering ordering, const std::vector<std::size_t>& order);
+
+}  // namespace
+
+std::vector<std::size_t> column_ordering(const Pattern& p, ColumnOrdering ordering) {
+  return ordering_from_degrees(p, ordering,
+                               ordering == ColumnOrdering::natural ? std::vector<std::size_t>{} : column_degrees(p));
+}
+
 Coloring color_columns(const Pattern& p, ColumnOrdering ordering) {
+  return color_in_order(p, ordering, column_ordering(p, ordering));
+}
+
+namespace {
+
+Coloring color_in_order(const Pattern& p, ColumnOrdering ordering, const std::vector<std::size_t>& order) {
   const std::size_t n = p.cols();
   Coloring out;
   out.ordering = ordering;
   out.color.assign(n, no_index);
   std::vector<std::size_t> forbidden;  // forbidden[colour] == stamp: used by a neighbour
   std::vector<std::size_t> mark(n, no_index);
-  const auto order = column_ordering(p, ordering);
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t c = order[k];
     for_each_neighbour(p, c, mark, k, [&](std::size_t w) {
@@ -173,11 +190,28 @@ Coloring color_columns(const Pattern& p, ColumnOrdering ordering) {
   return out;
 }
 
+}  // namespace
+
+// The degrees are counted once for the three orderings that need them (a
+// count is a sweep over every row's pairs, as costly as a colouring).
+std::vector<Coloring> color_columns_all(const Pattern& p) {
+  const auto degree = column_degrees(p);
+  std::vector<Coloring> out;
+  out.reserve(std::size(all_orderings));
+  for (const ColumnOrdering ordering : all_orderings)
+    out.push_back(color_in_order(p, ordering, ordering_from_degrees(p, ordering, degree)));
+  return out;
+}
+
+// The default ordering first: when it reaches the lower bound (the longest
+// row) no other can have fewer colours, and a tie keeps the default anyway.
 Coloring color_columns_best(const Pattern& p) {
-  Coloring best = color_columns(p, default_ordering);
+  const auto degree = column_degrees(p);
+  Coloring best = color_in_order(p, default_ordering, ordering_from_degrees(p, default_ordering, degree));
+  if (best.colors <= p.max_row_nnz()) return best;
   for (const ColumnOrdering ordering : all_orderings) {
     if (ordering == default_ordering) continue;
-    Coloring c = color_columns(p, ordering);
+    Coloring c = color_in_order(p, ordering, ordering_from_degrees(p, ordering, degree));
     if (c.colors < best.colors) best = std::move(c);
   }
   return best;

@@ -71,8 +71,13 @@ std::vector<std::size_t> column_degrees(const Pattern& pattern);
 
 Coloring color_columns(const Pattern& pattern, ColumnOrdering ordering = default_ordering);
 // All orderings; the fewest colours wins; ties go to default_ordering, then
-// to the earlier in all_orderings.
+// to the earlier in all_orderings. The others are not tried when the default
+// ordering reaches the lower bound (the longest row): none could win.
 Coloring color_columns_best(const Pattern& pattern);
+// The colouring of every ordering, in the order of all_orderings (each equal
+// to color_columns(pattern, that ordering)); the column degrees are counted
+// once for all of them.
+std::vector<Coloring> color_columns_all(const Pattern& pattern);
 
 // Whether `color` (one entry per column) is a valid distance-2 colouring of
 // the pattern. On failure `why` (if given) names the row, the two columns and

@@ -28,16 +28,14 @@ StructureOutcome run_structure(const DaeInput& input, const JacobianCallback* va
     out.iteration = iteration_pattern(a.system, *out.index1);
     std::vector<std::pair<ColumnOrdering, std::size_t>> counts;
     if (options.best_ordering) {
-      out.coloring = color_columns(out.iteration, default_ordering);
-      for (const ColumnOrdering ordering : all_orderings) {
-        if (ordering == default_ordering) {
-          counts.emplace_back(ordering, out.coloring->colors);
-          continue;
-        }
-        Coloring c = color_columns(out.iteration, ordering);
-        counts.emplace_back(ordering, c.colors);
-        if (c.colors < out.coloring->colors) out.coloring = std::move(c);
+      std::vector<Coloring> all = color_columns_all(out.iteration);
+      std::size_t best = 0;
+      while (all_orderings[best] != default_ordering) ++best;
+      for (std::size_t k = 0; k < all.size(); ++k) {
+        counts.emplace_back(all_orderings[k], all[k].colors);
+        if (k != best && all[k].colors < all[best].colors) best = k;
       }
+      out.coloring = std::move(all[best]);
     } else {
       out.coloring = color_columns(out.iteration, options.ordering);
     }

@@ -36,9 +36,9 @@ void parse_residual(const XmlDocument& doc, const pugi::xml_node& node, Manifest
       continue;
     }
     has_formulations = true;
-    Formulation f;
-    f.residual = read_unknown(doc, child, d);
     AttributeReader a(doc, child, d);
+    Formulation f;
+    f.residual = read_unknown(a);
     f.index = a.integer("index");
     group.formulations.push_back(std::move(f));
   }
@@ -54,7 +54,7 @@ void parse_residual(const XmlDocument& doc, const pugi::xml_node& node, Manifest
       a.note("flat <Residual valueReference> in a draft-0.1 manifest (the 1.0.0-alpha.1 spelling); read as a "
              "group of one formulation");
     Formulation f;
-    f.residual = read_unknown(doc, node, d);
+    f.residual = read_unknown(a);
     f.index = a.integer("index");
     group.formulations.push_back(std::move(f));
   } else if (a.has("valueReference")) {
@@ -73,7 +73,6 @@ void parse_residual(const XmlDocument& doc, const pugi::xml_node& node, Manifest
 // ignored with a warning that says what the value seems to be.
 void warn_extra_attributes(const XmlDocument& doc, const pugi::xml_node& node, const ModelDescription* md,
                            Diagnostics& d) {
-  AttributeReader a(doc, node, d);
   for (const pugi::xml_attribute& attribute : node.attributes()) {
     const std::string_view name = local_name(attribute.name());
     if (name == "valueReference" || std::string_view(attribute.name()).rfind("xmlns", 0) == 0) continue;
@@ -83,7 +82,8 @@ void warn_extra_attributes(const XmlDocument& doc, const pugi::xml_node& node, c
       if (auto vr = parse_uint64(value); vr && *vr <= 0xffffffffu)
         if (const Variable* v = md->find(static_cast<ValueReference>(*vr)))
           seems = " (it is the value reference of \"" + v->name + "\")";
-    a.warning("<AlgebraicVariable> attribute " + std::string(name) + "=\"" + value +
+    d.warning(doc.file(), doc.line_of(node),
+              "<AlgebraicVariable> attribute " + std::string(name) + "=\"" + value +
                   "\" is not defined by FMI-LS-DAE and is ignored" + seems,
               "put " + std::string(name) + " on the variable in modelDescription.xml, where FMI 3.0 defines it");
   }
@@ -93,6 +93,10 @@ void warn_extra_attributes(const XmlDocument& doc, const pugi::xml_node& node, c
 
 Manifest parse_manifest(std::string_view xml, const ModelDescription* md, Diagnostics& d) {
   XmlDocument doc(xml, kManifestFile);
+  return parse_manifest(doc, md, d);
+}
+
+Manifest parse_manifest(const XmlDocument& doc, const ModelDescription* md, Diagnostics& d) {
   pugi::xml_node root = doc.root();
   Manifest m;
   m.root_element = std::string(local_name(root.name()));

@@ -23,6 +23,7 @@
 
 #include <string_view>
 
+#include "import/xml_document.h"
 #include "lsdae/diagnostics.h"
 #include "lsdae/manifest.h"
 #include "lsdae/model_description.h"
@@ -33,6 +34,8 @@ inline constexpr const char* kManifestFile = "extra/org.fmi-standard.fmi-ls-dae/
 
 // `md` resolves the by-name enable switch; it may be null (then the name is kept unresolved).
 Manifest parse_manifest(std::string_view xml, const ModelDescription* md, Diagnostics& diagnostics);
+// The same from a parsed document (Fmu::open parses the file's buffer in place).
+Manifest parse_manifest(const XmlDocument& doc, const ModelDescription* md, Diagnostics& diagnostics);
 
 }  // namespace lsdae::import
 

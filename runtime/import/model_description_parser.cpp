@@ -2,6 +2,7 @@
 #include "import/model_description_parser.h"
 
 #include <array>
+#include <functional>
 #include <utility>
 
 #include "lsdae/error.h"
@@ -77,13 +78,13 @@ std::optional<double> integer_bound(const AttributeReader& attrs, std::string_vi
 template <typename Enum, std::size_t N>
 std::optional<Enum> read_enum(const AttributeReader& attrs, std::string_view name,
                               const std::array<std::pair<const char*, Enum>, N>& table) {
-  auto text = attrs.text(name);
+  auto text = attrs.view(name);
   if (!text) return std::nullopt;
   auto value = lookup(table, *text);
   if (!value) {
     std::string allowed;
     for (const auto& entry : table) allowed += (allowed.empty() ? "" : ", ") + std::string(entry.first);
-    attrs.error("<" + attrs.element() + "> " + std::string(name) + "=\"" + *text + "\" is not a valid value",
+    attrs.error("<" + attrs.element() + "> " + std::string(name) + "=\"" + std::string(*text) + "\" is not a valid value",
                 "use one of " + allowed);
   }
   return value;
@@ -97,7 +98,8 @@ std::optional<Variability> read_variability(const AttributeReader& attrs) {
 }
 std::optional<Initial> read_initial(const AttributeReader& attrs) { return read_enum(attrs, "initial", kInitials); }
 
-std::optional<std::vector<DependencyKind>> read_dependencies_kind(const AttributeReader& a, const std::string& label) {
+std::optional<std::vector<DependencyKind>> read_dependencies_kind(const AttributeReader& a,
+                                                                  const std::function<std::string()>& label) {
   auto count = a.token_count("dependenciesKind");
   if (!count) return std::nullopt;
   // In place, one enum per token: no vector of 10^7 strings for a list of 10^7 kinds.
@@ -106,7 +108,7 @@ std::optional<std::vector<DependencyKind>> read_dependencies_kind(const Attribut
   a.tokens("dependenciesKind", [&](std::string_view token) {
     auto kind = lookup(kDependencyKinds, token);
     if (!kind) {
-      a.error("<" + a.element() + " " + label + "> dependenciesKind has the unknown value \"" + std::string(token) +
+      a.error("<" + a.element() + " " + label() + "> dependenciesKind has the unknown value \"" + std::string(token) +
                   "\"",
               "use independent, constant, fixed, tunable, discrete or dependent");
       parsed.push_back(DependencyKind::dependent);
@@ -301,12 +303,17 @@ void parse_structure(const XmlDocument& doc, const pugi::xml_node& node, ModelSt
 }  // namespace
 
 Unknown read_unknown(const XmlDocument& doc, const pugi::xml_node& node, Diagnostics& d) {
-  AttributeReader a(doc, node, d);
+  return read_unknown(AttributeReader(doc, node, d));
+}
+
+Unknown read_unknown(const AttributeReader& a) {
   Unknown u;
   u.line = a.line();
   u.value_reference = a.uint32("valueReference", true).value_or(0);
   u.dependencies = a.uint32_list("dependencies");
-  u.dependencies_kind = read_dependencies_kind(a, "valueReference=\"" + std::to_string(u.value_reference) + "\"");
+  // The label is made only for a message.
+  u.dependencies_kind = read_dependencies_kind(
+      a, [vr = u.value_reference] { return "valueReference=\"" + std::to_string(vr) + "\""; });
   return u;
 }
 
@@ -400,7 +407,9 @@ ModelDescription parse_model_description(const XmlDocument& doc, Diagnostics& d)
     } else if (element == "DefaultExperiment") {
       parse_default_experiment(doc, child, md, d);
     } else if (element == "ModelVariables") {
-      for (const auto& var : element_children(child)) {
+      const std::vector<pugi::xml_node> variables = element_children(child);
+      md.variables.reserve(md.variables.size() + variables.size());  // no moves of 10^5 Variables while growing
+      for (const auto& var : variables) {
         auto type = variable_type(local_name(var.name()));
         if (!type) {
           d.warning(doc.file(), doc.line_of(var),

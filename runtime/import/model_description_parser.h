@@ -14,6 +14,7 @@
 #ifndef LSDAE_RUNTIME_IMPORT_MODEL_DESCRIPTION_PARSER_H
 #define LSDAE_RUNTIME_IMPORT_MODEL_DESCRIPTION_PARSER_H
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,8 @@ ModelDescription parse_model_description(const XmlDocument& doc, Diagnostics& di
 // One element of the FMI 3.0 dependency type (Output, ContinuousStateDerivative,
 // ..., and the manifest's Residual/Formulation/Invariant).
 Unknown read_unknown(const XmlDocument& doc, const pugi::xml_node& node, Diagnostics& diagnostics);
+// The same from a reader of the element (which may read further attributes).
+Unknown read_unknown(const AttributeReader& attrs);
 
 // FMI 2.0 modelDescription.xml (fmiVersion "2.0" or "2.0.x"); see
 // model_description_parser_fmi2.cpp for the mapping onto ModelDescription.
@@ -40,13 +43,13 @@ ModelDescription parse_model_description_fmi2(const XmlDocument& doc, Diagnostic
 
 // Shared by both versions' parsers: the causality/variability/initial
 // attributes (an unknown value is an error diagnostic and nullopt),
-// dependenciesKind (`label` names the element in messages), <UnitDefinitions>,
+// dependenciesKind (`label()` names the element in messages; called only for one), <UnitDefinitions>,
 // <DefaultExperiment> (the same attributes in FMI 2.0 and 3.0).
 std::optional<Causality> read_causality(const AttributeReader& attrs);
 std::optional<Variability> read_variability(const AttributeReader& attrs);
 std::optional<Initial> read_initial(const AttributeReader& attrs);
 std::optional<std::vector<DependencyKind>> read_dependencies_kind(const AttributeReader& attrs,
-                                                                  const std::string& label);
+                                                                  const std::function<std::string()>& label);
 void parse_units(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& diagnostics);
 void parse_default_experiment(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md,
                               Diagnostics& diagnostics);

@@ -240,7 +240,7 @@ void read_unknowns(const XmlDocument& doc, const pugi::xml_node& list, const Mod
       }
       u.dependencies = std::move(vrs);
     }
-    u.dependencies_kind = read_dependencies_kind(a, label);
+    u.dependencies_kind = read_dependencies_kind(a, [&label] { return label; });
     if (u.dependencies && u.dependencies_kind && u.dependencies_kind->size() != u.dependencies->size())
       u.dependencies_kind.reset();  // mismatched after dropping entries; the rest is still usable
     out.push_back(std::move(u));

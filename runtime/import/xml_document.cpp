@@ -11,12 +11,24 @@
 namespace lsdae::import {
 
 XmlDocument::XmlDocument(std::string_view text, std::string file) : file_(std::move(file)) {
+  load(const_cast<char*>(text.data()), text.size(), false);
+}
+
+XmlDocument::XmlDocument(std::string&& text, std::string file, InPlace)
+    : buffer_(std::move(text)), file_(std::move(file)) {
+  load(buffer_.data(), buffer_.size(), true);
+}
+
+// `text` is only read unless `parse_in_place` (then it is buffer_, which the
+// document keeps: pugixml writes terminators into it and points into it).
+void XmlDocument::load(char* text, std::size_t size, bool parse_in_place) {
   line_starts_.push_back(0);
-  for (const char* p = text.data(), *end = text.data() + text.size();
+  for (const char* p = text, *end = text + size;
        (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) != nullptr;)
-    line_starts_.push_back(static_cast<std::size_t>(++p - text.data()));
-  pugi::xml_parse_result result =
-      doc_.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_auto);
+    line_starts_.push_back(static_cast<std::size_t>(++p - text));
+  constexpr unsigned kOptions = pugi::parse_default | pugi::parse_ws_pcdata_single;
+  pugi::xml_parse_result result = parse_in_place ? doc_.load_buffer_inplace(text, size, kOptions, pugi::encoding_auto)
+                                           : doc_.load_buffer(text, size, kOptions, pugi::encoding_auto);
   if (!result) {
     std::size_t offset = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, result.offset));
     auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
@@ -150,13 +162,22 @@ AttributeReader::AttributeReader(const XmlDocument& doc, const pugi::xml_node& n
       all_listed_ = false;
       break;
     }
-    listed_[listed_count_++] = {local_name(a.name()), a};
+    // local_name() in one pass: the name's end and its last ':' together.
+    const char* start = a.name();
+    const char* end = start;
+    for (; *end != '\0'; ++end)
+      if (*end == ':') start = end + 1;
+    listed_[listed_count_++] = {start, static_cast<std::size_t>(end - start), a.internal_object()};
   }
 }
 
 pugi::xml_attribute AttributeReader::attribute(std::string_view name) const {
-  for (std::size_t i = 0; i < listed_count_; ++i)
-    if (listed_[i].local_name == name) return listed_[i].attribute;
+  for (std::size_t i = 0; i < listed_count_; ++i) {
+    const Listed& l = listed_[i];
+    if (l.size == name.size() && (l.size == 0 || (l.local_name[0] == name[0] &&
+                                                  std::memcmp(l.local_name, name.data(), l.size) == 0)))
+      return pugi::xml_attribute(l.attribute);
+  }
   return all_listed_ ? pugi::xml_attribute() : find_attribute(node_, name);
 }
 
@@ -176,32 +197,32 @@ std::string AttributeReader::required_text(std::string_view name) const {
 }
 
 std::optional<std::uint32_t> AttributeReader::uint32(std::string_view name, bool required) const {
-  auto value = text(name);
+  auto value = view(name);
   if (!value) {
     if (required) error("<" + element() + "> lacks the required attribute " + std::string(name), "add it");
     return std::nullopt;
   }
   auto parsed = parse_uint64(*value);
   if (!parsed || *parsed > std::numeric_limits<std::uint32_t>::max()) {
-    bad_value(name, *value, "an unsigned 32-bit integer");
+    bad_value(name, std::string(*value), "an unsigned 32-bit integer");
     return std::nullopt;
   }
   return static_cast<std::uint32_t>(*parsed);
 }
 
 std::optional<std::uint64_t> AttributeReader::uint64(std::string_view name) const {
-  auto value = text(name);
+  auto value = view(name);
   if (!value) return std::nullopt;
   auto parsed = parse_uint64(*value);
-  if (!parsed) bad_value(name, *value, "an unsigned integer");
+  if (!parsed) bad_value(name, std::string(*value), "an unsigned integer");
   return parsed;
 }
 
 std::optional<std::int64_t> AttributeReader::int64(std::string_view name) const {
-  auto value = text(name);
+  auto value = view(name);
   if (!value) return std::nullopt;
   auto parsed = parse_int64(*value);
-  if (!parsed) bad_value(name, *value, "an integer");
+  if (!parsed) bad_value(name, std::string(*value), "an integer");
   return parsed;
 }
 
@@ -216,19 +237,19 @@ std::optional<int> AttributeReader::integer(std::string_view name) const {
 }
 
 std::optional<double> AttributeReader::real(std::string_view name) const {
-  auto value = text(name);
+  auto value = view(name);
   if (!value) return std::nullopt;
   auto parsed = parse_double(*value);
-  if (!parsed) bad_value(name, *value, "a number");
+  if (!parsed) bad_value(name, std::string(*value), "a number");
   return parsed;
 }
 
 bool AttributeReader::boolean(std::string_view name, bool fallback) const {
-  auto value = text(name);
+  auto value = view(name);
   if (!value) return fallback;
   if (*value == "true" || *value == "1") return true;
   if (*value == "false" || *value == "0") return false;
-  bad_value(name, *value, "true or false");
+  bad_value(name, std::string(*value), "true or false");
   return fallback;
 }
 

@@ -8,10 +8,14 @@
 // value seen) for every malformed value and keep going, so one run of
 // `lsdae validate` reports every problem. pugixml does not expand DTD entities
 // (no "billion laughs"); the caller caps the document size.
+//
+// A document given as a std::string it may keep (`XmlDocument::in_place`) is
+// parsed in that buffer (pugixml's load_buffer_inplace): no copy of a
+// modelDescription.xml of tens of megabytes, and the attribute views point
+// into the kept buffer.
 #ifndef LSDAE_RUNTIME_IMPORT_XML_DOCUMENT_H
 #define LSDAE_RUNTIME_IMPORT_XML_DOCUMENT_H
 
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -30,13 +34,19 @@ class XmlDocument {
   // `file` is the path inside the FMU used in messages ("modelDescription.xml").
   // Throws lsdae::Error(xml): "<file>:<line>:<column>: <reason> → <what to do>".
   XmlDocument(std::string_view text, std::string file);
+  // Takes `text` and parses it in place (see above); same errors.
+  struct InPlace {};
+  static constexpr InPlace in_place{};
+  XmlDocument(std::string&& text, std::string file, InPlace);
 
   pugi::xml_node root() const { return doc_.document_element(); }
   int line_of(const pugi::xml_node& node) const;
   const std::string& file() const { return file_; }
 
  private:
+  void load(char* text, std::size_t size, bool parse_in_place);
   pugi::xml_document doc_;
+  std::string buffer_;  // the text parsed in place (empty for a copied one)
   std::string file_;
   std::vector<std::size_t> line_starts_;
 };
@@ -61,6 +71,8 @@ class AttributeReader {
   // The attribute whose local name is `name` (the first one), or an empty attribute.
   pugi::xml_attribute attribute(std::string_view name) const;
   std::optional<std::string> text(std::string_view name) const;
+  // The value without a copy; the view lives as long as the document.
+  std::optional<std::string_view> view(std::string_view name) const;
   // Reports a missing required attribute.
   std::string required_text(std::string_view name) const;
   std::optional<std::uint32_t> uint32(std::string_view name, bool required = false) const;
@@ -86,17 +98,19 @@ class AttributeReader {
 
  private:
   void bad_value(std::string_view name, const std::string& value, const char* expected) const;
-  std::optional<std::string_view> view(std::string_view name) const;
   const XmlDocument& doc_;
   pugi::xml_node node_;
   Diagnostics& diagnostics_;
   int line_;
   static constexpr std::size_t kListed = 24;
+  // Left uninitialised: only the first listed_count_ entries are written and
+  // read (a reader is made per element, 10^5 times for a large model).
   struct Listed {
-    std::string_view local_name;
-    pugi::xml_attribute attribute;
+    const char* local_name;
+    std::size_t size;
+    pugi::xml_attribute_struct* attribute;
   };
-  std::array<Listed, kListed> listed_;
+  Listed listed_[kListed];
   std::size_t listed_count_ = 0;
   bool all_listed_ = true;
 };

@@ -131,6 +131,47 @@ TEST(Coloring, BestOfAllTakesTheFewest) {
   EXPECT_EQ(color_columns_best(transmission_line_iteration(100)).ordering, default_ordering);
 }
 
+// color_columns_best stops after the default ordering when it reaches the
+// longest row: the choice is still the fewest colours, ties to the default,
+// and the colouring is exactly the chosen ordering's.
+TEST(Coloring, BestIsTheFewestWithOrWithoutTheLowerBound) {
+  for (const unsigned seed : {1u, 2u, 3u, 4u}) {
+    const Pattern p = shuffled_columns(transmission_line_iteration(40), seed);
+    const Coloring best = color_columns_best(p);
+    std::size_t fewest = p.cols();
+    ColumnOrdering first_fewest = default_ordering;
+    for (const ColumnOrdering o : all_orderings) {
+      const std::size_t colors = color_columns(p, o).colors;
+      if (colors < fewest) fewest = colors, first_fewest = o;
+    }
+    if (color_columns(p, default_ordering).colors == fewest) first_fewest = default_ordering;
+    EXPECT_EQ(best.colors, fewest) << seed;
+    EXPECT_EQ(best.ordering, first_fewest) << seed;
+    EXPECT_EQ(best.color, color_columns(p, best.ordering).color) << seed;
+  }
+  const Pattern t = tridiagonal(9);  // the default reaches the bound, 3
+  EXPECT_EQ(t.max_row_nnz(), 3u);
+  EXPECT_EQ(color_columns_best(t).colors, 3u);
+  EXPECT_EQ(color_columns_best(t).ordering, default_ordering);
+}
+
+// color_columns_all counts the degrees once for every ordering: each of its
+// colourings is the one color_columns gives for that ordering, column by column.
+TEST(Coloring, AllOrderingsAtOnceEqualEachOneAlone) {
+  for (const unsigned seed : {1u, 5u}) {
+    const Pattern p = shuffled_columns(transmission_line_iteration(60), seed);
+    const std::vector<Coloring> all = color_columns_all(p);
+    ASSERT_EQ(all.size(), std::size(all_orderings));
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      const Coloring alone = color_columns(p, all_orderings[k]);
+      EXPECT_EQ(all[k].ordering, all_orderings[k]);
+      EXPECT_EQ(all[k].colors, alone.colors) << to_string(all_orderings[k]);
+      EXPECT_EQ(all[k].color, alone.color) << to_string(all_orderings[k]);
+      EXPECT_EQ(all[k].group_columns, alone.group_columns) << to_string(all_orderings[k]);
+    }
+  }
+}
+
 TEST(Coloring, OrderingsArePermutations) {
   const Pattern p = shuffled_columns(transmission_line_iteration(20), 2);
   for (const ColumnOrdering o : all_orderings) {

@@ -302,6 +302,24 @@ TEST(Validate, DanglingReferencesThatSimulationDoesNotUseAreConformanceErrors) {
   EXPECT_TRUE(o.diagnostics.has_errors());
 }
 
+// A repeated dependency is found per unknown (one stamp array shared by all
+// unknowns): a value listed once in each of two rows is no repeat, a value
+// listed twice in one row is, and each row reports its own.
+TEST(Validate, RepeatedDependenciesAreFoundPerUnknown) {
+  const std::string body = replaced(
+      replaced(kManifestBodyA, R"(valueReference="5" dependencies="1 3 4" dependenciesKind="constant constant constant")",
+               R"(valueReference="5" dependencies="3 1 3 4" dependenciesKind="constant constant constant constant")"),
+      R"(valueReference="6" dependencies="1 3 4" dependenciesKind="constant constant constant")",
+      R"(valueReference="6" dependencies="4 1 3 4" dependenciesKind="constant constant constant constant")");
+  Outcome o = run(kVariables, kStructure, body);
+  EXPECT_TRUE(o.has("warning: <Formulation> for \"g[1]\" lists \"y\" twice")) << o.text();
+  EXPECT_TRUE(o.has("warning: <Formulation> for \"g[2]\" lists \"z\" twice")) << o.text();
+  std::size_t repeats = 0;
+  for (std::size_t at = o.text().find(" twice"); at != std::string::npos; at = o.text().find(" twice", at + 1)) ++repeats;
+  EXPECT_EQ(repeats, 2u) << o.text();
+  EXPECT_FALSE(o.diagnostics.has_errors()) << o.text();
+}
+
 TEST(Validate, DefaultExperimentValuesAreWarnings) {
   Diagnostics d;
   ModelDescription md = parse_model_description(

@@ -37,6 +37,39 @@ TEST(XmlDocument, GivesLinesOfElements) {
   EXPECT_EQ(doc.line_of(children[1]), 4);
 }
 
+// A document parsed in the buffer it was given reads as one parsed from a
+// copy: the same elements, attributes (escapes resolved), lines and errors.
+TEST(XmlDocument, ParsesInPlaceAsFromACopy) {
+  const std::string text =
+      "<?xml version=\"1.0\"?>\r\n<root a=\"1 &amp; 2\">\r\n  <child name=\"x&lt;y\"/>\n\n  <child2\n b=\"z\"/>\n</root>";
+  XmlDocument copied(text, "f.xml");
+  XmlDocument in_place(std::string(text), "f.xml", XmlDocument::in_place);
+  for (const XmlDocument* doc : {&copied, &in_place}) {
+    EXPECT_STREQ(doc->root().attribute("a").value(), "1 & 2");
+    auto children = element_children(doc->root());
+    ASSERT_EQ(children.size(), 2u);
+    EXPECT_STREQ(children[0].attribute("name").value(), "x<y");
+    EXPECT_STREQ(children[1].attribute("b").value(), "z");
+    EXPECT_EQ(doc->line_of(doc->root()), 2);
+    EXPECT_EQ(doc->line_of(children[0]), 3);
+    EXPECT_EQ(doc->line_of(children[1]), 5);
+  }
+  std::string copied_error, in_place_error;
+  try {
+    XmlDocument("<a>\n  <b>\n</a>\n", "m.xml");
+  } catch (const Error& e) {
+    copied_error = e.what();
+  }
+  try {
+    XmlDocument(std::string("<a>\n  <b>\n</a>\n"), "m.xml", XmlDocument::in_place);
+  } catch (const Error& e) {
+    in_place_error = e.what();
+  }
+  EXPECT_EQ(in_place_error.rfind("m.xml:3:", 0), 0u) << in_place_error;
+  EXPECT_EQ(in_place_error, copied_error);
+  EXPECT_THROW(XmlDocument(std::string(), "m.xml", XmlDocument::in_place), Error);
+}
+
 TEST(XmlDocument, MatchesLocalNames) {
   XmlDocument doc(R"(<ns:root xmlns:ns="urn:x" ns:attr="1" plain="2"/>)", "f.xml");
   EXPECT_EQ(local_name(doc.root().name()), "root");
