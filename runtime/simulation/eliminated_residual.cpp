@@ -3,6 +3,8 @@
 
 #include <suitesparse/klu.h>
 
+#include <Eigen/Dense>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -49,8 +51,8 @@ EliminatedResidual::~EliminatedResidual() = default;
 
 void EliminatedResidual::scatter(std::span<const double> y, std::span<const double> yp) {
   const auto& kept = plan_.kept;
+  // The eliminated entries are 0 from the constructor on (prepare() restores them).
   for (std::size_t i = 0; i < kept.size(); ++i) y_full_[kept[i]] = y[i], yp_full_[kept[i]] = yp[i];
-  for (const std::size_t k : plan_.eliminated) y_full_[k] = yp_full_[k] = 0.0;
 }
 
 void EliminatedResidual::prepare(double t) {
@@ -144,10 +146,113 @@ void EliminatedResidual::prepare(double t) {
                                        (m > 5 ? ", ..." : "") + ") is singular (rcond " + format_number(rcond) +
                                        ") → run with --eliminate off");
   }
+  make_explicit_inverse();
   prepared_ = true;
 }
 
+void EliminatedResidual::make_explicit_inverse() {
+  const std::size_t m = plan_.eliminated.size();
+  explicit_ = false;
+  // Blocks of A: position i is both the i-th eliminated unknown and the row
+  // that solves it, so column c and its rows are joined.
+  std::vector<std::size_t> parent(m);
+  for (std::size_t i = 0; i < m; ++i) parent[i] = i;
+  auto root = [&](std::size_t a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+  };
+  for (std::size_t c = 0; c < m; ++c)
+    for (int p = a_ptr_[c]; p < a_ptr_[c + 1]; ++p) parent[root(static_cast<std::size_t>(a_idx_[static_cast<std::size_t>(p)]))] = root(c);
+  std::vector<std::vector<std::size_t>> blocks;
+  std::vector<std::size_t> block_of(m, no_index);
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::size_t r = root(i);
+    if (block_of[r] == no_index) block_of[r] = blocks.size(), blocks.emplace_back();
+    blocks[block_of[r]].push_back(i);
+    if (blocks[block_of[r]].size() > kExplicitBlockLimit) return;  // a large block: KLU's solve
+  }
+  // A⁻¹ block by block (dense, partial pivoting; the singularity check was KLU's).
+  std::vector<std::size_t> local(m, no_index);
+  std::vector<std::vector<std::pair<std::size_t, double>>> rows(m);
+  for (const auto& members : blocks) {
+    const auto s = static_cast<Eigen::Index>(members.size());
+    for (std::size_t q = 0; q < members.size(); ++q) local[members[q]] = q;
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(s, s);
+    for (const std::size_t c : members)
+      for (int p = a_ptr_[c]; p < a_ptr_[c + 1]; ++p)
+        a(static_cast<Eigen::Index>(local[static_cast<std::size_t>(a_idx_[static_cast<std::size_t>(p)])]),
+          static_cast<Eigen::Index>(local[c])) = a_val_[static_cast<std::size_t>(p)];
+    const Eigen::MatrixXd inv = a.partialPivLu().inverse();
+    for (Eigen::Index i = 0; i < s; ++i)
+      for (Eigen::Index j = 0; j < s; ++j)
+        if (inv(i, j) != 0.0)
+          rows[members[static_cast<std::size_t>(i)]].emplace_back(members[static_cast<std::size_t>(j)], inv(i, j));
+  }
+  inv_ptr_.assign(m + 1, 0);
+  inv_col_.clear(), inv_val_.clear();
+  for (std::size_t i = 0; i < m; ++i) {
+    for (const auto& [j, v] : rows[i]) inv_col_.push_back(j), inv_val_.push_back(v);
+    inv_ptr_[i + 1] = inv_col_.size();
+  }
+  rhs_copy_.assign(m, 0.0);
+  // D = −B·A⁻¹ by kept rows, its columns the full rows of the block: the kept
+  // rows of F are then G_rest + D·G_R, one sparse product.
+  std::vector<std::vector<std::pair<std::size_t, double>>> d_rows(plan_.kept_rows.size());
+  std::vector<double> acc(m, 0.0);
+  std::vector<std::size_t> touched;
+  std::vector<std::vector<std::pair<std::size_t, double>>> b_by_row(plan_.kept_rows.size());
+  for (std::size_t c = 0; c < m; ++c)
+    for (std::size_t p = b_ptr_[c]; p < b_ptr_[c + 1]; ++p) b_by_row[b_row_[p]].emplace_back(c, b_val_[p]);
+  std::vector<bool> marked(m, false);
+  for (std::size_t i = 0; i < b_by_row.size(); ++i) {
+    touched.clear();
+    for (const auto& [c, b] : b_by_row[i])
+      for (std::size_t p = inv_ptr_[c]; p < inv_ptr_[c + 1]; ++p) {
+        const std::size_t j = inv_col_[p];
+        if (!marked[j]) marked[j] = true, touched.push_back(j);
+        acc[j] -= b * inv_val_[p];
+      }
+    std::sort(touched.begin(), touched.end());
+    for (const std::size_t j : touched) {
+      if (acc[j] != 0.0) d_rows[i].emplace_back(plan_.eliminated_rows[j], acc[j]);
+      acc[j] = 0.0, marked[j] = false;
+    }
+  }
+  d_ptr_.assign(d_rows.size() + 1, 0);
+  d_col_.clear(), d_val_.clear();
+  for (std::size_t i = 0; i < d_rows.size(); ++i) {
+    for (const auto& [r, v] : d_rows[i]) d_col_.push_back(r), d_val_.push_back(v);
+    d_ptr_[i + 1] = d_col_.size();
+  }
+  explicit_ = true;
+}
+
+void EliminatedResidual::reduce_rows(std::span<const double> full, std::span<double> out) {
+  const auto& kept_rows = plan_.kept_rows;
+  if (explicit_) {
+    for (std::size_t i = 0; i < kept_rows.size(); ++i) {
+      double sum = full[kept_rows[i]];
+      for (std::size_t p = d_ptr_[i]; p < d_ptr_[i + 1]; ++p) sum += d_val_[p] * full[d_col_[p]];
+      out[i] = sum;
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < rhs_.size(); ++i) rhs_[i] = full[plan_.eliminated_rows[i]];
+  if (!rhs_.empty()) solve(rhs_);
+  for (std::size_t i = 0; i < kept_rows.size(); ++i) out[i] = full[kept_rows[i]];
+  add_b_times(rhs_, out);
+}
+
 void EliminatedResidual::solve(std::span<double> rhs) {
+  if (explicit_) {
+    std::copy(rhs.begin(), rhs.end(), rhs_copy_.begin());
+    for (std::size_t i = 0; i < rhs.size(); ++i) {
+      double sum = 0.0;
+      for (std::size_t p = inv_ptr_[i]; p < inv_ptr_[i + 1]; ++p) sum += inv_val_[p] * rhs_copy_[inv_col_[p]];
+      rhs[i] = -sum;
+    }
+    return;
+  }
   for (double& v : rhs) v = -v;
   klu_solve(klu_->symbolic, klu_->numeric, static_cast<int>(rhs.size()), 1, rhs.data(), &klu_->common);
 }
@@ -166,10 +271,7 @@ EvalStatus EliminatedResidual::residual(double t, std::span<const double> y, std
   if (!prepared_) prepare(t);
   const EvalStatus s = full_.residual(t, y_full_, yp_full_, r_full_);
   if (s != EvalStatus::ok) return s;
-  for (std::size_t i = 0; i < rhs_.size(); ++i) rhs_[i] = r_full_[plan_.eliminated_rows[i]];
-  if (!rhs_.empty()) solve(rhs_);
-  for (std::size_t i = 0; i < plan_.kept_rows.size(); ++i) r[i] = r_full_[plan_.kept_rows[i]];
-  add_b_times(rhs_, r);
+  reduce_rows(r_full_, r);
   return EvalStatus::ok;
 }
 
@@ -194,10 +296,7 @@ EvalStatus EliminatedResidual::jacobian_columns_split(double t, std::span<const 
   for (const std::size_t c : columns) full_columns_.push_back(plan_.kept[c]);  // ascending: kept is
   const EvalStatus s = full_.jacobian_columns_split(t, y_full_, yp_full_, y_seed, yp_seed, full_columns_, jv_full_);
   if (s != EvalStatus::ok) return s;
-  for (std::size_t i = 0; i < rhs_.size(); ++i) rhs_[i] = jv_full_[plan_.eliminated_rows[i]];
-  if (!rhs_.empty()) solve(rhs_);
-  for (std::size_t i = 0; i < plan_.kept_rows.size(); ++i) jv[i] = jv_full_[plan_.kept_rows[i]];
-  add_b_times(rhs_, jv);
+  reduce_rows(jv_full_, jv);
   return EvalStatus::ok;
 }
 

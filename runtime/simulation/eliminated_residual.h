@@ -6,8 +6,10 @@
 // Evaluation of F at (t, y_r, y'_r), the full unknowns in `plan` order:
 //   1. y = (y_r, z_Z = 0), y' = (y'_r, 0): one evaluation of the full G gives
 //      g = G_R and h = G_rest (G is affine in z_Z: the plan's contract);
-//   2. z_Z = −A⁻¹·g (KLU, factored once);
-//   3. F = h + B·z_Z (a sparse product over the eliminated columns).
+//   2. z_Z = −A⁻¹·g (KLU, factored once; when every block of A is small,
+//      16 unknowns at most, the explicit block inverse: one sparse product);
+//   3. F = h + B·z_Z (a sparse product over the eliminated columns; with
+//      the explicit inverse, F = h + D·g with D = −B·A⁻¹ formed once).
 // One FMU evaluation, as without elimination, over fewer unknowns.
 // Jacobian columns (directional): the full columns of the reduced seed give
 // u = J_{·r}·v; then w = −A⁻¹·u_R and the reduced columns are u_rest + B·w
@@ -85,6 +87,15 @@ class EliminatedResidual final : public kernels::ResidualFunction {
   // rhs (size |Z|) ← −A⁻¹·rhs in place; then out_rest[i] += (B·rhs)[i].
   void solve(std::span<double> rhs);
   void add_b_times(std::span<const double> z, std::span<double> reduced_rows) const;
+  // A⁻¹ explicitly (inv_*) when every block of A has at most
+  // kExplicitBlockLimit unknowns: a sparse product then replaces KLU's solve,
+  // whose per-block overhead dominates when the blocks are tiny (the
+  // TransmissionLine's are 1 × 1 and 2 × 2).
+  void make_explicit_inverse();
+  // out = the kept rows of `full` (a residual or Jacobian columns of G) plus
+  // −B·A⁻¹ times its eliminated rows: F's rows (D = −B·A⁻¹ when explicit).
+  void reduce_rows(std::span<const double> full, std::span<double> out);
+  static constexpr std::size_t kExplicitBlockLimit = 16;
 
   kernels::ResidualFunction& full_;
   const structure::LinearElimination& plan_;
@@ -101,6 +112,11 @@ class EliminatedResidual final : public kernels::ResidualFunction {
   // B per eliminated column: (reduced row, value).
   std::vector<std::size_t> b_ptr_, b_row_;
   std::vector<double> b_val_;
+  bool explicit_ = false;
+  std::vector<std::size_t> inv_ptr_, inv_col_;  // A⁻¹ by rows
+  std::vector<double> inv_val_, rhs_copy_;
+  std::vector<std::size_t> d_ptr_, d_col_;  // D = −B·A⁻¹ by kept rows; columns are full row indices
+  std::vector<double> d_val_;
   struct Klu;
   std::unique_ptr<Klu> klu_;
 };
