@@ -56,8 +56,19 @@ void EliminatedResidual::scatter(std::span<const double> y, std::span<const doub
 }
 
 void EliminatedResidual::prepare(double t) {
-  const structure::Pattern& zc = plan_.z_columns;
   const std::size_t m = plan_.eliminated.size();
+  if (main_ != nullptr && main_ != this && main_->prepared_) {
+    a_ptr_ = main_->a_ptr_, a_idx_ = main_->a_idx_, a_val_ = main_->a_val_;
+    b_ptr_ = main_->b_ptr_, b_row_ = main_->b_row_, b_val_ = main_->b_val_;
+    explicit_ = main_->explicit_;
+    inv_ptr_ = main_->inv_ptr_, inv_col_ = main_->inv_col_, inv_val_ = main_->inv_val_;
+    d_ptr_ = main_->d_ptr_, d_col_ = main_->d_col_, d_val_ = main_->d_val_;
+    rhs_copy_.assign(m, 0.0);
+    if (!explicit_) factor(t);
+    prepared_ = true;
+    return;
+  }
+  const structure::Pattern& zc = plan_.z_columns;
   std::vector<double> values(zc.nnz(), 0.0);
   const bool directional = full_.has_jacobian_columns();
   std::vector<double> base;
@@ -127,6 +138,13 @@ void EliminatedResidual::prepare(double t) {
       a_val_[static_cast<std::size_t>(a_ptr_[c]) + i] = col[i].second;
     }
   }
+  factor(t);
+  make_explicit_inverse();
+  prepared_ = true;
+}
+
+void EliminatedResidual::factor(double t) {
+  const std::size_t m = plan_.eliminated.size();
   klu_ = std::make_unique<Klu>();
   klu_defaults(&klu_->common);
   const int mm = static_cast<int>(m);
@@ -146,8 +164,6 @@ void EliminatedResidual::prepare(double t) {
                                        (m > 5 ? ", ..." : "") + ") is singular (rcond " + format_number(rcond) +
                                        ") → run with --eliminate off");
   }
-  make_explicit_inverse();
-  prepared_ = true;
 }
 
 void EliminatedResidual::make_explicit_inverse() {

@@ -75,6 +75,11 @@ class EliminatedResidual final : public kernels::ResidualFunction {
                              std::span<double> y_full, std::span<double> yp_full);
   // Reduced ↔ full index maps.
   const structure::LinearElimination& plan() const { return plan_; }
+  // Take A and B from `main` (once it has them) instead of from this
+  // object's own instance: the pool of a parallel Jacobian then works with
+  // bitwise the same coefficients as the main residual, and they are taken
+  // once. `main` must outlive this object.
+  void share_coefficients_of(const EliminatedResidual* main) { main_ = main; }
   // Whether A and B have been taken (after the first evaluation), and the FMU calls that cost.
   bool prepared() const { return prepared_; }
   std::size_t preparation_calls() const { return preparation_calls_; }
@@ -82,8 +87,10 @@ class EliminatedResidual final : public kernels::ResidualFunction {
  private:
   // y_full_, yp_full_ from the reduced point with z_Z = 0.
   void scatter(std::span<const double> y, std::span<const double> yp);
-  // Takes A and B at the current y_full_ (throws Error on failure).
+  // Takes A and B at the current y_full_, or copies main_'s (throws Error on failure).
   void prepare(double t);
+  // Factors A (a_*) with KLU; throws Error when it is singular.
+  void factor(double t);
   // rhs (size |Z|) ← −A⁻¹·rhs in place; then out_rest[i] += (B·rhs)[i].
   void solve(std::span<double> rhs);
   void add_b_times(std::span<const double> z, std::span<double> reduced_rows) const;
@@ -112,6 +119,7 @@ class EliminatedResidual final : public kernels::ResidualFunction {
   // B per eliminated column: (reduced row, value).
   std::vector<std::size_t> b_ptr_, b_row_;
   std::vector<double> b_val_;
+  const EliminatedResidual* main_ = nullptr;
   bool explicit_ = false;
   std::vector<std::size_t> inv_ptr_, inv_col_;  // A⁻¹ by rows
   std::vector<double> inv_val_, rhs_copy_;

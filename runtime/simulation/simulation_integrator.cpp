@@ -192,6 +192,7 @@ bool Simulation::Impl::plan_elimination() {
   for (auto& r : residuals)
     reduced_residuals.push_back(std::make_unique<simulation::EliminatedResidual>(
         *r, *elimination, elimination_z_coloring, nominal_full, [this](std::size_t k) { return unknown_name(k); }));
+  for (auto& r : reduced_residuals) r->share_coefficients_of(reduced_residuals[0].get());
   log_info(model->display_name() + ": " + std::to_string(elimination->eliminated.size()) +
            " linear algebraic unknown(s) eliminated in " + std::to_string(elimination->blocks) +
            " block(s); IDA integrates " + std::to_string(elimination->kept.size()) + " of " +
