@@ -138,6 +138,12 @@ void add_elimination(const simulation::FmuDae& dae, structure::StructureOutcome&
   }
   const structure::LinearElimination plan =
       simulation::plan_fmu_elimination(dae, outcome.analysis.system, *outcome.index1, outcome.iteration);
+  if (plan.any() && plan.kept.empty()) {
+    structure::EliminationSummary s;
+    s.not_planned = "every unknown would be eliminated; IDA keeps them all";
+    outcome.report.elimination = s;
+    return;
+  }
   const std::size_t colors = plan.any() ? structure::color_columns(plan.reduced).colors : outcome.report.coloring->colors;
   outcome.report.elimination =
       simulation::summarize_elimination(plan, outcome.analysis.system, *outcome.index1, outcome.iteration, colors);

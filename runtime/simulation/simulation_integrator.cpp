@@ -184,7 +184,9 @@ bool Simulation::Impl::plan_elimination() {
     return false;
   structure::LinearElimination plan =
       simulation::plan_fmu_elimination(dae, structure.analysis.system, index1, structure.iteration);
-  if (!plan.any()) return false;
+  // Everything eliminated (a purely algebraic linear model) would leave IDA
+  // its internal clock alone: nothing gained, so nothing is eliminated.
+  if (!plan.any() || plan.kept.empty()) return false;
   elimination = std::move(plan);
   elimination_z_coloring = structure::color_columns(elimination->z_columns);
   reduced_coloring = structure::color_columns(elimination->reduced);

@@ -148,7 +148,7 @@ INSTANTIATE_TEST_SUITE_P(Models, LinearElimination,
                                            Case{"TransmissionLine_dae_shapeB_10", 31},
                                            Case{"UnusualOscillator_semi_explicit_dae_only", 2},
                                            Case{"UnusualOscillator_fully_implicit_dae_only", 2}),
-                         [](const auto& info) { return info.param.fmu; });
+                         [](const auto& p) { return p.param.fmu; });
 
 }  // namespace
 }  // namespace lsdae
