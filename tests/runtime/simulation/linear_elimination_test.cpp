@@ -14,7 +14,8 @@
 //    residual (the Schur complement is applied right).
 //  - A whole run with --eliminate auto follows the run without it to the
 //    tolerance, in every continuous variable (the eliminated ones included:
-//    they are recovered for output), and with fewer unknowns for IDA.
+//    they are recovered for output), and with fewer unknowns for IDA; the
+//    PowerGrid case9 FMU through its fault and clearing events.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -37,6 +38,10 @@ namespace {
 struct Case {
   std::string fmu;
   std::size_t eliminated;  // unknowns the plan eliminates
+  // Largest difference between the runs with and without elimination,
+  // relative to the variable's largest magnitude: both are within the
+  // tolerance of the exact solution, not of each other (IDA's steps differ).
+  double agreement;
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.fmu; }
@@ -66,11 +71,17 @@ TEST_P(LinearElimination, ReducedResidualIsTheFullOneWithTheEliminatedUnknownsSo
   const std::size_t n = full.size(), nr = reduced.size();
   ASSERT_EQ(nr + plan.eliminated.size(), n);
 
-  // A point away from the start values.
+  // A point near the start values (where the FMU is valid), every unknown moved a little.
+  std::vector<double> x(dae.state_vrs.size()), z(dae.algebraic_vrs.size());
+  if (!x.empty()) instance->get_continuous_states(x);
+  if (!z.empty()) instance->get_float64(dae.algebraic_vrs, z);
   std::vector<double> y(nr), yp(nr), r(nr);
   for (std::size_t i = 0; i < nr; ++i) {
-    y[i] = 0.3 * std::sin(1.7 * static_cast<double>(i) + 0.4);
-    yp[i] = 0.2 * std::cos(0.9 * static_cast<double>(i));
+    const structure::IdaUnknown& u = st.index1->unknowns[plan.kept[i]];
+    const double v = u.kind == structure::UnknownKind::algebraic ? z[u.index] : x[u.index];
+    const double s = std::sin(1.7 * static_cast<double>(i) + 0.4);
+    y[i] = v * (1.0 + 0.01 * s) + 0.001 * std::cos(1.3 * static_cast<double>(i));
+    yp[i] = 0.1 * s;
   }
   const double t = 1e-7;
   ASSERT_EQ(reduced.residual(t, y, yp, r), kernels::EvalStatus::ok);
@@ -132,8 +143,15 @@ TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
       worst[i] = std::max(worst[i], std::fabs(va - vb));
     }
   }
-  for (std::size_t i = 0; i < names.size(); ++i)
-    EXPECT_LE(worst[i], 1e-4 * std::max(largest[i], 1e-3)) << names[i] << " (largest |value| " << largest[i] << ")";
+  std::size_t compared = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    // Residual variables are 0 up to what IDA's Newton iteration leaves (with
+    // elimination: to rounding in the eliminated rows): nothing to compare.
+    if (largest[i] < 1e-6) continue;
+    ++compared;
+    EXPECT_LE(worst[i], GetParam().agreement * largest[i]) << names[i] << " (largest |value| " << largest[i] << ")";
+  }
+  EXPECT_GT(compared, 3u);
   EXPECT_EQ(a->statistics().eliminated, 0u);
   EXPECT_EQ(b->statistics().eliminated, GetParam().eliminated);
   EXPECT_LT(b->statistics().jacobian_nonzeros, a->statistics().jacobian_nonzeros);
@@ -144,10 +162,14 @@ TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, LinearElimination,
-                         ::testing::Values(Case{"TransmissionLine_dae_shapeA_10", 31},
-                                           Case{"TransmissionLine_dae_shapeB_10", 31},
-                                           Case{"UnusualOscillator_semi_explicit_dae_only", 2},
-                                           Case{"UnusualOscillator_fully_implicit_dae_only", 2}),
+                         ::testing::Values(Case{"TransmissionLine_dae_shapeA_10", 31, 1e-5},
+                                           Case{"TransmissionLine_dae_shapeB_10", 31, 1e-5},
+                                           Case{"UnusualOscillator_semi_explicit_dae_only", 2, 1e-5},
+                                           Case{"UnusualOscillator_fully_implicit_dae_only", 2, 1e-5},
+                                           // The buses without a machine (a partial Kron reduction the
+                                           // cost model accepts: 132 → 100 nonzeros) through a fault and
+                                           // its clearing (two events); rtol 1e-6.
+                                           Case{"PowerGrid_case9_semi_explicit", 8, 1e-3}),
                          [](const auto& p) { return p.param.fmu; });
 
 }  // namespace
