@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <memory>
+#include <set>
 
 #include "catalog.h"
 #include "lsdae/fmu.h"
@@ -40,7 +41,10 @@ struct Case {
   std::size_t eliminated;  // unknowns the plan eliminates
   // Largest difference between the runs with and without elimination,
   // relative to the variable's largest magnitude: both are within the
-  // tolerance of the exact solution, not of each other (IDA's steps differ).
+  // tolerance of the exact solution, not of each other (IDA's steps differ;
+  // an algebraic unknown tied to a state derivative, like the
+  // TransmissionLine's L[k].v = L·der(L[k].i), is not error-controlled at
+  // interpolated output rows without elimination: error_test_mask.h).
   double agreement;
 };
 
@@ -126,9 +130,17 @@ TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
   auto b = Simulation::create(fmu, on);
   a->initialize();
   b->initialize();
+  // Every continuous variable but the residuals (zero up to what Newton
+  // leaves; with elimination: to rounding in the eliminated rows) and the
+  // derivatives (interpolated one order less accurately between steps).
+  const simulation::FmuDae dae = simulation::build_fmu_dae(*fmu);
+  std::set<std::string> residuals;
+  for (const auto& group : dae.input.residuals)
+    for (const auto& f : group.formulations) residuals.insert(f.name);
   std::vector<std::string> names;
   for (const Variable& v : fmu->model_description().variables)
-    if (v.type == VariableType::float64 && v.variability == Variability::continuous && v.dimensions.empty())
+    if (v.type == VariableType::float64 && v.variability == Variability::continuous && v.dimensions.empty() &&
+        !residuals.contains(v.name) && v.name.rfind("der(", 0) != 0)
       names.push_back(v.name);
   ASSERT_FALSE(names.empty());
   const double t0 = a->start_time(), t1 = a->stop_time();
@@ -143,15 +155,9 @@ TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
       worst[i] = std::max(worst[i], std::fabs(va - vb));
     }
   }
-  std::size_t compared = 0;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    // Residual variables are 0 up to what IDA's Newton iteration leaves (with
-    // elimination: to rounding in the eliminated rows): nothing to compare.
-    if (largest[i] < 1e-6) continue;
-    ++compared;
-    EXPECT_LE(worst[i], GetParam().agreement * largest[i]) << names[i] << " (largest |value| " << largest[i] << ")";
-  }
-  EXPECT_GT(compared, 3u);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    EXPECT_LE(worst[i], GetParam().agreement * std::max(largest[i], 1e-9))
+        << names[i] << " (largest |value| " << largest[i] << ")";
   EXPECT_EQ(a->statistics().eliminated, 0u);
   EXPECT_EQ(b->statistics().eliminated, GetParam().eliminated);
   EXPECT_LT(b->statistics().jacobian_nonzeros, a->statistics().jacobian_nonzeros);
@@ -162,8 +168,8 @@ TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, LinearElimination,
-                         ::testing::Values(Case{"TransmissionLine_dae_shapeA_10", 31, 1e-5},
-                                           Case{"TransmissionLine_dae_shapeB_10", 31, 1e-5},
+                         ::testing::Values(Case{"TransmissionLine_dae_shapeA_10", 31, 1e-4},
+                                           Case{"TransmissionLine_dae_shapeB_10", 31, 1e-4},
                                            Case{"UnusualOscillator_semi_explicit_dae_only", 2, 1e-5},
                                            Case{"UnusualOscillator_fully_implicit_dae_only", 2, 1e-5},
                                            // The buses without a machine (a partial Kron reduction the
