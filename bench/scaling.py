@@ -8,6 +8,8 @@ repetitions, so drift in machine load hits every variant alike):
   native  ODE form  build/bin/tl_native --form ode -N <N>
   lsdae   DAE FMU   build/bin/lsdae simulate TransmissionLine_dae_shapeA_<N>.fmu
   native  DAE form  build/bin/tl_native --form dae -N <N>
+  lsdae-elim DAE FMU  lsdae simulate ... --eliminate auto (with --eliminate: the
+          linear algebraic unknowns solved away before IDA sees the system)
   native-serial (both forms): tl_native --nvector serial, i.e. IDA's vector
           kernels as Debian ships them (built without optimisation); lsdae and
           the default native use the same kernels compiled with the project
@@ -98,7 +100,7 @@ def run_process(cmd, timeout, rss_file):
     and Python's (v)fork would put this script's ~14 MiB under every run.
     """
     start = time.perf_counter()
-    proc = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(["/usr/bin/time", "-f", "%U %S %M", "-o", rss_file] + cmd, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
         _, err = proc.communicate(timeout=timeout)
@@ -107,14 +109,15 @@ def run_process(cmd, timeout, rss_file):
         proc.communicate()
         return None, time.perf_counter() - start, 0, "timeout"
     wall = time.perf_counter() - start
-    rss = 0
+    rss, cpu = 0, None
     try:
         with open(rss_file) as f:
             lines = [line for line in f.read().split("\n") if line.strip()]
-            rss = int(lines[-1])
+            user, system, rss = lines[-1].split()
+            rss, cpu = int(rss), float(user) + float(system)
     except (OSError, ValueError, IndexError):
         pass
-    return proc.returncode, wall, rss, err.decode(errors="replace")
+    return proc.returncode, wall, rss, err.decode(errors="replace"), cpu
 
 
 def reference_columns(n):
@@ -180,6 +183,8 @@ class Sweep:
                    "--no-progress"]
             if variant == "dense":
                 cmd += ["--linear-solver", "dense"]
+            elif variant == "lsdae-elim":
+                cmd += ["--eliminate", "auto"]
             elif variant == "column":
                 cmd += ["--no-coloring"]
         if stop is not None:
@@ -194,9 +199,9 @@ class Sweep:
         if cmd is None:
             print("  %-6s %s N=%d: FMU not built, skipped" % (variant, form, n), flush=True)
             return None
-        rc, wall, rss, err = run_process(cmd, self.args.timeout, os.path.join(self.work, tag + ".rss"))
+        rc, wall, rss, err, cpu = run_process(cmd, self.args.timeout, os.path.join(self.work, tag + ".rss"))
         record = {"variant": variant, "form": form, "N": n, "stop": stop, "repetition": repetition,
-                  "exit": rc, "wall_s": wall, "peak_rss_kb": rss, "command": " ".join(cmd)}
+                  "exit": rc, "wall_s": wall, "cpu_s": cpu, "peak_rss_kb": rss, "command": " ".join(cmd)}
         if rc == 0 and os.path.exists(stats_path):
             with open(stats_path) as f:
                 s = json.load(f)
@@ -221,16 +226,23 @@ class Sweep:
         extra = ("%d steps, %d res, %d jac" % (record["steps"], record["residual_calls"],
                                              record["jacobian_evaluations"])) if "steps" in record else \
             record.get("error", "")
-        print("  %-6s %s N=%-5d r%d  %8.3f s  %7d KiB  %s" % (variant, form, n, repetition, wall, rss, extra),
-              flush=True)
+        print("  %-6s %s N=%-5d r%d  %8.3f s (cpu %s s)  %7d KiB  %s" % (
+            variant, form, n, repetition, wall, "%.3f" % cpu if cpu is not None else "?", rss, extra), flush=True)
         return record
 
     def main_variants(self):
+        for variant, form in self.all_main_variants():
+            if self.args.only is None or variant in self.args.only or "%s:%s" % (variant, form) in self.args.only:
+                yield variant, form
+
+    def all_main_variants(self):
         for form in ("ode", "dae"):
             yield ("lsdae", form)
             yield ("native", form)
             if self.args.serial_vectors:
                 yield ("native-serial", form)
+        if self.args.eliminate:
+            yield ("lsdae-elim", "dae")
 
     def sweep(self):
         a = self.args
@@ -273,18 +285,18 @@ class Sweep:
             ref = np.genfromtxt(ref_path, delimiter=",", names=True)
         for form in ("ode", "dae"):
             data = {}
-            for variant in ("lsdae", "native", "native-serial"):
+            for variant in ("lsdae", "native", "native-serial", "lsdae-elim"):
                 path = os.path.join(self.work, "%s_%s_%d.csv" % (variant, form, n))
                 if os.path.exists(path):
                     data[variant] = np.genfromtxt(path, delimiter=",", names=True)
-            for a_, b_ in (("lsdae", "native"), ("native-serial", "native")):
+            for a_, b_ in (("lsdae", "native"), ("native-serial", "native"), ("lsdae-elim", "lsdae")):
                 if a_ in data and b_ in data and len(data[a_]) == len(data[b_]):
                     peak = max(np.abs(data[b_]["v_load"]).max(), 1e-300)
                     out["%s_%s_vs_%s" % (form, a_, b_)] = float(
                         np.abs(data[a_]["v_load"] - data[b_]["v_load"]).max() / peak)
             if ref is not None:
                 for variant, d in data.items():
-                    if variant not in ("lsdae", "native"):
+                    if variant not in ("lsdae", "native", "lsdae-elim"):
                         continue
                     worst = 0.0
                     for column in ref.dtype.names[1:]:
@@ -308,12 +320,14 @@ def summarize(sweep):
     for n in a.sizes + a.large:
         stop = None if n in a.sizes else a.large_stop
         row = {"N": n, "stop": stop if stop is not None else 4e-6}
-        for variant in ("lsdae", "native", "native-serial", "dense", "column"):
+        for variant in ("lsdae", "native", "native-serial", "dense", "column", "lsdae-elim"):
             for form in ("ode", "dae"):
                 r = best(sweep.runs, variant, form, n, stop)
                 if r is None:
                     continue
-                keep = {k: r[k] for k in ("wall_s", "integrate_s", "peak_rss_kb", "steps", "residual_calls",
+                cpus = sorted(x["cpu_s"] for x in sweep.runs if x["variant"] == variant and x["form"] == form and
+                              x["N"] == n and x["stop"] == stop and x["exit"] == 0 and x.get("cpu_s") is not None)
+                keep = {k: r[k] for k in ("wall_s", "cpu_s", "integrate_s", "peak_rss_kb", "steps", "residual_calls",
                                           "jacobian_evaluations", "jacobian_residual_calls", "directional_calls",
                                           "colors", "unknowns", "nonzeros", "klu_lu_nnz")}
                 keep["us_per_step"] = 1e6 * r["integrate_s"] / max(1, r["steps"])
@@ -321,10 +335,17 @@ def summarize(sweep):
                 if variant.startswith("lsdae") and r["jacobian_evaluations"]:
                     calls = r["jacobian_residual_calls"] or r["directional_calls"]
                     keep["calls_per_jacobian"] = calls / r["jacobian_evaluations"]
+                if cpus:
+                    keep["cpu_best_s"], keep["cpu_worst_s"] = cpus[0], cpus[-1]
                 row["%s_%s" % (variant, form)] = keep
             timed_out = [x for x in sweep.runs if x["variant"] == variant and x["N"] == n and x["exit"] is None]
             for x in timed_out:
                 row.setdefault("%s_%s" % (variant, x["form"]), {"timeout_s": a.timeout})
+        elim, native_ode = row.get("lsdae-elim_dae"), row.get("native_ode")
+        if elim and native_ode and "wall_s" in elim and "wall_s" in native_ode:
+            row["ratio_elim_dae_to_native_ode"] = elim["wall_s"] / native_ode["wall_s"]
+            if elim.get("cpu_best_s") and native_ode.get("cpu_best_s"):
+                row["ratio_cpu_elim_dae_to_native_ode"] = elim["cpu_best_s"] / native_ode["cpu_best_s"]
         for form in ("ode", "dae"):
             for suffix, lk, nk in (("", "lsdae_", "native_"), ("_serial", "lsdae_", "native-serial_")):
                 l, nat = row.get(lk + form), row.get(nk + form)
@@ -525,6 +546,10 @@ def main():
     p.add_argument("--no-serial-vectors", dest="serial_vectors", action="store_false",
                    help="skip the native solver with Debian's unoptimised N_Vector operations")
     p.add_argument("--quick", action="store_true", help="N <= 160, no large N, one repetition")
+    p.add_argument("--eliminate", action="store_true",
+                   help="also lsdae on the DAE FMU with --eliminate auto (variant lsdae-elim)")
+    p.add_argument("--only", nargs="*", default=None,
+                   help="run only these variants (e.g. lsdae-elim native:ode lsdae:dae); default: all")
     args = p.parse_args()
     if args.quick:
         args.sizes = [n for n in args.sizes if n <= 160]

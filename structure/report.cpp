@@ -261,6 +261,36 @@ std::string StructureReport::to_text() const {
            ")");
     }
   }
+  if (elimination) {
+    const auto& e = *elimination;
+    if (!e.not_planned.empty()) {
+      line("Linear elimination (--eliminate auto): not planned: " + e.not_planned);
+    } else {
+      line("Linear elimination (--eliminate auto): " + std::to_string(e.eliminated) + " of " +
+           plural(e.algebraic, "algebraic unknown", "algebraic unknowns") + " in " + plural(e.blocks, "block", "blocks") +
+           (e.eliminated > 0 ? "; IDA integrates " + std::to_string(e.unknowns_after) + " unknowns, Jacobian " +
+                                   std::to_string(e.nonzeros_before) + " → " + std::to_string(e.nonzeros_after) +
+                                   " nonzeros, " + plural(e.colors_after, "colour", "colours")
+                             : std::string()));
+      if (e.eliminated > 0) line("  eliminated: " + list_or_none(e.eliminated_names, e.eliminated, shown));
+      if (e.varying_count > 0) {
+        std::string each;
+        std::size_t listed = 0;
+        for (const auto& [unknown, row] : e.varying) {
+          if (listed == shown) break;
+          each += (listed++ > 0 ? ", \"" : "\"") + unknown + "\" (row \"" + row + "\")";
+        }
+        if (e.varying_count > listed) each += " … and " + std::to_string(e.varying_count - listed) + " more";
+        line("  kept, a row depends on it through an entry not declared constant or fixed: " + each);
+      }
+      if (e.no_row_count > 0)
+        line("  kept, no row left to solve it from: " + list_or_none(e.no_row, e.no_row_count, shown));
+      if (e.fill_count > 0)
+        line("  kept, " + plural(e.rejected_blocks, "block", "blocks") +
+             " the cost model refused (eliminating would add Jacobian nonzeros): " +
+             list_or_none(e.fill, e.fill_count, shown));
+    }
+  }
   if (!warnings.empty()) {
     line("warnings:");
     for (const auto& w : warnings) line("  " + w);
@@ -395,6 +425,36 @@ std::string StructureReport::to_json() const {
     } else {
       json.null();
     }
+    json.end_object();
+  } else {
+    json.null();
+  }
+  json.key("elimination");
+  if (elimination) {
+    const auto& e = *elimination;
+    json.begin_object();
+    if (!e.not_planned.empty()) json.key("not_planned").value(e.not_planned);
+    json.key("algebraic").value(e.algebraic);
+    json.key("eliminated").value(e.eliminated);
+    json.key("blocks").value(e.blocks);
+    json.key("rejected_blocks").value(e.rejected_blocks);
+    json.key("unknowns_after").value(e.unknowns_after);
+    json.key("nonzeros_before").value(e.nonzeros_before);
+    json.key("nonzeros_after").value(e.nonzeros_after);
+    json.key("colors_after").value(e.colors_after);
+    json.key("eliminated_names");
+    string_array(json, e.eliminated_names);
+    json.key("varying").begin_array();
+    for (const auto& [unknown, row] : e.varying)
+      json.begin_object().key("unknown").value(unknown).key("row").value(row).end_object();
+    json.end_array();
+    json.key("varying_count").value(e.varying_count);
+    json.key("no_row");
+    string_array(json, e.no_row);
+    json.key("no_row_count").value(e.no_row_count);
+    json.key("fill");
+    string_array(json, e.fill);
+    json.key("fill_count").value(e.fill_count);
     json.end_object();
   } else {
     json.null();

@@ -25,7 +25,11 @@
 //   per_ordering[{ordering, colors}], varying{constant_entries, varying_columns,
 //   colors, method ("exclusive" | "subtract"), exclusive_colors,
 //   subtract_colors} (null when not classified)} (null when not coloured),
-//   warnings[], notes[].
+//   elimination{algebraic, eliminated, blocks, rejected_blocks,
+//   unknowns_after, nonzeros_before, nonzeros_after, colors_after,
+//   eliminated_names[], varying[{unknown, row}], varying_count, no_row[],
+//   no_row_count, fill[], fill_count} (null when not planned:
+//   structure/linear_elimination.h), warnings[], notes[].
 // Cost: O(size of the output + groups).
 #ifndef LSDAE_STRUCTURE_REPORT_H
 #define LSDAE_STRUCTURE_REPORT_H
@@ -68,6 +72,19 @@ struct ColoringSummary {
 // ordering measured (may be empty).
 ColoringSummary summarize_coloring(const Pattern& iteration, const Coloring& chosen,
                                    const std::vector<std::pair<ColumnOrdering, std::size_t>>& per_ordering = {});
+
+// What `--eliminate auto` would eliminate (structure/linear_elimination.h),
+// and why the other algebraic unknowns stay.
+struct EliminationSummary {
+  std::size_t algebraic = 0;  // algebraic unknowns of the index-1 system
+  std::size_t eliminated = 0, blocks = 0, rejected_blocks = 0;
+  std::size_t unknowns_after = 0, nonzeros_before = 0, nonzeros_after = 0, colors_after = 0;
+  std::vector<std::string> eliminated_names;
+  std::vector<std::pair<std::string, std::string>> varying;  // (unknown, a row with a non-constant entry)
+  std::vector<std::string> no_row, fill;
+  std::size_t varying_count = 0, no_row_count = 0, fill_count = 0;
+  std::string not_planned;  // why nothing was planned (e.g. "dummy derivatives"); empty when planned
+};
 
 struct StructureReport {
   struct Differentiation {
@@ -113,6 +130,7 @@ struct StructureReport {
   std::vector<std::pair<std::size_t, std::size_t>> block_histogram;
   std::optional<Reduction> reduction;
   std::optional<ColoringSummary> coloring;
+  std::optional<EliminationSummary> elimination;
   std::vector<std::string> warnings, notes;
   std::size_t max_text_names = 12;
 

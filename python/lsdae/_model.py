@@ -75,7 +75,8 @@ class Simulation:
     atol, output_interval, threads, jacobian ("auto", "fd", "directional",
     "check"), max_steps (>= 1), constraints ("dummy-derivatives", "project",
     "none"), klu_ordering ("amd", "colamd", "metis"), row_order ("matched",
-    "declared"), reselect (bool), max_step, projection_tolerance.
+    "declared"), reselect (bool), max_step, projection_tolerance, eliminate
+    ("auto": solve the linear algebraic unknowns away before IDA, "off").
 
     One thread drives a Simulation at a time; cancel() is the exception (any
     thread). Ctrl-C during advance_to()/run() stops the integration after its

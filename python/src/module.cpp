@@ -443,7 +443,7 @@ lsdae::SimulationOptions options_from(const py::dict& o) {
   };
   static const char* known[] = {"start_time", "stop_time", "rtol", "atol", "output_interval", "threads",
                                 "jacobian", "max_steps", "constraints", "klu_ordering", "row_order",
-                                "reselect", "max_step", "projection_tolerance"};
+                                "reselect", "max_step", "projection_tolerance", "eliminate"};
   for (auto item : o) {
     const std::string key = py::str(item.first).cast<std::string>();
     bool found = false;
@@ -489,6 +489,11 @@ lsdae::SimulationOptions options_from(const py::dict& o) {
     if (*r == "matched") s.match_rows = true;
     else if (*r == "declared") s.match_rows = false;
     else bad("row_order", "\"" + *r + "\"", "use matched or declared");
+  }
+  if (auto e = text("eliminate")) {
+    if (*e == "auto") s.eliminate_linear = true;
+    else if (*e == "off") s.eliminate_linear = false;
+    else bad("eliminate", "\"" + *e + "\"", "use auto or off");
   }
   if (o.contains("reselect") && !o["reselect"].is_none()) {
     if (!py::isinstance<py::bool_>(o["reselect"])) bad("reselect", py::repr(o["reselect"]).cast<std::string>(), "give True or False");
@@ -537,6 +542,7 @@ py::dict statistics_of(lsdae::Simulation& sim) {
   d["colors"] = s.colors;
   d["varying_colors"] = s.varying_colors;
   d["constant_entries"] = s.constant_entries;
+  d["eliminated"] = s.eliminated;
   d["threads"] = s.threads;
   d["jacobian_method"] = s.jacobian_method;
   d["klu_ordering"] = s.klu_ordering;

@@ -26,6 +26,7 @@
 #include "simulation/output_channels.h"
 #include "simulation/dummy_selection.h"
 #include "simulation/jacobian_constancy.h"
+#include "simulation/elimination_plan.h"
 #include "structure/coloring_varying.h"
 #include "structure/pipeline.h"
 
@@ -125,10 +126,34 @@ void add_constant_entries(const simulation::FmuDae& dae, structure::StructureOut
                                           v.exclusive_colors, v.subtract_colors, v.subtracts};
 }
 
+// What --eliminate auto would eliminate (simulation/elimination_plan.h).
+void add_elimination(const simulation::FmuDae& dae, structure::StructureOutcome& outcome) {
+  if (!outcome.index1 || !outcome.report.coloring) return;
+  const std::string why = simulation::elimination_not_planned(dae, *outcome.index1);
+  if (!why.empty()) {
+    structure::EliminationSummary s;
+    s.not_planned = why;
+    outcome.report.elimination = s;
+    return;
+  }
+  const structure::LinearElimination plan =
+      simulation::plan_fmu_elimination(dae, outcome.analysis.system, *outcome.index1, outcome.iteration);
+  if (plan.any() && plan.kept.empty()) {
+    structure::EliminationSummary s;
+    s.not_planned = "every unknown would be eliminated; IDA keeps them all";
+    outcome.report.elimination = s;
+    return;
+  }
+  const std::size_t colors = plan.any() ? structure::color_columns(plan.reduced).colors : outcome.report.coloring->colors;
+  outcome.report.elimination =
+      simulation::summarize_elimination(plan, outcome.analysis.system, *outcome.index1, outcome.iteration, colors);
+}
+
 structure::StructureOutcome analyse_structure(const std::shared_ptr<Fmu>& fmu, bool load, std::string& selection_note) {
   simulation::FmuDae dae = simulation::build_fmu_dae(*fmu);
   structure::StructureOutcome outcome = structure::run_structure(dae.input, nullptr);
   add_constant_entries(dae, outcome);
+  add_elimination(dae, outcome);
   if (!outcome.analysis.ok() || !outcome.analysis.dummy_plan.needed() || !load) return outcome;
   try {
     fmu->load_binary();
@@ -148,6 +173,7 @@ structure::StructureOutcome analyse_structure(const std::shared_ptr<Fmu>& fmu, b
     if (numeric.selection && !numeric.selection->success)
       selection_note = "no choice of dummy derivatives is nonsingular at the start point: " + numeric.selection->error;
     add_constant_entries(dae, numeric);
+    add_elimination(dae, numeric);
     return numeric;
   } catch (const Error& e) {
     selection_note = std::string("structural selection: numeric values unavailable (") + e.what() + ")";

@@ -94,6 +94,7 @@ struct SimulateOptions {
   bool no_coloring = false;
   bool no_constant_entries = false;
   bool klu_reanalyze = false;
+  std::string eliminate = "off";
   std::string row_order = "matched";
   bool strict = false;
   IsolationFlags isolation;
@@ -136,6 +137,7 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     j.field("differential", static_cast<std::uint64_t>(s.differential));
     j.field("algebraic", static_cast<std::uint64_t>(s.algebraic));
     j.field("structural_index", static_cast<std::uint64_t>(s.structural_index));
+    j.field("eliminated", static_cast<std::uint64_t>(s.eliminated));
     j.end_object();
     j.key("jacobian").begin_object();
     j.field("method", s.jacobian_method);
@@ -240,6 +242,7 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
                                                    count_of(s.constant_entries, "constant entry", "constant entries") +
                                                    " evaluated once"
                                              : std::string())
+            << (s.eliminated > 0 ? ", " + count_of(s.eliminated, "linear unknown") + " eliminated" : std::string())
             << ", KLU L+U "
             << count_of(s.klu_lnz + s.klu_unz, "nonzero") << "; "
             << (s.time_events + s.state_events + s.step_events > 0
@@ -556,6 +559,12 @@ Runner add_simulate_command(CLI::App& app) {
                  "declared (the manifest's order of residuals)")
       ->check(one_of({"matched", "declared"}))
       ->capture_default_str();
+  app.add_option("--eliminate", o->eliminate,
+                 "auto: eliminate the algebraic unknowns that enter every residual linearly with constant "
+                 "coefficients (dependenciesKind constant, fixed) before IDA sees them, where that adds no "
+                 "Jacobian nonzeros (`lsdae info --structure` lists them); off: IDA integrates every unknown")
+      ->check(one_of({"auto", "off"}))
+      ->capture_default_str();
   app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output rows (at least 1)")
       ->type_name("N")
       ->transform(count_value(1, std::numeric_limits<long>::max(), "the most steps between two output rows",
@@ -627,6 +636,7 @@ Runner add_simulate_command(CLI::App& app) {
     options.uncolored_jacobian = o->no_coloring;
     options.constant_jacobian_entries = !o->no_constant_entries;
     options.keep_klu_analysis = !o->klu_reanalyze;
+    options.eliminate_linear = o->eliminate == "auto";
     // --jacobian check: the run uses directional derivatives; the comparison
     // is made after initialisation, so that its verdict is printed.
     options.jacobian = o->jacobian == "fd" ? JacobianMode::finite_differences

@@ -23,6 +23,7 @@
 #include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
+#include "simulation/eliminated_residual.h"
 #include "simulation/klu_symbolic_reuse.h"
 #include "simulation/optimized_nvector.h"
 
@@ -44,6 +45,7 @@ IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
   klu_symbolic_analyses += o.klu_symbolic_analyses;
   klu_restart_factorizations += o.klu_restart_factorizations;
   klu_adopted_analyses += o.klu_adopted_analyses;
+  eliminated = o.eliminated;
   colors = o.colors;
   varying_colors = o.varying_colors;
   constant_entries = o.constant_entries;
@@ -136,6 +138,22 @@ struct IdaIntegrator::Impl {
   std::vector<sunindextype> col_ptr, row_idx;
   std::vector<double> csc_values;  // dense solver: the Jacobian in CSC order before scattering
   std::exception_ptr callback_error;
+  // Linear elimination: the full point recovered from IDA's (y(), yp()), valid
+  // until IDA moves; scratch for interpolate() and the root function.
+  EliminatedResidual* expansion = nullptr;
+  std::vector<double> y_full, yp_full, scratch_y, scratch_yp;
+  bool full_valid = false;
+  std::vector<double> full_atol;  // per full unknown
+  // Recovers the full point at (t, y_r, y'_r); on a refusal the kept unknowns
+  // are exact and the eliminated ones keep the values they had (the failure
+  // itself surfaces through IDA's own evaluations).
+  void expand(double t, std::span<const double> yr, std::span<const double> ypr, std::span<double> yf,
+              std::span<double> ypf) {
+    if (expansion->expand(t, yr, ypr, yf, ypf) == kernels::EvalStatus::ok) return;
+    const auto& kept = expansion->plan().kept;
+    for (std::size_t i = 0; i < kept.size(); ++i) yf[kept[i]] = yr[i], ypf[kept[i]] = ypr[i];
+    log_debug("ida: the eliminated unknowns could not be recovered at t = " + format_number(t));
+  }
   // Non-finite values since reset_faults(): how many, the first and the last.
   struct NonFinite {
     long count = 0;
@@ -280,6 +298,10 @@ struct IdaIntegrator::Impl {
     auto* self = static_cast<Impl*>(data);
     const auto n = self->clock ? std::size_t{0} : static_cast<std::size_t>(NV_LENGTH_S(yy));
     try {
+      if (self->expansion != nullptr && !self->clock) {
+        self->expand(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, self->scratch_y, self->scratch_yp);
+        return self->root_function(t, self->scratch_y, self->scratch_yp, {gout, self->root_count});
+      }
       return self->root_function(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {gout, self->root_count});
     } catch (...) {
       self->callback_error = std::current_exception();
@@ -382,7 +404,30 @@ struct IdaIntegrator::Impl {
 IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernels::ResidualFunction*> pool,
                              const structure::Pattern& pattern, const structure::Coloring& coloring,
                              IntegratorOptions options)
-    : n_(main.size()) {
+    : n_(main.size()), full_n_(main.size()) {
+  std::vector<double> full_atol;
+  if (options.expansion != nullptr) {
+    full_atol = options.atol;
+    // Per full unknown and row → per kept one.
+    const structure::LinearElimination& plan = options.expansion->plan();
+    full_n_ = plan.reduced_unknown.size();
+    if (plan.kept.size() != n_ || options.step_projection)
+      throw Error(ErrorKind::internal, "ida: linear elimination with a residual of " + std::to_string(n_) +
+                                           " unknowns for " + std::to_string(plan.kept.size()) +
+                                           " kept ones, or with in-step projection");
+    auto pick = [&](std::vector<double>& v) {
+      if (v.size() != full_n_) return;
+      std::vector<double> kept(plan.kept.size());
+      for (std::size_t i = 0; i < kept.size(); ++i) kept[i] = v[plan.kept[i]];
+      v = std::move(kept);
+    };
+    pick(options.atol), pick(options.id), pick(options.error_test), pick(options.nominal);
+    auto remap = [](std::function<std::string(std::size_t)>& f, const std::vector<std::size_t>& to_full) {
+      if (f) f = [g = std::move(f), &to_full](std::size_t k) { return g(k < to_full.size() ? to_full[k] : k); };
+    };
+    remap(options.row_name, plan.kept_rows), remap(options.row_value_name, plan.kept_rows);
+    remap(options.unknown_name, plan.kept);
+  }
   if (pattern.rows() != n_ || pattern.cols() != n_)
     throw Error(ErrorKind::internal, "ida: the iteration pattern is " + std::to_string(pattern.rows()) + " × " +
                                          std::to_string(pattern.cols()) + " for " + std::to_string(n_) + " unknowns");
@@ -393,6 +438,12 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
     throw Error(ErrorKind::internal, "ida: the evaluation pool is smaller than the thread count");
   impl_ = std::make_unique<Impl>(main, std::move(pool), pattern, coloring, std::move(options));
   Impl& m = *impl_;
+  if (m.options.expansion != nullptr) {
+    m.expansion = m.options.expansion;
+    m.full_atol = std::move(full_atol);
+    m.full_atol.resize(full_n_, m.full_atol.empty() ? 1e-6 : m.full_atol.back());
+    for (auto* v : {&m.y_full, &m.yp_full, &m.scratch_y, &m.scratch_yp}) v->assign(full_n_, 0.0);
+  }
   if (SUNContext_Create(nullptr, &m.ctx) != 0) throw Error(ErrorKind::solver, "ida: cannot create a SUNContext");
   m.clock = n_ == 0;
   const auto n = static_cast<sunindextype>(m.clock ? 1 : n_);
@@ -461,10 +512,14 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
   Impl& m = *impl_;
   if (m.clock) {
     NV_Ith_S(m.y, 0) = NV_Ith_S(m.yp, 0) = 0.0;
+  } else if (m.expansion != nullptr) {
+    const auto& kept = m.expansion->plan().kept;
+    for (std::size_t i = 0; i < kept.size(); ++i) NV_Ith_S(m.y, i) = y0[kept[i]], NV_Ith_S(m.yp, i) = yp0[kept[i]];
   } else {
     std::copy(y0.begin(), y0.end(), NV_DATA_S(m.y));
     std::copy(yp0.begin(), yp0.end(), NV_DATA_S(m.yp));
   }
+  m.full_valid = false;
   t_ = t0;
   if (!m.initialized) {
     m.ida = IDACreate(m.ctx);
@@ -523,6 +578,7 @@ void IdaIntegrator::make_consistent(double t_next) {
   m.use_error_test_mask();
   if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
   IDAGetConsistentIC(m.ida, m.y, m.yp);
+  m.full_valid = false;
   if (flag >= 0) return;
   // Name the residuals that stayed largest (a NaN counts as the largest).
   auto magnitude = [](double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : std::fabs(v); };
@@ -556,6 +612,7 @@ int IdaIntegrator::solve(double tout, int mode) {
   Impl& m = *impl_;
   realtype t_reached = t_;
   int flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, mode);
+  m.full_valid = false;
   if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
   if (flag < 0) {
     realtype t_now = t_;
@@ -595,13 +652,35 @@ void IdaIntegrator::error_weights(std::span<double> w) const {
   if (m.clock) return;
   if (IDAGetErrWeights(m.ida, m.ewt) < 0)
     throw Error(ErrorKind::internal, "ida: error weights requested before the first step");
+  if (m.expansion != nullptr) {
+    // The eliminated unknowns are not in IDA's test: IDA's formula with the caller's atol.
+    const std::span<const double> full = y();
+    const auto& kept = m.expansion->plan().kept;
+    for (std::size_t k = 0; k < full_n_; ++k) w[k] = 0.0;
+    for (std::size_t i = 0; i < kept.size(); ++i) w[kept[i]] = NV_Ith_S(m.ewt, i);
+    for (const std::size_t k : m.expansion->plan().eliminated)
+      w[k] = 1.0 / (m.options.rtol * std::fabs(full[k]) + m.full_atol[k]);
+    return;
+  }
   std::copy(NV_DATA_S(m.ewt), NV_DATA_S(m.ewt) + n_, w.begin());
 }
 
 void IdaIntegrator::interpolate(double t, std::span<double> y, std::span<double> yp) const {
   const Impl& m = *impl_;
-  if (y.size() != n_ || yp.size() != n_) throw Error(ErrorKind::internal, "ida: interpolate needs spans of n_ values");
+  if (y.size() != full_n_ || yp.size() != full_n_)
+    throw Error(ErrorKind::internal, "ida: interpolate needs spans of size() values");
   if (m.clock) return;
+  if (m.expansion != nullptr) {
+    std::vector<double> yr(n_), ypr(n_);
+    interpolate_reduced(t, yr, ypr);
+    impl_->expand(t, yr, ypr, y, yp);
+    return;
+  }
+  interpolate_reduced(t, y, yp);
+}
+
+void IdaIntegrator::interpolate_reduced(double t, std::span<double> y, std::span<double> yp) const {
+  const Impl& m = *impl_;
   N_VSetArrayPointer(y.data(), m.dky);
   N_VSetArrayPointer(yp.data(), m.dkyp);
   const int f1 = IDAGetDky(m.ida, t, 0, m.dky);
@@ -619,8 +698,20 @@ void IdaIntegrator::reset_faults() {
   impl_->rearm_scan();
 }
 
-std::span<const double> IdaIntegrator::y() const { return {NV_DATA_S(impl_->y), n_}; }
-std::span<const double> IdaIntegrator::yp() const { return {NV_DATA_S(impl_->yp), n_}; }
+std::span<const double> IdaIntegrator::y() const {
+  Impl& m = *impl_;
+  if (m.expansion == nullptr || m.clock) return {NV_DATA_S(m.y), n_};
+  if (!m.full_valid) {
+    m.expand(t_, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_}, m.y_full, m.yp_full);
+    m.full_valid = true;
+  }
+  return m.y_full;
+}
+std::span<const double> IdaIntegrator::yp() const {
+  if (impl_->expansion == nullptr || impl_->clock) return {NV_DATA_S(impl_->yp), n_};
+  y();
+  return impl_->yp_full;
+}
 
 IntegratorStats IdaIntegrator::stats() const {
   const Impl& m = *impl_;
@@ -631,6 +722,7 @@ IntegratorStats IdaIntegrator::stats() const {
   s.constant_evaluations = static_cast<long>(m.jacobian.counters().constant_evaluations);
   s.constant_calls = static_cast<long>(m.jacobian.counters().constant_calls);
   s.jacobian_nonzeros = m.pattern.nnz();
+  s.eliminated = full_n_ - n_;
   s.jacobian_evaluations = static_cast<long>(m.jacobian.counters().evaluations);
   s.jacobian_residual_calls = static_cast<long>(m.jacobian.counters().residual_calls);
   s.directional_calls = static_cast<long>(m.jacobian.counters().directional_calls);

@@ -57,6 +57,8 @@
 
 namespace lsdae::simulation {
 
+class EliminatedResidual;
+
 enum class JacobianSource { finite_differences, directional };
 enum class KluOrdering { amd, colamd, metis };
 // klu: the sparse direct solver (lsdae's design). dense: SUNDIALS' dense LU,
@@ -93,6 +95,16 @@ struct IntegratorOptions {
   // (projecting_nonlinear_solver.h); 0 ok, > 0 recoverable failure.
   std::function<int(double t, std::span<double> y, std::span<const double> yp, std::span<const double> weights)>
       step_projection;
+  // Linear elimination (eliminated_residual.h, structure/linear_elimination.h):
+  // when set, `main` and `pool` are reduced residuals, `pattern` and
+  // `coloring` the reduced system's, and IDA integrates the kept unknowns
+  // only. Everything else stays per FULL unknown and row: atol, id,
+  // error_test, nominal and the names here (the integrator picks the kept
+  // entries), and start(), y(), yp(), interpolate(), error_weights() and the
+  // root function see full points, the eliminated unknowns recovered by
+  // `expansion` (one more FMU evaluation per recovered point; y()/yp() are
+  // recovered once per step). Not with step_projection.
+  EliminatedResidual* expansion = nullptr;
   // Names for messages (rows of G and unknowns of y); may be empty.
   std::function<std::string(std::size_t)> row_name, unknown_name;
   // What row k's value is, for a message about a NaN in it, e.g. "the
@@ -137,6 +149,7 @@ struct IntegratorStats {
   long klu_symbolic_analyses = 0;   // KLU symbolic analyses (ordering + BTF)
   long klu_restart_factorizations = 0;  // full numeric factorizations at restarts with a kept analysis
   long klu_adopted_analyses = 0;    // analyses taken over from an earlier integrator (adopt_klu_analysis)
+  std::size_t eliminated = 0;       // unknowns eliminated before IDA (IntegratorOptions::expansion)
   double last_step = 0.0;
 
   // Adds the counters of `other` (a finished integration segment); the
@@ -187,7 +200,8 @@ class IdaIntegrator {
   std::span<const double> y() const;
   std::span<const double> yp() const;
   IntegratorStats stats() const;
-  std::size_t size() const { return n_; }
+  // Unknowns the caller sees (with elimination: the full system's).
+  std::size_t size() const { return full_n_; }
 
   // Non-finite residuals and Jacobian entries seen since the last
   // reset_faults() (or construction): "" when none, else e.g. "the residual
@@ -210,9 +224,12 @@ class IdaIntegrator {
 
  private:
   int solve(double tout, int mode);
+  // IDAGetDky into spans of IDA's own size.
+  void interpolate_reduced(double t, std::span<double> y, std::span<double> yp) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  std::size_t n_ = 0;
+  std::size_t n_ = 0;       // IDA's unknowns
+  std::size_t full_n_ = 0;  // the caller's (n_ without elimination)
   double t_ = 0.0;
 };
 

@@ -366,6 +366,12 @@ const SimulationStats& Simulation::statistics() {
   s.colors = m.structure.coloring ? m.structure.coloring->colors : 0;
   s.varying_colors = m.integrator ? m.integrator->stats().varying_colors : s.colors;
   s.constant_entries = m.integrator ? m.integrator->stats().constant_entries : 0;
+  s.eliminated = m.integrator ? m.integrator->stats().eliminated : 0;
+  if (s.eliminated > 0) {
+    s.jacobian_nonzeros = m.integrator->stats().jacobian_nonzeros;
+    s.colors = m.integrator->stats().colors;
+    s.varying_colors = m.integrator->stats().varying_colors;
+  }
   s.jacobian_method = m.use_directional ? "directional" : "finite differences";
   s.klu_ordering = m.options.klu_ordering;
   s.reached_time = m.t;

@@ -50,11 +50,13 @@
 #include "simulation/constraint_projection.h"
 #include "simulation/fmu_constraint_projection.h"
 #include "simulation/dummy_selection.h"
+#include "simulation/eliminated_residual.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_residual.h"
 #include "simulation/ida_integrator.h"
 #include "simulation/input_table.h"
 #include "structure/coloring_varying.h"
+#include "structure/linear_elimination.h"
 #include "structure/pipeline.h"
 
 namespace lsdae {
@@ -90,6 +92,13 @@ struct Simulation::Impl {
   std::optional<structure::JacobianCallback> reselect_values;
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
+  // Linear elimination (structure/linear_elimination.h; make_integrator): the
+  // plan for the current structure, the colourings of its eliminated columns
+  // and of the reduced system, and one reduced residual per residual. The
+  // integrator refers to them; empty when nothing is eliminated.
+  std::optional<structure::LinearElimination> elimination;
+  structure::Coloring elimination_z_coloring, reduced_coloring;
+  std::vector<std::unique_ptr<simulation::EliminatedResidual>> reduced_residuals;
   std::unique_ptr<simulation::IdaIntegrator> integrator;
   // The constant Jacobian entries of the current structure and the colouring
   // of the columns still varying (make_integrator; the integrator refers to them).
@@ -169,8 +178,13 @@ struct Simulation::Impl {
   // Adds the counters of the current integrator to `finished` and drops it
   // (before the structures it refers to are replaced).
   void retire_integrator();
-  // A new integrator over residuals, structure.iteration and structure.coloring.
+  // A new integrator over residuals, structure.iteration and structure.coloring
+  // (or, with linear elimination, the reduced residuals, pattern and colouring).
   void make_integrator();
+  // The linear elimination plan when SimulationOptions::eliminate_linear
+  // allows one and it eliminates something (elimination, the reduced
+  // residuals and colourings set); false otherwise (all cleared).
+  bool plan_elimination();
   // next_time_event from the FMU's announcement and the input table, after t.
   void merge_input_events(std::optional<double> fmu_next, double after) {
     next_time_event = fmu_next;

@@ -87,3 +87,19 @@ def test_context_manager_frees_the_simulation(fmu):
     with lsdae.Simulation(fmu(HELLO)) as sim:
         sim.initialize()
     assert sim._sim is None
+
+
+def test_eliminate_auto_solves_the_linear_unknowns_away_and_still_reports_them(fmu):
+    # HelloWorld's two algebraic unknowns enter its residuals linearly with
+    # constant coefficients: IDA integrates the one state, y and z are recovered.
+    off = lsdae.Simulation(fmu(HELLO), stop_time=1.0)
+    on = lsdae.Simulation(fmu(HELLO), stop_time=1.0, eliminate="auto")
+    for sim in (off, on):
+        sim.initialize()
+        sim.advance_to(1.0)
+    assert on.statistics()["eliminated"] == 2
+    assert off.statistics()["eliminated"] == 0
+    for name in ("x", "y", "z"):
+        assert on.get(name) == pytest.approx(off.get(name), rel=1e-5)
+    with pytest.raises(lsdae.UsageError):
+        lsdae.Simulation(fmu(HELLO), eliminate="yes")

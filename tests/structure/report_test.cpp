@@ -124,9 +124,47 @@ TEST(Report, FailedAnalysisJson) {
             "  },\n"
             "  \"reduction\": null,\n"
             "  \"coloring\": null,\n"
+            "  \"elimination\": null,\n"
             "  \"warnings\": [],\n"
             "  \"notes\": []\n"
             "}\n");
+}
+
+TEST(Report, EliminationSaysWhatIsEliminatedAndWhyTheRestStays) {
+  StructureReport r;
+  EliminationSummary e;
+  e.algebraic = 5;
+  e.eliminated = 2;
+  e.blocks = 1;
+  e.rejected_blocks = 1;
+  e.unknowns_after = 7;
+  e.nonzeros_before = 30;
+  e.nonzeros_after = 21;
+  e.colors_after = 3;
+  e.eliminated_names = {"i1", "i2"};
+  e.varying = {{"f", "rf"}};
+  e.varying_count = 1;
+  e.fill = {"v1", "v2"};
+  e.fill_count = 2;
+  r.elimination = e;
+  const std::string text = r.to_text();
+  EXPECT_NE(text.find("Linear elimination (--eliminate auto): 2 of 5 algebraic unknowns in 1 block; IDA integrates 7 "
+                      "unknowns, Jacobian 30 → 21 nonzeros, 3 colours"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("eliminated: \"i1\", \"i2\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"f\" (row \"rf\")"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 block the cost model refused"), std::string::npos) << text;
+  const std::string json = r.to_json();
+  EXPECT_NE(json.find("\"eliminated\": 2"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"unknown\": \"f\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"fill_count\": 2"), std::string::npos) << json;
+
+  StructureReport none;
+  EliminationSummary np;
+  np.not_planned = "the index-1 system uses dummy derivatives";
+  none.elimination = np;
+  EXPECT_NE(none.to_text().find("not planned: the index-1 system uses dummy derivatives"), std::string::npos);
 }
 
 TEST(Report, LargeSystemsGetAHistogramAndCappedLists) {

@@ -96,6 +96,12 @@ struct SimulationOptions {
   // reset() to the next run when its pattern is the same; false: analysed
   // again at every event and every run, as SUNDIALS does (for comparison).
   bool keep_klu_analysis = true;
+  // Algebraic unknowns that every row depends on linearly with constant
+  // coefficients (dependenciesKind constant, fixed) eliminated before IDA
+  // sees the system, where a cost model finds it does not add Jacobian
+  // nonzeros (docs/simulation.md, "Linear elimination"); false: IDA
+  // integrates every unknown.
+  bool eliminate_linear = false;
   double max_step = 0.0;                        // 0: no limit
 };
 
@@ -133,6 +139,9 @@ struct SimulationStats {
   // constant or SimulationOptions::constant_jacobian_entries is off), and the
   // entries evaluated once instead.
   std::size_t varying_colors = 0, constant_entries = 0;
+  // Unknowns eliminated before IDA (SimulationOptions::eliminate_linear);
+  // jacobian_nonzeros and colors are then the reduced system's.
+  std::size_t eliminated = 0;
   std::string jacobian_method;  // "finite differences" or "directional"
   std::string klu_ordering;
   std::size_t structural_index = 0;

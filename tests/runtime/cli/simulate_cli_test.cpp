@@ -3,6 +3,9 @@
 // was computed, bad options are refused with exit code 2.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -158,6 +161,51 @@ TEST_F(SimulateTest, JacobianCheckGivesAVerdict) {
   ASSERT_TRUE(ExitedWith(result, 0));
   EXPECT_TRUE(Mentions(result, "re:jacobian check at t = 0: finite differences and directional derivatives agree to "
                                "[0-9.e-]+ \\(relative; threshold 1e-05\\): OK"));
+}
+
+// --eliminate auto (structure/linear_elimination.h): info --structure says
+// what it would eliminate and why the rest stays; the run says how many it
+// eliminated, its statistics count them, and the eliminated variables are
+// still written (recovered at every row).
+TEST_F(SimulateTest, EliminationIsReportedAndTheEliminatedVariablesAreWritten) {
+  const std::string fmu = catalog_entry("UnusualOscillator_fully_implicit_dae_only").fmu.string();
+  auto info = lsdae({"info", "--structure", fmu});
+  ASSERT_TRUE(ExitedWith(info, 0));
+  EXPECT_TRUE(Mentions(info, "Linear elimination (--eliminate auto): 2 of 2 algebraic unknowns in 2 blocks; IDA "
+                             "integrates 3 unknowns, Jacobian 10 → 5 nonzeros"));
+  EXPECT_TRUE(Mentions(info, "eliminated: \"f\", \"s\""));
+  auto json = lsdae({"info", "--structure", "--json", fmu});
+  EXPECT_TRUE(Mentions(json, "re:\"elimination\": \\{\\s*\"algebraic\": 2,\\s*\"eliminated\": 2"));
+  // A higher-index model: not planned, and said why.
+  auto pendulum = lsdae({"info", "--structure", "--no-load", catalog_entry("Pendulum_dae_shapeA").fmu.string()});
+  EXPECT_TRUE(Mentions(pendulum, "Linear elimination (--eliminate auto): not planned: the index-1 system uses dummy "
+                                 "derivatives"));
+
+  std::string columns[2];
+  for (const bool eliminate : {false, true}) {
+    auto csv = work_ / (eliminate ? "on.csv" : "off.csv"), stats = work_ / (eliminate ? "on.json" : "off.json");
+    auto run = lsdae({"simulate", fmu, "-o", csv.string(), "--stats", stats.string(), "--output-vars", "f,s,sum,x",
+                      "--eliminate", eliminate ? "auto" : "off"});
+    ASSERT_TRUE(ExitedWith(run, 0));
+    EXPECT_EQ(Mentions(run, "2 linear unknowns eliminated"), eliminate);
+    Json j = JsonReader::parse(read_text(stats));
+    EXPECT_EQ(j["model"]["eliminated"].number, eliminate ? 2 : 0);
+    EXPECT_EQ(j["model"]["unknowns"].number, 5) << "the model's unknowns, eliminated or not";
+    EXPECT_EQ(j["jacobian"]["nonzeros"].number, eliminate ? 5 : 10) << "the Jacobian IDA factors";
+    auto rows = lines(read_text(csv));
+    ASSERT_GT(rows.size(), 50u);
+    EXPECT_EQ(rows[0], "time,f,s,sum,x");
+    columns[eliminate ? 1 : 0] = rows[50];
+  }
+  // Row 50 (t = 2.45): f = −4 cos(2t), s = e^(−t/2) + cos(2t), to the tolerance.
+  for (const std::string& row : columns) {
+    double t = 0, f = 0, s = 0;
+    ASSERT_EQ(std::sscanf(row.c_str(), "%lf,%lf,%lf", &t, &f, &s), 3) << row;
+    EXPECT_NEAR(f, -4 * std::cos(2 * t), 1e-5) << row;
+    EXPECT_NEAR(s, std::exp(-0.5 * t) + std::cos(2 * t), 1e-5) << row;
+  }
+  EXPECT_TRUE(ExitedWith(lsdae({"simulate", fmu, "-o", (work_ / "x.csv").string(), "--eliminate", "yes"}), 2));
+  EXPECT_TRUE(leftovers().empty());
 }
 
 TEST_F(SimulateTest, BadOptionsAreUsageErrors) {
