@@ -149,24 +149,26 @@ void add_elimination(const simulation::FmuDae& dae, structure::StructureOutcome&
       simulation::summarize_elimination(plan, outcome.analysis.system, *outcome.index1, outcome.iteration, colors);
 }
 
-structure::StructureOutcome analyse_structure(const std::shared_ptr<Fmu>& fmu, bool load, std::string& selection_note) {
-  simulation::FmuDae dae = simulation::build_fmu_dae(*fmu);
+// `model`: one FMU, or a system of FMUs (the composed DAE).
+structure::StructureOutcome analyse_structure(const std::shared_ptr<const Model>& model, bool load,
+                                              std::string& selection_note) {
+  simulation::FmuDae dae = simulation::build_fmu_dae(*model);
   structure::StructureOutcome outcome = structure::run_structure(dae.input, nullptr);
   add_constant_entries(dae, outcome);
   add_elimination(dae, outcome);
   if (!outcome.analysis.ok() || !outcome.analysis.dummy_plan.needed() || !load) return outcome;
   try {
-    fmu->load_binary();
-    auto instance = fmu->instantiate("lsdae-info");
-    if (fmu->manifest().present()) instance->enable_dae_mode();
-    const double t0 = fmu->model_description().default_experiment.start_time.value_or(0.0);
+    model->load_binary();
+    auto instance = model->instantiate("lsdae-info");
+    if (model->manifest().present()) instance->enable_dae_mode();
+    const double t0 = model->model_description().default_experiment.start_time.value_or(0.0);
     instance->enter_initialization_mode(std::nullopt, t0, std::nullopt);
     instance->exit_initialization_mode();
     instance->update_discrete_states();
     instance->enter_continuous_time_mode();
     // Directional derivatives when provided, central finite differences
     // otherwise; the structural choice is checked at the same point.
-    simulation::SelectionValues values(*fmu, *instance, dae, outcome.analysis.system);
+    simulation::SelectionValues values(*model, *instance, dae, outcome.analysis.system);
     values.set_point(simulation::initial_point(*instance, dae, t0));
     structure::PipelineOptions pipeline;
     structure::StructureOutcome numeric = simulation::select_at_start(dae, outcome, values, pipeline);
@@ -314,26 +316,39 @@ Runner add_info_command(CLI::App& app) {
   add_max_unpacked_size_option(app, options->max_unpacked_size);
   add_isolation_options(app, options->isolation, "the structural analysis with the binary");
   return [options]() {
-    if (is_system_file(options->path)) {
-      if (options->variables || options->structure)
-        throw Error(ErrorKind::usage, std::string("info: ") + (options->variables ? "--variables" : "--structure") +
-                                          " is for one FMU, not a system (" + options->path +
-                                          ") → run it on a component's FMU");
-      return info_system(options->path, options->json, options->max_unpacked_size);
+    const bool system = is_system_file(options->path);
+    if (system && options->variables)
+      throw Error(ErrorKind::usage, "info: --variables is for one FMU, not a system (" + options->path +
+                                        ") → run it on a component's FMU");
+    if (system && !options->structure) return info_system(options->path, options->json, options->max_unpacked_size);
+    std::shared_ptr<const Model> model;
+    std::shared_ptr<Fmu> fmu;
+    if (system) {
+      // The structure of the composed DAE: the system as `simulate` opens it.
+      model = open_system(options->path, options->max_unpacked_size);
+    } else {
+      OpenOptions open;
+      open.reject_invalid = false;  // info shows what it can; validate explains
+      apply_max_unpacked_size(options->max_unpacked_size, open);
+      fmu = Fmu::open(options->path, open);
+      model = fmu;
+      if (options->variables) return print_variables(*fmu, *options->variables, options->json);
     }
-    OpenOptions open;
-    open.reject_invalid = false;  // info shows what it can; validate explains
-    apply_max_unpacked_size(options->max_unpacked_size, open);
-    auto fmu = Fmu::open(options->path, open);
-    if (options->variables) return print_variables(*fmu, *options->variables, options->json);
     // The report; `load`: the dummy derivatives from values at the start point
     // (the FMU's binary runs), `note`: said under the structure.
     auto report = [&](bool load, std::string note) {
+      if (system) {
+        std::string selection_note;
+        const structure::StructureOutcome st = analyse_structure(model, load, selection_note);
+        if (!selection_note.empty()) note = note.empty() ? selection_note : note + "; " + selection_note;
+        const int code = info_system(options->path, options->json, options->max_unpacked_size, &st.report, note);
+        return !st.analysis.ok() ? exit_code(ErrorKind::invalid) : code;
+      }
       FmuSummary summary = fmu->summary();
       std::optional<structure::StructureOutcome> st;
       if (options->structure) {
         std::string selection_note;
-        st = analyse_structure(fmu, load, selection_note);
+        st = analyse_structure(model, load, selection_note);
         if (!selection_note.empty()) note = note.empty() ? selection_note : note + "; " + selection_note;
       }
       if (options->json) {
@@ -354,7 +369,7 @@ Runner add_info_command(CLI::App& app) {
     // descriptor (whatever the FMU prints goes to stderr).
     import::TempDir::set_signal_cleanup(false);
     StopSignals stop_signals;
-    IsolationOptions isolation = isolation_options(options->isolation, fmu->display_name());
+    IsolationOptions isolation = isolation_options(options->isolation, model->display_name());
     isolation.stop_grace = 0;
     RunOutcome r = run_with_isolation(
         options->isolation,

@@ -90,7 +90,15 @@ void json_optional(JsonWriter& j, const char* key, const std::optional<double>& 
 
 }  // namespace
 
-int info_system(const std::string& path, bool json, std::uint64_t max_unpacked_size) {
+std::shared_ptr<System> open_system(const std::string& path, std::uint64_t max_unpacked_size) {
+  const SystemDescription description = read_system_description(path, read_options(max_unpacked_size));
+  OpenOptions open;
+  apply_max_unpacked_size(max_unpacked_size, open);
+  return System::create(description, open);
+}
+
+int info_system(const std::string& path, bool json, std::uint64_t max_unpacked_size,
+                const structure::StructureReport* structure, const std::string& note) {
   const SystemDescription system = read_system_description(path, read_options(max_unpacked_size));
   const auto opened = open_components(system, max_unpacked_size);
   const std::string name = std::filesystem::path(path).filename().string();
@@ -166,6 +174,8 @@ int info_system(const std::string& path, bool json, std::uint64_t max_unpacked_s
     json_optional(j, "tolerance", system.tolerance);
     json_optional(j, "step_size", system.step_size);
     j.end_object();
+    if (structure != nullptr) j.key("structure").raw(structure->to_json());
+    if (!note.empty()) j.field("structure_note", note);
     j.end_object();
     std::cout << '\n';
     return code;
@@ -202,6 +212,10 @@ int info_system(const std::string& path, bool json, std::uint64_t max_unpacked_s
   for (const auto& c : system.components)
     for (const auto& [variable, value] : c.parameters) std::cout << "    " << c.name << "." << variable << " = " << value << '\n';
   std::cout << "  experiment: " << experiment_text(system) << '\n';
+  if (structure != nullptr) {
+    std::cout << "\nStructure\n" << structure->to_text();
+    if (!note.empty()) std::cout << "  (" << note << ")\n";
+  }
   return code;
 }
 

@@ -260,9 +260,10 @@ TEST_F(SspCli, AnArchiveThatEscapesIsRefusedAndLeavesNothing) {
 
 TEST_F(SspCli, SingleFmuOptionsAreUsageErrorsForASystem) {
   std::ofstream(work_ / "empty.ssd") << kHead << kTail;
-  auto r = lsdae({"info", "--structure", (work_ / "empty.ssd").string()});
+  auto r = lsdae({"info", "--variables", (work_ / "empty.ssd").string()});
   EXPECT_TRUE(ExitedWith(r, 2));
-  EXPECT_TRUE(Mentions(r, "--structure is for one FMU, not a system"));
+  EXPECT_TRUE(Mentions(r, "--variables is for one FMU, not a system"));
+  // --structure is a system's too (tests/systems: systems.info_structure).
 }
 
 }  // namespace
