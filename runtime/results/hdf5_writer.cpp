@@ -1,5 +1,6 @@
 // runtime/results/hdf5_writer.cpp -- see hdf5_writer.h.
 #include "results/hdf5_writer.h"
+#include "results/hdf5_handle.h"
 
 #include <hdf5.h>
 #include <zlib.h>
@@ -22,6 +23,8 @@
 namespace lsdae::results {
 
 namespace {
+
+using hdf5::Handle;
 
 constexpr std::size_t kBlockBytes = 4u << 20;  // buffered rows per block: about this many bytes
 constexpr std::size_t kChunkBytes = 1u << 20;  // a chunk: about this many bytes
@@ -56,54 +59,6 @@ void shuffle_bytes(const unsigned char* in, std::size_t n, std::size_t size, uns
     for (std::size_t i = 0; i < n; ++i) to[i] = from[i * size];
   }
 }
-
-// The innermost message of HDF5's error stack (what failed, e.g. "No space
-// left on device" from the file driver), or "" when there is none.
-herr_t collect_error(unsigned, const H5E_error2_t* e, void* data) {
-  auto* text = static_cast<std::string*>(data);
-  if (e->desc != nullptr && *e->desc != '\0') *text = e->desc;
-  return 0;
-}
-
-std::string hdf5_error() {
-  std::string text;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect_error, &text);
-  H5Eclear2(H5E_DEFAULT);
-  return text;
-}
-
-// An hid_t closed by its own close function.
-class Handle {
- public:
-  Handle() = default;
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
-  Handle& operator=(Handle&& o) noexcept {
-    if (this != &o) {
-      reset();
-      id_ = o.id_;
-      close_ = o.close_;
-      o.id_ = -1;
-    }
-    return *this;
-  }
-  ~Handle() { reset(); }
-  void reset() {
-    if (id_ >= 0 && close_ != nullptr) close_(id_);
-    id_ = -1;
-  }
-  hid_t get() const { return id_; }
-  hid_t release() {
-    const hid_t id = id_;
-    id_ = -1;
-    return id;
-  }
-  bool valid() const { return id_ >= 0; }
-
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
 
 // The file type that holds an FMI type exactly.
 hid_t file_type_of(VariableType type, hid_t vlen_string) {
@@ -205,7 +160,7 @@ struct Hdf5Writer::Impl {
   }
 
   [[noreturn]] void fail(const std::string& what, std::size_t rows_so_far, std::size_t on_disk) {
-    const std::string cause = hdf5_error();
+    const std::string cause = hdf5::error_message();
     const int error_number = errno;
     throw Error(ErrorKind::output,
                 "results: writing \"" + path.string() + "\" failed after " + std::to_string(rows_so_far) + " row" +
@@ -576,7 +531,7 @@ Hdf5Writer::Hdf5Writer(const std::filesystem::path& path, const std::vector<Colu
   errno = 0;
   m.file = Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
   if (!m.file.valid()) {
-    const std::string cause = hdf5_error();
+    const std::string cause = hdf5::error_message();
     throw Error(ErrorKind::output, "results: cannot create \"" + path.string() + "\" (HDF5" +
                                        (cause.empty() ? "" : ": " + cause) +
                                        ") → check the folder exists and is writable");

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "lsdae/error.h"
+#include "results/hdf5_handle.h"
 #include "sweep/csv_line.h"
 
 namespace lsdae::sweep {
@@ -27,6 +28,8 @@ SummaryFormat summary_format_for(const std::filesystem::path& path) {
 }
 
 namespace {
+
+using results::hdf5::Handle;
 
 std::string quoted(const std::filesystem::path& path) { return "--summary \"" + path.string() + "\""; }
 
@@ -101,49 +104,6 @@ class CsvSummary final : public SummaryFile {
 constexpr const char* kFormat = "lsdae-sweep-summary 1";
 constexpr hsize_t kChunkRows = 64;
 
-herr_t collect_error(unsigned n, const H5E_error2_t* e, void* data) {
-  auto* text = static_cast<std::string*>(data);
-  if (n == 0 && e->desc != nullptr) *text = e->desc;
-  return 0;
-}
-
-std::string hdf5_error() {
-  std::string text;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect_error, &text);
-  H5Eclear2(H5E_DEFAULT);
-  return text;
-}
-
-// An hid_t closed by its own close function.
-class Handle {
- public:
-  Handle() = default;
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
-  Handle& operator=(Handle&& o) noexcept {
-    if (this != &o) {
-      reset();
-      id_ = o.id_;
-      close_ = o.close_;
-      o.id_ = -1;
-    }
-    return *this;
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() { reset(); }
-  void reset() {
-    if (id_ >= 0 && close_ != nullptr) close_(id_);
-    id_ = -1;
-  }
-  hid_t get() const { return id_; }
-  bool valid() const { return id_ >= 0; }
-
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
-
 class Hdf5Summary final : public SummaryFile {
  public:
   Hdf5Summary(const std::filesystem::path& path, const std::vector<std::string>& metrics, bool resume,
@@ -192,7 +152,7 @@ class Hdf5Summary final : public SummaryFile {
 
  private:
   [[noreturn]] void fail(const std::string& what) {
-    const std::string cause = hdf5_error();
+    const std::string cause = results::hdf5::error_message();
     throw Error(ErrorKind::output, quoted(path_) + ": " + what + " failed after " + std::to_string(rows_) + " row" +
                                        (rows_ == 1 ? "" : "s") + (cause.empty() ? "" : " (HDF5: " + cause + ")") +
                                        " → free disk space or choose another file; --resume continues the sweep");
@@ -235,7 +195,7 @@ class Hdf5Summary final : public SummaryFile {
     errno = 0;
     file_ = Handle(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
     if (!file_.valid()) {
-      const std::string cause = hdf5_error();
+      const std::string cause = results::hdf5::error_message();
       throw Error(ErrorKind::output, quoted(path_) + ": cannot be created (" +
                                          (errno != 0 ? std::string(std::strerror(errno)) : "HDF5: " + cause) +
                                          ") → check the folder exists and is writable");
@@ -272,7 +232,7 @@ class Hdf5Summary final : public SummaryFile {
   }
 
   [[noreturn]] void not_a_summary(const std::string& what) {
-    hdf5_error();
+    results::hdf5::error_message();
     throw Error(ErrorKind::usage, "--resume: \"" + path_.string() + "\" is not a sweep summary lsdae wrote (" + what +
                                       ") → write a new --summary");
   }
@@ -296,7 +256,7 @@ class Hdf5Summary final : public SummaryFile {
     H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18);
     file_ = Handle(H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl.get()), H5Fclose);
     if (!file_.valid()) {
-      const std::string cause = hdf5_error();
+      const std::string cause = results::hdf5::error_message();
       throw Error(ErrorKind::output, "--resume: \"" + path_.string() + "\" cannot be opened as HDF5 (" +
                                          (cause.empty() ? "unknown reason" : cause) +
                                          ": not HDF5, or damaged by a kill in the middle of a flush) → write a new "
