@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "components.h"
 #include "lsdae/error.h"
 #include "lsdae/simulation.h"
 #include "lsdae/system.h"
@@ -23,16 +24,8 @@
 namespace lsdae {
 namespace {
 
-std::filesystem::path fmu(const std::string& name) { return std::filesystem::path(LSDAE_FMU_DIR) / (name + ".fmu"); }
-
-ComponentDescription component(const std::string& name, const std::string& fmu_name,
-                               std::vector<std::pair<std::string, std::string>> parameters = {}) {
-  ComponentDescription c;
-  c.name = name;
-  c.fmu = fmu(fmu_name);
-  c.parameters = std::move(parameters);
-  return c;
-}
+using test::component;
+using test::system_fmu;
 
 Connection connect(const std::string& from, const std::string& from_v, const std::string& to, const std::string& to_v,
                    double factor = 1.0, double offset = 0.0) {
@@ -242,7 +235,7 @@ TEST(SystemDirectional, ARunOfTwoSectionsAgreesWithFiniteDifferences) {
 // motor's and the connections' exactly.
 SystemDescription controller_and_motor_with(const std::string& controller) {
   SystemDescription d = controller_and_motor();
-  d.components[0].fmu = fmu(controller);
+  d.components[0].fmu = system_fmu(controller);
   return d;
 }
 
@@ -263,7 +256,7 @@ TEST(SystemDirectional, AMixedSystemTakesTheComponentsWithoutThemByDifferences) 
 // its states and its flow input are knowns moved by the differences.
 TEST(SystemDirectional, AMixedCouplingOfThreePorts) {
   SystemDescription d = three_masses();
-  d.components[1].fmu = fmu("SysMass");
+  d.components[1].fmu = system_fmu("SysMass");
   expect_derivatives_match_differences(d);
 }
 
@@ -283,7 +276,7 @@ TEST(SystemDirectional, ARunOfAMixedSystemAgreesWithFiniteDifferences) {
 // its components, and a run asked for them is refused (usage, exit 2).
 TEST(SystemDirectional, NoComponentWithThemMeansFiniteDifferences) {
   SystemDescription d = three_masses();
-  for (auto& c : d.components) c.fmu = fmu(c.name == "P" ? "SysFirstOrderNoDD" : "SysMass");
+  for (auto& c : d.components) c.fmu = system_fmu(c.name == "P" ? "SysFirstOrderNoDD" : "SysMass");
   auto system = System::create(d);
   system->load_binary();
   EXPECT_FALSE(system->directional_derivatives_available());

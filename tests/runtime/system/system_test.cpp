@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include "components.h"
 #include "lsdae/error.h"
 #include "lsdae/simulation.h"
 #include "lsdae/system.h"
@@ -25,16 +26,8 @@
 namespace lsdae {
 namespace {
 
-std::filesystem::path fmu(const std::string& name) { return std::filesystem::path(LSDAE_FMU_DIR) / (name + ".fmu"); }
-
-ComponentDescription component(const std::string& name, const std::string& fmu_name,
-                               std::vector<std::pair<std::string, std::string>> parameters = {}) {
-  ComponentDescription c;
-  c.name = name;
-  c.fmu = fmu(fmu_name);
-  c.parameters = std::move(parameters);
-  return c;
-}
+using test::component;
+using test::system_fmu;
 
 Connection connect(const std::string& from_c, const std::string& from_v, const std::string& to_c,
                    const std::string& to_v) {
@@ -181,7 +174,7 @@ void expect_coupled_masses_match(ConstraintMethod method) {
   o.rtol = o.atol = 1e-9;
   o.stop_time = 10.0;
   o.constraints = method;
-  auto single = Simulation::create(Fmu::open(fmu("CoupledMasses_semi_explicit_shapeA")), o);
+  auto single = Simulation::create(Fmu::open(system_fmu("CoupledMasses_semi_explicit_shapeA")), o);
   single->initialize();
   EXPECT_EQ(single->statistics().structural_index, 2u);
   o.rtol = o.atol = 1e-10;

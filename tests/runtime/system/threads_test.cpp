@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "components.h"
 #include "lsdae/error.h"
 #include "lsdae/instance.h"
 #include "lsdae/simulation.h"
@@ -27,16 +28,8 @@
 namespace lsdae {
 namespace {
 
-std::filesystem::path fmu(const std::string& name) { return std::filesystem::path(LSDAE_FMU_DIR) / (name + ".fmu"); }
-
-ComponentDescription component(const std::string& name, const std::string& fmu_name,
-                               std::vector<std::pair<std::string, std::string>> parameters = {}) {
-  ComponentDescription c;
-  c.name = name;
-  c.fmu = fmu(fmu_name);
-  c.parameters = std::move(parameters);
-  return c;
-}
+using test::component;
+using test::system_fmu;
 
 Coupling cut(const std::string& name, const std::string& left, const std::string& right) {
   Coupling c;
