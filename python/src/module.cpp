@@ -560,6 +560,7 @@ py::dict statistics_of(lsdae::Simulation& sim) {
   d["klu_unz"] = s.klu_unz;
   d["klu_symbolic_analyses"] = s.klu_symbolic_analyses;
   d["klu_restart_factorizations"] = s.klu_restart_factorizations;
+  d["klu_analyses_carried_over"] = s.klu_analyses_carried_over;
   d["constant_evaluations"] = s.constant_evaluations;
   d["constant_calls"] = s.constant_calls;
   d["time_structure"] = s.time_structure;

@@ -187,6 +187,7 @@ void lsdae_options_init(lsdae_options* options) {
   options->row_order = LSDAE_ROW_ORDER_DEFAULT;
   options->reselect = 1;
   options->max_step = nan;
+  options->eliminate = 0;
 }
 
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation) {
@@ -379,6 +380,8 @@ lsdae_status lsdae_statistics(lsdae_simulation* s, lsdae_stats* out) {
     out->klu_restart_factorizations = st.klu_restart_factorizations;
     out->synthesis_evaluations = st.synthesis_evaluations;
     out->projection_rejections = st.projection_rejections;
+    out->eliminated = st.eliminated;
+    out->klu_analyses_carried_over = st.klu_analyses_carried_over;
   });
 }
 

@@ -99,6 +99,11 @@ SimulationOptions to_simulation_options(const lsdae_options* options) {
   if (max_step < 0)
     bad_option("max_step", format_number(max_step), "negative", "use a positive step size, or 0 for no limit");
   o.max_step = (std::isnan(max_step) || std::isinf(max_step)) ? 0.0 : max_step;
+
+  if (options->eliminate != 0 && options->eliminate != 1)
+    bad_option("eliminate", std::to_string(options->eliminate), "not 0 or 1",
+               "use 1 (eliminate linear algebraic unknowns where the cost model allows) or 0 (off, the default)");
+  o.eliminate_linear = options->eliminate == 1;
   return o;
 }
 

@@ -27,6 +27,7 @@ def test_initialize_advance_get_statistics(fmu):
     assert stats["constant_entries"] <= stats["jacobian_nonzeros"]
     assert stats["constant_calls"] >= 0 and stats["constant_evaluations"] >= 0
     assert stats["synthesis_evaluations"] == 0 and stats["projection_rejections"] == 0
+    assert stats["klu_analyses_carried_over"] == 0 and stats["eliminated"] == 0
     assert sim.advance_to(5.0) == 1.0, "clipped to the stop time"
 
 

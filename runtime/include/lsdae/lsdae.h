@@ -113,6 +113,9 @@ typedef struct {
   int reselect;                     /* 1: re-select dummy derivatives when conditioning degrades (init, the
                                        default); 0: keep the initial choice; anything else: usage error */
   double max_step;                  /* largest IDA step; 0, NaN or +inf: no limit (init: NaN); negative: usage error */
+  /* -- appended: run-time elimination of linear algebraic unknowns (--eliminate) -- */
+  int eliminate;                    /* 1: auto (eliminate where the cost model allows); 0: off (init, the
+                                       default); anything else: usage error */
 } lsdae_options;
 
 /* SimulationStats as plain numbers (counters: for the whole run so far). */
@@ -140,6 +143,9 @@ typedef struct {
                                          synthesizes (not in residual_calls; 0 when none is synthesized) */
   long projection_rejections;         /* steps taken again, smaller, because a projection would have
                                          corrected them by more than IDA's error test allows */
+  /* -- appended: elimination and KLU's analysis across runs (SimulationStats) -- */
+  size_t eliminated;                  /* algebraic unknowns eliminated before IDA (0 unless eliminate = 1) */
+  long klu_analyses_carried_over;     /* KLU analyses taken over from the previous run on a reset model */
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;

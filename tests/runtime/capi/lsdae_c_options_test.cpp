@@ -4,6 +4,7 @@
 // and each option reaching the simulation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -45,6 +46,7 @@ TEST(CApiOptions, InitGivesTheSimulationDefaults) {
   EXPECT_EQ(options.reselect, 1);
   EXPECT_TRUE(std::isnan(options.max_step));
   EXPECT_EQ(options.max_steps, 100000);
+  EXPECT_EQ(options.eliminate, 0);
   const lsdae::SimulationOptions o = lsdae::capi::to_simulation_options(&options), d;
   EXPECT_EQ(o.constraints, d.constraints);
   EXPECT_EQ(o.projection_tolerance, d.projection_tolerance);
@@ -54,6 +56,7 @@ TEST(CApiOptions, InitGivesTheSimulationDefaults) {
   EXPECT_EQ(o.max_step, d.max_step);
   EXPECT_EQ(o.threads, d.threads);
   EXPECT_EQ(o.max_steps, d.max_steps);
+  EXPECT_EQ(o.eliminate_linear, d.eliminate_linear);
   EXPECT_FALSE(o.stop_time.has_value());
 }
 
@@ -121,6 +124,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"row_order", [](lsdae_options& o) { o.row_order = static_cast<lsdae_row_order>(3); },
                   "row_order is 3"},
         BadOption{"reselect", [](lsdae_options& o) { o.reselect = 2; }, "reselect is 2"},
+        BadOption{"eliminate", [](lsdae_options& o) { o.eliminate = -1; }, "eliminate is -1"},
         BadOption{"projection_tolerance", [](lsdae_options& o) { o.projection_tolerance = -1e-6; },
                   "projection_tolerance is -1e-06"},
         BadOption{"projection_tolerance_zero", [](lsdae_options& o) { o.projection_tolerance = 0.0; },
@@ -197,6 +201,32 @@ TEST(CApiOptions, ReselectOffReachesTheSimulation) {
   EXPECT_EQ(lsdae_advance_to(sim, 2.0, &t), LSDAE_ERR_SOLVER) << "x as a dummy state is singular where the rod is vertical";
   EXPECT_LT(t, 1.0);
   lsdae_free(sim);
+}
+
+// --eliminate auto from C: the TransmissionLine's 241 linear algebraic
+// unknowns leave IDA, and the run agrees with the one that keeps them.
+TEST(CApiOptions, EliminateReachesTheSimulation) {
+  auto run = [](int eliminate, lsdae_stats& stats) {
+    lsdae_options options = defaults();
+    options.eliminate = eliminate;
+    lsdae_simulation* sim = open("TransmissionLine_dae_shapeA_80", options);
+    EXPECT_NE(sim, nullptr);
+    if (sim == nullptr) return 0.0;
+    EXPECT_EQ(lsdae_initialize(sim), LSDAE_OK) << lsdae_last_error(sim);
+    EXPECT_EQ(lsdae_advance_to(sim, 1e-6, nullptr), LSDAE_OK) << lsdae_last_error(sim);
+    EXPECT_EQ(lsdae_statistics(sim, &stats), LSDAE_OK);
+    double v = 0;
+    EXPECT_EQ(lsdae_get(sim, "L[76].i", &v), LSDAE_OK) << lsdae_last_error(sim);
+    lsdae_free(sim);
+    return v;
+  };
+  lsdae_stats kept{}, eliminated{};
+  const double a = run(0, kept), b = run(1, eliminated);
+  EXPECT_EQ(kept.eliminated, 0u);
+  EXPECT_EQ(eliminated.eliminated, 241u);
+  EXPECT_EQ(eliminated.unknowns, kept.unknowns) << "the model's size is the whole DAE's";
+  EXPECT_EQ(eliminated.klu_analyses_carried_over, 0) << "a fresh model: nothing to carry over";
+  EXPECT_NEAR(a, b, 1e-5 * std::max(1.0, std::abs(a)));
 }
 
 TEST(CApiOptions, RowOrderReachesTheSimulation) {
