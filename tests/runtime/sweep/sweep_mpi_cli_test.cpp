@@ -141,6 +141,34 @@ TEST_F(SweepMpi, MonteCarloRowsAreTheSameOnEveryRankCount) {
   EXPECT_EQ(one.scenarios, 60) << alone_run.err;
 }
 
+// A system of FMUs swept under MPI: the rows of the seed-003 masses equal
+// the one-process sweep's, and an HDF5 summary written by rank 0 holds every
+// row (a resume from it finds nothing left to run).
+TEST_F(SweepMpi, ASystemSweepsUnderMpiIntoCsvAndHdf5Summaries) {
+  const std::string system = (std::filesystem::path(LSDAE_SYSTEM_DIR) / "coupled_masses.ssp").string();
+  const std::vector<std::string> grid{"sweep", system, "--grid", "mass1.F0=0.5,1,1.5,2,2.5,3", "--stop", "1",
+                                      "--metric", "max:mass1.s", "--metric", "final:mass2.F", "--no-progress"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = grid;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  ASSERT_TRUE(ExitedWith(run({}, with({"--summary", (work_ / "alone.csv").string()})), 0));
+  const ProcessResult np2 = run(mpirun(2), with({"--summary", (work_ / "np2.csv").string()}));
+  ASSERT_TRUE(ExitedWith(np2, 0)) << np2.err;
+  const auto alone = rows_by_id(work_ / "alone.csv");
+  ASSERT_EQ(alone.size(), 6u);
+  EXPECT_EQ(rows_by_id(work_ / "np2.csv"), alone);
+  EXPECT_EQ(reuse_line(np2).models, 2) << np2.err;
+
+  const ProcessResult h5 = run(mpirun(2), with({"--summary", (work_ / "np2.h5").string()}));
+  ASSERT_TRUE(ExitedWith(h5, 0)) << h5.err;
+  const ProcessResult resumed = run({}, with({"--summary", (work_ / "np2.h5").string(), "--resume"}));
+  ASSERT_TRUE(ExitedWith(resumed, 0)) << resumed.err;
+  EXPECT_TRUE(Mentions(resumed, "re:resuming: 6 scenarios already in [^ ]*np2\\.h5, 0 to run")) << resumed.err;
+  EXPECT_TRUE(leftovers().empty());
+}
+
 TEST_F(SweepMpi, NoReuseMakesAModelPerScenarioUnderMpi) {
   const ProcessResult r =
       run(mpirun(2), {"sweep", hello_fmu().string(), "--grid", "x=1,1.5,2,2.5,3,3.5,4,4.5", "--stop", "0.2", "--metric",
