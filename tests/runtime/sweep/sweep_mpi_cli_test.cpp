@@ -93,7 +93,16 @@ class SweepMpi : public CliTest {
                     std::chrono::seconds timeout = std::chrono::seconds(300)) {
     if (launcher.empty()) launcher.push_back(LSDAE_BINARY);
     launcher.insert(launcher.end(), args.begin(), args.end());
-    return run_process(launcher, {{"TMPDIR", tmp_.string()}}, work_, timeout);
+    std::map<std::string, std::string> env{{"TMPDIR", tmp_.string()}};
+#if defined(__SANITIZE_ADDRESS__)
+    // Open MPI 4.1 leaves its own allocations at MPI_Finalize, in MCA
+    // components it has dlclose()d (no suppression can name them): leak
+    // checking is off for the programs under mpirun, as for the other MPI
+    // tests (tests/runtime/sweep/CMakeLists.txt). The test's ENVIRONMENT
+    // property does not reach processes started here, so it is said here.
+    env["ASAN_OPTIONS"] = "detect_leaks=0";
+#endif
+    return run_process(launcher, env, work_, timeout);
   }
 };
 
