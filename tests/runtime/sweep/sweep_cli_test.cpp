@@ -20,6 +20,7 @@
 
 #include "broken_fmus.h"
 #include "cli_fixture.h"
+#include "summary_rows.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
 
@@ -38,35 +39,6 @@ std::filesystem::path case39() {
   const std::filesystem::path path = std::filesystem::path(LSDAE_GRID_CASES_DIR) / "case39.m";
   EXPECT_TRUE(std::filesystem::exists(path)) << path << " is missing: the N-1 tests need the shared grid data";
   return path;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& path) {
-  const std::string text = read_text(path);
-  std::vector<std::vector<std::string>> rows;
-  std::size_t pos = 0;
-  while (pos < text.size()) rows.push_back(sweep::parse_csv_record(text, pos));
-  return rows;
-}
-
-// Summary rows by id, without the wall time (column 6), which differs from run to run.
-std::map<std::string, std::vector<std::string>> rows_by_id(const std::filesystem::path& summary) {
-  auto rows = read_csv(summary);
-  std::map<std::string, std::vector<std::string>> out;
-  EXPECT_FALSE(rows.empty());
-  for (std::size_t r = 1; r < rows.size(); ++r) {
-    auto row = rows[r];
-    EXPECT_GE(row.size(), 6u);
-    if (row.size() >= 6) row[5].clear();
-    EXPECT_TRUE(out.emplace(row[0], row).second) << "id " << row[0] << " twice";
-  }
-  return out;
 }
 
 // A change table over branches 1..n of case39 (46 branches), and one row

@@ -28,6 +28,7 @@
 
 #include "broken_fmus.h"
 #include "cli_fixture.h"
+#include "summary_rows.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
 
@@ -35,32 +36,6 @@ namespace lsdae::test {
 namespace {
 
 std::filesystem::path hello_fmu() { return std::filesystem::path(LSDAE_FMU_DIR) / "HelloWorld_ode.fmu"; }
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Summary rows by id, without the wall time (column 6), which differs from run to run.
-std::map<std::string, std::vector<std::string>> rows_by_id(const std::filesystem::path& summary) {
-  const std::string text = read_text(summary);
-  std::map<std::string, std::vector<std::string>> out;
-  std::size_t pos = 0;
-  bool header = true;
-  while (pos < text.size()) {
-    auto row = sweep::parse_csv_record(text, pos);
-    if (header) {
-      header = false;
-      continue;
-    }
-    EXPECT_GE(row.size(), 6u);
-    if (row.size() >= 6) row[5].clear();
-    EXPECT_TRUE(out.emplace(row[0], row).second) << "id " << row[0] << " twice";
-  }
-  return out;
-}
 
 struct ReuseLine {
   long models = -1, scenarios = -1, processes = -1;

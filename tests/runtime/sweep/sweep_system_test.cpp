@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "cli_fixture.h"
+#include "summary_rows.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
 
@@ -24,31 +25,6 @@ namespace lsdae::test {
 namespace {
 
 std::filesystem::path ssp(const std::string& name) { return std::filesystem::path(LSDAE_SYSTEM_DIR) / (name + ".ssp"); }
-
-std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  const std::string text = s.str();
-  std::vector<std::vector<std::string>> rows;
-  std::size_t pos = 0;
-  while (pos < text.size()) rows.push_back(sweep::parse_csv_record(text, pos));
-  return rows;
-}
-
-// Summary rows by id, the wall time (column 6) cleared.
-std::map<std::string, std::vector<std::string>> rows_by_id(const std::filesystem::path& summary) {
-  auto rows = read_csv(summary);
-  std::map<std::string, std::vector<std::string>> out;
-  EXPECT_FALSE(rows.empty()) << summary;
-  for (std::size_t r = 1; r < rows.size(); ++r) {
-    auto row = rows[r];
-    EXPECT_GE(row.size(), 6u);
-    if (row.size() >= 6) row[5].clear();
-    EXPECT_TRUE(out.emplace(row[0], row).second) << "id " << row[0] << " twice";
-  }
-  return out;
-}
 
 class SweepSystem : public CliTest {
  protected:
