@@ -10,8 +10,9 @@ interleaved over a few rounds so that every variant sees the same machine:
           scenarios: what this machine gives two processes at all (the ceiling
           any 2-rank run can reach here)
   jobs2   `lsdae sweep --jobs 2` (two worker processes, no MPI)
-  + np2 with extra mpirun options given by --variant (e.g. "--bind-to none",
-    "--mca mpi_yield_when_idle 1")
+  + np2 with extra mpirun options given by --variant (e.g. "--bind-to none", or
+    "--mca odls_base_sigkill_timeout 0": without it Open MPI's mpirun waits 2 s
+    after a rank exits non-zero, i.e. after any sweep with a failed scenario)
 
 For each run: the wall time (started → exited), the CPU time of every
 `lsdae` process and its worker processes (each run through this script as a
@@ -113,6 +114,9 @@ def main():
     p.add_argument("--metric", default="max:maxdev(gen[*].delta)", help="the summary's metric (a PowerGrid one)")
     p.add_argument("--variant", action="append", default=[],
                    help="extra mpirun options for one more np2 variant (repeatable)")
+    p.add_argument("--sweep-options", default="",
+                   help="more `lsdae sweep` options for every run, one string (e.g. the screening settings: "
+                        "\"--stop-when 'maxdev(gen[*].delta, gen[*].H) > 3.14159' --settle 0.3,2,1.1 --output-interval 0.05\")")
     p.add_argument("--no-pair", action="store_true", help="skip the two independent processes")
     p.add_argument("--no-jobs", action="store_true", help="skip --jobs 2")
     p.add_argument("--out", default="sweep-mpi-speedup", help="folder for tables and summaries")
@@ -132,7 +136,7 @@ def main():
     def sweep_cmd(table, summary, extra=()):
         return [sys.executable, os.path.abspath(__file__), "--cpu-into", summary + ".cpu", args.lsdae, "sweep", args.fmu, "--scenarios", table, "--stop", str(args.stop),
                 "--metric", args.metric, "--no-progress", "--overwrite",
-                "--summary", summary, *extra]
+                "--summary", summary, *shlex.split(args.sweep_options), *extra]
 
     variants = [("one", lambda s: [sweep_cmd(every, s)]),
                 ("np2", lambda s: [mpirun + ["-np", "2"] + sweep_cmd(every, s)])]
