@@ -108,18 +108,22 @@ TEST_F(SweepMpi, MonteCarloRowsAreTheSameOnEveryRankCount) {
     EXPECT_NEAR(std::stod(row[6]) / std::exp(0.7), x0, 1e-4 * x0) << "scenario " << id;
   }
 
-  // Reuse under MPI: one model per rank (each rank's worker kept it), 60 scenarios in all.
+  // Reuse under MPI: one model per rank that got work (each rank's worker
+  // kept it), 60 scenarios in all. The scenarios are short: on a busy
+  // machine a rank may get none (then it made no model and no process).
   const ReuseLine three = reuse_line(np3_run);
   EXPECT_EQ(three.scenarios, 60) << np3_run.err;
-  EXPECT_EQ(three.models, 3) << np3_run.err;
-  EXPECT_EQ(three.processes, 3) << np3_run.err;
   ASSERT_EQ(three.per_rank.size(), 3u) << np3_run.err;
-  long total = 0;
+  long total = 0, ranks_with_work = 0;
   for (const auto& [rank, counts] : three.per_rank) {
     EXPECT_EQ(counts.second, counts.first > 0 ? 1 : 0) << "rank " << rank << ": " << np3_run.err;
     total += counts.first;
+    ranks_with_work += counts.first > 0 ? 1 : 0;
   }
   EXPECT_EQ(total, 60);
+  EXPECT_GE(ranks_with_work, 1);
+  EXPECT_EQ(three.models, ranks_with_work) << np3_run.err;
+  EXPECT_EQ(three.processes, ranks_with_work) << np3_run.err;
   const ReuseLine one = reuse_line(alone_run);
   EXPECT_EQ(one.models, 1) << alone_run.err;
   EXPECT_EQ(one.scenarios, 60) << alone_run.err;
