@@ -168,6 +168,7 @@ std::string stats_json(const Simulation* sim, const std::string& fmu_name, doubl
     j.field("reselections", static_cast<std::int64_t>(s.reselections));
     j.field("projections", static_cast<std::int64_t>(s.projections));
     j.field("projection_rejections", static_cast<std::int64_t>(s.projection_rejections));
+    j.field("first_step_retries", static_cast<std::int64_t>(s.first_step_retries));
     j.end_object();
     j.field("dummy_derivatives", s.dummy_derivatives);
     j.field("largest_projection", s.largest_projection);
@@ -252,6 +253,9 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << (s.projections > 0 ? count_of(s.projections, "projection") + " (largest correction " +
                                         format_number(s.largest_projection) + "); "
                                   : std::string())
+            << (s.first_step_retries > 0
+                    ? count_of(s.first_step_retries, "first step") + " tried again smaller; "
+                    : std::string())
             << (s.projection_rejections > 0
                     ? count_of(s.projection_rejections, "step") + " rejected and retried smaller for a large correction; "
                     : std::string())

@@ -45,6 +45,7 @@ IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
   klu_symbolic_analyses += o.klu_symbolic_analyses;
   klu_restart_factorizations += o.klu_restart_factorizations;
   klu_adopted_analyses += o.klu_adopted_analyses;
+  first_step_retries += o.first_step_retries;
   eliminated = o.eliminated;
   colors = o.colors;
   varying_colors = o.varying_colors;
@@ -134,6 +135,14 @@ struct IdaIntegrator::Impl {
   long residual_calls = 0;
   double next_initial_step = 0;         // set_next_initial_step(): for the next start() only
   bool initial_step_overridden = false;  // the last start() used it
+  // The point of the last start() (after make_consistent()), kept until IDA
+  // has taken a step from it: a first step that fails the error test down to
+  // IDA's limit is tried again from it with a smaller step (solve()).
+  bool at_start = false;
+  long first_step_retries = 0;
+  std::vector<double> y_start, yp_start;
+  static constexpr int kFirstStepRetries = 2;
+  static constexpr double kFirstStepShrink = 1e-3;
   std::string last_ida_message;
   std::vector<sunindextype> col_ptr, row_idx;
   std::vector<double> csc_values;  // dense solver: the Jacobian in CSC order before scattering
@@ -561,6 +570,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
   }
   m.use_error_test_mask();
   m.rearm_scan();  // IDAReInit zeroed IDA's counters
+  m.at_start = true;
 }
 
 void IdaIntegrator::set_next_initial_step(double h) {
@@ -608,11 +618,51 @@ void IdaIntegrator::make_consistent(double t_next) {
 }
 
 // One IDASolve call in `mode`; failures throw with time, step and reason.
+//
+// The first step from a start may fail IDA's error test all the way down
+// (IDA_ERR_FAIL after its 10 tries, each step a quarter of the last) when an
+// algebraic unknown in the error test moves at once while IDA predicts it
+// constant: IDA knows the derivatives of the differential unknowns only, so
+// the first order-1 prediction of an algebraic z misses by h·ż, and at tight
+// tolerances (atol 1e-10: h ≤ 1e-10/|ż|) ten quarterings from IDA's first
+// guess (a thousandth of the distance to the next output point) do not get
+// there: CoupledMasses, whose coupling force follows sin(ωt), failed at t = 0
+// with rtol = atol = 1e-10 and rows every 0.1 s, and ran with rows every
+// 0.01 s. Such a first step is tried again from the same point, up to
+// kFirstStepRetries times, each from kFirstStepShrink of the step IDA was
+// about to try; a run that never fails is untouched (the same steps, bitwise).
 int IdaIntegrator::solve(double tout, int mode) {
   Impl& m = *impl_;
+  if (m.at_start && !m.clock) {
+    m.y_start.assign(NV_DATA_S(m.y), NV_DATA_S(m.y) + n_);
+    m.yp_start.assign(NV_DATA_S(m.yp), NV_DATA_S(m.yp) + n_);
+  }
+  const double t_start = t_;
   realtype t_reached = t_;
   int flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, mode);
+  for (int retry = 0; flag == IDA_ERR_FAIL && m.at_start && !m.clock && retry < Impl::kFirstStepRetries &&
+                      !m.callback_error;
+       ++retry) {
+    long steps = 0;
+    IDAGetNumSteps(m.ida, &steps);
+    realtype h_next = 0;
+    IDAGetCurrentStep(m.ida, &h_next);
+    if (steps > 0 || !(h_next != 0)) break;
+    m.carry_counters();
+    std::copy(m.y_start.begin(), m.y_start.end(), NV_DATA_S(m.y));
+    std::copy(m.yp_start.begin(), m.yp_start.end(), NV_DATA_S(m.yp));
+    m.check(IDAReInit(m.ida, t_start, m.y, m.yp), "IDAReInit");
+    m.check(IDASetInitStep(m.ida, std::fabs(h_next) * Impl::kFirstStepShrink), "IDASetInitStep");
+    m.initial_step_overridden = true;  // the next start() goes back to the caller's choice
+    m.use_error_test_mask();
+    m.rearm_scan();
+    m.last_ida_message.clear();
+    ++m.first_step_retries;
+    t_reached = t_start;
+    flag = IDASolve(m.ida, tout, &t_reached, m.y, m.yp, mode);
+  }
   m.full_valid = false;
+  if (flag >= 0) m.at_start = false;
   if (m.callback_error) std::rethrow_exception(std::exchange(m.callback_error, nullptr));
   if (flag < 0) {
     realtype t_now = t_;
@@ -755,6 +805,7 @@ IntegratorStats IdaIntegrator::stats() const {
     s.klu_restart_factorizations = m.klu_counters.restart_factorizations;
     s.klu_adopted_analyses = m.klu_counters.adopted_analyses;
   }
+  s.first_step_retries = m.first_step_retries;
   return s;
 }
 

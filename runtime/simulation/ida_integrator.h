@@ -149,6 +149,7 @@ struct IntegratorStats {
   long klu_symbolic_analyses = 0;   // KLU symbolic analyses (ordering + BTF)
   long klu_restart_factorizations = 0;  // full numeric factorizations at restarts with a kept analysis
   long klu_adopted_analyses = 0;    // analyses taken over from an earlier integrator (adopt_klu_analysis)
+  long first_step_retries = 0;      // first steps from a start tried again smaller (IdaIntegrator::solve)
   std::size_t eliminated = 0;       // unknowns eliminated before IDA (IntegratorOptions::expansion)
   double last_step = 0.0;
 

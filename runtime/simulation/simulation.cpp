@@ -396,6 +396,7 @@ const SimulationStats& Simulation::statistics() {
   s.klu_symbolic_analyses = is.klu_symbolic_analyses;
   s.klu_restart_factorizations = is.klu_restart_factorizations;
   s.klu_analyses_carried_over = is.klu_adopted_analyses;
+  s.first_step_retries = is.first_step_retries;
   return s;
 }
 

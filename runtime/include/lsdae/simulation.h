@@ -171,6 +171,10 @@ struct SimulationStats {
   // FMI 2.0) would have moved the states by more than the local error test
   // allows (docs/fmi2.md).
   long projection_rejections = 0;
+  // First steps from a start (the initial point, a restart after an event)
+  // that failed IDA's error test down to its limit and were tried again from
+  // the same point with a step 1000 times smaller (at most twice per start).
+  long first_step_retries = 0;
   // wall time per phase, seconds
   double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
   double reached_time = 0;
