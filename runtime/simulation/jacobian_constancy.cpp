@@ -2,6 +2,9 @@
 #include "simulation/jacobian_constancy.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <unordered_map>
 #include <vector>
 
 #include "lsdae/error.h"
@@ -112,6 +115,82 @@ kernels::ConstantEntries classify_jacobian_entries(const FmuDae& dae, const stru
     }
     for (const std::size_t c : touched) declared[c] = unset;
     touched.clear();
+  }
+  return out;
+}
+
+kernels::ConstantEntries classify_reduced_entries(const kernels::ConstantEntries& full,
+                                                  const structure::Pattern& iteration,
+                                                  const structure::LinearElimination& plan) {
+  using structure::no_index;
+  const std::size_t n = iteration.cols(), m = plan.eliminated.size();
+  if (full.lifetime.size() != iteration.nnz() || full.derivative_part.size() != iteration.nnz() ||
+      plan.reduced_unknown.size() != n || plan.z_columns.cols() != m || plan.eliminated_rows.size() != m)
+    throw Error(ErrorKind::internal, "jacobian constancy: the elimination plan does not fit the iteration pattern");
+  // The block of each eliminated unknown: components of A's graph (union-find).
+  std::vector<std::size_t> row_to_eliminated(iteration.rows(), no_index), parent(m);
+  std::iota(parent.begin(), parent.end(), std::size_t{0});
+  auto find = [&](std::size_t a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+  };
+  for (std::size_t e = 0; e < m; ++e) row_to_eliminated[plan.eliminated_rows[e]] = e;
+  for (std::size_t e = 0; e < m; ++e)
+    for (const std::size_t r : plan.z_columns.column(e))
+      if (const std::size_t f = row_to_eliminated[r]; f != no_index) parent[find(e)] = find(f);
+  std::vector<std::size_t> block(m);
+  for (std::size_t e = 0; e < m; ++e) block[e] = find(e);
+
+  // Per (block, kept column j): the widest lifetime among J(R, j), R a row
+  // of the block, and whether one has a ∂/∂y' part.
+  struct Widest {
+    int rank = 0;
+    bool derivative = false;
+  };
+  std::unordered_map<std::uint64_t, Widest> block_column;
+  auto key = [n](std::size_t b, std::size_t j) { return static_cast<std::uint64_t>(b) * n + j; };
+  for (std::size_t j = 0; j < n; ++j) {
+    if (plan.reduced_unknown[j] == no_index) continue;
+    for (std::size_t p = iteration.col_ptr()[j]; p < iteration.col_ptr()[j + 1]; ++p) {
+      const std::size_t e = row_to_eliminated[iteration.row_idx()[p]];
+      if (e == no_index) continue;
+      Widest& w = block_column[key(block[e], j)];
+      w.rank = std::max(w.rank, rank(full.lifetime[p]));
+      w.derivative = w.derivative || full.derivative_part[p];
+    }
+  }
+
+  const structure::Pattern& reduced = plan.reduced;
+  kernels::ConstantEntries out;
+  out.lifetime.assign(reduced.nnz(), EntryLifetime::varying);
+  out.derivative_part.assign(reduced.nnz(), false);
+  std::vector<std::size_t> blocks_of_row;
+  for (std::size_t jr = 0; jr < reduced.cols(); ++jr) {
+    const std::size_t j = plan.kept[jr];
+    const std::span<const std::size_t> full_column = iteration.column(j);
+    for (std::size_t q = reduced.col_ptr()[jr]; q < reduced.col_ptr()[jr + 1]; ++q) {
+      const std::size_t i = plan.kept_rows[reduced.row_idx()[q]];
+      int widest = -1;
+      bool derivative = false;
+      if (const auto at = std::lower_bound(full_column.begin(), full_column.end(), i);
+          at != full_column.end() && *at == i) {
+        const std::size_t p = iteration.col_ptr()[j] + static_cast<std::size_t>(at - full_column.begin());
+        widest = rank(full.lifetime[p]);
+        derivative = full.derivative_part[p];
+      }
+      blocks_of_row.clear();
+      for (const std::size_t e : plan.z_columns.row(i)) blocks_of_row.push_back(block[e]);
+      std::sort(blocks_of_row.begin(), blocks_of_row.end());
+      blocks_of_row.erase(std::unique(blocks_of_row.begin(), blocks_of_row.end()), blocks_of_row.end());
+      for (const std::size_t b : blocks_of_row)
+        if (const auto w = block_column.find(key(b, j)); w != block_column.end()) {
+          widest = std::max(widest, w->second.rank);
+          derivative = derivative || w->second.derivative;
+        }
+      if (widest < 0) continue;  // reached by neither (cannot happen): stays varying
+      out.lifetime[q] = of_rank(widest);
+      out.derivative_part[q] = derivative;
+    }
   }
   return out;
 }

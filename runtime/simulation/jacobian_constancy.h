@@ -24,6 +24,7 @@
 #include "simulation/fmu_dae.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
+#include "structure/linear_elimination.h"
 #include "structure/pattern.h"
 
 namespace lsdae::simulation {
@@ -32,6 +33,21 @@ namespace lsdae::simulation {
 kernels::ConstantEntries classify_jacobian_entries(const FmuDae& dae, const structure::DaeSystem& system,
                                                    const structure::Index1System& index1,
                                                    const structure::Pattern& iteration);
+
+// The same for the reduced system of a linear elimination
+// (structure/linear_elimination.h): per CSC entry of plan.reduced, from
+// `full`, the classification of `iteration`'s entries. The reduced matrix is
+// the Schur complement J_rr − B·A⁻¹·J_Rr, A and B constant for the run (the
+// plan's contract), A block diagonal over the plan's blocks; so entry (i, j)
+// is J(i, j) plus, for every block b that row i reaches through B, a
+// combination of the entries J(R, j) of b's rows R. Its lifetime is the
+// widest of those entries' (an entry that is absent contributes nothing) and
+// it has a ∂/∂y' part when one of them has. Blocks are recomputed as the
+// connected components of A's graph (the plan's step 3).
+// Cost: O(nnz(iteration) + nnz(plan.z_columns) + nnz(plan.reduced)·(blocks a row reaches)).
+kernels::ConstantEntries classify_reduced_entries(const kernels::ConstantEntries& full,
+                                                  const structure::Pattern& iteration,
+                                                  const structure::LinearElimination& plan);
 
 }  // namespace lsdae::simulation
 

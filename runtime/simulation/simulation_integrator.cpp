@@ -131,14 +131,19 @@ void Simulation::Impl::make_integrator() {
   // carry that one evaluation's rounding for the whole run, which moved
   // event-sensitive runs (the Reference FMUs' BouncingBall coming to rest
   // takes one more event); finite-difference Jacobians stay as they were.
-  // (The reduced system's entries are not classified: every entry varies.)
-  if (options.constant_jacobian_entries && !options.uncolored_jacobian && use_directional && !eliminating) {
+  // With an elimination the reduced system's entries are classified from the
+  // full ones (classify_reduced_entries: constant where every entry that
+  // makes them up is).
+  if (options.constant_jacobian_entries && !options.uncolored_jacobian && use_directional) {
     const structure::Pattern& iteration = structure.iteration;
     jacobian_constants = simulation::classify_jacobian_entries(dae, structure.analysis.system, index1, iteration);
-    std::vector<bool> constant(iteration.nnz());
+    if (eliminating)
+      jacobian_constants = simulation::classify_reduced_entries(jacobian_constants, iteration, *elimination);
+    const structure::Pattern& pattern = eliminating ? elimination->reduced : iteration;
+    std::vector<bool> constant(pattern.nnz());
     for (std::size_t p = 0; p < constant.size(); ++p)
       constant[p] = jacobian_constants.lifetime[p] != kernels::EntryLifetime::varying;
-    varying_coloring = structure::color_varying_columns(iteration, constant);
+    varying_coloring = structure::color_varying_columns(pattern, constant);
     if (varying_coloring->constant_entries > 0) {
       io.constant_entries = &jacobian_constants;
       io.varying_coloring = &varying_coloring->coloring;
