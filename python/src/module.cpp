@@ -574,6 +574,7 @@ py::dict statistics_of(lsdae::Simulation& sim) {
   d["reselections"] = s.reselections;
   d["projections"] = s.projections;
   d["projection_rejections"] = s.projection_rejections;
+  d["first_step_retries"] = s.first_step_retries;
   d["synthesis_evaluations"] = s.synthesis_evaluations;
   d["largest_projection"] = s.largest_projection;
   d["largest_drift"] = s.largest_drift;

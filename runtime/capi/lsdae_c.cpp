@@ -382,6 +382,7 @@ lsdae_status lsdae_statistics(lsdae_simulation* s, lsdae_stats* out) {
     out->projection_rejections = st.projection_rejections;
     out->eliminated = st.eliminated;
     out->klu_analyses_carried_over = st.klu_analyses_carried_over;
+    out->first_step_retries = st.first_step_retries;
   });
 }
 

@@ -146,6 +146,9 @@ typedef struct {
   /* -- appended: elimination and KLU's analysis across runs (SimulationStats) -- */
   size_t eliminated;                  /* algebraic unknowns eliminated before IDA (0 unless eliminate = 1) */
   long klu_analyses_carried_over;     /* KLU analyses taken over from the previous run on a reset model */
+  /* -- appended: IDA's first steps (SimulationStats) -- */
+  long first_step_retries;            /* first steps from a start (the initial point, an event) that failed
+                                         IDA's error test down to its limit and were tried again smaller */
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;

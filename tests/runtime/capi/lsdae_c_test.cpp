@@ -82,6 +82,8 @@ TEST(CApi, StatisticsCountSynthesizedDerivatives) {
   EXPECT_EQ(provided.synthesis_evaluations, 0);
   EXPECT_EQ(synthesized.projection_rejections, 0) << "no FMU projection here: nothing rejected";
   EXPECT_EQ(provided.projection_rejections, 0);
+  EXPECT_EQ(synthesized.first_step_retries, 0);
+  EXPECT_EQ(provided.first_step_retries, 0);
 }
 
 TEST(CApi, ErrorsComeBackAsStatusAndMessage) {
