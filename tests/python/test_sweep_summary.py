@@ -18,13 +18,13 @@ os.environ["HDF5_USE_FILE_LOCKING"] = "FALSE"  # read the file the sweep is writ
 METRICS = ["final:x", "max:der(x)", "tmax:x"]
 
 
-def sweep(lsdae_binary, fmu, summary, *extra, wait=True):
+def sweep(lsdae_binary, fmu, summary, *extra, wait=True, env=None):
     args = [lsdae_binary, "sweep", fmu("HelloWorld_ode"), "--no-progress", "--summary", str(summary)]
     for m in METRICS:
         args += ["--metric", m]
     args += list(extra)
     if not wait:
-        return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     return subprocess.run(args, capture_output=True, text=True, timeout=600)
 
 
@@ -79,7 +79,11 @@ def test_a_killed_hdf5_summary_is_readable_and_resumes(tmp_path, lsdae_binary, f
     assert len(expected) == 400
 
     part = tmp_path / "part.h5"
-    child = sweep(lsdae_binary, fmu, part, *common, wait=False)
+    # A process killed with SIGKILL cannot remove its unpacked FMU: keep that
+    # folder in this test's own directory, not in the machine's /tmp.
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    child = sweep(lsdae_binary, fmu, part, *common, wait=False, env={**os.environ, "TMPDIR": str(scratch)})
     deadline = time.monotonic() + 120
     rows = 0
     try:
@@ -95,6 +99,7 @@ def test_a_killed_hdf5_summary_is_readable_and_resumes(tmp_path, lsdae_binary, f
     finally:
         child.send_signal(signal.SIGKILL)
         child.communicate()
+    assert [p.name[:6] for p in scratch.iterdir()] == ["lsdae-"], "the killed sweep's unpacked FMU, and only it"
     kept = lsdae.read_summary(part)
     assert 3 <= len(kept["id"]) < 400
     for column in kept.values():

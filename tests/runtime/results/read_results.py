@@ -23,6 +23,7 @@ Exits non-zero on the first failure (a missing file is a failure too).
 import csv
 import json
 import os
+import shutil
 import signal
 import struct
 import subprocess
@@ -152,9 +153,14 @@ def compare(name, lsdae, fmu, extra, work):
 
 def killed_run(lsdae, fmu, work):
     path = os.path.join(work, "killed.h5")
+    # A process killed with SIGKILL cannot remove its unpacked FMU: keep that
+    # folder in the test's work directory, not in the machine's /tmp.
+    scratch = os.path.join(work, "tmp")
+    shutil.rmtree(scratch, ignore_errors=True)  # what an earlier run's killed process left
+    os.makedirs(scratch)
     child = subprocess.Popen([lsdae, "simulate", fmu, "--no-isolate", "--no-progress", "--stop", "1e7",
                               "--output-interval", "1e-3", "--max-rows", "100000000000", "-o", path],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ, TMPDIR=scratch))
     deadline = time.time() + 60
     while not os.path.exists(path) and time.time() < deadline and child.poll() is None:
         time.sleep(0.05)
