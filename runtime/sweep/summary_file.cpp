@@ -416,7 +416,11 @@ SummaryTable read_csv_summary(const std::filesystem::path& path) {
 
 SummaryTable read_hdf5_summary(const std::filesystem::path& path) {
   quiet_hdf5();
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  // Readable while a sweep still writes it (which holds HDF5 1.10's file
+  // lock), as Python's lsdae.read_summary: /id bounds what is read.
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_file_locking(fapl.get(), false, true);
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   if (!file.valid()) {
     const std::string cause = results::hdf5::error_message();
     throw Error(ErrorKind::output, "summary \"" + path.string() + "\": cannot be opened as HDF5 (" +

@@ -114,7 +114,9 @@ struct SummaryTable {
 // what a kill left incomplete (a CSV last line without its line break, the
 // HDF5 datasets past /id's length). CSV keeps every field as written (an
 // empty metric: nullopt, "nan": NaN); HDF5 stores both as NaN, read as a NaN
-// value, and a NaN reached_time as nullopt. Error(output) when the file
+// value, and a NaN reached_time as nullopt. A summary a sweep is still
+// writing can be read (HDF5: without taking the file lock; a read that
+// meets a flush half done may fail: read again). Error(output) when the file
 // cannot be read, Error(usage) when it is not a summary lsdae wrote.
 SummaryTable read_summary(const std::filesystem::path& path);
 

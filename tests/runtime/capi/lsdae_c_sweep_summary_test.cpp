@@ -3,7 +3,8 @@
 // does it (sweep/summary_file.h): HDF5 for a .h5 name, read back with
 // sweep::read_summary and equal to the CSV rows of the same sweep; resume
 // (spec->resume = 1) skips the ids already in the file, CSV or HDF5, and runs
-// the rest; a summary of other metrics, or not a summary, is refused.
+// the rest, also after the sweep was killed; a summary of other metrics, or
+// not a summary, is refused.
 //
 // The model is BouncingBall_ode (a state event per bounce) swept over its
 // restitution e and drop height h; a row that fails (a value that is not a
@@ -11,8 +12,11 @@
 #include "lsdae/lsdae.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +25,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "catalog.h"
@@ -104,7 +109,7 @@ class SweepSummaryCApi : public ::testing::Test {
     summary_ = summary.string();
     spec_.summary_csv = summary_.c_str();
     spec_.resume = resume;
-    return lsdae_sweep(lsdae::test::fmu_path("BouncingBall_ode").c_str(), &options_, &spec_, failed);
+    return lsdae_sweep(lsdae::test::fmu_path(model_).c_str(), &options_, &spec_, failed);
   }
 
   // The "resuming: ..." line of the last sweep, or "".
@@ -131,7 +136,7 @@ class SweepSummaryCApi : public ::testing::Test {
   }
 
   fs::path dir_;
-  std::string table_, summary_;
+  std::string model_ = "BouncingBall_ode", table_, summary_;
   lsdae_options options_{};
   lsdae_sweep_spec spec_{};
   const char* stop_when_[1] = {"v < -5"};
@@ -219,6 +224,82 @@ TEST_F(SweepSummaryCApi, ResumeSkipsTheScenariosInTheFile) {
     // resume = 0 (lsdae_sweep_spec_init's) starts the file again.
     ASSERT_EQ(sweep(path, 0, &failed), LSDAE_OK) << lsdae_last_error(nullptr);
     for (const auto& row : lsdae::sweep::read_summary(path).rows) EXPECT_NE(row.steps, 4242) << row.id;
+  }
+}
+
+// A pipeline killed in the middle of lsdae_sweep (SIGKILL: no clean-up at
+// all) leaves the rows that had finished, readable; resume = 1 runs the rest
+// and the file ends as the uninterrupted sweep's. The sweep runs in a child
+// of this test (fork, then lsdae_sweep, as a pipeline would call it). The
+// model is HelloWorld_ode (x' = 1.4x, a few milliseconds per scenario with
+// a fine output grid): smooth, so no draw can make a scenario slow.
+TEST_F(SweepSummaryCApi, AKilledSweepKeepsItsRowsAndResumes) {
+  constexpr std::size_t kDraws = 400;
+  const char* draws[] = {"x=uniform(0.5,2)"};
+  model_ = "HelloWorld_ode";
+  use_metrics({"final:x", "tmax:y", "min:z"});
+  spec_.scenarios_csv = nullptr;
+  spec_.stop_when_count = 0;
+  spec_.monte_carlo = kDraws;
+  spec_.draws = draws;
+  spec_.draw_count = 1;
+  spec_.seed = 20;
+  spec_.jobs = 1;
+  options_.stop_time = 1;
+  options_.rtol = 1e-10;
+  options_.output_interval = 0.0005;
+  for (const char* name : {"part.h5", "part.csv"}) {
+    SCOPED_TRACE(name);
+    ASSERT_EQ(sweep(dir_ / (std::string("full-") + name), 0), LSDAE_OK) << lsdae_last_error(nullptr);
+    const auto expected = by_id(lsdae::sweep::read_summary(dir_ / (std::string("full-") + name)));
+    ASSERT_EQ(expected.size(), kDraws);
+
+    const fs::path part = dir_ / name;
+    summary_ = part.string();
+    spec_.summary_csv = summary_.c_str();
+    spec_.resume = 0;
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) _exit(lsdae_sweep(lsdae::test::fmu_path(model_).c_str(), &options_, &spec_, nullptr));
+    std::size_t rows = 0;
+    bool ended_first = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (rows < 3 && std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (::waitpid(child, &status, WNOHANG) == child) {
+        ended_first = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      try {
+        rows = lsdae::sweep::read_summary(part).rows.size();
+      } catch (const lsdae::Error&) {
+        rows = 0;  // not there yet, or met in the middle of a flush
+      }
+    }
+    if (!ended_first) {
+      ::kill(child, SIGKILL);
+      int status = 0;
+      ::waitpid(child, &status, 0);
+      EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+    }
+    ASSERT_FALSE(ended_first) << "the sweep ended before it could be killed";
+    ASSERT_GE(rows, 3u) << "no rows within 120 s";
+
+    const auto kept = by_id(lsdae::sweep::read_summary(part));
+    ASSERT_GE(kept.size(), 3u);
+    ASSERT_LT(kept.size(), kDraws) << "the kill came after the end: nothing to resume";
+    for (const auto& [id, row] : kept) EXPECT_EQ(row, expected.at(id)) << id;
+
+    logged().clear();
+    std::size_t failed = 99;
+    ASSERT_EQ(sweep(part, 1, &failed), LSDAE_OK) << lsdae_last_error(nullptr);
+    EXPECT_EQ(failed, 0u);
+    EXPECT_NE(resume_line().find(std::to_string(kept.size()) + " scenarios already in " + part.string() + ", " +
+                                 std::to_string(kDraws - kept.size()) + " to run"),
+              std::string::npos)
+        << resume_line();
+    EXPECT_EQ(by_id(lsdae::sweep::read_summary(part)), expected);
   }
 }
 
