@@ -371,8 +371,8 @@ int lsdae_stop_requested(void);
  * (LSDAE_ERR_USAGE for a bad table, metric, draw or name, or a summary to
  * resume whose columns are not this sweep's -- other metrics -- or that is
  * not a summary; LSDAE_ERR_OUTPUT for a summary that cannot be written, or
- * opened to resume;
- * lsdae_last_error(NULL) says what).
+ * opened to resume; lsdae_last_error(NULL) says what, naming the spec's
+ * fields). A refused resume leaves the file as it was.
  *
  * Fill the spec with lsdae_sweep_spec_init first (it sets the "none" and
  * "default" values: NaN times, seed 1). A spec zeroed by older code still
