@@ -258,9 +258,16 @@ TEST_F(SweepSummaryCApi, AKilledSweepKeepsItsRowsAndResumes) {
     summary_ = part.string();
     spec_.summary_csv = summary_.c_str();
     spec_.resume = 0;
+    // A process killed with SIGKILL cannot remove its unpacked FMU: the
+    // child unpacks it in this test's folder (removed at the end), not /tmp.
+    const fs::path scratch = dir_ / (std::string("tmp-") + name);
+    fs::create_directories(scratch);
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
-    if (child == 0) _exit(lsdae_sweep(lsdae::test::fmu_path(model_).c_str(), &options_, &spec_, nullptr));
+    if (child == 0) {
+      ::setenv("TMPDIR", scratch.c_str(), 1);
+      _exit(lsdae_sweep(lsdae::test::fmu_path(model_).c_str(), &options_, &spec_, nullptr));
+    }
     std::size_t rows = 0;
     bool ended_first = false;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
@@ -285,6 +292,9 @@ TEST_F(SweepSummaryCApi, AKilledSweepKeepsItsRowsAndResumes) {
     }
     ASSERT_FALSE(ended_first) << "the sweep ended before it could be killed";
     ASSERT_GE(rows, 3u) << "no rows within 120 s";
+    std::vector<std::string> left;
+    for (const auto& entry : fs::directory_iterator(scratch)) left.push_back(entry.path().filename().string().substr(0, 6));
+    EXPECT_EQ(left, std::vector<std::string>{"lsdae-"}) << "the killed sweep's unpacked FMU, and only it";
 
     const auto kept = by_id(lsdae::sweep::read_summary(part));
     ASSERT_GE(kept.size(), 3u);
