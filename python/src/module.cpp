@@ -1,5 +1,7 @@
 // python/src/module.cpp -- lsdae._lsdae, the extension module beneath the
-// Python package lsdae (python/lsdae/*.py is the API users call; docs/python.md).
+// Python package lsdae (python/lsdae/*.py is the API users call; docs/python.md):
+// errors, the log, Fmu and Simulation here; ScenarioRunner in
+// scenario_runner.cpp; what both use in bindings.h.
 //
 // pybind11 over the C++ API (lsdae/fmu.h, lsdae/simulation.h), not the C API:
 // typed values (lsdae::Values) become Python ints, floats, bools, strs and
@@ -39,28 +41,25 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <tuple>
 #include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "bindings.h"
 #include "import/temp_dir.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
 #include "lsdae/log.h"
 #include "lsdae/simulation.h"
-#include "lsdae/ssp.h"
-#include "lsdae/sweep.h"
-#include "lsdae/system.h"
 #include "lsdae/values.h"
 #include "lsdae/version.h"
 #include "simulation/output_channels.h"
-#include "sweep/scenario_runner.h"
-#include "sweep/scenario_sources.h"
 
 namespace py = pybind11;
+using lsdae::python::drain_log;
+using lsdae::python::options_from;
 
 namespace {
 
@@ -159,7 +158,11 @@ void install_log_sink() {
   });
 }
 
-// Hands the queued messages to logging.getLogger("lsdae").
+}  // namespace
+
+namespace lsdae::python {
+
+// Hands the queued messages to logging.getLogger("lsdae") (bindings.h).
 void drain_log() {
   std::deque<std::pair<int, std::string>> messages;
   {
@@ -171,6 +174,10 @@ void drain_log() {
   py::object logger = py::module_::import("logging").attr("getLogger")("lsdae");
   for (auto& [level, text] : messages) logger.attr("log")(level, text);
 }
+
+}  // namespace lsdae::python
+
+namespace {
 
 void set_log_level(const std::string& level) {
   static const std::map<std::string, lsdae::LogLevel> levels = {{"debug", lsdae::LogLevel::debug},
@@ -413,8 +420,13 @@ py::object start_value(const lsdae::Fmu& fmu, const std::string& name) {
   return values_to_python(all, v.is_array());
 }
 
+}  // namespace
+
 // ---- Simulation -----------------------------------------------------------------
 
+namespace lsdae::python {
+
+// The options dict of the Python layer (bindings.h).
 lsdae::SimulationOptions options_from(const py::dict& o) {
   lsdae::SimulationOptions s;
   auto bad = [](const std::string& key, const std::string& seen, const std::string& todo) {
@@ -509,6 +521,10 @@ lsdae::SimulationOptions options_from(const py::dict& o) {
   }
   return s;
 }
+
+}  // namespace lsdae::python
+
+namespace {
 
 struct PySimulation {
   std::shared_ptr<lsdae::Fmu> fmu;
@@ -759,75 +775,6 @@ auto unlocked(PySimulation& s, F&& body) {
   return body(*s.sim);
 }
 
-// ---- ScenarioRunner (lsdae/sweep.h) ------------------------------------------------
-
-// One scenario at a time on a reused model (sweep/scenario_runner.h): the
-// Python layer's lsdae.ScenarioRunner (python/lsdae/_sweep.py).
-struct PyScenarioRunner {
-  std::shared_ptr<const lsdae::sweep::SweepPlan> plan;
-  std::unique_ptr<lsdae::sweep::ScenarioRunner> runner;
-  std::mutex busy;
-};
-
-std::unique_ptr<PyScenarioRunner> make_scenario_runner(const std::filesystem::path& path, const py::dict& options,
-                                                       const std::vector<std::string>& metrics,
-                                                       const std::vector<std::string>& stop_when,
-                                                       const std::vector<std::pair<std::string, std::string>>& sets,
-                                                       std::optional<std::tuple<double, double, std::optional<double>>> settle,
-                                                       bool reuse) {
-  lsdae::sweep::SweepOptions o;
-  o.simulation = options_from(options);
-  o.metrics = metrics;
-  o.stop_when = stop_when;
-  o.sets = sets;
-  o.reuse = reuse;
-  o.isolate = false;
-  if (settle) o.settle = lsdae::sweep::Settle{std::get<0>(*settle), std::get<1>(*settle), std::get<2>(*settle)};
-  auto r = std::make_unique<PyScenarioRunner>();
-  {
-    py::gil_scoped_release release;
-    std::shared_ptr<const lsdae::Model> model;
-    if (lsdae::is_system_file(path)) model = lsdae::System::create(lsdae::read_system_description(path));
-    else model = lsdae::Fmu::open(path);
-    std::vector<lsdae::sweep::Scenario> common{{"common", o.sets}};
-    lsdae::sweep::check_names(model->model_description(), common, "sets");
-    r->plan = lsdae::sweep::SweepPlan::compile(model, o);
-    r->runner = std::make_unique<lsdae::sweep::ScenarioRunner>(*r->plan);
-  }
-  drain_log();
-  return r;
-}
-
-py::dict run_one_scenario(PyScenarioRunner& r, const std::string& id,
-                          const std::vector<std::pair<std::string, std::string>>& sets) {
-  std::unique_lock<std::mutex> lock(r.busy, std::try_to_lock);
-  if (!lock.owns_lock())
-    throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae.ScenarioRunner: in use by another thread → drive one runner "
-                                                "from one thread at a time (or open one per thread)");
-  lsdae::sweep::SummaryRow row;
-  bool reused = false;
-  {
-    py::gil_scoped_release release;
-    const std::size_t before = r.runner->reused();
-    row = lsdae::sweep::run_scenario(*r.plan, lsdae::sweep::Scenario{id, sets}, *r.runner);
-    reused = r.runner->reused() > before;
-  }
-  drain_log();
-  py::dict d;
-  d["id"] = row.id;
-  d["status"] = lsdae::sweep::to_string(row.status);
-  d["message"] = row.message;
-  d["reached_time"] = row.reached_time ? py::cast(*row.reached_time) : py::none();
-  d["steps"] = row.steps;
-  d["wall_time"] = row.wall_time;
-  d["reused"] = reused;
-  py::list metrics;
-  for (const auto& m : row.metrics) metrics.append(m ? py::cast(*m) : py::none());
-  d["metrics"] = metrics;
-  d["csv_row"] = row.to_csv();
-  return d;
-}
-
 }  // namespace
 
 PYBIND11_MODULE(_lsdae, m) {
@@ -966,12 +913,5 @@ PYBIND11_MODULE(_lsdae, m) {
           py::arg("cj") = py::none())
       .def_property_readonly("fmu", [](PySimulation& s) { return s.fmu; });
 
-  py::class_<PyScenarioRunner>(m, "ScenarioRunner")
-      .def(py::init(&make_scenario_runner), py::arg("path"), py::arg("options"), py::arg("metrics"),
-           py::arg("stop_when"), py::arg("sets"), py::arg("settle"), py::arg("reuse"))
-      .def("run", &run_one_scenario, py::arg("id"), py::arg("sets"))
-      .def_property_readonly("header", [](const PyScenarioRunner& r) { return r.plan->header(); })
-      .def_property_readonly("model_name", [](const PyScenarioRunner& r) { return r.plan->model()->display_name(); })
-      .def_property_readonly("scenarios", [](const PyScenarioRunner& r) { return r.runner->scenarios(); })
-      .def_property_readonly("reused", [](const PyScenarioRunner& r) { return r.runner->reused(); });
+  lsdae::python::define_scenario_runner(m);
 }

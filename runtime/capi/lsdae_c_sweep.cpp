@@ -1,12 +1,10 @@
 // runtime/capi/lsdae_c_sweep.cpp -- the sweep part of the C interface
-// (lsdae/lsdae.h): lsdae_sweep over lsdae::sweep::run_sweep, and the scenario
+// (lsdae/lsdae.h): lsdae_sweep over lsdae::sweep::run_sweep, writing and
+// resuming its summary with the CLI's sweep/summary_file.h, and the scenario
 // runner (one scenario at a time on a reused model) over
 // lsdae::sweep::ScenarioRunner and run_scenario. Every entry point catches
 // every exception (capi/guarded.h).
-#include <cctype>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -14,6 +12,7 @@
 
 #include "capi/guarded.h"
 #include "capi/options.h"
+#include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
 #include "lsdae/log.h"
@@ -24,6 +23,7 @@
 #include "sweep/csv_line.h"
 #include "sweep/scenario_runner.h"
 #include "sweep/scenario_sources.h"
+#include "sweep/summary_file.h"
 
 struct lsdae_scenario_runner {
   std::shared_ptr<const lsdae::sweep::SweepPlan> plan;
@@ -89,6 +89,18 @@ void check_common_sets(const lsdae::Model& model, const lsdae::sweep::SweepOptio
   lsdae::sweep::check_names(model.model_description(), common, "spec->sets");
 }
 
+// The summary's messages in the words of the C interface (spec fields).
+lsdae::sweep::SummaryWording summary_wording() {
+  lsdae::sweep::SummaryWording w;
+  w.file = "lsdae_sweep: spec->summary_csv";
+  w.resume = "lsdae_sweep: spec->resume";
+  w.continues = "spec->resume = 1 continues the sweep";
+  w.same_metrics = "resume with the same spec->metrics";
+  w.new_file = "give another spec->summary_csv";
+  w.start_again = "set spec->resume = 0 to start it again";
+  return w;
+}
+
 lsdae_scenario_status to_c(lsdae::sweep::Status status) {
   switch (status) {
     case lsdae::sweep::Status::ok: return LSDAE_SCENARIO_OK;
@@ -148,12 +160,9 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
   return lsdae::capi::guarded(lsdae::capi::open_error(), [&] {
     if (model_path == nullptr || spec == nullptr || spec->summary_csv == nullptr)
       refuse("lsdae_sweep: model_path, spec and spec->summary_csv must not be NULL → pass them");
-    std::string extension = std::filesystem::path(spec->summary_csv).extension().string();
-    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (extension == ".h5" || extension == ".hdf5")
-      refuse(std::string("lsdae_sweep: spec->summary_csv \"") + spec->summary_csv +
-             "\": lsdae_sweep writes CSV → give a .csv name (an HDF5 summary: `lsdae sweep --summary " +
-             spec->summary_csv + "`)");
+    if (spec->resume != 0 && spec->resume != 1)
+      refuse("lsdae_sweep: spec->resume is " + std::to_string(spec->resume) +
+             " → give 0 (a new summary) or 1 (continue it)");
     lsdae::sweep::SweepOptions o = sweep_options("lsdae_sweep", options, spec);
     auto model = open_model("lsdae_sweep", model_path);
     lsdae::sweep::ScenarioSourceSpec source;
@@ -178,19 +187,29 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
     if (o.settle && !o.settle->from) o.settle->from = list.settle_from;
     check_common_sets(*model, o);
     auto plan = lsdae::sweep::SweepPlan::compile(model, o);
-    std::ofstream summary(spec->summary_csv, std::ios::binary | std::ios::trunc);
-    if (!summary)
-      throw Error(ErrorKind::output, std::string("lsdae_sweep: summary \"") + spec->summary_csv +
-                                         "\" cannot be written → check the folder exists and is writable");
-    summary << lsdae::sweep::csv_record(plan->header()) << '\n' << std::flush;
+    // The summary as `lsdae sweep --summary` writes it (sweep/summary_file.h:
+    // CSV or HDF5 by the name, a row on disk as each scenario finishes) and
+    // resumes it; the messages name the spec's fields.
+    const std::string path = spec->summary_csv;
+    std::unique_ptr<lsdae::sweep::SummaryFile> summary =
+        lsdae::sweep::open_summary(path, o.metrics, spec->resume == 1, model->display_name(), summary_wording());
+    const std::vector<std::size_t> todo = lsdae::sweep::unfinished(list.scenarios, summary->finished());
+    if (!summary->finished().empty())
+      lsdae::log_info("lsdae_sweep: resuming: " + lsdae::count_of(list.scenarios.size() - todo.size(), "scenario") +
+                      " already in " + path + ", " + std::to_string(todo.size()) + " to run");
     std::size_t failures = 0;
-    lsdae::sweep::run_sweep(*plan, list.scenarios, [&](std::size_t, const lsdae::sweep::SummaryRow& row) {
-      summary << row.to_csv() << '\n' << std::flush;
-      if (row.status == lsdae::sweep::Status::failed) ++failures;
-    });
-    if (!summary)
-      throw Error(ErrorKind::output, std::string("lsdae_sweep: writing \"") + spec->summary_csv +
-                                         "\" failed → free disk space or choose another file");
+    std::string write_error;  // the first row that could not be written: the sweep goes on, the call fails
+    if (!todo.empty())
+      lsdae::sweep::run_sweep(*plan, list.scenarios, [&](std::size_t, const lsdae::sweep::SummaryRow& row) {
+        if (row.status == lsdae::sweep::Status::failed) ++failures;
+        if (!write_error.empty()) return;
+        try {
+          summary->append(row);
+        } catch (const Error& e) {
+          write_error = e.what();
+        }
+      }, todo);
+    if (!write_error.empty()) throw Error(ErrorKind::output, write_error);
     if (failed != nullptr) *failed = failures;
   });
 }

@@ -8,11 +8,11 @@
 // (alone, or crossed with one of the others). Every name, value, metric and
 // stop condition is checked before the first scenario runs.
 //
-// The summary is a CSV file written row by row as scenarios finish (each row
-// one write(2)), so a killed sweep keeps its rows; --resume continues one,
-// skipping the ids it holds (a last line cut by the kill is dropped). An
-// existing summary is neither overwritten nor appended to without
-// --overwrite or --resume.
+// The summary (CSV, or HDF5 for a .h5/.hdf5 name: sweep/summary_file.h, the
+// writer lsdae_sweep uses too) is written row by row as scenarios finish, so
+// a killed sweep keeps its rows; --resume continues one, skipping the ids it
+// holds (what a kill cut short is dropped). An existing summary is neither
+// overwritten nor appended to without --overwrite or --resume.
 //
 // Exit code: 0 when every scenario ran (ok or stopped-early), 12 when the
 // sweep ran to its end but some scenario failed, 130 when a signal stopped
@@ -46,7 +46,6 @@
 #include "lsdae/system.h"
 #include "results/result_writer.h"
 #include "simulation/output_channels.h"
-#include "sweep/csv_line.h"
 #include "sweep/scenario_sources.h"
 #include "sweep/summary_file.h"
 #ifdef LSDAE_HAVE_MPI
@@ -283,7 +282,7 @@ int run_sweep_command(const SweepCliOptions& o) {
     if (exists && !o.resume && !o.overwrite)
       refuse("--summary \"" + o.summary + "\" exists → --resume to continue that sweep, --overwrite to start again, "
              "or choose another --summary file");
-    summary = sweep::open_summary(o.summary, options.metrics, o.resume && exists, model->display_name());
+    summary = sweep::open_summary(o.summary, options.metrics, o.resume, model->display_name());
     finished = summary->finished();
   });
   std::string write_error;
@@ -324,9 +323,7 @@ int run_sweep_command(const SweepCliOptions& o) {
     refuse("--output-vars: only with --results-dir DIR (the summary's columns are the --metric options)");
   }
 
-  std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < scenarios.size(); ++i)
-    if (!finished.count(scenarios[i].id)) todo.push_back(i);
+  const std::vector<std::size_t> todo = sweep::unfinished(scenarios, finished);
   if (!finished.empty() && coordinator)
     std::cerr << "lsdae: sweep: resuming: " << count_of(scenarios.size() - todo.size(), "scenario")
               << " already in " << o.summary << ", " << todo.size() << " to run\n";

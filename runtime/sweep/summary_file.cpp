@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -31,20 +32,45 @@ namespace {
 
 using results::hdf5::Handle;
 
-std::string quoted(const std::filesystem::path& path) { return "--summary \"" + path.string() + "\""; }
+// `--summary "x.csv"` (or the C interface's field): where a message comes from.
+std::string quoted(const SummaryWording& wording, const std::filesystem::path& path) {
+  return wording.file + " \"" + path.string() + "\"";
+}
+
+// A resumed file's columns must be this sweep's (Error(usage)).
+void check_columns(const SummaryWording& wording, const std::filesystem::path& path,
+                   const std::vector<std::string>& found, const std::vector<std::string>& header) {
+  if (found != header)
+    throw Error(ErrorKind::usage, wording.resume + ": \"" + path.string() + "\" has the columns " + csv_record(found) +
+                                      ", this sweep writes " + csv_record(header) + " → " + wording.same_metrics +
+                                      ", or " + wording.new_file);
+}
+
+// The text of a CSV file up to its last line break: what a kill left of a
+// last line is not part of it.
+std::string complete_lines(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream all;
+  all << in.rdbuf();
+  std::string text = all.str();
+  const auto last_newline = text.rfind('\n');
+  text.resize(last_newline == std::string::npos ? 0 : last_newline + 1);
+  return text;
+}
 
 // ---- CSV ---------------------------------------------------------------------
 
 class CsvSummary final : public SummaryFile {
  public:
-  CsvSummary(const std::filesystem::path& path, const std::vector<std::string>& metrics, bool resume)
-      : SummaryFile(path) {
+  CsvSummary(const std::filesystem::path& path, const std::vector<std::string>& metrics, bool resume,
+             const SummaryWording& wording)
+      : SummaryFile(path), wording_(wording) {
     const std::vector<std::string> header = summary_header(metrics);
     bool has_header = false;
     if (resume) has_header = read_finished(header, metrics.size());
     fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (resume ? O_APPEND : O_TRUNC), 0666);
     if (fd_ < 0)
-      throw Error(ErrorKind::output, quoted(path) + ": cannot be written: " + std::strerror(errno) +
+      throw Error(ErrorKind::output, quoted(wording_, path) + ": cannot be written: " + std::strerror(errno) +
                                          " → check the folder exists and is writable");
     if (!has_header) write(csv_record(header) + "\n");
   }
@@ -60,8 +86,8 @@ class CsvSummary final : public SummaryFile {
       const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0)
-        throw Error(ErrorKind::output, quoted(path_) + ": writing failed: " + std::strerror(errno) +
-                                           " → free disk space or choose another file; --resume continues the sweep");
+        throw Error(ErrorKind::output, quoted(wording_, path_) + ": writing failed: " + std::strerror(errno) +
+                                           " → free disk space or choose another file; " + wording_.continues);
       done += static_cast<std::size_t>(n);
     }
   }
@@ -69,25 +95,15 @@ class CsvSummary final : public SummaryFile {
   // Reads the ids of an existing summary, cutting a last line left
   // incomplete by a kill; false when the file is empty (no header yet).
   bool read_finished(const std::vector<std::string>& header, std::size_t metric_count) {
-    std::ifstream in(path_, std::ios::binary);
-    std::ostringstream all;
-    all << in.rdbuf();
-    std::string text = all.str();
-    const auto last_newline = text.rfind('\n');
-    const std::size_t keep = last_newline == std::string::npos ? 0 : last_newline + 1;
-    if (keep != text.size()) {
-      if (::truncate(path_.c_str(), static_cast<off_t>(keep)) != 0)
-        throw Error(ErrorKind::output, quoted(path_) + ": cannot cut back its incomplete last line: " +
-                                           std::strerror(errno) + " → check the file's permissions");
-      text.resize(keep);
-    }
-    if (text.empty()) return false;
+    const std::string text = complete_lines(path_);
     std::size_t pos = 0;
-    const auto found = parse_csv_record(text, pos);
-    if (found != header)
-      throw Error(ErrorKind::usage, "--resume: \"" + path_.string() + "\" has the columns " + csv_record(found) +
-                                        ", this sweep writes " + csv_record(header) +
-                                        " → resume with the same --metric options, or write a new --summary");
+    if (!text.empty()) check_columns(wording_, path_, parse_csv_record(text, pos), header);  // before any change
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path_, ec);
+    if (!ec && size != text.size() && ::truncate(path_.c_str(), static_cast<off_t>(text.size())) != 0)
+      throw Error(ErrorKind::output, quoted(wording_, path_) + ": cannot cut back its incomplete last line: " +
+                                         std::strerror(errno) + " → check the file's permissions");
+    if (text.empty()) return false;
     while (pos < text.size()) {
       const std::size_t begin = pos;
       parse_csv_record(text, pos);
@@ -96,6 +112,7 @@ class CsvSummary final : public SummaryFile {
     return true;
   }
 
+  SummaryWording wording_;
   int fd_ = -1;
 };
 
@@ -104,18 +121,99 @@ class CsvSummary final : public SummaryFile {
 constexpr const char* kFormat = "lsdae-sweep-summary 1";
 constexpr hsize_t kChunkRows = 64;
 
+// Variable-length UTF-8 strings, the type of /id, /status, /message.
+Handle text_type() {
+  Handle text(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(text.get(), H5T_VARIABLE);
+  H5Tset_cset(text.get(), H5T_CSET_UTF8);
+  return text;
+}
+
+// As results/hdf5_writer.cpp: HDF5's own printout off (its errors become our
+// messages) and no at-exit clean-up of a file whose flush failed.
+void quiet_hdf5() {
+  H5dont_atexit();
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+// Says what makes a file not a summary lsdae wrote; throws.
+using NotASummary = std::function<void(const std::string& what)>;
+
+Handle open_set(hid_t file, const char* name, const NotASummary& not_a_summary) {
+  if (H5Lexists(file, name, H5P_DEFAULT) <= 0) not_a_summary(std::string("no dataset /") + name);
+  Handle set(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
+  if (!set.valid()) not_a_summary(std::string("/") + name + " cannot be opened");
+  return set;
+}
+
+// The number of rows of a dataset (its first dimension).
+hsize_t length(hid_t set) {
+  Handle space(H5Dget_space(set), H5Sclose);
+  hsize_t dims[2] = {0, 0};
+  if (H5Sget_simple_extent_ndims(space.get()) > 2) return 0;
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  return dims[0];
+}
+
+// The first `rows` (all: nullopt) strings of a one-dimensional dataset.
+std::vector<std::string> read_strings(hid_t set, hid_t text, const char* name, const NotASummary& not_a_summary,
+                                      std::optional<hsize_t> rows = std::nullopt) {
+  Handle space(H5Dget_space(set), H5Sclose);
+  hsize_t n = 0;
+  if (H5Sget_simple_extent_ndims(space.get()) != 1 || H5Sget_simple_extent_dims(space.get(), &n, nullptr) < 0)
+    not_a_summary(std::string("its /") + name + " is not a list");
+  if (rows) {
+    if (*rows > n) not_a_summary(std::string("its /") + name + " is shorter than /id");
+    n = *rows;
+  }
+  std::vector<char*> pointers(n, nullptr);
+  if (n > 0) {
+    const hsize_t start = 0;
+    Handle mem(H5Screate_simple(1, &n, nullptr), H5Sclose);
+    if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0 ||
+        H5Dread(set, text, mem.get(), space.get(), H5P_DEFAULT, pointers.data()) < 0)
+      not_a_summary(std::string("its /") + name + " cannot be read as strings");
+  }
+  std::vector<std::string> out;
+  for (char* p : pointers) out.emplace_back(p != nullptr ? p : "");
+  if (n > 0) {
+    Handle mem(H5Screate_simple(1, &n, nullptr), H5Sclose);
+    H5Dvlen_reclaim(text, mem.get(), H5P_DEFAULT, pointers.data());
+  }
+  return out;
+}
+
+// The first `rows` rows of a numeric dataset of `width` columns (0: one
+// dimension), converted to `type` (a native type of T's size).
+template <typename T>
+std::vector<T> read_numbers(hid_t set, hid_t type, hsize_t rows, hsize_t width, const char* name,
+                            const NotASummary& not_a_summary) {
+  Handle space(H5Dget_space(set), H5Sclose);
+  const int rank = width == 0 ? 1 : 2;
+  hsize_t dims[2] = {0, 0};
+  if (H5Sget_simple_extent_ndims(space.get()) != rank || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0 ||
+      dims[0] < rows || (rank == 2 && dims[1] != width))
+    not_a_summary(std::string("its /") + name + " has not the shape of " + std::to_string(rows) + " rows" +
+                  (rank == 2 ? " of " + std::to_string(width) : std::string()));
+  const hsize_t columns = std::max<hsize_t>(width, 1);
+  std::vector<T> out(rows * columns);
+  if (rows == 0) return out;
+  const hsize_t start[2] = {0, 0}, count[2] = {rows, width};
+  const hsize_t all = rows * columns;
+  Handle mem(H5Screate_simple(1, &all, nullptr), H5Sclose);
+  if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
+      H5Dread(set, type, mem.get(), space.get(), H5P_DEFAULT, out.data()) < 0)
+    not_a_summary(std::string("its /") + name + " cannot be read as numbers");
+  return out;
+}
+
 class Hdf5Summary final : public SummaryFile {
  public:
   Hdf5Summary(const std::filesystem::path& path, const std::vector<std::string>& metrics, bool resume,
-              const std::string& model)
-      : SummaryFile(path), metric_count_(metrics.size()) {
-    // As results/hdf5_writer.cpp: HDF5's own printout off (its errors become
-    // our messages) and no at-exit clean-up of a file whose flush failed.
-    H5dont_atexit();
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    text_ = Handle(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(text_.get(), H5T_VARIABLE);
-    H5Tset_cset(text_.get(), H5T_CSET_UTF8);
+              const std::string& model, const SummaryWording& wording)
+      : SummaryFile(path), wording_(wording), metric_count_(metrics.size()) {
+    quiet_hdf5();
+    text_ = text_type();
     const std::vector<std::string> header = summary_header(metrics);
     if (resume) open_existing(header);
     else create(header, metrics, model);
@@ -153,9 +251,10 @@ class Hdf5Summary final : public SummaryFile {
  private:
   [[noreturn]] void fail(const std::string& what) {
     const std::string cause = results::hdf5::error_message();
-    throw Error(ErrorKind::output, quoted(path_) + ": " + what + " failed after " + std::to_string(rows_) + " row" +
-                                       (rows_ == 1 ? "" : "s") + (cause.empty() ? "" : " (HDF5: " + cause + ")") +
-                                       " → free disk space or choose another file; --resume continues the sweep");
+    throw Error(ErrorKind::output, quoted(wording_, path_) + ": " + what + " failed after " + std::to_string(rows_) +
+                                       " row" + (rows_ == 1 ? "" : "s") +
+                                       (cause.empty() ? "" : " (HDF5: " + cause + ")") +
+                                       " → free disk space or choose another file; " + wording_.continues);
   }
 
   Handle extendible(const char* name, hid_t type, std::size_t width) {
@@ -196,7 +295,7 @@ class Hdf5Summary final : public SummaryFile {
     file_ = Handle(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
     if (!file_.valid()) {
       const std::string cause = results::hdf5::error_message();
-      throw Error(ErrorKind::output, quoted(path_) + ": cannot be created (" +
+      throw Error(ErrorKind::output, quoted(wording_, path_) + ": cannot be created (" +
                                          (errno != 0 ? std::string(std::strerror(errno)) : "HDF5: " + cause) +
                                          ") → check the folder exists and is writable");
     }
@@ -214,41 +313,14 @@ class Hdf5Summary final : public SummaryFile {
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) fail("flushing");
   }
 
-  std::vector<std::string> read_strings(hid_t set, const char* name) {
-    Handle space(H5Dget_space(set), H5Sclose);
-    hsize_t n = 0;
-    if (H5Sget_simple_extent_ndims(space.get()) != 1 || H5Sget_simple_extent_dims(space.get(), &n, nullptr) < 0)
-      not_a_summary(std::string("its /") + name + " is not a list");
-    std::vector<char*> pointers(n, nullptr);
-    if (n > 0) {
-      Handle mem(H5Screate_simple(1, &n, nullptr), H5Sclose);
-      if (H5Dread(set, text_.get(), mem.get(), space.get(), H5P_DEFAULT, pointers.data()) < 0)
-        not_a_summary(std::string("its /") + name + " cannot be read as strings");
-    }
-    std::vector<std::string> out;
-    for (char* p : pointers) out.emplace_back(p != nullptr ? p : "");
-    if (n > 0) H5Dvlen_reclaim(text_.get(), space.get(), H5P_DEFAULT, pointers.data());
-    return out;
-  }
-
   [[noreturn]] void not_a_summary(const std::string& what) {
     results::hdf5::error_message();
-    throw Error(ErrorKind::usage, "--resume: \"" + path_.string() + "\" is not a sweep summary lsdae wrote (" + what +
-                                      ") → write a new --summary");
+    throw Error(ErrorKind::usage, wording_.resume + ": \"" + path_.string() + "\" is not a sweep summary lsdae wrote (" +
+                                      what + ") → " + wording_.new_file);
   }
 
   Handle open_set(const char* name) {
-    if (H5Lexists(file_.get(), name, H5P_DEFAULT) <= 0) not_a_summary(std::string("no dataset /") + name);
-    Handle set(H5Dopen2(file_.get(), name, H5P_DEFAULT), H5Dclose);
-    if (!set.valid()) not_a_summary(std::string("/") + name + " cannot be opened");
-    return set;
-  }
-
-  static hsize_t length(hid_t set) {
-    Handle space(H5Dget_space(set), H5Sclose);
-    hsize_t dims[2] = {0, 0};
-    H5Sget_simple_extent_dims(space.get(), dims, nullptr);
-    return dims[0];
+    return lsdae::sweep::open_set(file_.get(), name, [this](const std::string& what) { not_a_summary(what); });
   }
 
   void open_existing(const std::vector<std::string>& header) {
@@ -257,17 +329,14 @@ class Hdf5Summary final : public SummaryFile {
     file_ = Handle(H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl.get()), H5Fclose);
     if (!file_.valid()) {
       const std::string cause = results::hdf5::error_message();
-      throw Error(ErrorKind::output, "--resume: \"" + path_.string() + "\" cannot be opened as HDF5 (" +
+      throw Error(ErrorKind::output, wording_.resume + ": \"" + path_.string() + "\" cannot be opened as HDF5 (" +
                                          (cause.empty() ? "unknown reason" : cause) +
-                                         ": not HDF5, or damaged by a kill in the middle of a flush) → write a new "
-                                         "--summary, or --overwrite it");
+                                         ": not HDF5, or damaged by a kill in the middle of a flush) → " +
+                                         wording_.new_file + ", or " + wording_.start_again);
     }
+    const NotASummary refuse = [this](const std::string& what) { not_a_summary(what); };
     Handle columns = open_set("columns");
-    const std::vector<std::string> found = read_strings(columns.get(), "columns");
-    if (found != header)
-      throw Error(ErrorKind::usage, "--resume: \"" + path_.string() + "\" has the columns " + csv_record(found) +
-                                        ", this sweep writes " + csv_record(header) +
-                                        " → resume with the same --metric options, or write a new --summary");
+    check_columns(wording_, path_, read_strings(columns.get(), text_.get(), "columns", refuse), header);
     id_ = open_set("id");
     status_ = open_set("status");
     message_ = open_set("message");
@@ -287,7 +356,7 @@ class Hdf5Summary final : public SummaryFile {
         if (H5Dset_extent(set->get(), dims) < 0) fail("cutting back a row left incomplete");
       }
     }
-    for (auto& id : read_strings(id_.get(), "id")) finished_.insert(std::move(id));
+    for (auto& id : read_strings(id_.get(), text_.get(), "id", refuse)) finished_.insert(std::move(id));
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) fail("flushing");
   }
 
@@ -306,19 +375,123 @@ class Hdf5Summary final : public SummaryFile {
       fail(std::string("writing /") + name);
   }
 
+  SummaryWording wording_;
   std::size_t metric_count_;
   hsize_t rows_ = 0;
   Handle file_, text_;
   Handle id_, status_, message_, reached_time_, steps_, wall_time_, metrics_;
 };
 
+// ---- Reading a summary back ----------------------------------------------------
+
+[[noreturn]] void not_a_summary(const std::filesystem::path& path, const std::string& what) {
+  throw Error(ErrorKind::usage, "summary \"" + path.string() + "\": " + what +
+                                    " → give a summary lsdae sweep (or lsdae_sweep) wrote");
+}
+
+std::size_t metric_count_of(const std::filesystem::path& path, const std::vector<std::string>& columns) {
+  const std::vector<std::string> fixed = summary_header({});
+  if (columns.size() < fixed.size() || !std::equal(fixed.begin(), fixed.end(), columns.begin()))
+    not_a_summary(path, "its columns are " + csv_record(columns) + ", not " + csv_record(fixed) + ",<metrics>");
+  return columns.size() - fixed.size();
+}
+
+SummaryTable read_csv_summary(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw Error(ErrorKind::output, "summary \"" + path.string() + "\": no such file → give the path of a summary");
+  const std::string text = complete_lines(path);
+  if (text.empty()) not_a_summary(path, "no complete header line");
+  SummaryTable table;
+  std::size_t pos = 0;
+  table.columns = parse_csv_record(text, pos);
+  const std::size_t metrics = metric_count_of(path, table.columns);
+  while (pos < text.size()) {
+    const std::size_t begin = pos;
+    parse_csv_record(text, pos);
+    table.rows.push_back(SummaryRow::from_csv(text.substr(begin, pos - begin - 1), metrics));
+  }
+  return table;
+}
+
+SummaryTable read_hdf5_summary(const std::filesystem::path& path) {
+  quiet_hdf5();
+  // Readable while a sweep still writes it (which holds HDF5 1.10's file
+  // lock), as Python's lsdae.read_summary: /id bounds what is read.
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_file_locking(fapl.get(), false, true);
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  if (!file.valid()) {
+    const std::string cause = results::hdf5::error_message();
+    throw Error(ErrorKind::output, "summary \"" + path.string() + "\": cannot be opened as HDF5 (" +
+                                       (cause.empty() ? "unknown reason" : cause) +
+                                       ") → give the path of a summary lsdae wrote");
+  }
+  const NotASummary refuse = [&path](const std::string& what) {
+    results::hdf5::error_message();
+    not_a_summary(path, what);
+  };
+  const Handle text = text_type();
+  auto strings = [&](const char* name, std::optional<hsize_t> rows) {
+    Handle set = open_set(file.get(), name, refuse);
+    return read_strings(set.get(), text.get(), name, refuse, rows);
+  };
+  SummaryTable table;
+  table.columns = strings("columns", std::nullopt);
+  const std::size_t metrics = metric_count_of(path, table.columns);
+  const std::vector<std::string> ids = strings("id", std::nullopt);
+  const hsize_t rows = ids.size();
+  const std::vector<std::string> status = strings("status", rows), message = strings("message", rows);
+  auto numbers = [&](const char* name) {
+    Handle set = open_set(file.get(), name, refuse);
+    return read_numbers<double>(set.get(), H5T_NATIVE_DOUBLE, rows, 0, name, refuse);
+  };
+  const std::vector<double> reached = numbers("reached_time"), wall = numbers("wall_time_s");
+  Handle steps_set = open_set(file.get(), "steps", refuse);
+  const std::vector<std::int64_t> steps =
+      read_numbers<std::int64_t>(steps_set.get(), H5T_NATIVE_INT64, rows, 0, "steps", refuse);
+  std::vector<double> values;
+  if (metrics > 0) {
+    Handle set = open_set(file.get(), "metrics", refuse);
+    values = read_numbers<double>(set.get(), H5T_NATIVE_DOUBLE, rows, metrics, "metrics", refuse);
+  }
+  for (hsize_t r = 0; r < rows; ++r) {
+    SummaryRow row;
+    row.id = ids[r];
+    if (status[r] == to_string(Status::ok)) row.status = Status::ok;
+    else if (status[r] == to_string(Status::stopped_early)) row.status = Status::stopped_early;
+    else if (status[r] == to_string(Status::failed)) row.status = Status::failed;
+    else not_a_summary(path, "row " + std::to_string(r + 1) + " has the status \"" + status[r] + "\"");
+    row.message = message[r];
+    if (!std::isnan(reached[r])) row.reached_time = reached[r];
+    row.steps = static_cast<long>(steps[r]);
+    row.wall_time = wall[r];
+    for (std::size_t m = 0; m < metrics; ++m) row.metrics.emplace_back(values[r * metrics + m]);
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
 }  // namespace
 
 std::unique_ptr<SummaryFile> open_summary(const std::filesystem::path& path, const std::vector<std::string>& metrics,
-                                          bool resume, const std::string& model) {
+                                          bool resume, const std::string& model, const SummaryWording& wording) {
+  std::error_code ec;
+  const bool existing = resume && std::filesystem::exists(path, ec);
   if (summary_format_for(path) == SummaryFormat::hdf5)
-    return std::make_unique<Hdf5Summary>(path, metrics, resume, model);
-  return std::make_unique<CsvSummary>(path, metrics, resume);
+    return std::make_unique<Hdf5Summary>(path, metrics, existing, model, wording);
+  return std::make_unique<CsvSummary>(path, metrics, existing, wording);
+}
+
+std::vector<std::size_t> unfinished(const std::vector<Scenario>& scenarios, const std::set<std::string>& finished) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < scenarios.size(); ++i)
+    if (finished.count(scenarios[i].id) == 0) todo.push_back(i);
+  return todo;
+}
+
+SummaryTable read_summary(const std::filesystem::path& path) {
+  return summary_format_for(path) == SummaryFormat::hdf5 ? read_hdf5_summary(path) : read_csv_summary(path);
 }
 
 }  // namespace lsdae::sweep

@@ -31,7 +31,19 @@
 //
 // Errors: Error(output) naming the file when it cannot be created, opened or
 // written (the rows already written stay); Error(usage) when a resumed file's
-// columns differ from this sweep's or it is not a summary.
+// columns differ from this sweep's or it is not a summary. The messages name
+// what the caller gave (SummaryWording: the command line's options, or the
+// fields of the C interface's lsdae_sweep_spec).
+//
+// Resume, for every front end (`lsdae sweep --resume`, lsdae_sweep with
+// spec->resume): open_summary(..., resume = true) keeps the rows of an
+// existing file (a missing file is started as a new one), finished() gives
+// their ids, and unfinished(scenarios, finished()) the scenarios still to run
+// -- every id in the file is skipped, whatever its status.
+//
+// read_summary reads a summary back (CSV or HDF5, by the extension): its
+// columns and its rows in file order, without what a kill left incomplete --
+// the C++ counterpart of Python's lsdae.read_summary.
 #ifndef LSDAE_RUNTIME_SWEEP_SUMMARY_FILE_H
 #define LSDAE_RUNTIME_SWEEP_SUMMARY_FILE_H
 
@@ -44,6 +56,19 @@
 #include "lsdae/sweep.h"
 
 namespace lsdae::sweep {
+
+// How the messages name the summary's options; the defaults are the command
+// line's. A message reads e.g. `<file> "s.csv": cannot be written: ... →
+// ...`, `<resume>: "s.csv" has the columns ... → <same_metrics>, or
+// <new_file>`.
+struct SummaryWording {
+  std::string file = "--summary";                                 // what names the file
+  std::string resume = "--resume";                                // what asked to continue it
+  std::string continues = "--resume continues the sweep";         // the hint after a write error
+  std::string same_metrics = "resume with the same --metric options";
+  std::string new_file = "write a new --summary";
+  std::string start_again = "--overwrite it";                     // after "write a new ..., or "
+};
 
 enum class SummaryFormat { csv, hdf5 };
 // By the extension: .h5 / .hdf5 (any case) HDF5, else CSV.
@@ -67,9 +92,33 @@ class SummaryFile {
 };
 
 // Creates (truncates) the summary of a sweep with these metrics, or, with
-// `resume`, continues the existing file. `model` is recorded in an HDF5 file.
+// `resume`, continues the file when it exists (its columns must be this
+// sweep's: Error(usage) otherwise) and creates it when it does not. `model`
+// is recorded in an HDF5 file.
 std::unique_ptr<SummaryFile> open_summary(const std::filesystem::path& path, const std::vector<std::string>& metrics,
-                                          bool resume, const std::string& model = "");
+                                          bool resume, const std::string& model = "",
+                                          const SummaryWording& wording = {});
+
+// The indices of the scenarios whose ids are not in `finished`, in order:
+// what a resumed sweep runs (all of them for an empty set). Pass them to
+// run_sweep only when not empty (an empty list there means every scenario).
+std::vector<std::size_t> unfinished(const std::vector<Scenario>& scenarios, const std::set<std::string>& finished);
+
+// A summary read back: its columns (the CSV header, /columns of an HDF5
+// file) and its rows in file order.
+struct SummaryTable {
+  std::vector<std::string> columns;
+  std::vector<SummaryRow> rows;
+};
+// Reads the summary at `path` (CSV or HDF5 by the extension), leaving out
+// what a kill left incomplete (a CSV last line without its line break, the
+// HDF5 datasets past /id's length). CSV keeps every field as written (an
+// empty metric: nullopt, "nan": NaN); HDF5 stores both as NaN, read as a NaN
+// value, and a NaN reached_time as nullopt. A summary a sweep is still
+// writing can be read (HDF5: without taking the file lock; a read that
+// meets a flush half done may fail: read again). Error(output) when the file
+// cannot be read, Error(usage) when it is not a summary lsdae wrote.
+SummaryTable read_summary(const std::filesystem::path& path);
 
 }  // namespace lsdae::sweep
 

@@ -357,21 +357,30 @@ int lsdae_stop_requested(void);
  * (contingencies with case_file; an FMU only) -- and/or a full factorial
  * grid (grid axes "name=v1,v2,..."), crossed with the source when both are
  * given; `sets` ("name=value") apply to every scenario before its own
- * values. Every finished scenario is one row of `summary_csv` (CSV: a name
- * ending in .h5 or .hdf5 is LSDAE_ERR_USAGE; HDF5 summaries are written by
- * `lsdae sweep --summary x.h5`; created or
- * truncated, then written row by row: id, status, message, reached_time,
- * steps, wall_time_s, one column per metric). Metrics are "STAT:SELECTOR"
- * texts, stop conditions "SELECTOR OP NUMBER" (docs/sweeps.md).
+ * values. Every finished scenario is one row of the summary file
+ * `summary_csv` -- CSV, or HDF5 when the name ends in .h5 or .hdf5 (any
+ * case), written as `lsdae sweep --summary` writes it (docs/sweeps.md, "The
+ * summary"): id, status, message, reached_time, steps, wall_time_s, one
+ * column per metric, each row on disk as soon as its scenario finishes, so
+ * a killed sweep keeps what it had. The file is created or truncated; with
+ * `resume` = 1 an existing one is continued as `lsdae sweep --resume` does:
+ * the scenarios whose ids it holds are skipped (whatever their status), what
+ * a kill cut short is dropped, the rest are appended (a missing file is
+ * started as a new one). Metrics are "STAT:SELECTOR" texts, stop conditions
+ * "SELECTOR OP NUMBER" (docs/sweeps.md).
  * Returns LSDAE_OK when the sweep ran to its end -- *failed (when given)
- * counts the scenarios whose status is failed -- or the status of what
- * stopped it before (LSDAE_ERR_USAGE for a bad table, metric, draw or name;
- * lsdae_last_error(NULL) says what).
+ * counts the scenarios this call ran whose status is failed (resumed: not
+ * those already in the file) -- or the status of what stopped it before
+ * (LSDAE_ERR_USAGE for a bad table, metric, draw or name, or a summary to
+ * resume whose columns are not this sweep's -- other metrics -- or that is
+ * not a summary; LSDAE_ERR_OUTPUT for a summary that cannot be written, or
+ * opened to resume; lsdae_last_error(NULL) says what, naming the spec's
+ * fields). A refused resume leaves the file as it was.
  *
  * Fill the spec with lsdae_sweep_spec_init first (it sets the "none" and
  * "default" values: NaN times, seed 1). A spec zeroed by older code still
  * works: the fields appended later are then 0 (no grid, no Monte Carlo, no
- * contingencies, no sets, seed 0). */
+ * contingencies, no sets, seed 0, no resume). */
 typedef struct {
   const char* scenarios_csv;      /* a CSV table, or NULL (then give another source or a grid) */
   const char* const* metrics;     /* metric_count texts (may be NULL when 0) */
@@ -379,7 +388,7 @@ typedef struct {
   const char* const* stop_when;   /* stop_when_count texts */
   size_t stop_when_count;
   size_t jobs;                    /* worker processes; 0: 1 */
-  const char* summary_csv;
+  const char* summary_csv;        /* the summary file: CSV, or HDF5 for a .h5/.hdf5 name (the name is historical) */
   /* -- appended: the other scenario sources, common values, the settle test -- */
   const char* const* grid;        /* grid_count axes "name=v1,v2,..." (the last varying fastest) */
   size_t grid_count;
@@ -397,6 +406,8 @@ typedef struct {
   double settle_tol, settle_duration, settle_from;  /* the settle test (--settle); settle_tol NaN or 0: none;
                                                        settle_from NaN: the start (contingencies: the clearing) */
   int no_reuse;                   /* 0: one model per worker, reset between scenarios (init); 1: a new one each */
+  /* -- appended: resume -- */
+  int resume;                     /* 0: a new summary_csv (init); 1: continue it, skipping the ids it holds */
 } lsdae_sweep_spec;
 
 void lsdae_sweep_spec_init(lsdae_sweep_spec* spec);

@@ -1,7 +1,7 @@
 /* tests/runtime/sweep/scenario_runner_capi_test.c -- the sweep part of the C
  * interface (lsdae/lsdae.h), from C: the scenario runner (one scenario at a
  * time on a reused model) on an FMU and on an SSP system, and lsdae_sweep
- * with a grid crossed with Monte Carlo draws.
+ * with a grid crossed with Monte Carlo draws, resumed, and an HDF5 summary.
  *
  *   scenario_runner_capi_test HelloWorld_ode.fmu coupled_masses.ssp WORK_DIR
  *
@@ -172,6 +172,15 @@ static void runner_on_a_system(const char* ssp) {
   lsdae_scenario_runner_close(runner);
 }
 
+static int count_lines(const char* path) {
+  FILE* in = fopen(path, "r");
+  if (in == NULL) return -1;
+  int lines = 0;
+  for (int c = fgetc(in); c != EOF; c = fgetc(in)) lines += c == '\n';
+  fclose(in);
+  return lines;
+}
+
 static void sweep_with_a_grid_and_draws(const char* fmu, const char* dir) {
   char summary[4096];
   snprintf(summary, sizeof summary, "%s/capi-summary.csv", dir);
@@ -209,6 +218,14 @@ static void sweep_with_a_grid_and_draws(const char* fmu, const char* dir) {
   CHECK(rows == 7, "%d lines (header and 6 rows expected)", rows);
   CHECK(with_id, "no row with id 2/1 (draw 2, grid point 1)");
 
+  /* resume = 1: every id is in the summary already, so nothing runs and no row is added. */
+  spec.resume = 1;
+  failed = 99;
+  s = lsdae_sweep(fmu, &options, &spec, &failed);
+  CHECK(s == LSDAE_OK && failed == 0, "resumed: %d %zu %s", s, failed, lsdae_last_error(NULL));
+  CHECK(count_lines(summary) == 7, "%d lines after a resume with nothing to run", count_lines(summary));
+  spec.resume = 0;
+
   /* No source at all; a draw without a count. */
   lsdae_sweep_spec_init(&spec);
   spec.summary_csv = summary;
@@ -219,14 +236,27 @@ static void sweep_with_a_grid_and_draws(const char* fmu, const char* dir) {
   spec.grid = grid;
   spec.grid_count = 1;
   CHECK(lsdae_sweep(fmu, &options, &spec, &failed) == LSDAE_ERR_USAGE, "a draw without monte_carlo accepted");
-  /* The C interface writes CSV: an HDF5 name is refused, not filled with CSV text. */
+  /* An HDF5 name gives an HDF5 summary (as `lsdae sweep --summary x.h5`); resuming it
+   * with other metrics is refused, naming the spec's fields. */
   lsdae_sweep_spec_init(&spec);
   spec.grid = grid;
   spec.grid_count = 1;
+  spec.metrics = metrics;
+  spec.metric_count = 1;
   snprintf(summary, sizeof summary, "%s/capi-summary.h5", dir);
   spec.summary_csv = summary;
-  CHECK(lsdae_sweep(fmu, &options, &spec, &failed) == LSDAE_ERR_USAGE, "an .h5 summary accepted");
-  CHECK(strstr(lsdae_last_error(NULL), "writes CSV") != NULL, "%s", lsdae_last_error(NULL));
+  s = lsdae_sweep(fmu, &options, &spec, &failed);
+  CHECK(s == LSDAE_OK && failed == 0, "an .h5 summary: %d %zu %s", s, failed, lsdae_last_error(NULL));
+  char signature[8] = {0};
+  in = fopen(summary, "rb");
+  CHECK(in != NULL && fread(signature, 1, 8, in) == 8 && memcmp(signature, "\x89HDF\r\n\x1a\n", 8) == 0,
+        "%s is not HDF5", summary);
+  if (in != NULL) fclose(in);
+  spec.metric_count = 0;
+  spec.resume = 1;
+  CHECK(lsdae_sweep(fmu, &options, &spec, &failed) == LSDAE_ERR_USAGE, "a resume with other metrics accepted");
+  CHECK(strstr(lsdae_last_error(NULL), "spec->resume") != NULL && strstr(lsdae_last_error(NULL), "spec->metrics"),
+        "%s", lsdae_last_error(NULL));
 }
 
 int main(int argc, char** argv) {
