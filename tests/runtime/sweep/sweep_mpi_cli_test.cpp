@@ -170,7 +170,12 @@ TEST_F(SweepMpi, NoReuseMakesAModelPerScenarioUnderMpi) {
   const ReuseLine line = reuse_line(r);
   EXPECT_EQ(line.scenarios, 8) << r.err;
   EXPECT_EQ(line.models, 8) << r.err;
-  EXPECT_EQ(line.processes, 2) << "one worker process per rank, kept: " << r.err;
+  // One worker process per rank that got work, kept; the scenarios are short,
+  // so on a busy machine rank 0 may run them all before rank 1 asks.
+  long ranks_with_work = 0;
+  for (const auto& [rank, counts] : line.per_rank) ranks_with_work += counts.first > 0 ? 1 : 0;
+  EXPECT_GE(ranks_with_work, 1) << r.err;
+  EXPECT_EQ(line.processes, ranks_with_work) << "one worker process per rank that got work, kept: " << r.err;
   EXPECT_EQ(rows_by_id(work_ / "fresh.csv").size(), 8u);
   EXPECT_TRUE(leftovers().empty());
 }
