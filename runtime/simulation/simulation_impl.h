@@ -68,6 +68,9 @@ inline double seconds_since(std::chrono::steady_clock::time_point start) {
 // Event iterations (fmi3UpdateDiscreteStates calls) and events at one time
 // before lsdae calls the FMU chattering.
 constexpr int kMaxEventsAtOneTime = 1000;
+// Events closer than this (relative to max(1, |t|)) count as one time for the
+// chattering limit above.
+constexpr double kEventChatterSpacing = 1e-12;
 }  // namespace simulation
 
 struct Simulation::Impl {

@@ -22,6 +22,8 @@
  *     nan      return NaN for every value the call returns
  *     discard  return fmi3Discard
  *     print    printf <number> lines to stdout, then work normally
+ *     chatter  (UpdateDiscreteStates) announce the next time event <number>
+ *              seconds ahead, at every event: events that never stop
  *     none     behave
  * When the fault first hits, the file named by $FAULTY_FMU_READY is
  * created, so a test knows the FMU is inside that call.
@@ -38,7 +40,7 @@
 #define EXPORT __attribute__((visibility("default")))
 
 enum { VR_Z = 3, VR_X = 17, VR_DER_X = 18, VR_G = 25, VR_Y = 30, VR_K = 42, VR_TIME = 9000 };
-enum Action { NONE, SEGV, ABORT, EXIT, HANG, SLOW, NAN_VALUES, DISCARD, PRINT };
+enum Action { NONE, SEGV, ABORT, EXIT, HANG, SLOW, NAN_VALUES, DISCARD, PRINT, CHATTER };
 
 typedef struct {
   enum Action action;
@@ -62,7 +64,7 @@ static void read_fault(Instance* m, const char* resources) {
   if (f == NULL) return;
   if (fscanf(f, "%31s %63s %lf %lf", action, m->function, &m->from_time, &m->number) < 2) m->function[0] = '\0';
   fclose(f);
-  static const char* names[] = {"none", "segv", "abort", "exit", "hang", "slow", "nan", "discard", "print"};
+  static const char* names[] = {"none", "segv", "abort", "exit", "hang", "slow", "nan", "discard", "print", "chatter"};
   for (int i = 0; i < (int)(sizeof names / sizeof names[0]); ++i)
     if (strcmp(action, names[i]) == 0) m->action = (enum Action)i;
 }
@@ -207,13 +209,18 @@ EXPORT fmi3Status fmi3UpdateDiscreteStates(fmi3Instance i, fmi3Boolean* need_upd
                                            fmi3Boolean* nominals_changed, fmi3Boolean* values_changed,
                                            fmi3Boolean* next_defined, fmi3Float64* next) {
   Instance* m = (Instance*)i;
-  if (fault(m, "UpdateDiscreteStates") == DISCARD) return fmi3Discard;
+  const enum Action action = fault(m, "UpdateDiscreteStates");
+  if (action == DISCARD) return fmi3Discard;
   *need_update = fmi3False;
   *terminate = fmi3False;
   *nominals_changed = fmi3False;
   *values_changed = fmi3False;
   *next_defined = m->time < 0.5 ? fmi3True : fmi3False;
   *next = 0.5;
+  if (action == CHATTER) {
+    *next_defined = fmi3True;
+    *next = m->time + m->number;
+  }
   return fmi3OK;
 }
 

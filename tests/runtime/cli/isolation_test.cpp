@@ -253,6 +253,24 @@ TEST_F(IsolationTest, TimeLimitsAreCheckedAsOptions) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// ---- events that never stop --------------------------------------------------------
+
+// From t = 0.5 the FMU announces its next time event 1e-14 s ahead at every
+// event. The chattering guard counted only events at exactly one time, so
+// this ran event after event until IDA's step limit; now 1000 events in a
+// row, each within 1e-12·max(1, |t|) s of the last, end the run (exit code 6)
+// with the time and what to check, and the rows up to there are kept.
+TEST_F(IsolationTest, EventsEachAHairAfterTheLastAreChattering) {
+  auto result = lsdae(simulate_args(faulty_fmu("chatter UpdateDiscreteStates 0.5 1e-14")));
+  ASSERT_TRUE(ExitedWith(result, 6)) << result.err;
+  EXPECT_TRUE(Mentions(result, "re:more than 1000 events in a row at t = 0\\.5[0-9]*, each within 1e-12 s of the last "
+                               "→ the FMU's event indicators or time events chatter"))
+      << result.err;
+  EXPECT_TRUE(AllRowsComplete(read_text(csv_file())));
+  EXPECT_GE(lines(read_text(csv_file())).size(), 6u) << "the rows before t = 0.5 are kept";
+  EXPECT_TRUE(leftovers().empty());
+}
+
 // ---- numbers the solver cannot use -------------------------------------------------
 
 TEST_F(IsolationTest, ANaNResidualIsNamedWithItsTime) {

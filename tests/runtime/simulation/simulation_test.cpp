@@ -244,5 +244,27 @@ TEST(Simulation, ATimeEventAtTheStopTimeEndsTheRun) {
   EXPECT_NEAR(sim->get("x"), std::exp(-1.0 / 0.5), 1e-6);
 }
 
+// A ball put at rest by an event (h = v = 0, where the right-hand side jumps:
+// any v != 0 means falling) stays there. IDA restarted from the pre-event
+// derivative der(v) = -g, which IDACalcIC could not correct with a Jacobian
+// taken by differences across the jump: the first step predicted v < 0, the
+// ball fell through the floor at once, and 100,000 events followed 1.5e-14 s
+// apart until IDA's step limit (e = 0.3, rtol 1e-10, a row every 2 ms). The
+// restart now takes the FMU's own derivatives at the re-initialized states.
+TEST(Simulation, ABallPutAtRestByAnEventStaysThere) {
+  SimulationOptions options;
+  options.stop_time = 3.0;
+  options.rtol = 1e-10;
+  options.output_interval = 0.002;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("BouncingBall_ode")), options);
+  sim->set("e", 0.3);
+  sim->initialize();
+  for (int k = 1; k <= 1500; ++k) sim->advance_to(0.002 * k);
+  EXPECT_NEAR(sim->time(), 3.0, 1e-12);
+  EXPECT_EQ(sim->get("h"), 0.0);
+  EXPECT_EQ(sim->get("v"), 0.0);
+  EXPECT_LE(sim->statistics().state_events, 10) << "the bounces and the rest, not a chatter";
+}
+
 }  // namespace
 }  // namespace lsdae
