@@ -54,6 +54,11 @@ std::string state_equation(const std::string& name) {
   return std::string(kWhere) + "\"" + name + "\" is a state equation, not a constraint → pass "
          "Index1System::projection_constraints";
 }
+std::string synthesized(const std::string& name) {
+  return std::string(kWhere) + "constraint \"" + name + "\" is a derivative lsdae synthesizes (the FMU provides "
+         "only the original constraint), not an FMU variable, so it cannot be projected onto → use the "
+         "dummy-derivative method (--constraints dummy, the default), or export the derivative formulations";
+}
 std::string mismatched_system(std::size_t unknowns, std::size_t residual_size) {
   return std::string(kWhere) + "the index-1 system has " + std::to_string(unknowns) +
          " unknowns but the residual has " + std::to_string(residual_size) + " → build both from the same system";
@@ -168,6 +173,8 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
       const std::size_t g = system.formulation_group.at(e.id);
       if (system.group_kind[g] == structure::GroupKind::state_equation)
         throw Error(ErrorKind::usage, messages::state_equation(names_.back()));
+      if (dae.is_synthesized(system.group_source[g], system.level_of(e.id)))
+        throw Error(ErrorKind::usage, messages::synthesized(names_.back()));
       vrs_.push_back(dae.residual_vrs.at(system.group_source[g]).at(system.level_of(e.id)));
     }
     std::vector<std::size_t> row;

@@ -137,6 +137,22 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
     m.use_directional = false;
   }
   for (const auto& note : m.dae.input.notes) log_info(m.model->display_name() + ": " + note);
+  for (const auto& s : m.dae.synthesis) {
+    // A synthesized second derivative (constraint_synthesis.h) is a finite
+    // difference with an error of about 1e-11 of its terms' size over the
+    // model's time scale squared; measured on the Cartesian pendulum, IDA
+    // integrates at rtol = atol = 1e-10 and fails to converge at 1e-11
+    // (docs/algorithms.md).
+    constexpr double kSynthesizedTolerance = 1e-10;
+    if (!s.two_levels() || std::min(m.rtol, m.atol) >= kSynthesizedTolerance) continue;
+    log_warning(m.model->display_name() + ": the tolerances (rtol " + format_number(m.rtol) + ", atol " +
+                format_number(m.atol) + ") ask for more than lsdae's synthesized d2/dt2(" + s.name +
+                ") resolves: it is a finite difference of the FMU's " + s.name +
+                ", accurate to about 1e-11 of the size of its terms, and tolerances below " +
+                format_number(kSynthesizedTolerance) +
+                " may fail to converge or give no more accuracy → use --rtol and --atol of at least " +
+                format_number(kSynthesizedTolerance) + ", or export the derivative formulations of " + s.name);
+  }
   for (std::size_t i = 0; i < threads; ++i) {
     auto inst = m.model->instantiate(i == 0 ? "lsdae" : "lsdae-" + std::to_string(i));
     if (m.model->manifest().present()) inst->enable_dae_mode();
