@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "kernels/residual_function.h"
+#include "lsdae/fmu.h"
 #include "lsdae/instance.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/input_table.h"
@@ -95,6 +96,9 @@ std::optional<double> first_derivative_along(const CurveFunction& g, double t, s
                                              std::span<const double> v, double h);
 std::optional<double> second_derivative_along(const CurveFunction& g, double t, std::span<const double> x,
                                               std::span<const double> v, std::span<const double> a, double h);
+
+// Per state of `dae`: its nominal from the model description, 1 if none.
+std::vector<double> state_nominals(const Model& model, const FmuDae& dae);
 
 class ConstraintSynthesis {
  public:

@@ -11,15 +11,6 @@ namespace lsdae::simulation {
 
 using structure::UnknownKind;
 
-std::vector<double> state_nominals(const Model& model, const FmuDae& dae) {
-  std::vector<double> out(dae.state_vrs.size(), 1.0);
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (const Variable* v = model.model_description().find(dae.state_vrs[i]);
-        v != nullptr && v->nominal && *v->nominal > 0 && std::isfinite(*v->nominal))
-      out[i] = *v->nominal;
-  return out;
-}
-
 FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure::DaeSystem& system,
                          const structure::Index1System& index1)
     : instance_(instance),
