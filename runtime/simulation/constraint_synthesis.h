@@ -38,7 +38,7 @@
 //       degree ≤ 3 along c (the pendulum's |r|² − l²: degree 4 in τ) the
 //       stencil has no truncation error at all.
 //   Cost per evaluation: 2 + 4|S| for φ (rows linear in ẋ_S), 4 for φ̇, 4
-//   for g₁, 7 for g₂ (23 for the pendulum, |S| = 2); φ̇ and g₂ only when
+//   for g₁, 7 for g₂ (25 for the pendulum, |S| = 2); φ̇ and g₂ only when
 //   asked. What this accuracy allows is measured on the pendulum
 //   (docs/algorithms.md): IDA tolerances down to about 1e-8.
 //   References: Gill, Murray & Wright, Practical Optimization (1981), 8.6 on
