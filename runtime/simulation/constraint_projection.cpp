@@ -219,6 +219,7 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
     if (options_.jacobian == ProjectionOptions::Jacobian::directional)
       throw Error(ErrorKind::usage, messages::synthesized_directional());
     directional_ = false;
+    synthesis_->set_inputs(residual_.inputs());  // ∂g/∂t includes the inputs' change
     x_work_.resize(dae.state_vrs.size());
     xdot_work_.resize(dae.state_vrs.size());
     synth_values_.resize(synthesis_->rows());

@@ -90,6 +90,7 @@ class FmuResidual final : public kernels::ResidualFunction {
     inputs_ = inputs && inputs->has_continuous() ? inputs : nullptr;
     synthesis_.set_inputs(inputs_);
   }
+  const InputTable* inputs() const { return inputs_; }
   std::size_t calls() const { return calls_; }
   // Evaluations of the FMU made for the synthesized rows (2 per call with
   // one-level rows; constraint_synthesis.h for two levels).
