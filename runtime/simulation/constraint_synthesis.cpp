@@ -75,7 +75,7 @@ std::vector<double> state_nominals(const Model& model, const FmuDae& dae) {
 }
 
 ConstraintSynthesis::ConstraintSynthesis(Instance& instance, const FmuDae& dae, std::vector<double> state_nominal)
-    : instance_(instance), dae_(dae), nominal_(std::move(state_nominal)) {}
+    : instance_(instance), dae_(dae), nominal_(std::move(state_nominal)), last_phi_(dae.synthesis.size()) {}
 
 std::size_t ConstraintSynthesis::add_row(std::size_t group, std::size_t level) {
   std::size_t order = 0;
@@ -198,22 +198,41 @@ kernels::EvalStatus ConstraintSynthesis::two_levels(const FmuDae::Synthesis& s, 
     }
     return jac.allFinite();
   };
-  for (std::size_t j = 0; j < p; ++j) v[static_cast<Eigen::Index>(j)] = xdot[S[j]];
-  const Vec start = v;
+  // Start from the last solution (φ is continuous in (t, x), and the calls
+  // come at nearby points), else from the point's ẋ_S: not from the point's
+  // ẋ_S always, which IDA's difference Jacobian moves by cj·increment, far
+  // from φ when the step is small.
+  std::vector<double>& last = last_phi_[static_cast<std::size_t>(&s - dae_.synthesis.data())];
+  for (std::size_t j = 0; j < p; ++j) v[static_cast<Eigen::Index>(j)] = last.empty() ? xdot[S[j]] : last[j];
   if (!k_at(t, x, v, k0) || !jacobian()) return kernels::EvalStatus::recoverable;
+  Vec j_at = v;  // where J was computed
   Eigen::PartialPivLU<Eigen::MatrixXd> lu(jac);
   if (!(std::fabs(lu.determinant()) > 0.0)) return kernels::EvalStatus::recoverable;
+  // Newton; J is computed again while the steps are large (rows not linear
+  // in ẋ_S), kept once they are small.
   bool converged = false;
-  for (int it = 0; it < 20 && !converged; ++it) {
+  for (int it = 0; it < 30 && !converged; ++it) {
     if (it > 0 && !k_at(t, x, v, k0)) return kernels::EvalStatus::recoverable;
     const Vec step = lu.solve(-k0);
     if (!step.allFinite()) return kernels::EvalStatus::recoverable;
     converged = true;
-    for (std::size_t j = 0; j < p; ++j)
-      converged &= std::fabs(step[static_cast<Eigen::Index>(j)]) <= 1e-12 * v_scale(j);
+    bool large = false;
+    for (std::size_t j = 0; j < p; ++j) {
+      const double relative = std::fabs(step[static_cast<Eigen::Index>(j)]) / v_scale(j);
+      converged &= relative <= 1e-12;
+      large |= relative > 1e-4;
+    }
     v += step;
+    if (large) {
+      if (!jacobian()) return kernels::EvalStatus::recoverable;
+      j_at = v;
+      lu.compute(jac);
+      if (!(std::fabs(lu.determinant()) > 0.0)) return kernels::EvalStatus::recoverable;
+    }
   }
   if (!converged) return kernels::EvalStatus::recoverable;
+  last.assign(p, 0.0);
+  for (std::size_t j = 0; j < p; ++j) last[j] = v[static_cast<Eigen::Index>(j)];
   std::vector<double> phi(p), xs(p);
   for (std::size_t j = 0; j < p; ++j) {
     phi[j] = v[static_cast<Eigen::Index>(j)];
@@ -239,12 +258,13 @@ kernels::EvalStatus ConstraintSynthesis::two_levels(const FmuDae::Synthesis& s, 
   g1 = *first;
   if (!second) return kernels::EvalStatus::ok;
 
-  // φ̇ = −J⁻¹ (∂K/∂t + ∂K/∂x·ẋ) at ẋ_S = φ, with J at φ when Newton moved far
-  // (rows not linear in ẋ_S).
+  // φ̇ = −J⁻¹ (∂K/∂t + ∂K/∂x·ẋ) at ẋ_S = φ, with J at φ unless it was
+  // computed within 1e-8 of the scale from there (for rows not linear in ẋ_S
+  // J changes with ẋ_S; for linear ones it does not, but lsdae cannot tell).
   bool moved_far = false;
   for (std::size_t j = 0; j < p; ++j) {
     const auto c = static_cast<Eigen::Index>(j);
-    moved_far |= std::fabs(v[c] - start[c]) > 1e-8 * v_scale(j);
+    moved_far |= std::fabs(v[c] - j_at[c]) > 1e-8 * v_scale(j);
   }
   if (moved_far) {
     if (!jacobian()) return kernels::EvalStatus::recoverable;

@@ -16,11 +16,14 @@
 // difference below is a higher-order stencil (first_difference,
 // second_difference below), since g₂ is an index-1 row whose noise goes
 // straight into the algebraic unknowns it determines (the rod force):
-//   φ(t, x): K(t, x, ẋ_S) = 0 solved for ẋ_S by Newton from the point's ẋ_S,
-//       J = ∂K/∂ẋ_S by 4-point differences (step for the scale
-//       max(|ẋ_j|, nominal_j)), dense LU; stops when the step is below 1e-12
-//       of the scale (one step is exact to rounding for rows linear in ẋ_S,
-//       such as der(r) − u; the second only confirms it).
+//   φ(t, x): K(t, x, ẋ_S) = 0 solved for ẋ_S by Newton from the last φ
+//       (the first time from the point's ẋ_S, which IDA's difference
+//       Jacobian moves far from φ at small steps), J = ∂K/∂ẋ_S by 4-point
+//       differences (step for the scale max(|ẋ_j|, nominal_j)), dense LU,
+//       computed again after a step larger than 1e-4 of the scale; stops
+//       when the step is below 1e-12 of the scale (one step is exact to
+//       rounding for rows linear in ẋ_S, such as der(r) − u; the second only
+//       confirms it).
 //   "d/dt(g)" g₁(t, x) = d/dτ g(t + τ, x_S + τ·φ) at 0, 4-point, scale
 //       T₁ = min(1 s, s_i/|φ_i|): a function of (t, x) only.
 //   φ̇ = dφ/dt along (1, ẋ): differentiating K(t, x, φ(t, x)) = 0,
@@ -140,6 +143,7 @@ class ConstraintSynthesis {
   std::vector<ValueReference> one_level_vrs_;
   std::vector<double> plus_, minus_, moved_, derivative_buffer_;
   std::vector<ValueReference> derivative_vrs_buffer_;
+  std::vector<std::vector<double>> last_phi_;  // per dae.synthesis entry: the last φ (empty: none yet)
   std::size_t evaluations_ = 0;
 };
 
