@@ -80,9 +80,9 @@ void SelectionValues::synthesized_entries(std::span<const structure::JacobianEnt
                                           std::span<double> values) {
   // Central differences of the synthesized values, one column at a time
   // (entries arrive sorted by column): increment ε^(1/3)·max(|v|, nominal).
-  // The values are themselves differences (error about ε^(2/3) of their
-  // scale), so the entries carry about ε^(1/3) ≈ 6e-6 relative: enough for
-  // pivots and a condition estimate.
+  // The values are themselves differences (errors of 1e-11 to 1e-13 of
+  // their scale, constraint_synthesis.h), so the entries carry about 1e-6
+  // relative at worst: enough for pivots and a condition estimate.
   static const double cbrt_eps = std::cbrt(std::numeric_limits<double>::epsilon());
   std::vector<double> plus(synthesis_->rows()), minus(synthesis_->rows());
   FmuPoint p = point_;
@@ -140,8 +140,8 @@ structure::JacobianCallback SelectionValues::callback() {
   // its x or z columns (second derivatives) are not available.
   return [inner = std::move(inner), this](std::span<const structure::JacobianEntry> all_entries,
                                           std::span<double> all_values) {
-    // Two-level synthesized rows apart (their own differences, after the
-    // others: they move the instance, which is written back at the end).
+    // Two-level synthesized rows apart, first: their own differences move
+    // the instance, and the point is written back before the others.
     std::vector<structure::JacobianEntry> entries, own;
     std::vector<std::size_t> entries_at, own_at;
     for (std::size_t k = 0; k < all_entries.size(); ++k) {
