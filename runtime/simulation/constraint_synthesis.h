@@ -37,11 +37,12 @@
 //       (whose error is ε^(1/3) at best) but one 7-point second difference,
 //       scale T₂ = min(T₁, √(s_i/|φ̇_i|)): error about 1e-11·|g|/T₂², |g|
 //       the size of g's terms (a 3-point second difference would give
-//       ε^(1/2) ≈ 1.5e-8 at best, a 5-point one about ε^(2/3) ≈ 4e-11). For a polynomial g of
-//       degree ≤ 3 along c (the pendulum's |r|² − l²: degree 4 in τ) the
-//       stencil has no truncation error at all.
-//   Cost per evaluation: 2 + 4|S| for φ (rows linear in ẋ_S), 4 for φ̇, 4
-//   for g₁, 7 for g₂ (25 for the pendulum, |S| = 2); φ̇ and g₂ only when
+//       ε^(1/2) ≈ 1.5e-8 at best, a 5-point one about ε^(2/3) ≈ 4e-11).
+//       Where g along c is a polynomial of degree ≤ 7 in τ (the pendulum's
+//       |r|² − l²: degree 4) the stencil has no truncation error at all.
+//   Cost per evaluation: 2 + 4|S| for φ (rows linear in ẋ_S; 4|S| more when
+//   J is computed again at φ), 4 for φ̇, 4 for g₁, 7 for g₂ (25 to 33 for
+//   the pendulum, |S| = 2: 31 on average over a run); φ̇ and g₂ only when
 //   asked. What this accuracy allows is measured on the pendulum
 //   (docs/algorithms.md): IDA tolerances down to about 1e-8.
 //   References: Gill, Murray & Wright, Practical Optimization (1981), 8.6 on

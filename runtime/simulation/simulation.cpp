@@ -409,6 +409,7 @@ const SimulationStats& Simulation::statistics() {
   s.klu_unz = is.klu_unz;
   s.synthesis_evaluations = m.retired_synthesis_evaluations;
   for (const auto& r : m.residuals) s.synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
+  if (m.projector) s.synthesis_evaluations += static_cast<long>(m.projector->synthesis_evaluations());
   s.klu_symbolic_analyses = is.klu_symbolic_analyses;
   s.klu_restart_factorizations = is.klu_restart_factorizations;
   s.klu_analyses_carried_over = is.klu_adopted_analyses;

@@ -172,8 +172,9 @@ struct Simulation::Impl {
   // One FmuResidual per instance for structure.index1, and the projector
   // (make_projector) when the projection method is on.
   void make_residuals();
-  // Drops the residuals, keeping their counts (retired_synthesis_evaluations).
+  // Drop the residuals / the projector, keeping their counts (retired_synthesis_evaluations).
   void retire_residuals();
+  void retire_projector();
   double nominal_of(std::size_t k) const { return k < nominal.size() ? nominal[k] : 1.0; }
   std::vector<double> atol_vector() const;  // atol · nominal, per IDA unknown
   std::vector<double> nominals() const;     // the variables' nominal attributes, per IDA unknown

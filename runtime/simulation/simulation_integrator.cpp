@@ -30,8 +30,13 @@ void Simulation::Impl::retire_residuals() {
   residuals.clear();
 }
 
-void Simulation::Impl::make_residuals() {
+void Simulation::Impl::retire_projector() {
+  if (projector) retired_synthesis_evaluations += static_cast<long>(projector->synthesis_evaluations());
   projector.reset();
+}
+
+void Simulation::Impl::make_residuals() {
+  retire_projector();
   retire_residuals();
   for (auto& inst : instances) {
     residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, dae, structure.analysis.system,
