@@ -66,7 +66,8 @@ void missing_formulations(StructuralAnalysis& a, const AnalysisOptions& options)
   for (const MissingFormulation& mf : a.pantelides.missing) {
     const std::size_t last = sys.group_ptr[mf.group + 1] - 1;
     missing.push_back({sys.group_name(mf.group), mf.order_needed, sys.formulation_count(mf.group),
-                       sys.formulation_names[last], a.pantelides.unknowns.row(last).empty()});
+                       sys.formulation_names[last], a.pantelides.unknowns.row(last).empty(),
+                       last < sys.not_differentiable.size() ? sys.not_differentiable[last] : std::string()});
   }
   std::vector<messages::DifferentiationCount> classic;
   std::size_t more = 0;

@@ -86,6 +86,9 @@ struct FormulationInput {
   // Computed by lsdae (the time derivative of the previous formulation, e.g.
   // "d/dt(r3)"), not a variable of the FMU: reports list it apart.
   bool synthesized = false;
+  // Why its builder cannot differentiate it further (for the "missing
+  // formulations" diagnostic); empty: nothing to add.
+  std::string not_differentiable = {};
 };
 
 struct ResidualInput {

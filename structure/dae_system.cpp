@@ -112,12 +112,13 @@ DaeSystem build_system(const DaeInput& input) {
   const std::size_t unknowns = layout.unknowns();
 
   auto add_formulation = [&](std::string name, std::optional<int> index, bool dense, std::size_t group,
-                             bool synthesized = false) {
+                             bool synthesized = false, std::string not_differentiable = {}) {
     builder.add_row(row);
     sys.formulation_names.push_back(std::move(name));
     sys.declared_index.push_back(index);
     sys.dense.push_back(dense);
     sys.synthesized.push_back(synthesized);
+    sys.not_differentiable.push_back(std::move(not_differentiable));
     sys.formulation_group.push_back(group);
   };
 
@@ -187,7 +188,7 @@ DaeSystem build_system(const DaeInput& input) {
                                                   : or_default({}, "residual", r) + "'" + std::to_string(k))
                                         : f.name;
       residual_row(name, f.dependencies);
-      add_formulation(std::move(name), f.declared_index, !f.dependencies, g, f.synthesized);
+      add_formulation(std::move(name), f.declared_index, !f.dependencies, g, f.synthesized, f.not_differentiable);
     }
     sys.group_ptr.push_back(sys.formulation_names.size());
   }

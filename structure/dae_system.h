@@ -81,6 +81,7 @@ struct DaeSystem {
   std::vector<std::optional<int>> declared_index;  // per formulation
   std::vector<bool> dense;                       // per formulation: dependencies were absent
   std::vector<bool> synthesized;                 // per formulation: lsdae's own (FormulationInput::synthesized)
+  std::vector<std::string> not_differentiable;   // per formulation: FormulationInput::not_differentiable
   std::vector<std::size_t> formulation_group;    // per formulation: its group
   std::vector<std::size_t> group_ptr{0};         // groups() + 1 offsets into formulations
   std::vector<GroupKind> group_kind;             // per group

@@ -159,6 +159,7 @@ std::string missing_derivatives(std::size_t structural_index, const std::vector<
     if (m.last_has_no_unknown && m.formulations > 1)
       out += " (and the last, " + quoted(m.last_formulation) +
              ", depends on no derivative or algebraic variable)";
+    if (!m.last_not_differentiable.empty()) out += " (" + m.last_not_differentiable + ")";
   }
   if (!classic.empty()) {
     out += "; a complete reduction (classic Pantelides) differentiates ";

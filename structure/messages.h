@@ -60,6 +60,7 @@ struct MissingDerivative {
   std::size_t formulations = 0;   // how many the group has
   std::string last_formulation;   // its highest formulation
   bool last_has_no_unknown = false;  // that formulation lists no derivative or algebraic variable
+  std::string last_not_differentiable = {};  // why the builder cannot differentiate the last further (may be empty)
 };
 struct DifferentiationCount {
   std::string residual;

@@ -27,6 +27,17 @@
 //                (the release dropped <Formulation> grouping); the importer
 //                has to produce the derivatives itself.
 //   partials     no (default) or yes: providesDirectionalDerivatives.
+//   kinematics   states (default): der(r[i]) - u[i] = 0;
+//                algebraic: der(r[i]) - v[i] = 0 and v[i] - u[i] = 0 with
+//                algebraic velocities v (an exporter that keeps an alias):
+//                no residual gives der(r) from the states alone, so lsdae
+//                cannot synthesize d2/dt2(g_pos) and must refuse;
+//                coupled: with e_i = der(r[i]) - u[i],
+//                res[1] = (1 + r[1]^2) e1 + e2, res[3] = e1 - (2 + cos r[2]) e2
+//                (a kinematic block lsdae must solve as a whole, its
+//                matrix depending on the configuration).
+#include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "kit/model.h"
@@ -39,7 +50,17 @@ class CartesianPendulum final : public Model {
  public:
   explicit CartesianPendulum(const Config& config)
       : all_formulations_(config.get_choice("formulations", {"all", "position"}) == "all"),
-        partials_(config.get_choice("partials", {"no", "yes"}) == "yes") {}
+        partials_(config.get_choice("partials", {"no", "yes"}) == "yes"),
+        algebraic_velocities_(kinematics(config) == "algebraic"),
+        coupled_(kinematics(config) == "coupled") {}
+
+  static std::string kinematics(const Config& config) {
+    const std::string k = config.get_string("kinematics", "states");
+    if (k != "states" && k != "algebraic" && k != "coupled")
+      throw std::invalid_argument("model configuration: kinematics = \"" + k +
+                                  "\"; set it to states, algebraic or coupled");
+    return k;
+  }
 
   void declare(Builder& b) override {
     b.model_name("CartesianPendulum", "Cartesian pendulum, index 3, fully implicit, states in a permuted order");
@@ -57,15 +78,27 @@ class CartesianPendulum final : public Model {
     der_r1_ = b.derivative(r1_);
     der_u2_ = b.derivative(u2_);
     f_ = b.algebraic("F", 0.0, "N/m", "rod force per unit length, > 0 when the rod pulls");
+    if (algebraic_velocities_) {
+      v1_ = b.algebraic("v[1]", 0.0, "m/s", "alias of u[1]");
+      v2_ = b.algebraic("v[2]", 0.0, "m/s", "alias of u[2]");
+    }
 
-    res1_ = b.residual_variable("res[1]", "der(r[1]) - u[1]");
+    res1_ = b.residual_variable("res[1]", algebraic_velocities_ ? "der(r[1]) - v[1]"
+                                          : coupled_             ? "(1 + r[1]^2) e1 + e2, e_i = der(r[i]) - u[i]"
+                                                                 : "der(r[1]) - u[1]");
     res2_ = b.residual_variable("res[2]", "m*der(u[1]) + F*r[1]");
     g_pos_ = b.residual_variable("g_pos", "r[1]^2 + r[2]^2 - l^2 (index 3)");
     if (all_formulations_) {
       g_vel_ = b.residual_variable("g_vel", "r[1]*u[1] + r[2]*u[2] (index 2)");
       g_acc_ = b.residual_variable("g_acc", "u[1]^2 + u[2]^2 + r[1]*der(u[1]) + r[2]*der(u[2]) (index 1)");
     }
-    res3_ = b.residual_variable("res[3]", "der(r[2]) - u[2]");
+    res3_ = b.residual_variable("res[3]", algebraic_velocities_ ? "der(r[2]) - v[2]"
+                                          : coupled_             ? "e1 - (2 + cos r[2]) e2, e_i = der(r[i]) - u[i]"
+                                                                 : "der(r[2]) - u[2]");
+    if (algebraic_velocities_) {
+      alias1_ = b.residual_variable("alias[1]", "v[1] - u[1]");
+      alias2_ = b.residual_variable("alias[2]", "v[2] - u[2]");
+    }
     res4_ = b.residual_variable("res[4]", "m*der(u[2]) + F*r[2] + m*g");
 
     pos_error_ = b.output("pos_error", "m2", "r[1]^2 + r[2]^2 - l^2");
@@ -79,7 +112,11 @@ class CartesianPendulum final : public Model {
     constexpr DepKind kC = DepKind::constant;
     constexpr DepKind kF = DepKind::fixed;
     constexpr DepKind kD = DepKind::dependent;
-    b.residual_group({{{res1_, 0, {{der_r1_, kC}, {u1_, kC}}}}});
+    const ValueRef w1 = algebraic_velocities_ ? v1_ : u1_, w2 = algebraic_velocities_ ? v2_ : u2_;
+    if (coupled_)
+      b.residual_group({{{res1_, 0, {{u2_, kC}, {der_r2_, kC}, {der_r1_, kD}, {r1_, kD}, {u1_, kD}}}}});
+    else
+      b.residual_group({{{res1_, 0, {{der_r1_, kC}, {w1, kC}}}}});
     b.residual_group({{{res2_, 0, {{der_u1_, kF}, {f_, kD}, {r1_, kD}}}}});
     if (all_formulations_) {
       b.residual_group({{
@@ -90,7 +127,14 @@ class CartesianPendulum final : public Model {
     } else {
       b.residual_group({{{g_pos_, 0, {{r1_, kD}, {r2_, kD}}}}});
     }
-    b.residual_group({{{res3_, 0, {{der_r2_, kC}, {u2_, kC}}}}});
+    if (coupled_)
+      b.residual_group({{{res3_, 0, {{der_r1_, kC}, {u1_, kC}, {r2_, kD}, {der_r2_, kD}, {u2_, kD}}}}});
+    else
+      b.residual_group({{{res3_, 0, {{der_r2_, kC}, {w2, kC}}}}});
+    if (algebraic_velocities_) {
+      b.residual_group({{{alias1_, 0, {{v1_, kC}, {u1_, kC}}}}});
+      b.residual_group({{{alias2_, 0, {{v2_, kC}, {u2_, kC}}}}});
+    }
     b.residual_group({{{res4_, 0, {{der_u2_, kF}, {f_, kD}, {r2_, kD}}}}});
 
     b.dae_dependencies(pos_error_, {{r1_, kD}, {r2_, kD}});
@@ -121,19 +165,26 @@ class CartesianPendulum final : public Model {
       v[der_r2_] = u2;
       v[der_u1_] = -f * r1 / m;
       v[der_u2_] = -f * r2 / m - g;
-      for (const ValueRef r : {res1_, res2_, g_pos_, g_vel_, g_acc_, res3_, res4_})
+      if (algebraic_velocities_) v[v1_] = u1, v[v2_] = u2;
+      for (const ValueRef r : {res1_, res2_, g_pos_, g_vel_, g_acc_, res3_, res4_, alias1_, alias2_})
         if (r != kNoValueRef) v[r] = 0.0;
       return;
     }
     const double f = v[f_], du1 = v[der_u1_], du2 = v[der_u2_];
-    v[res1_] = v[der_r1_] - u1;
+    const double w1 = algebraic_velocities_ ? v[v1_] : u1, w2 = algebraic_velocities_ ? v[v2_] : u2;
+    if (algebraic_velocities_) {
+      v[alias1_] = v[v1_] - u1;
+      v[alias2_] = v[v2_] - u2;
+    }
+    const double e1 = v[der_r1_] - w1, e2 = v[der_r2_] - w2;
+    v[res1_] = coupled_ ? (1 + r1 * r1) * e1 + e2 : e1;
     v[res2_] = m * du1 + f * r1;
     v[g_pos_] = r1 * r1 + r2 * r2 - l * l;
     if (all_formulations_) {
       v[g_vel_] = r1 * u1 + r2 * u2;
       v[g_acc_] = u1 * u1 + u2 * u2 + r1 * du1 + r2 * du2;
     }
-    v[res3_] = v[der_r2_] - u2;
+    v[res3_] = coupled_ ? e1 - (2 + std::cos(r2)) * e2 : e2;
     v[res4_] = m * du2 + f * r2 + m * g;
   }
 
@@ -165,8 +216,22 @@ class CartesianPendulum final : public Model {
       return;
     }
     const double f = v[f_], du1 = v[der_u1_], du2 = v[der_u2_];
-    s.add(res1_, der_r1_, 1.0);
-    s.add(res1_, u1_, -1.0);
+    if (coupled_) {
+      const double e1 = v[der_r1_] - u1, e2 = v[der_r2_] - u2, a = 1 + r1 * r1, b = 2 + std::cos(r2);
+      s.add(res1_, der_r1_, a);
+      s.add(res1_, u1_, -a);
+      s.add(res1_, r1_, 2 * r1 * e1);
+      s.add(res1_, der_r2_, 1.0);
+      s.add(res1_, u2_, -1.0);
+      s.add(res3_, der_r1_, 1.0);
+      s.add(res3_, u1_, -1.0);
+      s.add(res3_, der_r2_, -b);
+      s.add(res3_, u2_, b);
+      s.add(res3_, r2_, std::sin(r2) * e2);
+    } else {
+      s.add(res1_, der_r1_, 1.0);
+      s.add(res1_, algebraic_velocities_ ? v1_ : u1_, -1.0);
+    }
     s.add(res2_, der_u1_, m);
     s.add(res2_, f_, r1);
     s.add(res2_, r1_, f);
@@ -184,8 +249,16 @@ class CartesianPendulum final : public Model {
       s.add(g_acc_, der_u1_, r1);
       s.add(g_acc_, der_u2_, r2);
     }
-    s.add(res3_, der_r2_, 1.0);
-    s.add(res3_, u2_, -1.0);
+    if (!coupled_) {
+      s.add(res3_, der_r2_, 1.0);
+      s.add(res3_, algebraic_velocities_ ? v2_ : u2_, -1.0);
+    }
+    if (algebraic_velocities_) {
+      s.add(alias1_, v1_, 1.0);
+      s.add(alias1_, u1_, -1.0);
+      s.add(alias2_, v2_, 1.0);
+      s.add(alias2_, u2_, -1.0);
+    }
     s.add(res4_, der_u2_, m);
     s.add(res4_, f_, r2);
     s.add(res4_, r2_, f);
@@ -194,6 +267,9 @@ class CartesianPendulum final : public Model {
  private:
   bool all_formulations_;
   bool partials_;
+  bool algebraic_velocities_;
+  bool coupled_;
+  ValueRef v1_ = kNoValueRef, v2_ = kNoValueRef, alias1_ = kNoValueRef, alias2_ = kNoValueRef;
   ValueRef r1_ = 0, r2_ = 0, u1_ = 0, u2_ = 0;
   ValueRef der_r1_ = 0, der_r2_ = 0, der_u1_ = 0, der_u2_ = 0, f_ = 0;
   ValueRef res1_ = 0, res2_ = 0, res3_ = 0, res4_ = 0;

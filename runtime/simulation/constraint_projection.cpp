@@ -54,6 +54,16 @@ std::string state_equation(const std::string& name) {
   return std::string(kWhere) + "\"" + name + "\" is a state equation, not a constraint → pass "
          "Index1System::projection_constraints";
 }
+std::string synthesized(const std::string& name) {
+  return std::string(kWhere) + "constraint \"" + name + "\" is a derivative lsdae synthesizes along (1, ẋ) (the "
+         "FMU provides only the original constraint), a function of the derivatives, not of the states, so "
+         "projecting the states cannot enforce it → use the dummy-derivative method (--constraints dummy, the "
+         "default), or export the derivative formulations";
+}
+std::string synthesized_directional() {
+  return std::string(kWhere) + "the constraints include derivatives lsdae synthesizes, which have no directional "
+         "derivatives → use finite differences (ProjectionOptions::Jacobian::automatic)";
+}
 std::string mismatched_system(std::size_t unknowns, std::size_t residual_size) {
   return std::string(kWhere) + "the index-1 system has " + std::to_string(unknowns) +
          " unknowns but the residual has " + std::to_string(residual_size) + " → build both from the same system";
@@ -168,6 +178,15 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
       const std::size_t g = system.formulation_group.at(e.id);
       if (system.group_kind[g] == structure::GroupKind::state_equation)
         throw Error(ErrorKind::usage, messages::state_equation(names_.back()));
+      if (const FmuDae::Synthesis* s = dae.synthesis_of(system.group_source[g], system.level_of(e.id))) {
+        // lsdae's own d/dt(g) (fmu_dae.h): computed, not read. Only the
+        // state form (two levels) is a function of the states.
+        // The one-level d/dt(g) is always the highest formulation, never a constraint.
+        if (!s->two_levels()) throw Error(ErrorKind::internal, messages::synthesized(names_.back()));
+        if (!synthesis_)
+          synthesis_ = std::make_unique<ConstraintSynthesis>(instance_, dae, state_nominals(instance_.model(), dae));
+        synthesized_.emplace_back(vrs_.size(), synthesis_->add_row(system.group_source[g], system.level_of(e.id)));
+      }
       vrs_.push_back(dae.residual_vrs.at(system.group_source[g]).at(system.level_of(e.id)));
     }
     std::vector<std::size_t> row;
@@ -193,6 +212,18 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
   }
   for (auto& row : rows)
     for (std::size_t& k : row) k = local[k];
+  if (synthesis_) {
+    // Synthesized constraints have no directional derivatives: their
+    // Jacobian (and, for one forward difference of all rows, the others')
+    // comes from differences.
+    if (options_.jacobian == ProjectionOptions::Jacobian::directional)
+      throw Error(ErrorKind::usage, messages::synthesized_directional());
+    directional_ = false;
+    synthesis_->set_inputs(residual_.inputs());  // ∂g/∂t includes the inputs' change
+    x_work_.resize(dae.state_vrs.size());
+    xdot_work_.resize(dae.state_vrs.size());
+    synth_values_.resize(synthesis_->rows());
+  }
   const std::size_t m = vrs_.size(), p = moved_.size();
   pattern_ = structure::Pattern::from_rows(p, rows);
   coloring_ = structure::color_columns(pattern_);
@@ -243,8 +274,13 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
 
 ConstraintProjector::Eval ConstraintProjector::read(double t, std::span<const double> y, std::span<const double> yp,
                                                     std::span<double> out) {
+  if (synthesis_) {
+    residual_.states_from(y, yp, x_work_, xdot_work_);
+    if (synthesis_->evaluate(t, x_work_, xdot_work_, synth_values_) != kernels::EvalStatus::ok) return Eval::discard;
+  }
   if (residual_.apply(t, y, yp) != kernels::EvalStatus::ok) return Eval::discard;
   if (!out.empty() && instance_.get_float64(vrs_, out) == CallStatus::discard) return Eval::discard;
+  for (const auto& [constraint, slot] : synthesized_) out[constraint] = synth_values_[slot];
   if (!offset_.empty())
     for (std::size_t i = 0; i < out.size(); ++i) out[i] -= offset_[i];
   return Eval::ok;

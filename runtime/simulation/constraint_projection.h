@@ -100,11 +100,13 @@
 #include <Eigen/SparseCore>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "lsdae/instance.h"
+#include "simulation/constraint_synthesis.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_residual.h"
 #include "structure/coloring.h"
@@ -204,6 +206,8 @@ class ConstraintProjector {
   void set_invariant_values(std::span<const double> per_invariant);
   // The constraint values of the last evaluation, per constraint.
   std::span<const double> values() const { return c_; }
+  // FMU evaluations spent on synthesized constraints (constraint_synthesis.h); 0 without.
+  std::size_t synthesis_evaluations() const { return synthesis_ ? synthesis_->evaluations() : 0; }
   // Forget a kept J (keep_jacobian): the next project() evaluates it afresh.
   void invalidate_jacobian() { have_jacobian_ = false; }
 
@@ -231,6 +235,11 @@ class ConstraintProjector {
   std::size_t n_ = 0;                     // N, IDA unknowns
   std::vector<std::string> names_;        // per constraint
   std::vector<ValueReference> vrs_;       // per constraint: the variable C_i is read from
+  // Synthesized constraints (d/dt(g) in state form, fmu_dae.h): computed by
+  // synthesis_ instead (pairs of constraint index and synthesis slot).
+  std::unique_ptr<ConstraintSynthesis> synthesis_;  // null: none
+  std::vector<std::pair<std::size_t, std::size_t>> synthesized_;
+  std::vector<double> x_work_, xdot_work_, synth_values_;
   std::vector<std::size_t> invariant_of_;  // per constraint: its invariant index, or no_index
   std::vector<double> offset_;            // per constraint: subtracted from the value read (empty: none)
   std::vector<std::size_t> moved_;        // moved IDA unknowns (local column k → unknown)

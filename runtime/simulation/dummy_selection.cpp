@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "common/format.h"
 #include "lsdae/error.h"
@@ -34,13 +35,38 @@ SelectionValues::SelectionValues(const Model& fmu, Instance& instance, const Fmu
     : instance_(instance), dae_(dae), system_(system) {
   if (!fmu.directional_derivatives_available())
     fd_ = std::make_unique<FiniteDifferenceJacobianValues>(instance, dae, system, column_nominals(fmu, dae, system));
+  state_nominal_.assign(dae.state_vrs.size(), 1.0);
+  derivative_nominal_.assign(dae.state_vrs.size(), 1.0);
+  const std::vector<double> nominal = column_nominals(fmu, dae, system);
+  for (std::size_t i = 0; i < dae.state_vrs.size(); ++i) {
+    state_nominal_[i] = nominal[system.layout.column(structure::state(i))];
+    derivative_nominal_[i] = nominal[system.layout.column(structure::derivative_of(i))];
+  }
+  // Two-level synthesized rows (fmu_dae.h) have no variable to differentiate:
+  // their entries are central differences of their synthesized values.
+  for (std::size_t g = 0; g < system.groups(); ++g) {
+    if (system.group_kind[g] != structure::GroupKind::residual) continue;
+    const std::size_t source = system.group_source[g];
+    for (std::size_t level = 0; level < system.formulation_count(g); ++level) {
+      const FmuDae::Synthesis* s = dae.synthesis_of(source, level);
+      if (s == nullptr || !s->two_levels()) continue;
+      if (!synthesis_) synthesis_ = std::make_unique<ConstraintSynthesis>(instance, dae, state_nominal_);
+      synthesized_rows_.push_back({system.formulation(g, level), synthesis_->add_row(source, level)});
+    }
+  }
 }
 
 void SelectionValues::set_point(const FmuPoint& point) {
+  point_ = point;
   if (fd_) {
     fd_->set_point(point);
     return;
   }
+  write_point();
+}
+
+void SelectionValues::write_point() {
+  const FmuPoint& point = point_;
   auto ok = [](CallStatus s) { return s != CallStatus::discard; };
   bool fine = ok(instance_.set_time(point.t));
   if (fine && !point.x.empty()) fine = ok(instance_.set_continuous_states(point.x));
@@ -50,14 +76,86 @@ void SelectionValues::set_point(const FmuPoint& point) {
   if (!fine) throw Error(ErrorKind::fmu_call, "dummy-derivative selection: the FMU discarded the point");
 }
 
+void SelectionValues::synthesized_entries(std::span<const structure::JacobianEntry> entries,
+                                          std::span<double> values) {
+  // Central differences of the synthesized values, one column at a time
+  // (entries arrive sorted by column): increment ε^(1/3)·max(|v|, nominal).
+  // The values are themselves differences (errors of 1e-11 to 1e-13 of
+  // their scale, constraint_synthesis.h), so the entries carry about 1e-6
+  // relative at worst: enough for pivots and a condition estimate.
+  static const double cbrt_eps = std::cbrt(std::numeric_limits<double>::epsilon());
+  std::vector<double> plus(synthesis_->rows()), minus(synthesis_->rows());
+  FmuPoint p = point_;
+  std::size_t k = 0;
+  while (k < entries.size()) {
+    const structure::VarRef column = entries[k].column;
+    std::size_t end = k;
+    while (end < entries.size() && entries[end].column == column) ++end;
+    double* target = nullptr;
+    double nominal = 1.0;
+    switch (column.block) {
+      case structure::Block::state: target = &p.x[column.index]; nominal = state_nominal_[column.index]; break;
+      case structure::Block::derivative:
+        target = &p.xdot[column.index];
+        nominal = derivative_nominal_[column.index];
+        break;
+      case structure::Block::algebraic: break;  // synthesized rows contain no algebraic variable
+    }
+    if (target == nullptr) {
+      for (std::size_t e = k; e < end; ++e) values[e] = 0.0;
+      k = end;
+      continue;
+    }
+    const double original = *target, h = cbrt_eps * std::max(std::fabs(original), nominal);
+    *target = original + h;
+    const bool fine_plus = synthesis_->evaluate(p.t, p.x, p.xdot, plus) == kernels::EvalStatus::ok;
+    *target = original - h;
+    const bool fine_minus = synthesis_->evaluate(p.t, p.x, p.xdot, minus) == kernels::EvalStatus::ok;
+    *target = original;
+    if (!fine_plus || !fine_minus)
+      throw Error(ErrorKind::fmu_call, "dummy-derivative selection: the FMU discarded a point near the selection "
+                                       "point while lsdae differentiated its synthesized constraint derivatives");
+    for (std::size_t e = k; e < end; ++e) {
+      std::size_t slot = 0;
+      for (const auto& [formulation, s] : synthesized_rows_)
+        if (formulation == entries[e].row.id) slot = s;
+      values[e] = (plus[slot] - minus[slot]) / (2 * h);
+    }
+    k = end;
+  }
+}
+
+bool SelectionValues::is_two_level_row(const structure::EquationRef& row) const {
+  if (row.kind != structure::EquationRef::Kind::formulation) return false;
+  for (const auto& r : synthesized_rows_)
+    if (r.first == row.id) return true;
+  return false;
+}
+
 structure::JacobianCallback SelectionValues::callback() {
   structure::JacobianCallback inner = fd_ ? as_callback(*fd_) : fmu_jacobian_values(instance_, dae_, system_);
   if (!dae_.any_synthesized()) return inner;
   // A synthesized row d/dt r (fmu_dae.h) has no FMU variable: its entry for
   // ẋ_i is ∂r/∂x_i (d/dt r = ∂r/∂x·ẋ + ∂r/∂t), asked of r itself. Entries for
   // its x or z columns (second derivatives) are not available.
-  return [inner = std::move(inner), this](std::span<const structure::JacobianEntry> entries,
-                                          std::span<double> values) {
+  return [inner = std::move(inner), this](std::span<const structure::JacobianEntry> all_entries,
+                                          std::span<double> all_values) {
+    // Two-level synthesized rows apart, first: their own differences move
+    // the instance, and the point is written back before the others.
+    std::vector<structure::JacobianEntry> entries, own;
+    std::vector<std::size_t> entries_at, own_at;
+    for (std::size_t k = 0; k < all_entries.size(); ++k) {
+      const bool mine = is_two_level_row(all_entries[k].row);
+      (mine ? own : entries).push_back(all_entries[k]);
+      (mine ? own_at : entries_at).push_back(k);
+    }
+    std::vector<double> values(entries.size());
+    if (!own.empty()) {
+      std::vector<double> own_values(own.size());
+      synthesized_entries(own, own_values);
+      for (std::size_t k = 0; k < own.size(); ++k) all_values[own_at[k]] = own_values[k];
+      write_point();
+    }
     std::vector<structure::JacobianEntry> mapped(entries.begin(), entries.end());
     for (auto& e : mapped) {
       if (e.row.kind != structure::EquationRef::Kind::formulation) continue;
@@ -84,8 +182,9 @@ structure::JacobianCallback SelectionValues::callback() {
     sorted.reserve(order.size());
     for (const std::size_t k : order) sorted.push_back(mapped[k]);
     std::vector<double> out(sorted.size());
-    inner(sorted, out);
+    if (!sorted.empty()) inner(sorted, out);
     for (std::size_t i = 0; i < order.size(); ++i) values[order[i]] = out[i];
+    for (std::size_t k = 0; k < entries.size(); ++k) all_values[entries_at[k]] = values[k];
   };
 }
 

@@ -45,6 +45,7 @@
 
 #include "lsdae/fmu.h"
 #include "lsdae/instance.h"
+#include "simulation/constraint_synthesis.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/fmu_jacobian_values.h"
 #include "structure/pipeline.h"
@@ -66,10 +67,17 @@ class SelectionValues {
   bool switched_off(structure::EquationRef constraint) const;
 
  private:
+  void write_point();  // point_ into the instance (also after the finite-difference class)
+  bool is_two_level_row(const structure::EquationRef& row) const;
+  void synthesized_entries(std::span<const structure::JacobianEntry> entries, std::span<double> values);
   Instance& instance_;
   const FmuDae& dae_;
   const structure::DaeSystem& system_;
   std::unique_ptr<FiniteDifferenceJacobianValues> fd_;  // null: directional
+  FmuPoint point_;
+  std::vector<double> state_nominal_, derivative_nominal_;
+  std::unique_ptr<ConstraintSynthesis> synthesis_;  // two-level synthesized rows; null: none
+  std::vector<std::pair<std::size_t, std::size_t>> synthesized_rows_;  // (formulation, slot in synthesis_)
 };
 
 // The point the instance holds after initialization: states, algebraic

@@ -1,7 +1,10 @@
 // runtime/simulation/fmu_dae.cpp -- see fmu_dae.h.
 #include "simulation/fmu_dae.h"
 
+#include "structure/pattern.h"
+
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 
 namespace lsdae::simulation {
@@ -11,6 +14,173 @@ bool FmuDae::any_synthesized() const {
     for (const bool b : g)
       if (b) return true;
   return false;
+}
+
+namespace {
+
+using structure::Block;
+using structure::VarRef;
+
+bool states_only(const structure::FormulationInput& f) {
+  return f.dependencies && !f.dependencies->empty() &&
+         std::all_of(f.dependencies->begin(), f.dependencies->end(),
+                     [](const VarRef& v) { return v.block == Block::state; });
+}
+
+std::vector<std::size_t> sorted_unique(std::vector<std::size_t> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+// The kinematic block of the states S (fmu_dae.h): groups other than
+// `constraint` of one formulation whose dependencies hold derivatives of S
+// only (at least one), states, no algebraic variable; matched to S by
+// augmenting paths (Kuhn). Returns per state of S its group, or an empty
+// vector when S cannot be matched completely.
+std::vector<std::size_t> kinematic_block(const FmuDae& dae, std::size_t constraint,
+                                         const std::vector<std::size_t>& s_states) {
+  const std::size_t n = dae.input.states.size();
+  std::vector<std::size_t> local(n, structure::no_index);
+  for (std::size_t k = 0; k < s_states.size(); ++k) local[s_states[k]] = k;
+  std::vector<std::size_t> candidate_group;
+  std::vector<std::vector<std::size_t>> reaches;  // per candidate: the local S indices of its derivatives
+  for (std::size_t g = 0; g < dae.input.residuals.size(); ++g) {
+    const auto& forms = dae.input.residuals[g].formulations;
+    if (g == constraint || forms.size() != 1 || !forms[0].dependencies) continue;
+    std::vector<std::size_t> derivs;
+    bool fits = true;
+    for (const VarRef& v : *forms[0].dependencies) {
+      if (v.block == Block::algebraic || (v.block == Block::derivative && local[v.index] == structure::no_index))
+        fits = false;
+      else if (v.block == Block::derivative)
+        derivs.push_back(local[v.index]);
+    }
+    if (!fits || derivs.empty()) continue;
+    candidate_group.push_back(g);
+    reaches.push_back(sorted_unique(std::move(derivs)));
+  }
+  std::vector<std::size_t> state_to_candidate(s_states.size(), structure::no_index);
+  std::vector<std::size_t> candidate_to_state(candidate_group.size(), structure::no_index);
+  std::vector<bool> visited;
+  std::function<bool(std::size_t)> augment = [&](std::size_t c) {
+    for (const std::size_t s : reaches[c]) {
+      if (visited[s]) continue;
+      visited[s] = true;
+      if (state_to_candidate[s] == structure::no_index || augment(state_to_candidate[s])) {
+        state_to_candidate[s] = c;
+        candidate_to_state[c] = s;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (std::size_t c = 0; c < candidate_group.size(); ++c) {
+    visited.assign(s_states.size(), false);
+    augment(c);
+  }
+  std::vector<std::size_t> out;
+  for (const std::size_t c : state_to_candidate) {
+    if (c == structure::no_index) return {};
+    out.push_back(candidate_group[c]);
+  }
+  return out;
+}
+
+// Appends the synthesized formulations of group g when its last formulation
+// depends on states only (fmu_dae.h).
+void add_synthesized(FmuDae& dae, std::size_t g) {
+  structure::ResidualInput& r = dae.input.residuals[g];
+  structure::FormulationInput& last = r.formulations.back();
+  if (!states_only(last)) return;
+  FmuDae::Synthesis syn;
+  syn.group = g;
+  syn.first_level = r.formulations.size();
+  syn.residual = dae.residual_vrs[g].back();
+  syn.name = last.name;
+  for (const VarRef& v : *last.dependencies) syn.states.push_back(v.index);
+  syn.states = sorted_unique(std::move(syn.states));
+  const std::string gname = last.name;
+  auto derivative_names = [&](const std::vector<std::size_t>& states) {
+    std::string out;
+    for (const std::size_t i : states) {
+      const auto& st = dae.input.states[i];
+      out += (out.empty() ? "" : ", ") +
+             (st.derivative_name.empty() ? "der(" + st.name + ")" : st.derivative_name);
+    }
+    return out;
+  };
+  const std::vector<std::size_t> block = kinematic_block(dae, g, syn.states);
+  auto add = [&](std::string name, std::vector<VarRef> deps) {
+    structure::FormulationInput d;
+    d.name = std::move(name);
+    d.synthesized = true;
+    // A synthesized row varies with everything it depends on: no constant entries.
+    dae.residual_kinds[g].emplace_back(deps.size(), DependencyKind::dependent);
+    d.dependencies = std::move(deps);
+    r.formulations.push_back(std::move(d));
+    dae.residual_vrs[g].push_back(syn.residual);
+    dae.synthesized[g].push_back(true);
+  };
+  const std::string d1 = "d/dt(" + gname + ")";
+  if (block.empty()) {
+    dae.input.notes.push_back("\"" + d1 + "\" is not provided by the FMU: lsdae synthesizes it (d/dt " + gname +
+                              " = ∂" + gname + "/∂x·ẋ + ∂" + gname + "/∂t by central differences of " + gname +
+                              " along (1, ẋ), error O(h²))");
+    std::vector<VarRef> deps;
+    for (const VarRef& v : *last.dependencies) {
+      deps.push_back(structure::derivative_of(v.index));
+      deps.push_back(v);
+    }
+    add(d1, std::move(deps));
+    r.formulations.back().not_differentiable =
+        "lsdae synthesizes one level only here: \"" + d1 + "\" contains " + derivative_names(syn.states) +
+        ", and a second derivative needs residuals that give them from the states alone (a kinematic block "
+        "such as der(r) = u: one residual per derivative, with no algebraic variable and no other "
+        "derivative); this FMU has none";
+    dae.synthesis.push_back(std::move(syn));
+    return;
+  }
+  std::vector<std::size_t> block_states;
+  for (const std::size_t kg : block) {
+    syn.kinematic_vrs.push_back(dae.residual_vrs[kg][0]);
+    syn.kinematic_names.push_back(dae.input.residuals[kg].formulations[0].name);
+    for (const VarRef& v : *dae.input.residuals[kg].formulations[0].dependencies)
+      if (v.block == Block::state) block_states.push_back(v.index);
+  }
+  syn.kinematic_states = sorted_unique(block_states);
+  std::string block_names;
+  for (const auto& name : syn.kinematic_names) block_names += (block_names.empty() ? "\"" : ", \"") + name + "\"";
+  const std::string d2 = "d2/dt2(" + gname + ")";
+  const std::string phi = derivative_names(syn.states) + " = φ(t, x) from " + block_names;
+  dae.input.notes.push_back("\"" + d1 + "\" is not provided by the FMU: lsdae synthesizes it as a function of the "
+                            "states (∂" + gname + "/∂t + ∂" + gname + "/∂x·φ with " + phi +
+                            ", solved by Newton; a 4-point difference of " + gname + " along (1, φ), error O(h⁴))");
+  dae.input.notes.push_back("\"" + d2 + "\" is not provided by the FMU: lsdae synthesizes it (d/dt of \"" + d1 +
+                            "\" along (1, ẋ): a 7-point second difference of " + gname +
+                            " along t + τ, x + τ·φ + τ²/2·φ̇, error O(h⁶))");
+  std::vector<std::size_t> x_states = syn.states;
+  x_states.insert(x_states.end(), syn.kinematic_states.begin(), syn.kinematic_states.end());
+  x_states = sorted_unique(std::move(x_states));
+  std::vector<VarRef> deps1, deps2;
+  for (const std::size_t i : x_states) deps1.push_back(structure::state(i));
+  for (const std::size_t i : syn.kinematic_states) deps2.push_back(structure::derivative_of(i));
+  deps2.insert(deps2.end(), deps1.begin(), deps1.end());
+  add(d1, std::move(deps1));
+  add(d2, std::move(deps2));
+  dae.synthesis.push_back(std::move(syn));
+}
+
+}  // namespace
+
+const FmuDae::Synthesis* FmuDae::synthesis_of(std::size_t group, std::size_t level, std::size_t* order) const {
+  if (!is_synthesized(group, level)) return nullptr;
+  for (const Synthesis& s : synthesis)
+    if (s.group == group) {
+      if (order != nullptr) *order = level + 1 - s.first_level;
+      return &s;
+    }
+  return nullptr;
 }
 
 FmuDae build_fmu_dae(const Model& fmu, bool synthesize_derivatives) {
@@ -93,35 +263,12 @@ FmuDae build_fmu_dae(const Model& fmu, bool synthesize_derivatives) {
       kinds_out = nullptr;
       vrs.push_back(f.residual.value_reference);
     }
-    std::vector<bool> synthesized(vrs.size(), false);
-    const structure::FormulationInput& last = r.formulations.back();
-    const bool states_only =
-        last.dependencies && !last.dependencies->empty() &&
-        std::all_of(last.dependencies->begin(), last.dependencies->end(),
-                    [](const structure::VarRef& v) { return v.block == structure::Block::state; });
-    if (synthesize_derivatives && dae.fully_implicit && !dae.state_stands_for_derivative && states_only) {
-      structure::FormulationInput d;
-      d.name = "d/dt(" + last.name + ")";
-      d.synthesized = true;
-      dae.input.notes.push_back("\"" + d.name + "\" is not provided by the FMU: lsdae synthesizes it (d/dt " +
-                                last.name + " = ∂" + last.name + "/∂x·ẋ + ∂" + last.name +
-                                "/∂t by central differences of " + last.name + " along (1, ẋ), error O(h²))");
-      std::vector<structure::VarRef> deps;
-      for (const structure::VarRef& v : *last.dependencies) {
-        deps.push_back(structure::derivative_of(v.index));
-        deps.push_back(v);
-      }
-      // A synthesized row varies with everything it depends on: no constant entries.
-      kinds.emplace_back(deps.size(), DependencyKind::dependent);
-      d.dependencies = std::move(deps);
-      r.formulations.push_back(std::move(d));
-      vrs.push_back(vrs.back());
-      synthesized.push_back(true);
-    }
     dae.input.residuals.push_back(std::move(r));
     dae.residual_vrs.push_back(std::move(vrs));
-    dae.synthesized.push_back(std::move(synthesized));
+    dae.synthesized.emplace_back(dae.residual_vrs.back().size(), false);
   }
+  if (synthesize_derivatives && dae.fully_implicit && !dae.state_stands_for_derivative)
+    for (std::size_t g = 0; g < dae.input.residuals.size(); ++g) add_synthesized(dae, g);
   for (const auto& inv : manifest.invariants) {
     kinds_out = &dae.invariant_kinds.emplace_back();
     dae.input.invariants.push_back({name_of(inv.value_reference), map_deps(inv), std::nullopt, std::nullopt});

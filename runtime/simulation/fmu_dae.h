@@ -25,23 +25,42 @@
 // Synthesized derivatives (FMI-LS-DAE 1.0.0-alpha.1 has no <Formulation>
 // grouping, so a higher-index FMU may carry only its original constraint):
 // in the fully implicit form (not OpenModelica's, where x stands for ẋ too),
-// a residual group whose last formulation r depends on states only (a
-// non-empty dependency list of x_i, no ẋ, no z) gets one more formulation,
-// named "d/dt(r)", that lsdae computes itself:
-//     d/dt r(t, x) = ∂r/∂x · ẋ + ∂r/∂t
-// Its dependencies are r's states and their derivatives. Such a row can never
-// be matched in an index-1 system (it contains no unknown), so the addition
-// changes nothing for a model that was index 1 and is exactly what
-// Pantelides needs otherwise. One level only: d/dt(r) contains ẋ, whose
-// derivative ẍ is no variable of the DAE; an index-3 constraint without
-// derivative formulations still stops with "missing formulations".
-// residual_vrs[g][level] of a synthesized formulation is r's variable and
-// synthesized[g][level] is true (the value is computed, not read:
-// fmu_residual.h).
+// a residual group whose last formulation g depends on states only (a
+// non-empty dependency list of x_i, no ẋ, no z; S = those states) gets
+// formulations that lsdae computes itself (constraint_synthesis.h), one or
+// two levels:
+//   * KINEMATIC BLOCK found: |S| other residual groups of one formulation
+//     each, whose dependencies hold derivatives of states of S only (at
+//     least one), states, and no algebraic variable, and whose ẋ_S incidence
+//     has a perfect matching (pendulum: der(r) − u = 0). They give
+//     ẋ_S = φ(t, x) at any (t, x). Two formulations:
+//       "d/dt(g)"   g₁(t, x) = ∂g/∂t + ∂g/∂x·φ(t, x), a function of the states
+//                   (pattern: x of S and of the block's states), so it can be
+//                   a constraint of the dummy-derivative scheme;
+//       "d2/dt2(g)" g₂(t, x, ẋ) = d/dt g₁ along (1, ẋ) on the solution, with
+//                   φ̇ = dφ/dt along (1, ẋ) (pattern: g₁'s states and the
+//                   derivatives of the block's states).
+//     This is the substitution the shape-A exporter makes by hand (its
+//     velocity formulation r·u has no ẋ): Pantelides then differentiates the
+//     constraint group only (structure/pantelides.h).
+//   * NO KINEMATIC BLOCK: one formulation "d/dt(g)" = ∂g/∂x·ẋ + ∂g/∂t, whose
+//     dependencies are g's states and their derivatives. It contains ẋ, so it
+//     cannot be differentiated again (ẍ is no variable of the DAE): an
+//     index-3 constraint without a kinematic block stops with "missing
+//     formulations" (exit code 8), and FormulationInput::not_differentiable
+//     says why.
+// Such rows can never be matched in an index-1 system when they contain no
+// unknown, so the additions change nothing for a model that was index 1 and
+// are exactly the differentiations Pantelides asks for otherwise (a
+// kinematic block for the states of g makes the structural index at least 3:
+// g₁ has no unknown). residual_vrs[g][level] of a synthesized formulation is
+// g's variable, synthesized[g][level] is true and synthesis[k] (group g)
+// describes how to compute it (the values are computed, not read).
 // build_fmu_dae(fmu, false) leaves the groups as the FMU provides them.
 #ifndef LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
 #define LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
 
+#include <string>
 #include <vector>
 
 #include "lsdae/fmu.h"
@@ -64,6 +83,25 @@ struct FmuDae {
     return group < synthesized.size() && level < synthesized[group].size() && synthesized[group][level];
   }
   bool any_synthesized() const;
+  // How the synthesized formulations of a group are computed (one entry per
+  // group with synthesized formulations, ascending group).
+  struct Synthesis {
+    std::size_t group = 0;                 // DaeInput::residuals index
+    std::size_t first_level = 0;           // level of d/dt(g) in the group (g is first_level − 1)
+    ValueReference residual = 0;           // g, the FMU's constraint variable
+    std::string name;                      // g's name
+    std::vector<std::size_t> states;       // S: the states g depends on (ascending)
+    // The kinematic block (two levels); empty: one level along (1, ẋ).
+    std::vector<ValueReference> kinematic_vrs;   // per matched state of S (same order as `states`)
+    std::vector<std::string> kinematic_names;
+    std::vector<std::size_t> kinematic_states;   // the states the block depends on (ascending)
+    bool two_levels() const { return !kinematic_vrs.empty(); }
+    std::size_t levels() const { return two_levels() ? 2 : 1; }
+  };
+  std::vector<Synthesis> synthesis;
+  // The synthesis entry of a group and the order (1 or 2) of its formulation
+  // at `level`; nullptr when that formulation is the FMU's.
+  const Synthesis* synthesis_of(std::size_t group, std::size_t level, std::size_t* order = nullptr) const;
   // dependenciesKind, parallel to every mapped dependency list of `input`
   // (empty when the list is absent; `dependent` where the FMU gives no kind):
   // residual_kinds[g][level], state_kinds[i] (semi-explicit f_i), invariant_kinds[k].

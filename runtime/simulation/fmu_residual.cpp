@@ -16,7 +16,8 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
     : instance_(instance),
       fully_implicit_(dae.fully_implicit),
       state_stands_for_derivative_(dae.state_stands_for_derivative),
-      unknowns_(index1.unknowns) {
+      unknowns_(index1.unknowns),
+      synthesis_(instance, dae, state_nominals(instance.model(), dae)) {
   const std::size_t n = dae.state_vrs.size(), m = dae.algebraic_vrs.size();
   constexpr std::size_t none = structure::no_index;
   x_from_.assign(n, none);
@@ -55,26 +56,13 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
         throw Error(ErrorKind::internal, "simulation: a differentiated state equation has no FMU variable");
       rows_.push_back({RowKind::state_equation, source});
     } else if (dae.is_synthesized(source, level)) {
-      rows_.push_back({RowKind::synthesized, synth_vrs_.size()});
-      synth_vrs_.push_back(dae.residual_vrs.at(source).at(level));
-      for (const std::size_t c : system.formulations.row(system.formulation(g, level - 1)))
-        if (system.layout.var(c).block == structure::Block::state) synth_states_.push_back(system.layout.var(c).index);
+      rows_.push_back({RowKind::synthesized, synthesis_.add_row(source, level)});
     } else {
       rows_.push_back({RowKind::fmu_variable, row_vrs_.size()});
       row_vrs_.push_back(dae.residual_vrs.at(source).at(level));
     }
   }
-  std::sort(synth_states_.begin(), synth_states_.end());
-  synth_states_.erase(std::unique(synth_states_.begin(), synth_states_.end()), synth_states_.end());
-  synth_values_.resize(synth_vrs_.size());
-  synth_plus_.resize(synth_vrs_.size());
-  synth_minus_.resize(synth_vrs_.size());
-  synth_nominal_.assign(n, 1.0);
-  for (std::size_t i = 0; i < n; ++i)
-    if (const Variable* v = instance.model().model_description().find(dae.state_vrs[i]); v != nullptr && v->nominal &&
-                                                                                      *v->nominal > 0 &&
-                                                                                      std::isfinite(*v->nominal))
-      synth_nominal_[i] = *v->nominal;
+  synth_values_.resize(synthesis_.rows());
   state_vrs_ = dae.state_vrs;
   derivative_vrs_ = dae.derivative_vrs;
   algebraic_vrs_ = dae.algebraic_vrs;
@@ -141,33 +129,12 @@ kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std:
   return kernels::EvalStatus::ok;
 }
 
-kernels::EvalStatus FmuResidual::synthesize(double t) {
-  static const double cbrt_eps = std::cbrt(std::numeric_limits<double>::epsilon());
-  double span = 1.0;  // seconds; the time part ∂r/∂t has no scale of its own
-  for (const std::size_t i : synth_states_)
-    if (xdot_[i] != 0.0) span = std::min(span, std::max(std::fabs(x_[i]), synth_nominal_[i]) / std::fabs(xdot_[i]));
-  const double h = cbrt_eps * span;
-  auto evaluate = [&](double sign, std::span<double> out) {
-    x_moved_.assign(x_.begin(), x_.end());
-    for (const std::size_t i : synth_states_) x_moved_[i] = x_[i] + sign * h * xdot_[i];
-    const double at = t + sign * h;
-    if (instance_.set_time(at) == CallStatus::discard) return false;
-    if (inputs_ != nullptr && inputs_->apply(instance_, at, false) == CallStatus::discard) return false;
-    if (!x_moved_.empty() && instance_.set_continuous_states(x_moved_) == CallStatus::discard) return false;
-    ++synthesis_evaluations_;
-    return instance_.get_float64(synth_vrs_, out) != CallStatus::discard;
-  };
-  if (!evaluate(1.0, synth_plus_) || !evaluate(-1.0, synth_minus_)) return kernels::EvalStatus::recoverable;
-  for (std::size_t k = 0; k < synth_vrs_.size(); ++k) synth_values_[k] = (synth_plus_[k] - synth_minus_[k]) / (2 * h);
-  return kernels::EvalStatus::ok;
-}
-
 kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, std::span<const double> yp,
                                           std::span<double> r) {
   ++calls_;
-  if (!synth_vrs_.empty()) {
-    states_from(y, yp, x_, xdot_);  // the differentiated residuals depend on (t, x) only
-    if (auto s = synthesize(t); s != kernels::EvalStatus::ok) return s;
+  if (!synthesis_.empty()) {
+    states_from(y, yp, x_, xdot_);
+    if (auto s = synthesis_.evaluate(t, x_, xdot_, synth_values_); s != kernels::EvalStatus::ok) return s;
   }
   if (auto s = apply(t, y, yp); s != kernels::EvalStatus::ok) return s;
   if (natural_unknowns_ && natural_rows_) {
@@ -183,7 +150,7 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
     for (std::size_t i = 0; i < invariant_row_.size(); ++i) r[invariant_row_[i]] -= invariant_offset_[i];
     return kernels::EvalStatus::ok;
   }
-  if (natural_unknowns_ && synth_vrs_.empty())  // apply() skipped the gather: the state rows below read ẋ from xdot_
+  if (natural_unknowns_ && synthesis_.empty())  // apply() skipped the gather: the state rows below read ẋ from xdot_
     std::copy(yp.begin(), yp.begin() + static_cast<std::ptrdiff_t>(xdot_.size()), xdot_.begin());
   if (!row_vrs_.empty() && instance_.get_float64(row_vrs_, row_values_) == CallStatus::discard)
     return kernels::EvalStatus::recoverable;
@@ -211,7 +178,7 @@ kernels::EvalStatus FmuResidual::jacobian_columns(double t, std::span<const doub
 kernels::EvalStatus FmuResidual::jacobian_columns_split(double t, std::span<const double> y,
                                                         std::span<const double> yp, double y_seed, double yp_seed,
                                                         std::span<const std::size_t> columns, std::span<double> jv) {
-  if (!synth_vrs_.empty())  // has_jacobian_columns() is false
+  if (!synthesis_.empty())  // has_jacobian_columns() is false
     throw Error(ErrorKind::internal, "simulation: directional derivatives requested for synthesized rows");
   if (state_stands_for_derivative_)  // Fmu::directional_derivatives_available() is false for this form
     throw Error(ErrorKind::internal, "simulation: directional derivatives requested for the OpenModelica form, "

@@ -21,23 +21,15 @@
 // modelDescription.xml (its `derivative` attribute names x_i) although the
 // manifest's dependencies name only x_i.
 //
-// Synthesized rows (FmuDae::synthesized, fmu_dae.h): d/dt r(t, x) for a
-// residual r of the states only, by a central difference along (1, ẋ):
-//     d/dt r ≈ [r(t + h, x + h·ẋ) − r(t − h, x − h·ẋ)] / (2h)
-// which is ∂r/∂x·ẋ + ∂r/∂t with a truncation error of h²/6 · d³r/dt³ and a
-// rounding error of about ε·|r|/h (ε the machine epsilon). h balances the
-// two relative to each state's scale: h = ε^(1/3) · min(1 s, min_i s_i/|ẋ_i|)
-// over the states the synthesized rows depend on, s_i = max(|x_i|,
-// nominal_i): no state moves by more than ε^(1/3) ≈ 6e-6 of its scale, and
-// the result has a relative error of about ε^(2/3) ≈ 4e-11 of r's scale over
-// its rate of change. Only those states move (the union over all
-// synthesized rows, so one pair of evaluations serves them all): 2 extra
-// evaluations (fmi3SetTime, fmi3SetContinuousStates, fmi3GetFloat64 of the r's) per
-// residual call when the model has synthesized rows. They have no
-// directional derivatives: has_jacobian_columns() is false then, and the
-// integrator uses finite differences of the residual (whose entries for a
-// synthesized row are nested differences, noisy at about ε^(1/6) relative:
-// good enough for a Newton matrix, which is all they are used for).
+// Synthesized rows (FmuDae::synthesized, fmu_dae.h): computed by
+// ConstraintSynthesis (constraint_synthesis.h) from the FMU's residual
+// variables at (t, x, ẋ) before the point is written for the other rows;
+// its extra evaluations are counted apart (synthesis_evaluations()). They
+// have no directional derivatives: has_jacobian_columns() is false then, and
+// the integrator uses finite differences of the residual (whose entries for
+// a synthesized row are nested differences, noisy at about ε^(1/6) relative
+// for a central-difference row: good enough for a Newton matrix, which is
+// all they are used for).
 //
 // jacobian_columns (not in the OpenModelica form, where the FMU cannot tell
 // x from ẋ: finite differences there): one fmi3GetDirectionalDerivative per call, with the
@@ -53,6 +45,7 @@
 
 #include "kernels/residual_function.h"
 #include "lsdae/instance.h"
+#include "simulation/constraint_synthesis.h"
 #include "simulation/fmu_dae.h"
 #include "simulation/input_table.h"
 #include "structure/dae_system.h"
@@ -70,7 +63,7 @@ class FmuResidual final : public kernels::ResidualFunction {
   kernels::EvalStatus residual(double t, std::span<const double> y, std::span<const double> yp,
                                std::span<double> r) override;
   bool has_jacobian_columns() const override {
-    return instance_.provides_directional_derivatives() && synth_vrs_.empty();
+    return instance_.provides_directional_derivatives() && synthesis_.empty();
   }
   kernels::EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
                                        std::span<const std::size_t> columns, std::span<double> jv) override;
@@ -93,11 +86,15 @@ class FmuResidual final : public kernels::ResidualFunction {
   Instance& instance() { return instance_; }
   // Time-varying inputs (input_table.h) whose continuous columns are set
   // at every evaluation after the time; null: none. Must outlive this.
-  void set_inputs(const InputTable* inputs) { inputs_ = inputs && inputs->has_continuous() ? inputs : nullptr; }
+  void set_inputs(const InputTable* inputs) {
+    inputs_ = inputs && inputs->has_continuous() ? inputs : nullptr;
+    synthesis_.set_inputs(inputs_);
+  }
+  const InputTable* inputs() const { return inputs_; }
   std::size_t calls() const { return calls_; }
-  // Evaluations of the differentiated residuals made by synthesize() (2 per
-  // call with synthesized rows; fewer when the FMU discards one).
-  std::size_t synthesis_evaluations() const { return synthesis_evaluations_; }
+  // Evaluations of the FMU made for the synthesized rows (2 per call with
+  // one-level rows; constraint_synthesis.h for two levels).
+  std::size_t synthesis_evaluations() const { return synthesis_.evaluations(); }
 
  private:
   enum class RowKind : unsigned char { fmu_variable, state_equation, synthesized };
@@ -105,16 +102,12 @@ class FmuResidual final : public kernels::ResidualFunction {
     RowKind kind;
     std::size_t index;  // position in row_vrs_ (fmu_variable), state index (state_equation) or in synth_vrs_
   };
-  // Synthesized rows at (t, x_, xdot_) into synth_values_.
-  kernels::EvalStatus synthesize(double t);
-  std::vector<ValueReference> synth_vrs_;   // per synthesized row: the residual it differentiates
-  std::vector<std::size_t> synth_states_;   // states those residuals depend on (union, ascending)
-  std::vector<double> synth_nominal_;       // per state: its nominal (1 if none)
-  std::vector<double> synth_values_, synth_plus_, synth_minus_, x_moved_;
   Instance& instance_;
   bool fully_implicit_;
   bool state_stands_for_derivative_;  // OpenModelica form: no directional derivatives
   std::vector<structure::IdaUnknown> unknowns_;
+  ConstraintSynthesis synthesis_;     // the synthesized rows
+  std::vector<double> synth_values_;  // their values at the current call
   std::vector<std::size_t> x_from_;     // per state: unknown index holding x_i
   std::vector<std::size_t> xdot_from_;  // per state: unknown index holding ẋ_i
   std::vector<bool> xdot_in_yp_;        // per state: ẋ_i is y'[k] (differential) or y[k] (dummy)
@@ -129,7 +122,6 @@ class FmuResidual final : public kernels::ResidualFunction {
   std::vector<double> seeds_, sensitivity_;
   std::vector<double> direct_;  // semi-explicit: the ẋ part of a state row's column sum
   std::size_t calls_ = 0;
-  std::size_t synthesis_evaluations_ = 0;
   const InputTable* inputs_ = nullptr;
   // The common case without dummy derivatives: y = [x; z] and y' = [ẋ; ·] in
   // the FMU's own order, so the spans go to the FMU without a gather copy.

@@ -137,6 +137,22 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
     m.use_directional = false;
   }
   for (const auto& note : m.dae.input.notes) log_info(m.model->display_name() + ": " + note);
+  for (const auto& s : m.dae.synthesis) {
+    // A synthesized second derivative (constraint_synthesis.h) is a finite
+    // difference with an error of about 1e-11 of its terms' size over the
+    // model's time scale squared; measured on the Cartesian pendulum, IDA
+    // integrates at rtol = atol = 1e-10 and fails to converge at 1e-11
+    // (docs/algorithms.md).
+    constexpr double kSynthesizedTolerance = 1e-10;
+    if (!s.two_levels() || std::min(m.rtol, m.atol) >= kSynthesizedTolerance) continue;
+    log_warning(m.model->display_name() + ": the tolerances (rtol " + format_number(m.rtol) + ", atol " +
+                format_number(m.atol) + ") ask for more than lsdae's synthesized d2/dt2(" + s.name +
+                ") resolves: it is a finite difference of the FMU's " + s.name +
+                ", accurate to about 1e-11 of the size of its terms, and tolerances below " +
+                format_number(kSynthesizedTolerance) +
+                " may fail to converge or give no more accuracy → use --rtol and --atol of at least " +
+                format_number(kSynthesizedTolerance) + ", or export the derivative formulations of " + s.name);
+  }
   for (std::size_t i = 0; i < threads; ++i) {
     auto inst = m.model->instantiate(i == 0 ? "lsdae" : "lsdae-" + std::to_string(i));
     if (m.model->manifest().present()) inst->enable_dae_mode();
@@ -393,6 +409,7 @@ const SimulationStats& Simulation::statistics() {
   s.klu_unz = is.klu_unz;
   s.synthesis_evaluations = m.retired_synthesis_evaluations;
   for (const auto& r : m.residuals) s.synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
+  if (m.projector) s.synthesis_evaluations += static_cast<long>(m.projector->synthesis_evaluations());
   s.klu_symbolic_analyses = is.klu_symbolic_analyses;
   s.klu_restart_factorizations = is.klu_restart_factorizations;
   s.klu_analyses_carried_over = is.klu_adopted_analyses;

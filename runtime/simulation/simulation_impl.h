@@ -22,7 +22,7 @@
 //   - structure.index1 is set; residuals (one per instance) and, when the
 //     projection method has constraints, projector refer to it, to
 //     structure.analysis.system and to dae: replace them together
-//     (retire_integrator(), residuals.clear(), then make_residuals()).
+//     (retire_integrator(), retire_residuals(), then make_residuals()).
 //   - After initialize(): integrator refers to residuals and to
 //     structure.iteration / structure.coloring; y, yp have one entry per
 //     IDA unknown (structure.index1->unknowns) and are the point at time t;
@@ -175,6 +175,9 @@ struct Simulation::Impl {
   // One FmuResidual per instance for structure.index1, and the projector
   // (make_projector) when the projection method is on.
   void make_residuals();
+  // Drop the residuals / the projector, keeping their counts (retired_synthesis_evaluations).
+  void retire_residuals();
+  void retire_projector();
   double nominal_of(std::size_t k) const { return k < nominal.size() ? nominal[k] : 1.0; }
   std::vector<double> atol_vector() const;  // atol · nominal, per IDA unknown
   std::vector<double> nominals() const;     // the variables' nominal attributes, per IDA unknown

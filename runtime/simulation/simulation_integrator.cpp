@@ -25,10 +25,19 @@
 
 namespace lsdae {
 
-void Simulation::Impl::make_residuals() {
-  projector.reset();
+void Simulation::Impl::retire_residuals() {
   for (const auto& r : residuals) retired_synthesis_evaluations += static_cast<long>(r->synthesis_evaluations());
   residuals.clear();
+}
+
+void Simulation::Impl::retire_projector() {
+  if (projector) retired_synthesis_evaluations += static_cast<long>(projector->synthesis_evaluations());
+  projector.reset();
+}
+
+void Simulation::Impl::make_residuals() {
+  retire_projector();
+  retire_residuals();
   for (auto& inst : instances) {
     residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, dae, structure.analysis.system,
                                                                   *structure.index1));

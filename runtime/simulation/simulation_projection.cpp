@@ -37,7 +37,7 @@
 namespace lsdae {
 
 void Simulation::Impl::make_projector() {
-  projector.reset();
+  retire_projector();
   const auto& constraints = structure.index1->projection_constraints;
   if (options.constraints == ConstraintMethod::dummy_derivatives || constraints.empty()) return;
   simulation::ProjectionOptions po;

@@ -106,7 +106,7 @@ void Simulation::Impl::select_dummy_derivatives_numerically() {
              "): replaced");
   reselect_values.reset();
   selection_values.reset();  // it refers to the system being replaced
-  residuals.clear();
+  retire_residuals();
   structure = std::move(numeric);
   model_state_select = structure.analysis.system.state_select;
   make_residuals();
@@ -203,7 +203,7 @@ bool Simulation::Impl::reselect_at(double at, std::span<const double> y_at, std:
   structure::Pattern iteration = structure::iteration_pattern(system, index1);
   structure::Coloring coloring = structure::color_columns_best(iteration);
   retire_integrator();  // it refers to the old pattern and residuals
-  residuals.clear();
+  retire_residuals();
   structure.index1 = std::move(index1);
   structure.iteration = std::move(iteration);
   structure.coloring = std::move(coloring);

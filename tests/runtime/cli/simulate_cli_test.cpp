@@ -85,6 +85,49 @@ TEST_F(SimulateTest, AMissingConstraintDerivativeIsSynthesized) {
   }
 }
 
+// Issue 15: the shape-B pendulum carries only g_pos (index 3). lsdae
+// synthesizes both derivatives from the kinematic block der(r) − u = 0,
+// says how it computes each, lists both as its own in `info --structure`
+// (text and JSON), and warns when the tolerances ask for more than the
+// differences resolve. Without a kinematic block: exit code 8.
+TEST_F(SimulateTest, AnIndex3ConstraintAloneGetsBothDerivativesSynthesized) {
+  const std::string fmu = catalog_entry("CartesianPendulum_shapeB_position").fmu.string();
+  auto csv = work_ / "pendulum.csv";
+  auto result = lsdae({"-v", "simulate", fmu, "-o", csv.string()});
+  ASSERT_TRUE(ExitedWith(result, 0));
+  EXPECT_TRUE(Mentions(result, "\"d/dt(g_pos)\" is not provided by the FMU: lsdae synthesizes it as a function of "
+                               "the states"));
+  EXPECT_TRUE(Mentions(result, "\"d2/dt2(g_pos)\" is not provided by the FMU: lsdae synthesizes it"));
+  EXPECT_TRUE(Mentions(result, "re:\\(\\+[0-9]+ evaluations for the synthesized derivatives\\)"));
+  EXPECT_FALSE(Mentions(result, "ask for more than")) << "no accuracy warning at the DefaultExperiment's 1e-8";
+  EXPECT_EQ(lines(read_text(csv)).size(), 1002u);
+
+  auto info = lsdae({"info", "--structure", fmu});
+  ASSERT_TRUE(ExitedWith(info, 0));
+  EXPECT_TRUE(Mentions(info, "differentiated residuals (FMU formulations):\n  \"g_pos\" twice: \"g_pos\" -> (lsdae's own)\n"
+                             "lsdae's own formulations (synthesized by central differences of the FMU's residual; "
+                             "not FMU variables):\n  \"d/dt(g_pos)\" of \"g_pos\"\n"
+                             "  \"d2/dt2(g_pos)\" of \"d/dt(g_pos)\"\n"));
+  EXPECT_TRUE(Mentions(info, "φ(t, x) from \"res[3]\", \"res[1]\", solved by Newton"));
+  EXPECT_TRUE(Mentions(info, "a 7-point second difference of g_pos along t + τ, x + τ·φ + τ²/2·φ̇"));
+  auto json = lsdae({"info", "--structure", "--json", fmu});
+  ASSERT_TRUE(ExitedWith(json, 0));
+  EXPECT_TRUE(Mentions(json, "re:\"formulations\": \\[\\s*\"g_pos\"\\s*\\],\\s*\"synthesized\": "
+                             "\\[\\s*\"d/dt\\(g_pos\\)\",\\s*\"d2/dt2\\(g_pos\\)\"\\s*\\]"));
+  EXPECT_TRUE(Mentions(json, "solved by Newton")) << "the notes say how each row is computed";
+
+  auto tight = lsdae({"simulate", fmu, "-o", csv.string(), "--rtol", "1e-11", "--stop", "0.1"});
+  EXPECT_TRUE(Mentions(tight, "the tolerances (rtol 1e-11, atol 1e-11) ask for more than lsdae's synthesized "
+                              "d2/dt2(g_pos) resolves"));
+  EXPECT_TRUE(Mentions(tight, "→ use --rtol and --atol of at least 1e-10"));
+
+  auto aliases = lsdae({"simulate", catalog_entry("CartesianPendulum_shapeB_position_aliases").fmu.string(), "-o",
+                        csv.string()});
+  EXPECT_TRUE(ExitedWith(aliases, 8));
+  EXPECT_TRUE(Mentions(aliases, "residual \"g_pos\" must be differentiated to order 2"));
+  EXPECT_TRUE(Mentions(aliases, "lsdae synthesizes one level only here"));
+}
+
 // `info --structure` runs the FMU's binary for the numeric check of the dummy
 // derivatives in a watched child (as validate and simulate do) and prints the
 // child's report on stdout: the same text as in lsdae's own process.
