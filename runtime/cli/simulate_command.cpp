@@ -251,7 +251,7 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
                     : std::string())
             << (s.reselections > 0 ? count_of(s.reselections, "dummy re-selection") + "; " : std::string())
             << (s.projections > 0 ? count_of(s.projections, "projection") + " (largest correction " +
-                                        format_number(s.largest_projection) + "); "
+                                        format_number(s.largest_projection) + " in IDA's error norm, 1 = the tolerance); "
                                   : std::string())
             << (s.first_step_retries > 0
                     ? count_of(s.first_step_retries, "first step") + " tried again smaller; "
