@@ -613,7 +613,7 @@ Runner add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--projection-tolerance", o->projection_tolerance,
                  "With --constraints project: project only when a constraint exceeds this (default: every step, to a tenth of the local error); "
-                 "an FMI 2.0 FMU's own constraints: kept below it (default 10 atol)")
+                 "an FMI 2.0 FMU's own constraints: kept below it (default 10 max(atol, rtol))")
       ->type_name("NUMBER")
       ->check(real_value({0.0, inf, false, true, "the projection tolerance", "--projection-tolerance 1e-8"}));
   app.add_flag("--no-reselect", o->no_reselect, "Keep the dummy derivatives chosen at the start");
