@@ -4,7 +4,8 @@
 // --stats FILE, the JSON of `lsdae simulate --stats`) and, with --structure
 // FILE, the model's structure report (the JSON of `lsdae info --structure
 // --json`: index, dummy derivatives, BLT blocks, colouring).
-// Plotted: --vars GLOBS, or else the first kDefaultSeries columns of the file.
+// Plotted: --vars GLOBS, or else the first kDefaultSeries numeric columns of
+// the file (String and Binary columns passed over and named on the page).
 // Errors: a missing or malformed result or statistics file, a glob matching
 // nothing, an output name that is not .html: usage (exit 2); the page that
 // cannot be written: output (exit 9).
@@ -82,15 +83,34 @@ int run_report(const ReportOptions& o) {
                                           " columns → use lsdae plot's globs (* any run, ? one character)");
     input.selection = "--vars " + o.vars;
   } else {
+    // The first kDefaultSeries numeric columns: text columns (String,
+    // Binary) cannot be plotted, so the ones found are passed over and the
+    // next columns read in their place.
     const results::ResultTable names = results::read_result(o.result, [](const std::string&) { return false; }, o.format);
-    std::set<std::string> first;
-    for (std::size_t k = 0; k < names.all_names.size() && first.size() < kDefaultSeries; ++k)
-      first.insert(names.all_names[k]);
-    table = results::read_result(o.result, [&](const std::string& name) { return first.count(name) > 0; }, o.format);
-    input.selection = names.all_names.size() <= kDefaultSeries
+    std::set<std::string> text;
+    std::vector<std::string> text_in_order;
+    for (;;) {
+      std::set<std::string> first;
+      for (std::size_t k = 0; k < names.all_names.size() && first.size() < kDefaultSeries; ++k)
+        if (text.count(names.all_names[k]) == 0) first.insert(names.all_names[k]);
+      table = results::read_result(
+          o.result, [&](const std::string& name) { return first.count(name) > 0; }, o.format,
+          results::NonNumeric::skip);
+      if (table.skipped.empty()) break;
+      for (const auto& name : table.skipped)
+        if (text.insert(name).second) text_in_order.push_back(name);
+    }
+    const std::size_t numeric = names.all_names.size() - text.size();
+    input.selection = numeric <= kDefaultSeries && text.empty()
                           ? "all columns"
-                          : "the first " + std::to_string(kDefaultSeries) + " of " +
-                                std::to_string(names.all_names.size()) + " columns (choose others with --vars)";
+                          : "the first " + std::to_string(table.series.size()) + (text.empty() ? "" : " numeric") +
+                                " of " + std::to_string(names.all_names.size()) +
+                                " columns (choose others with --vars)";
+    if (!text_in_order.empty()) {
+      std::string list;
+      for (const auto& name : text_in_order) list += (list.empty() ? "" : ", ") + name;
+      input.selection += "; not numeric: " + list;
+    }
   }
   input.table = &table;
   input.panels = results::assign_panels(table, o.panels);
@@ -134,7 +154,7 @@ Runner add_report_command(CLI::App& app) {
   app.add_option("result", options->result, "The result file (.csv, .h5/.hdf5, .mat) of lsdae simulate")->required();
   app.add_option("-o,--output", options->output, "The report to write: an .html file")->required();
   app.add_option("--vars", options->vars,
-                 "The variables to plot: names or globs, comma-separated (default: the first 6 columns)");
+                 "The variables to plot: names or globs, comma-separated (default: the first 6 numeric columns)");
   app.add_option("--stats", options->stats,
                  "The run's statistics (the JSON of lsdae simulate --stats); HDF5 results hold their own");
   app.add_option("--structure", options->structure,

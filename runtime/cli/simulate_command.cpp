@@ -8,8 +8,9 @@
 // the result rows (flushed one by one) and the statistics. With `-o -` the
 // rows go to the original stdout and whatever the FMU prints goes to stderr.
 //
-// Ctrl-C (SIGINT), SIGTERM and SIGHUP stop the run at the next output point
-// (also during the last interval): the rows written so far stay, the
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP (and --timeout) stop the run at its
+// next IDA step (a watcher thread calls Simulation::cancel(), so a long
+// output interval does not delay it): the rows written so far stay, the
 // statistics are written with "interrupted": true, and the exit code is 130.
 // A second signal, or an FMU call that has not returned 2 s after the first,
 // stops the child at once. A failure mid-run (solver or FMU) keeps the rows
@@ -37,11 +38,15 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <sstream>
+#include <stop_token>
+#include <thread>
 
 #include "common/format.h"
 #include "common/output_file.h"
@@ -367,6 +372,22 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<co
     writer = results::open_result_writer(o.result_format, o.output, simulation::result_columns(reader.channels()),
                                          writer_options);
     record(results::RowKind::ordinary);
+    // A stop request (a signal, --timeout) reaches the run inside an output
+    // interval too: this watcher cancels the simulation at its next IDA step,
+    // so one long interval (tiny steps, a storm of events) does not hold the
+    // stop up until its end. It goes (joined) when the loop is left.
+    std::jthread stop_watch([&ctx, s = sim.get()](std::stop_token stop) {
+      std::mutex m;
+      std::condition_variable_any wake;
+      std::unique_lock lock(m);
+      while (!stop.stop_requested()) {
+        if (ctx.stop_requested()) {
+          s->cancel();
+          return;
+        }
+        wake.wait_for(lock, stop, std::chrono::milliseconds(20), [] { return false; });
+      }
+    });
     int last_percent = -1;
     for (std::int64_t k = 1; k <= intervals; ++k) {
       if (ctx.stop_requested()) {
@@ -398,13 +419,19 @@ int simulate(RunContext& ctx, const SimulateOptions& o, const std::shared_ptr<co
   } catch (const Error& e) {
     if (show_progress) std::fprintf(stderr, "\n");
     if (!writer) throw;  // failed before the first row: nothing was written
-    error = e.what();
-    const std::string results_error = close_results(false, error);
-    const std::string stats_error = write_stats(stats.get(), sim.get(), model->display_name(), wall(), rows(), false, error, &timing);
-    throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
-                              count_of(rows(), "row") + " kept in " + results_name + ")" +
-                              (results_error.empty() || results_error == error ? "" : "\n  " + results_error) +
-                              (stats_error.empty() ? "" : "\n  " + stats_error));
+    // The stop watcher's cancel(): a stop request like one seen between rows.
+    if (e.kind() == ErrorKind::interrupted && ctx.stop_requested()) {
+      interrupted = true;
+    } else {
+      error = e.what();
+      const std::string results_error = close_results(false, error);
+      const std::string stats_error =
+          write_stats(stats.get(), sim.get(), model->display_name(), wall(), rows(), false, error, &timing);
+      throw Error(e.kind(), std::string(e.what()) + "\n  (stopped at t = " + format_number(sim->time()) + "; " +
+                                count_of(rows(), "row") + " kept in " + results_name + ")" +
+                                (results_error.empty() || results_error == error ? "" : "\n  " + results_error) +
+                                (stats_error.empty() ? "" : "\n  " + stats_error));
+    }
   }
   if (interrupted && ctx.stop_for_timeout()) {
     error = model->display_name() + ": the run took longer than its limit of " + format_number(o.isolation.timeout) +
@@ -586,7 +613,7 @@ Runner add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--projection-tolerance", o->projection_tolerance,
                  "With --constraints project: project only when a constraint exceeds this (default: every step, to a tenth of the local error); "
-                 "an FMI 2.0 FMU's own constraints: kept below it (default 10 atol)")
+                 "an FMI 2.0 FMU's own constraints: kept below it (default 10 max(atol, rtol))")
       ->type_name("NUMBER")
       ->check(real_value({0.0, inf, false, true, "the projection tolerance", "--projection-tolerance 1e-8"}));
   app.add_flag("--no-reselect", o->no_reselect, "Keep the dummy derivatives chosen at the start");
@@ -611,7 +638,7 @@ Runner add_simulate_command(CLI::App& app) {
   add_isolation_options(app, o->isolation, "the simulation");
   return [o]() {
     // SIGINT, SIGTERM and SIGHUP are stop requests from here on: the run
-    // stops at the next output point and keeps everything; a second signal
+    // stops at its next step and keeps everything; a second signal
     // (or a call that does not return within the grace period) stops the
     // process running the FMU at once. The extraction folder is removed by
     // the destructors on the way out, in every case.

@@ -59,6 +59,18 @@ const CLI::Option* find_option(const CLI::App& app, const std::string& word) {
 
 bool takes_value(const CLI::Option* opt) { return opt->get_items_expected_max() > 0; }
 
+// What a command takes as its one positional argument, in words and as an
+// example: `plot` and `report` a result file (their positional is named
+// "result"), the other commands an FMU or a system.
+struct Positional {
+  std::string noun, example;
+};
+Positional positional_of(const CLI::App& sub) {
+  for (const CLI::Option* opt : sub.get_options())
+    if (!opt->nonpositional() && opt->get_name() == "result") return {"result file", "result.csv"};
+  return {"FMU", "model.fmu"};
+}
+
 std::string unknown_option(const std::string& word, const std::vector<std::string>& names, const std::string& help) {
   const std::string name = word.substr(0, word.find('='));
   const std::string hint = did_you_mean(name, names);
@@ -114,6 +126,7 @@ std::string describe_usage_error(CLI::App& app, const std::vector<std::string>& 
   //    of most refusals (CLI11 may have tripped over its value instead).
   const std::string where = sub->get_name();
   const std::string help = "`lsdae " + where + " --help`";
+  const Positional positional = positional_of(*sub);
   std::size_t positionals = 0;
   std::vector<std::string> surplus;
   std::size_t positional_slots = 0;
@@ -156,18 +169,19 @@ std::string describe_usage_error(CLI::App& app, const std::vector<std::string>& 
       }
       if (first < args.size()) word = args[first];
     }
-    return where + ": unexpected argument " + quoted_value(word) + " → `lsdae " + where +
-           "` takes one FMU, then options (" + help + " lists them)";
+    return where + ": unexpected argument " + quoted_value(word) + " → `lsdae " + where + "` takes one " +
+           positional.noun + ", then options (" + help + " lists them)";
   }
   if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr) {
-    if (what.rfind("fmu ", 0) == 0)
-      return where + ": no FMU given → `lsdae " + where + " model.fmu [options]` (" + help + " lists the options)";
+    if (what.rfind("fmu ", 0) == 0 || what.rfind("result ", 0) == 0)
+      return where + ": no " + positional.noun + " given → `lsdae " + where + " " + positional.example +
+             " [options]` (" + help + " lists the options)";
     return where + ": " + what + " → " + help + " lists the options";
   }
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
     const std::string option = what.substr(0, what.find(':'));
-    return where + ": " + option + " needs a value → e.g. `lsdae " + where + " model.fmu " + option + " VALUE` (" + help +
-           " says which values)";
+    return where + ": " + option + " needs a value → e.g. `lsdae " + where + " " + positional.example + " " + option +
+           " VALUE` (" + help + " says which values)";
   }
   if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr) return where + " " + what;
   return where + ": " + what + " → " + help + " lists the options";

@@ -13,7 +13,8 @@
 //                                        command (`--stopp` → `--stop`);
 //                                        an option given before the command
 //                                        it belongs to says where it goes;
-//   - a surplus argument              → what the command takes;
+//   - a surplus argument              → what the command takes (one FMU;
+//                                        plot, report: one result file);
 //   - a missing FMU or option value   → the form expected;
 //   - a value a validator refused     → the validator's message
 //                                        (option_values.h), prefixed with the

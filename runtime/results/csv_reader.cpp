@@ -70,7 +70,7 @@ std::optional<double> number(const std::string& field, bool quoted) {
 
 }  // namespace
 
-ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter& wanted) {
+ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter& wanted, NonNumeric non_numeric) {
   std::vector<char> buffer(1u << 20);  // read in 1 MiB pieces (outlives the stream)
   std::ifstream in;
   in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
@@ -91,6 +91,7 @@ ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter&
       table.series.push_back({fields[k], "", {}});
     }
   }
+  std::vector<bool> is_text(picked.size(), false);  // a selected column found not numeric (NonNumeric::skip)
   const std::size_t width = fields.size();
   std::size_t line = 1;
   bool first = true;
@@ -114,7 +115,12 @@ ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter&
     first = false;
     table.time.push_back(*t);
     for (std::size_t j = 0; j < picked.size(); ++j) {
+      if (is_text[j]) continue;
       auto v = number(fields[picked[j]], quoted[picked[j]]);
+      if (!v && non_numeric == NonNumeric::skip) {
+        is_text[j] = true;
+        continue;
+      }
       if (!v)
         bad(path, "column \"" + table.series[j].name + "\" is not numeric",
             "\"" + fields[picked[j]] + "\" on line " + std::to_string(line),
@@ -122,6 +128,13 @@ ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter&
       table.series[j].values.push_back(*v);
     }
   }
+  // The text columns skipped, in file order.
+  std::vector<ResultSeries> numeric;
+  for (std::size_t j = 0; j < picked.size(); ++j) {
+    if (is_text[j]) table.skipped.push_back(table.series[j].name);
+    else numeric.push_back(std::move(table.series[j]));
+  }
+  table.series = std::move(numeric);
   return table;
 }
 

@@ -67,7 +67,7 @@ std::vector<std::string> read_strings(const std::filesystem::path& path, hid_t g
 
 }  // namespace
 
-ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter& wanted) {
+ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter& wanted, NonNumeric non_numeric) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     bad(path, "cannot be opened", "no such file", "check the path (write it with lsdae simulate -o r.h5)");
@@ -114,6 +114,10 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
     for (std::size_t k = 0; k < names.size(); ++k) {
       table.all_names.push_back(names[k]);
       if (!wanted(names[k])) continue;
+      if (!numeric && non_numeric == NonNumeric::skip) {
+        table.skipped.push_back(names[k]);
+        continue;
+      }
       if (!numeric)
         bad(path, "column \"" + names[k] + "\" is not numeric", std::string("a ") + type_name + " variable",
             "leave it out of --vars (only numbers can be plotted)");

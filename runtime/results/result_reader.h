@@ -7,9 +7,11 @@
 // every column name in the file (for "matches nothing" messages).
 //   CSV   the header line; a second line whose first field is not a number
 //         is the units line (--csv-units). A selected column holding a
-//         field that is not a number (a String column) is an error.
+//         field that is not a number (a String column) is an error, or with
+//         NonNumeric::skip left out (listed in `skipped`).
 //   HDF5  /time and /<Type>/{name,unit,values} (every numeric type read as
-//         double; String and Binary columns are not numeric).
+//         double; String and Binary columns are not numeric: refused when
+//         selected, or skipped as in CSV).
 //   MAT   the Dymola layout: name, description (unit taken from its
 //         trailing " [unit]"), dataInfo, data_1 (held constant over the
 //         run) and data_2.
@@ -38,17 +40,25 @@ struct ResultTable {
   std::vector<double> time;
   std::vector<ResultSeries> series;      // the wanted numeric columns, in file order
   std::vector<std::string> all_names;    // every column of the file (time excluded)
+  std::vector<std::string> skipped;      // selected columns left out as not numeric (NonNumeric::skip)
 };
+
+// What a selected column that is not numeric (String, Binary) does: an error
+// (a name the user asked for), or left out (a default selection).
+enum class NonNumeric { refuse, skip };
 
 using NameFilter = std::function<bool(const std::string&)>;
 
-ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter& wanted);
-ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter& wanted);
-ResultTable read_mat_result(const std::filesystem::path& path, const NameFilter& wanted);
+ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter& wanted,
+                            NonNumeric non_numeric = NonNumeric::refuse);
+ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter& wanted,
+                             NonNumeric non_numeric = NonNumeric::refuse);
+ResultTable read_mat_result(const std::filesystem::path& path, const NameFilter& wanted);  // numbers only
 
 // By the extension (.csv, .h5/.hdf5, .mat, any case) or `format` when not
 // empty ("csv", "hdf5", "mat"); Error(usage) for any other.
-ResultTable read_result(const std::filesystem::path& path, const NameFilter& wanted, const std::string& format = "");
+ResultTable read_result(const std::filesystem::path& path, const NameFilter& wanted, const std::string& format = "",
+                        NonNumeric non_numeric = NonNumeric::refuse);
 
 // The run statistics an HDF5 result holds (its "statistics" attribute, the
 // JSON of lsdae simulate --stats, written at the end of the run), or "" when

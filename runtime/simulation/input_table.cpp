@@ -56,8 +56,10 @@ InputTable InputTable::read_csv(const std::filesystem::path& path, const ModelDe
   }
   if (header.empty()) throw Error(ErrorKind::usage, where(line_no) + "the file is empty → write a header: time,<input>,...");
   if (header[0] != "time")
-    throw Error(ErrorKind::usage, where(line_no) + "the first column is \"" + header[0] +
-                                      "\", not \"time\" → put the time in the first column");
+    throw Error(ErrorKind::usage, where(line_no) + "the first column is \"" + header[0] + "\", not \"time\" → " +
+                                      (header.size() == 1 && header[0].find_first_of(";\t") != std::string::npos
+                                           ? "separate the columns with commas"
+                                           : "put the time in the first column"));
   InputTable table;
   for (std::size_t c = 1; c < header.size(); ++c) {
     const Variable* v = md.find(header[c]);
@@ -65,8 +67,9 @@ InputTable InputTable::read_csv(const std::filesystem::path& path, const ModelDe
       throw Error(ErrorKind::usage, where(line_no) + "column \"" + header[c] + "\" names no variable → `lsdae info "
                                         "--variables` lists the inputs");
     if (v->causality != Causality::input)
-      throw Error(ErrorKind::usage, where(line_no) + "column \"" + header[c] + "\" is a " + to_string(v->causality) +
-                                        ", not an input → use --set for parameters and start values");
+      throw Error(ErrorKind::usage, where(line_no) + "column \"" + header[c] + "\" has causality " +
+                                        to_string(v->causality) + ", not input → use --set for parameters and start "
+                                                                  "values");
     if (v->is_array())
       throw Error(ErrorKind::usage, where(line_no) + "column \"" + header[c] +
                                         "\" is an array input; lsdae reads scalar inputs from tables → set the "
@@ -89,7 +92,12 @@ InputTable InputTable::read_csv(const std::filesystem::path& path, const ModelDe
                                         std::to_string(header.size()) + " columns → give one value per column");
     Variable time_variable;
     time_variable.name = "time";
-    const double t = parse_element_value(time_variable, md, fields[0]).reals[0];
+    double t = 0;
+    try {
+      t = parse_element_value(time_variable, md, fields[0]).reals[0];
+    } catch (const Error& e) {
+      throw Error(ErrorKind::usage, where(line_no) + e.what());
+    }
     if (!table.times_.empty() && t < table.times_.back())
       throw Error(ErrorKind::usage, where(line_no) + "time " + fields[0] + " is before the previous row's " +
                                         format_number(table.times_.back()) + " → sort the rows by time");

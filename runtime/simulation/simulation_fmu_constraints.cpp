@@ -6,7 +6,8 @@
 //
 // After an accepted step at t_ida: IDA's point is set in the FMU; max|C| over
 // the active constraints goes to stats.largest_drift; when it exceeds the
-// half the projection tolerance (--projection-tolerance, default 10·atol:
+// half the projection tolerance (--projection-tolerance, default
+// 10·max(atol, rtol):
 // half, so that the output rows interpolated inside the next step, which
 // drift further, stay below it), the states are projected to a thousandth of it and IDA restarts from the projected
 // point with y' from the FMU's derivatives (restart(): IDACalcIC). A
@@ -75,14 +76,14 @@ bool Simulation::Impl::fmu_constraints_reject_step() {
   fmu_violation = v.violation;
   fmu_violation_time = at;
   if (at > fmu_rejected_until) fmu_step_retries = 0;  // past every rejected step: a fresh count
-  if (v.violation <= 0.5 * projection_tolerance) return false;
+  if (v.violation <= 0.5 * fmu_projection_tolerance) return false;
   // The correction the projection makes here, in IDA's error norm (y, yp
   // hold the last kept point meanwhile: borrowed, then restored).
   std::vector<double> y_kept(y), yp_kept(yp);
   std::copy(yy.begin(), yy.end(), y.begin());
   std::copy(yyp.begin(), yyp.end(), yp.begin());
   VariableValues values = values_by_variable();
-  const simulation::FmuProjectionResult r = fmu_constraints->project(values.x, 1e-3 * projection_tolerance);
+  const simulation::FmuProjectionResult r = fmu_constraints->project(values.x, 1e-3 * fmu_projection_tolerance);
   double norm = 0;
   if (r.failed.empty() && r.projected) {
     load_values(values);
@@ -150,11 +151,17 @@ void Simulation::Impl::make_fmu_constraints() {
     return;
   }
   fmu_constraints = std::make_unique<simulation::FmuConstraintProjector>(inst, states, max_constraints);
+  // By default 10 times the looser of atol and rtol: each accepted step may
+  // drift by about that much, so a tighter default (10·atol alone, with
+  // --rtol 1e-4 --atol 1e-12) projected -- and restarted IDA -- after every
+  // step, at ever smaller steps.
+  fmu_projection_tolerance =
+      projection_tolerance_given ? projection_tolerance : 10.0 * std::max(atol, rtol);
   fmu_constraints_project = options.constraints != ConstraintMethod::none;
   if (fmu_constraints_project)
     log_info(name + ": keeps the states on the FMU's constraints (maxNumberOfConstraints = " +
              std::to_string(max_constraints) + ") by " + simulation::to_string(fmu_constraints->path()) +
-             ", projecting after a step when max|C| exceeds " + format_number(projection_tolerance));
+             ", projecting after a step when max|C| exceeds " + format_number(fmu_projection_tolerance));
   else
     log_info(name + ": measures the FMU's constraints after every step, without projecting (--constraints none)");
 }
@@ -174,26 +181,26 @@ void Simulation::Impl::fmu_constraints_after_step() {
     stats.largest_drift = v.violation;
     stats.largest_drift_constraint = "fmi2Constraint C[" + std::to_string(v.worst) + "]";
   }
-  if (!fmu_constraints_project || v.violation <= 0.5 * projection_tolerance) return;
+  if (!fmu_constraints_project || v.violation <= 0.5 * fmu_projection_tolerance) return;
 
   std::copy(integrator->y().begin(), integrator->y().end(), y.begin());
   std::copy(integrator->yp().begin(), integrator->yp().end(), yp.begin());
   t = at;
   VariableValues values = values_by_variable();
-  const simulation::FmuProjectionResult r = fmu_constraints->project(values.x, 1e-3 * projection_tolerance);
+  const simulation::FmuProjectionResult r = fmu_constraints->project(values.x, 1e-3 * fmu_projection_tolerance);
   const bool at_start = !initialized;  // initialize(): the start values
   if (!r.failed.empty() && at_start)
     throw Error(ErrorKind::solver,
                 model->display_name() + ": t = " + format_number(at) + ": the start values violate the FMU's constraints (max|C| = " +
                     format_number(v.violation) + " at C[" + std::to_string(v.worst) + "], tolerance " +
-                    format_number(projection_tolerance) + ") and projecting them by " +
+                    format_number(fmu_projection_tolerance) + ") and projecting them by " +
                     simulation::to_string(fmu_constraints->path()) + " failed: " + r.failed +
                     " → give start values (--set) on or near the constraints, or run with --constraints none");
   if (!r.failed.empty())
     throw Error(ErrorKind::solver,
                 model->display_name() + ": t = " + format_number(at) + ": the states left the FMU's constraints (max|C| = " +
                     format_number(v.violation) + " at C[" + std::to_string(v.worst) + "], tolerance " +
-                    format_number(projection_tolerance) + ") and projecting back by " +
+                    format_number(fmu_projection_tolerance) + ") and projecting back by " +
                     simulation::to_string(fmu_constraints->path()) + " failed: " + r.failed +
                     " → lower --rtol or --max-step so that the steps stay closer to the constraints, raise "
                     "--projection-tolerance, or run with --constraints none to only measure the drift");

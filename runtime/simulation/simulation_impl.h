@@ -116,6 +116,7 @@ struct Simulation::Impl {
   bool fmu_constraints_project = false;
   bool fmu_constraints_due = false;  // an accepted step not yet checked (at t_ida)
   bool projection_tolerance_given = false;  // --projection-tolerance: in-step trigger on max|C|
+  double fmu_projection_tolerance = 0;      // an FMI 2.0 FMU's own constraints: given, else 10·max(atol, rtol)
   // In-step projection: converged when its Newton increment is at most this
   // in IDA's WRMS norm (a tenth of the local error IDA accepts).
   static constexpr double kStepCorrectionTolerance = 0.1;

@@ -95,6 +95,7 @@ double Simulation::advance_to(double t_target) {
     m.t = m.t_ida = m.integrator->time();
   };
   long steps_this_call = 0;
+  const double t_begin = m.t;
   try {
     while (!m.terminated) {
       const double t_end = m.integrator->time();  // IDA's internal time
@@ -126,7 +127,16 @@ double Simulation::advance_to(double t_target) {
         break;
       }
       if (++steps_this_call > m.options.max_steps) {  // IDA's own mxstep counts per call, i.e. per step here
-        const std::string cause = m.integrator->known_cause();
+        std::string cause = m.integrator->known_cause();
+        // Steps held at the user's --max-step: that, not a collapsed step, is why.
+        const double h_last = m.integrator->stats().last_step;
+        if (cause.empty() && m.options.max_step > 0 && h_last >= 0.5 * m.options.max_step) {
+          const double needed = std::ceil((t_target - t_begin) / m.options.max_step - 1e-9);
+          cause = "the steps are held at --max-step " + format_number(m.options.max_step) + ", so reaching t = " +
+                  format_number(t_target) + " from t = " + format_number(t_begin) + " takes " +
+                  format_number(needed) + " steps: raise --max-step, or --max-steps to at least " +
+                  format_number(needed);
+        }
         throw Error(ErrorKind::solver, "ida: at t = " + format_number(m.integrator->time()) + " (h = " +
                                            format_number(m.integrator->stats().last_step) + "): more than " +
                                            std::to_string(m.options.max_steps) + " steps before t = " +

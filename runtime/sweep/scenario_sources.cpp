@@ -13,6 +13,7 @@
 #include "lsdae/fmu.h"
 #include "lsdae/model.h"
 #include "lsdae/model_description.h"
+#include "lsdae/values.h"
 #include "sweep/csv_line.h"
 
 namespace lsdae::sweep {
@@ -411,6 +412,47 @@ std::vector<Scenario> cross(const std::vector<Scenario>& a, const std::vector<Sc
   return out;
 }
 
+namespace {
+
+// Whether Simulation::set() takes a value for `v` (the same rule): a
+// parameter or input, or a variable with an exact or approx start value; not
+// a constant, a calculated or structural parameter, or a Clock.
+bool settable(const Variable& v) {
+  const bool by_causality = v.causality == Causality::parameter || v.causality == Causality::input ||
+                            (v.initial && (*v.initial == Initial::exact || *v.initial == Initial::approx) &&
+                             v.causality != Causality::calculated_parameter &&
+                             v.causality != Causality::structural_parameter);
+  return by_causality && v.variability != Variability::constant && v.type != VariableType::clock;
+}
+
+// A variable Simulation::set() refuses makes every scenario that sets it
+// fail alike, and so does a bad value common to all of them (--set): refused
+// here, before any run. A bad value in one row of a table (or one grid or
+// Monte Carlo value) stays that scenario's failure, a row of the summary.
+void check_settable(const ModelDescription& md, const std::vector<Scenario>& scenarios, const std::string& source) {
+  const bool common = source == "--set" || source == "spec->sets";
+  std::set<std::string> names;
+  std::set<std::pair<std::string, std::string>> values;
+  for (const auto& s : scenarios)
+    for (const auto& [name, value] : s.sets) {
+      const auto ref = md.find_element(name);
+      if (!ref) continue;
+      const Variable& v = *ref->variable;
+      if (names.insert(name).second && !settable(v))
+        refuse(source + ": \"" + name + "\" (causality " + to_string(v.causality) + ", variability " +
+               to_string(v.variability) + ") cannot be set → set parameters, inputs or variables with a start value");
+      if (!common || !values.insert({name, value}).second) continue;
+      try {
+        if (v.is_array() && name != v.name) parse_element_value(v, md, value);
+        else parse_value(v, md, value);
+      } catch (const Error& e) {
+        refuse(source + ": " + e.what());
+      }
+    }
+}
+
+}  // namespace
+
 void check_names(const ModelDescription& md, const std::vector<Scenario>& scenarios, const std::string& source) {
   std::set<std::string> checked;
   for (const auto& s : scenarios)
@@ -426,6 +468,7 @@ void check_names(const ModelDescription& md, const std::vector<Scenario>& scenar
       refuse(source + ": \"" + name + "\" is not a variable of the model → " +
              (best.empty() ? std::string("see `lsdae info --json` for the names") : "did you mean \"" + best + "\"?"));
     }
+  check_settable(md, scenarios, source);
 }
 
 void check_unique_ids(const std::vector<Scenario>& scenarios, const std::string& source) {

@@ -95,7 +95,10 @@ std::vector<Scenario> cross(const std::vector<Scenario>& a, const std::vector<Sc
 
 // Every name set by a scenario must be a variable (or array element) of the
 // model: Error(usage) naming the source ("--scenarios table.csv, column
-// \"x\""), the name, and the closest names.
+// \"x\""), the name, and the closest names. It must be settable (as
+// Simulation::set() requires), and a value common to every scenario (--set)
+// must parse for its type (values.h): Error(usage) naming the source, the
+// name and the value. A bad value of one scenario is that scenario's failure.
 void check_names(const ModelDescription& md, const std::vector<Scenario>& scenarios, const std::string& source);
 // Ids must be unique: Error(usage) naming the first duplicate.
 void check_unique_ids(const std::vector<Scenario>& scenarios, const std::string& source);

@@ -286,6 +286,36 @@ TEST(UsageErrors, InLsdaesOwnWords) {
       << "a negative number is a value, not an option";
 }
 
+// `lsdae plot` and `lsdae report` take a result file, not an FMU: their usage
+// errors said "takes one FMU" and "e.g. `lsdae plot model.fmu --vars VALUE`".
+std::string result_command_usage_error(const std::vector<std::string>& args) {
+  CLI::App app{"test", "lsdae"};
+  app.require_subcommand(1);
+  std::string result, vars;
+  CLI::App* plot = app.add_subcommand("plot", "");
+  plot->add_option("result", result)->required();
+  plot->add_option("--vars", vars);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return describe_usage_error(app, args, e);
+  }
+  return "";
+}
+
+TEST(UsageErrors, AResultFileCommandSpeaksOfItsResultFile) {
+  EXPECT_EQ(result_command_usage_error({"plot", "r.csv", "--vars", "x"}), "");
+  EXPECT_EQ(result_command_usage_error({"plot", "a.csv", "b.csv"}),
+            "plot: unexpected argument \"b.csv\" → `lsdae plot` takes one result file, then options (`lsdae plot "
+            "--help` lists them)");
+  EXPECT_EQ(result_command_usage_error({"plot", "--vars", "x"}),
+            "plot: no result file given → `lsdae plot result.csv [options]` (`lsdae plot --help` lists the options)");
+  EXPECT_EQ(result_command_usage_error({"plot", "r.csv", "--vars"}),
+            "plot: --vars needs a value → e.g. `lsdae plot result.csv --vars VALUE` (`lsdae plot --help` says which "
+            "values)");
+}
+
 // Found by lsdae_fuzz_cli: CLI11 2.1 reads a flag's `=VALUE` with std::stoll, and a
 // number beyond long long escaped parse() as std::out_of_range (lsdae aborted).
 TEST(UsageErrors, AFlagGivenAHugeNumberIsAUsageError) {

@@ -239,6 +239,31 @@ TEST_F(IsolationTest, TheRunTimeoutStopsASlowRun) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// The time limit (and a stop signal) used to be looked at only between two
+// output points: a run with one long interval -- tiny steps, an event storm --
+// went on long past --timeout in-process (here 1000 steps of 20 ms each
+// instead of 1 s), and an isolated one was killed after the grace period.
+// Now the run is cancelled at its next step.
+TEST_F(IsolationTest, TheRunTimeoutStopsInsideALongOutputInterval) {
+  for (const char* isolation : {"--no-isolate", "--call-timeout=60"}) {
+    const auto started = std::chrono::steady_clock::now();
+    auto result = lsdae(simulate_args(faulty_fmu("slow GetContinuousStateDerivatives 0 20"),
+                                      {"--timeout", "1", "--stop", "1", "--output-interval", "1", "--max-step",
+                                       "0.001", isolation}));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ASSERT_TRUE(ExitedWith(result, 11)) << isolation;
+    EXPECT_TRUE(Mentions(result, "the run took longer than its limit of 1 s")) << isolation;
+    EXPECT_TRUE(Mentions(result, "1 row kept")) << isolation;
+    EXPECT_EQ(lines(read_text(csv_file())).size(), 2u) << isolation << ": the header and the start";
+    Json stats = JsonReader::parse(read_text(stats_file()));
+    EXPECT_TRUE(stats["interrupted"].boolean) << isolation;
+    EXPECT_GT(stats["reached_time"].number, 0.0) << isolation << ": the steps taken before the stop";
+    EXPECT_LT(stats["reached_time"].number, 1.0) << isolation;
+    EXPECT_LT(seconds, 8.0) << isolation;
+    EXPECT_TRUE(leftovers().empty());
+  }
+}
+
 TEST_F(IsolationTest, TimeLimitsAreCheckedAsOptions) {
   const std::string fmu = faulty_fmu("none GetFloat64").string();
   // "0x10" and "1e400" were accepted by the first checker (strtod: hexadecimal, infinity).

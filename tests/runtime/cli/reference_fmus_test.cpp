@@ -248,6 +248,31 @@ TEST_F(ReferenceFmus, OutputVarsThatMatchNothingIsAnErrorAndIntegersAreKept) {
       << "no second time column";
 }
 
+// An --input table a user wrote wrongly: every refusal says the file and
+// line. Seen: a time too large for a double lost the "--input file:line"
+// part, an output column read "is a output", and a table separated by
+// semicolons was told only to put the time first.
+TEST_F(ReferenceFmus, BadInputTablesNameTheFileLineAndTheFix) {
+  CORPUS_FILE(feedthrough, "fmi3/Feedthrough.fmu");
+  auto refusal = [&](const std::string& name, const std::string& text) {
+    const fs::path table = work_ / name;
+    std::ofstream(table, std::ios::binary) << text;
+    ProcessResult r = lsdae({"simulate", feedthrough.string(), "--no-progress", "-o", (work_ / "r.csv").string(),
+                             "--input", table.string()});
+    EXPECT_TRUE(ExitedWith(r, exit_code(ErrorKind::usage))) << name;
+    return r;
+  };
+  ProcessResult r = refusal("huge.csv", "time,Float64_continuous_input\n0,1\n1e400,2\n");
+  EXPECT_TRUE(Mentions(r, "--input huge.csv:3: \"time\" (Float64): \"1e400\" is out of the range of a double"));
+  r = refusal("output.csv", "time,Float64_continuous_output\n0,1\n");
+  EXPECT_TRUE(Mentions(r, "--input output.csv:1: column \"Float64_continuous_output\" has causality output, not "
+                          "input → use --set for parameters and start values"));
+  r = refusal("semicolons.csv", "time;Float64_continuous_input\n0;1\n");
+  EXPECT_TRUE(Mentions(r, "--input semicolons.csv:1: the first column is \"time;Float64_continuous_input\", not "
+                          "\"time\" → separate the columns with commas"));
+  EXPECT_FALSE(fs::exists(work_ / "r.csv")) << "nothing run";
+}
+
 // Every FMI 3.0 type in the results, settable with --set and type-checked.
 TEST_F(ReferenceFmus, EveryVariableTypeIsSetAndRecordedExactly) {
   CORPUS_FILE(fmu, "fmi3/Feedthrough.fmu");

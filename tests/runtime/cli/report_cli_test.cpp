@@ -93,6 +93,27 @@ TEST_F(ReportCliTest, CsvRunReportTakesStatisticsFromStatsAndChoosesDefaultSerie
   EXPECT_NE(read_text(page).find("pass --stats"), std::string::npos);
 }
 
+// A result with text columns among its first ones (a String output, as the
+// Reference-FMUs' Feedthrough has): without --vars the report plots the first
+// numeric columns instead of refusing the file.
+TEST_F(ReportCliTest, DefaultSeriesLeaveOutTextColumns) {
+  const auto result = work_ / "mixed.csv";
+  std::ofstream(result, std::ios::binary) << "time,a,label,b,c,note,d,e,f,g\n"
+                                              "0,1,\"on\",2,3,\"x\",4,5,6,7\n"
+                                              "1,2,\"off\",3,4,\"y\",5,6,7,8\n";
+  const auto page = work_ / "mixed.html";
+  auto run = lsdae({"report", result.string(), "-o", page.string()});
+  ASSERT_TRUE(ExitedWith(run, 0)) << run.describe();
+  const std::string html = read_text(page);
+  EXPECT_EQ(count(html, "<polyline class=\"series\""), 6u) << "a, b, c, d, e, f";
+  EXPECT_NE(html.find("the first 6 numeric of 9 columns"), std::string::npos);
+  EXPECT_NE(html.find("not numeric: label, note"), std::string::npos);
+  // Asked for by name, a text column is still refused.
+  auto named = lsdae({"report", result.string(), "--vars", "a,label", "-o", page.string()});
+  EXPECT_TRUE(ExitedWith(named, 2));
+  EXPECT_TRUE(Mentions(named, "column \"label\" is not numeric"));
+}
+
 // The structure report the issue asks for (index, dummy derivatives, BLT
 // blocks, colours) comes from `lsdae info --structure --json` of the same FMU.
 TEST_F(ReportCliTest, StructureFromInfoJsonIsASectionOfThePage) {

@@ -163,6 +163,21 @@ TEST_F(SimulateTest, ASolverFailureKeepsTheRowsAndSaysWhereItStopped) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// Steps held at --max-step that cannot reach the next output row within
+// --max-steps: the message used to suggest only --max-steps or a shorter
+// interval and a collapsed step ("the model may be stiff or singular"), when
+// the user's own --max-step was the cause.
+TEST_F(SimulateTest, TooManyStepsAtTheMaxStepNamesTheMaxStep) {
+  auto result = lsdae({"simulate", catalog_entry("HelloWorld_ode").fmu.string(), "-o", (work_ / "h.csv").string(),
+                       "--stop", "1", "--output-interval", "0.5", "--max-step", "1e-5", "--max-steps", "1000"});
+  ASSERT_TRUE(ExitedWith(result, 7));
+  EXPECT_TRUE(Mentions(result, "IDA_TOO_MUCH_WORK"));
+  EXPECT_TRUE(Mentions(result, "→ the steps are held at --max-step 1e-05, so reaching t = 0.5 from t = 0 takes 50000 "
+                               "steps: raise --max-step, or --max-steps to at least 50000"));
+  EXPECT_FALSE(Mentions(result, "stiff or singular"));
+  EXPECT_TRUE(leftovers().empty());
+}
+
 TEST_F(SimulateTest, CtrlCStopsCleanlyAndKeepsTheResults) {
   auto csv = work_ / "long.csv", stats = work_ / "long.json";
   ChildProcess child({LSDAE_BINARY, "simulate", catalog_entry("TransmissionLine_dae_shapeA_1280").fmu.string(), "-o",

@@ -167,6 +167,12 @@ TEST_F(CsvReaderTest, RefusesWhatCannotBePlotted) {
   expect_usage(strings, "column \"label\" is not numeric");
   EXPECT_EQ(read_result(strings, [](const std::string& n) { return n == "x"; }).series[0].values[1], 2.0)
       << "a text column not asked for is no error";
+  // `lsdae report` without --vars skips text columns instead of refusing.
+  const ResultTable skipping = read_result(strings, kAll, "", NonNumeric::skip);
+  ASSERT_EQ(skipping.series.size(), 1u);
+  EXPECT_EQ(skipping.series[0].name, "x");
+  EXPECT_EQ(skipping.series[0].values, (std::vector<double>{1, 2}));
+  EXPECT_EQ(skipping.skipped, (std::vector<std::string>{"label"}));
   expect_usage(dir_ / "missing.csv", "cannot be opened");
   expect_usage(write("r.txt", "time,x\n"), "unknown result format");
   expect_usage(write("h.csv", "t,x\n0,1\n"), "not an lsdae CSV result");

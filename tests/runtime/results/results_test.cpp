@@ -278,6 +278,12 @@ TEST_F(ResultsTest, Hdf5RoundTripsEveryTypeBitwiseWithNamesUnitsAndEvents) {
     ASSERT_EQ(big[k], row.unsigned_integers[6]) << k;
     ASSERT_EQ(label[k], row.texts[0]) << k;
   }
+  // Read back for plotting: the String column is refused, or skipped when asked.
+  EXPECT_THROW(read_hdf5_result(path, [](const std::string&) { return true; }), Error);
+  const ResultTable numeric =
+      read_hdf5_result(path, [](const std::string&) { return true; }, NonNumeric::skip);
+  EXPECT_EQ(numeric.series.size(), row.columns.size() - 1);
+  EXPECT_EQ(numeric.skipped, (std::vector<std::string>{"label"}));
   // The file's attributes: model and the statistics.
   hid_t type = H5Tcopy(H5T_C_S1);
   H5Tset_size(type, H5T_VARIABLE);

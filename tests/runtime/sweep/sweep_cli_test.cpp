@@ -243,6 +243,27 @@ TEST_F(SweepCli, BadInputIsRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(Mentions(r, "\"nosuch.k\" is not a variable of the model"));
   EXPECT_FALSE(std::filesystem::exists(work_ / "sweep-summary.csv"));
 
+  // A name that exists but cannot be set, or a value common to every
+  // scenario that its type refuses, used to fail every scenario (exit 12, a
+  // summary of failed rows): a usage error before any run. (A bad value in
+  // one table row stays that scenario's failure: below.)
+  r = run({"sweep", hello_fmu().string(), "--grid", "y=1,2", "--metric", "final:x", "--summary", summary});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "--grid: \"y\" (causality output, variability continuous) cannot be set → set parameters, "
+                          "inputs or variables with a start value"));
+  EXPECT_FALSE(std::filesystem::exists(work_ / "sweep-summary.csv"));
+  const auto derivative = write("d.csv", "id,der(x)\na,1\nb,\n");
+  r = run({"sweep", hello_fmu().string(), "--scenarios", derivative.string(), "--metric", "final:x", "--summary",
+           summary});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "d.csv\": \"der(x)\" (causality local, variability continuous) cannot be set"));
+  EXPECT_FALSE(std::filesystem::exists(work_ / "sweep-summary.csv"));
+  r = run({"sweep", hello_fmu().string(), "--grid", "x=1,2", "--set", "x=two", "--metric", "final:x", "--summary",
+           summary});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "--set: \"x\" (Float64): \"two\" is not a decimal number"));
+  EXPECT_FALSE(std::filesystem::exists(work_ / "sweep-summary.csv"));
+
   const auto malformed = write("bad.m", "chgtab = [\n1 0 CT_TBRCH 3 BR_STATUS CT_REP 0;\n2 0 CT_TBRCH 4;\n];\n");
   r = run({"sweep", sweep_fmu().string(), "--contingencies", malformed.string(), "--case", case39().string()});
   EXPECT_TRUE(ExitedWith(r, kUsage));
