@@ -185,6 +185,7 @@ LinearElimination plan_linear_elimination(const Pattern& P, const std::vector<bo
       out.eliminated_index[k] = out.eliminated.size();
       out.eliminated.push_back(k);
       out.eliminated_rows.push_back(row_of[k]);
+      out.eliminated_block.push_back(block_of[k]);
       row_eliminated[row_of[k]] = true;
     } else {
       out.reduced_unknown[k] = out.kept.size();

@@ -80,6 +80,7 @@ struct LinearElimination {
   std::vector<std::size_t> reduced_unknown;  // per unknown: its index in `kept`, no_index when eliminated
   std::vector<std::size_t> reduced_row;      // per row: its index in `kept_rows`, no_index when eliminated
   std::vector<std::size_t> eliminated_index;  // per unknown: its index in `eliminated`, else no_index
+  std::vector<std::size_t> eliminated_block;  // eliminated_block[i]: the block (step 3) of eliminated[i]; A is block diagonal over them
   Pattern reduced;    // kept_rows.size() × kept.size(), in reduced indices
   Pattern z_columns;  // n × eliminated.size(): the entries of the eliminated columns (A and B)
   std::size_t blocks = 0;           // blocks eliminated

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
 #include <unordered_map>
 #include <vector>
 
@@ -125,21 +124,12 @@ kernels::ConstantEntries classify_reduced_entries(const kernels::ConstantEntries
   using structure::no_index;
   const std::size_t n = iteration.cols(), m = plan.eliminated.size();
   if (full.lifetime.size() != iteration.nnz() || full.derivative_part.size() != iteration.nnz() ||
-      plan.reduced_unknown.size() != n || plan.z_columns.cols() != m || plan.eliminated_rows.size() != m)
+      plan.reduced_unknown.size() != n || plan.z_columns.cols() != m || plan.eliminated_rows.size() != m ||
+      plan.eliminated_block.size() != m)
     throw Error(ErrorKind::internal, "jacobian constancy: the elimination plan does not fit the iteration pattern");
-  // The block of each eliminated unknown: components of A's graph (union-find).
-  std::vector<std::size_t> row_to_eliminated(iteration.rows(), no_index), parent(m);
-  std::iota(parent.begin(), parent.end(), std::size_t{0});
-  auto find = [&](std::size_t a) {
-    while (parent[a] != a) a = parent[a] = parent[parent[a]];
-    return a;
-  };
+  const std::vector<std::size_t>& block = plan.eliminated_block;
+  std::vector<std::size_t> row_to_eliminated(iteration.rows(), no_index);
   for (std::size_t e = 0; e < m; ++e) row_to_eliminated[plan.eliminated_rows[e]] = e;
-  for (std::size_t e = 0; e < m; ++e)
-    for (const std::size_t r : plan.z_columns.column(e))
-      if (const std::size_t f = row_to_eliminated[r]; f != no_index) parent[find(e)] = find(f);
-  std::vector<std::size_t> block(m);
-  for (std::size_t e = 0; e < m; ++e) block[e] = find(e);
 
   // Per (block, kept column j): the widest lifetime among J(R, j), R a row
   // of the block, and whether one has a ∂/∂y' part.

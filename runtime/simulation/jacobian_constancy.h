@@ -42,8 +42,8 @@ kernels::ConstantEntries classify_jacobian_entries(const FmuDae& dae, const stru
 // is J(i, j) plus, for every block b that row i reaches through B, a
 // combination of the entries J(R, j) of b's rows R. Its lifetime is the
 // widest of those entries' (an entry that is absent contributes nothing) and
-// it has a ∂/∂y' part when one of them has. Blocks are recomputed as the
-// connected components of A's graph (the plan's step 3).
+// it has a ∂/∂y' part when one of them has. The blocks are the plan's
+// (LinearElimination::eliminated_block).
 // Cost: O(nnz(iteration) + nnz(plan.z_columns) + nnz(plan.reduced)·(blocks a row reaches)).
 kernels::ConstantEntries classify_reduced_entries(const kernels::ConstantEntries& full,
                                                   const structure::Pattern& iteration,
