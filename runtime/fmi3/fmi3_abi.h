@@ -11,9 +11,11 @@
  * other.
  *
  * Both sides of lsdae include it: the FMU authoring kit (models/kit) defines
- * the functions, the runtime (runtime/) resolves them with dlsym. Functions for
- * Co-Simulation, Scheduled Execution and clocks are declared only as far as the
- * kit needs to answer them with fmi3Error.
+ * the functions, the runtime (runtime/) resolves them with dlsym. The clock
+ * functions of Model Exchange (section 2.2.9: fmi3Get/SetClock, the interval
+ * and shift functions, fmi3IntervalQualifier) are declared in full; functions
+ * for Co-Simulation and Scheduled Execution only as far as the kit needs to
+ * answer them with fmi3Error.
  */
 #ifndef LSDAE_FMI3_ABI_H
 #define LSDAE_FMI3_ABI_H
@@ -49,6 +51,8 @@ typedef const fmi3Byte* fmi3Binary;
 typedef bool fmi3Clock;
 
 #define fmi3True true
+#define fmi3ClockActive true
+#define fmi3ClockInactive false
 #define fmi3False false
 #define fmi3Version "3.0"
 
@@ -69,6 +73,12 @@ typedef enum {
   fmi3Discrete,
   fmi3Dependent
 } fmi3DependencyKind;
+
+typedef enum {
+  fmi3IntervalNotYetKnown,
+  fmi3IntervalUnchanged,
+  fmi3IntervalChanged
+} fmi3IntervalQualifier;
 
 /* ---- callbacks ----------------------------------------------------------- */
 typedef void (*fmi3LogMessageCallback)(fmi3InstanceEnvironment instanceEnvironment,
@@ -133,6 +143,40 @@ typedef fmi3Status fmi3GetClockTYPE(fmi3Instance instance,
 typedef fmi3Status fmi3SetClockTYPE(fmi3Instance instance,
                                     const fmi3ValueReference valueReferences[],
                                     size_t nValueReferences, const fmi3Clock values[]);
+/* Clock timing (section 2.2.9.4): intervals and shifts of time-based clocks. */
+typedef fmi3Status fmi3GetIntervalDecimalTYPE(fmi3Instance instance,
+                                              const fmi3ValueReference valueReferences[],
+                                              size_t nValueReferences, fmi3Float64 intervals[],
+                                              fmi3IntervalQualifier qualifiers[]);
+typedef fmi3Status fmi3GetIntervalFractionTYPE(fmi3Instance instance,
+                                               const fmi3ValueReference valueReferences[],
+                                               size_t nValueReferences, fmi3UInt64 counters[],
+                                               fmi3UInt64 resolutions[],
+                                               fmi3IntervalQualifier qualifiers[]);
+typedef fmi3Status fmi3GetShiftDecimalTYPE(fmi3Instance instance,
+                                           const fmi3ValueReference valueReferences[],
+                                           size_t nValueReferences, fmi3Float64 shifts[]);
+typedef fmi3Status fmi3GetShiftFractionTYPE(fmi3Instance instance,
+                                            const fmi3ValueReference valueReferences[],
+                                            size_t nValueReferences, fmi3UInt64 counters[],
+                                            fmi3UInt64 resolutions[]);
+typedef fmi3Status fmi3SetIntervalDecimalTYPE(fmi3Instance instance,
+                                              const fmi3ValueReference valueReferences[],
+                                              size_t nValueReferences,
+                                              const fmi3Float64 intervals[]);
+typedef fmi3Status fmi3SetIntervalFractionTYPE(fmi3Instance instance,
+                                               const fmi3ValueReference valueReferences[],
+                                               size_t nValueReferences,
+                                               const fmi3UInt64 counters[],
+                                               const fmi3UInt64 resolutions[]);
+typedef fmi3Status fmi3SetShiftDecimalTYPE(fmi3Instance instance,
+                                           const fmi3ValueReference valueReferences[],
+                                           size_t nValueReferences, const fmi3Float64 shifts[]);
+typedef fmi3Status fmi3SetShiftFractionTYPE(fmi3Instance instance,
+                                            const fmi3ValueReference valueReferences[],
+                                            size_t nValueReferences,
+                                            const fmi3UInt64 counters[],
+                                            const fmi3UInt64 resolutions[]);
 
 typedef fmi3Status fmi3GetNumberOfVariableDependenciesTYPE(fmi3Instance instance,
                                                            fmi3ValueReference valueReference,
