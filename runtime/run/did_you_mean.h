@@ -1,4 +1,4 @@
-// runtime/cli/did_you_mean.h -- "did you mean …?" for a mistyped command or
+// runtime/run/did_you_mean.h -- "did you mean …?" for a mistyped command or
 // option name.
 //
 // Algorithm: the optimal-string-alignment distance (Levenshtein distance plus
@@ -14,14 +14,14 @@
 // found (ties kept, in the order given; a word that is a prefix of several
 // candidates returns all of them), or nothing when none is close enough.
 // Comparison is case-sensitive: each changed letter is one edit.
-#ifndef LSDAE_RUNTIME_CLI_DID_YOU_MEAN_H
-#define LSDAE_RUNTIME_CLI_DID_YOU_MEAN_H
+#ifndef LSDAE_RUNTIME_RUN_DID_YOU_MEAN_H
+#define LSDAE_RUNTIME_RUN_DID_YOU_MEAN_H
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-namespace lsdae::cli {
+namespace lsdae::run {
 
 // Optimal-string-alignment distance between `a` and `b`.
 std::size_t edit_distance(const std::string& a, const std::string& b);
@@ -33,6 +33,6 @@ std::vector<std::string> closest_names(const std::string& word, const std::vecto
 // `y`, `z`?" / "" when nothing is close.
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
-}  // namespace lsdae::cli
+}  // namespace lsdae::run
 
-#endif  // LSDAE_RUNTIME_CLI_DID_YOU_MEAN_H
+#endif  // LSDAE_RUNTIME_RUN_DID_YOU_MEAN_H

@@ -1,11 +1,11 @@
-// runtime/cli/did_you_mean.cpp -- see did_you_mean.h.
-#include "cli/did_you_mean.h"
+// runtime/run/did_you_mean.cpp -- see did_you_mean.h.
+#include "run/did_you_mean.h"
 
 #include <algorithm>
 #include <limits>
 #include <numeric>
 
-namespace lsdae::cli {
+namespace lsdae::run {
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   // d[i][j]: distance between a[0, i) and b[0, j); three rows are kept for
@@ -61,4 +61,4 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
   return "did you mean one of " + list + "?";
 }
 
-}  // namespace lsdae::cli
+}  // namespace lsdae::run

@@ -1,7 +1,8 @@
-// runtime/cli/json_writer.h -- a minimal streaming JSON writer for the CLI's
-// --json outputs (objects, arrays, strings escaped per RFC 8259, numbers).
-#ifndef LSDAE_RUNTIME_CLI_JSON_WRITER_H
-#define LSDAE_RUNTIME_CLI_JSON_WRITER_H
+// runtime/run/json_writer.h -- a minimal streaming JSON writer: the run statistics
+// (statistics.h) and the CLI's --json outputs (objects, arrays, strings escaped
+// per RFC 8259, numbers).
+#ifndef LSDAE_RUNTIME_RUN_JSON_WRITER_H
+#define LSDAE_RUNTIME_RUN_JSON_WRITER_H
 
 #include <cmath>
 #include <cstdint>
@@ -11,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lsdae::cli {
+namespace lsdae::run {
 
 class JsonWriter {
  public:
@@ -104,6 +105,6 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace lsdae::cli
+}  // namespace lsdae::run
 
-#endif  // LSDAE_RUNTIME_CLI_JSON_WRITER_H
+#endif  // LSDAE_RUNTIME_RUN_JSON_WRITER_H
