@@ -10,7 +10,7 @@
 #include <sstream>
 #include <vector>
 
-#include "cli/json_writer.h"
+#include "run/json_writer.h"
 #include "cli/limits_option.h"
 #include "common/format.h"
 #include "import/ssp/system_checks.h"
@@ -21,6 +21,8 @@
 #include "lsdae/supervise.h"
 
 namespace lsdae::cli {
+
+using run::JsonWriter;
 
 namespace {
 
