@@ -1,7 +1,7 @@
 // python/src/bindings.h -- what the source files of the extension module
-// lsdae._lsdae share (module.cpp: errors, the log, the options table and the
-// module itself; model.cpp: values and the Model; simulation.cpp: Simulation
-// and its run; scenario_runner.cpp: ScenarioRunner). Internal to the module:
+// lsdae._lsdae share (support.cpp: errors, the log, the options table;
+// module.cpp: the module itself; model.cpp: values and the Model;
+// simulation.cpp: Simulation and its run; scenario_runner.cpp: ScenarioRunner). Internal to the module:
 // its symbols are hidden (CXX_VISIBILITY_PRESET hidden).
 #ifndef LSDAE_PYTHON_SRC_BINDINGS_H
 #define LSDAE_PYTHON_SRC_BINDINGS_H
@@ -43,6 +43,13 @@ pybind11::object error_object(const lsdae::Error& e);
 // thread) to logging.getLogger("lsdae"). With the GIL held, after each call
 // into lsdae.
 void drain_log();
+
+// The exception classes of the module (LsdaeError and one per lsdae::ErrorKind),
+// the sink that queues lsdae's log for drain_log, and the log's threshold
+// (support.cpp).
+void define_errors(pybind11::module_& m);
+void install_log_sink();
+void set_log_level(const std::string& level);
 
 // Python values and lsdae's typed values (model.cpp).
 pybind11::object values_to_python(const lsdae::Values& v, bool as_array);

@@ -59,7 +59,7 @@ const lsdae::run::Respellings& sweep_words() {
                        {"--case", "spec->case_file"},
                        {"--fault-on", "spec->fault_on"},
                        {"--clear-after", "spec->clear_after"},
-                       {"--no-fault", "spec->no_fault = 1"}});
+                       {"--no-fault", "spec->no_fault"}});
     return w;
   }();
   return words;

@@ -18,7 +18,7 @@ TableOptions::TableOptions(CLI::App& app, unsigned categories) : categories_(cat
     slot->spec = &spec;
     std::string help = spec.cli_help.empty() ? spec.help : spec.cli_help;
     if (spec.kind != run::OptionKind::flag && !spec.show_default && spec.default_text != "none" &&
-        help.find("default") == std::string::npos)
+        help.find("default") == std::string::npos && help.find(spec.default_text) == std::string::npos)
       help += " (default: " + spec.default_text + ")";
     CLI::Option* o = nullptr;
     switch (spec.kind) {

@@ -105,9 +105,9 @@ const Respellings& simulation_words(Door door) {
                                 {"--timeout", "lsdae_run_isolated's timeout"},
                                 {"--call-timeout", "lsdae_run_isolated's call_timeout"}};
   static const Respellings python = {{"--set", "set()"},
-                                     {"--input", "input="},
-                                     {"--output-vars", "output="},
-                                     {"--stats", "statistics_file="}};
+                                     {"--input", "input"},
+                                     {"--output-vars", "output"},
+                                     {"--stats", "statistics_file"}};
   return door == Door::c ? c : door == Door::python ? python : none;
 }
 
@@ -123,9 +123,9 @@ const Respellings& sweep_words(Door door) {
                                 {"--draw", "spec->draws"},
                                 {"--seed", "spec->seed"},
                                 {"--summary", "spec->summary_csv"},
-                                {"--resume", "spec->resume = 1"},
+                                {"--resume", "spec->resume"},
                                 {"--jobs", "spec->jobs"},
-                                {"--no-reuse", "spec->no_reuse = 1"},
+                                {"--no-reuse", "spec->no_reuse"},
                                 {"--input", "lsdae_set_input_file"}};
   static const Respellings python = {{"--set", "sets="},
                                      {"--metric", "metrics="},

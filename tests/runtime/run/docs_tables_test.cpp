@@ -96,5 +96,15 @@ TEST(RunDocs, TheOptionsTableIsDocumentedAsItIs) { expect_documented("options-ta
 
 TEST(RunDocs, TheStatisticsTableIsDocumentedAsItIs) { expect_documented("statistics-table", statistics_markdown()); }
 
+// The user guide explains `lsdae simulate`'s options at length; it names every
+// option of the table, so that the two cannot part.
+TEST(RunDocs, TheUserGuideNamesEveryOptionOfTheTable) {
+  std::ifstream in(std::string(LSDAE_DOCS_DIR) + "/user-guide.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const auto& s : option_table())
+    EXPECT_NE(text.str().find("`" + s.cli), std::string::npos) << s.cli << " is not in docs/user-guide.md";
+}
+
 }  // namespace
 }  // namespace lsdae::run

@@ -98,7 +98,7 @@ TEST_F(ContingencySource, TheSweepReachesASourceOnlyThroughTheRegistry) {
   register_powergrid_scenario_sources();
   register_powergrid_scenario_sources();  // twice: harmless
   std::size_t named = 0;
-  for (const auto& s : sweep::scenario_sources()) named += s.name == "contingencies" ? 1 : 0;
+  for (const auto& s : sweep::scenario_sources()) named += s.name == "contingencies" ? 1u : 0u;
   EXPECT_EQ(named, 1u);
   sweep::ScenarioSourceOption doubles;
   doubles.name = "doubles";
