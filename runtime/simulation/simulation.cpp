@@ -75,7 +75,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
 
   // Structure.
   auto t0 = std::chrono::steady_clock::now();
-  m.dae = simulation::build_fmu_dae(*m.model);
+  m.dae = simulation::build_model_dae(*m.model);
   m.pipeline.best_ordering = true;
   m.pipeline.match_rows = options.match_rows;  // the fewest colours: fewer evaluations per Jacobian for the whole run
   m.pipeline.method = options.constraints == ConstraintMethod::dummy_derivatives
@@ -129,7 +129,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
   if (m.use_directional && m.dae.any_synthesized()) {
     // Rows lsdae synthesizes (d/dt of a constraint the FMU gives without its
     // derivative) have no directional derivatives: the IDA Jacobian is made
-    // by finite differences of the residual (fmu_residual.h).
+    // by finite differences of the residual (model_residual.h).
     if (options.jacobian != JacobianMode::automatic)
       throw Error(ErrorKind::usage, m.model->display_name() +
                                         ": lsdae synthesizes derivatives of constraints this FMU does not provide, "

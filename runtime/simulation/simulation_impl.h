@@ -51,8 +51,8 @@
 #include "simulation/fmu_constraint_projection.h"
 #include "simulation/dummy_selection.h"
 #include "simulation/eliminated_residual.h"
-#include "simulation/fmu_dae.h"
-#include "simulation/fmu_residual.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_residual.h"
 #include "simulation/ida_integrator.h"
 #include "simulation/input_table.h"
 #include "structure/coloring_varying.h"
@@ -77,7 +77,7 @@ struct Simulation::Impl {
   std::shared_ptr<const Model> model;  // an Fmu, or a System of FMUs (lsdae/model.h)
   SimulationOptions options;
   double t_start = 0, t_stop = 1, interval = 0.002, rtol = 1e-6, atol = 1e-6;
-  simulation::FmuDae dae;
+  simulation::ModelDae dae;
   structure::PipelineOptions pipeline;
   structure::StructureOutcome structure;
   // create()'s structure, kept for reset() when a run may replace it (dummy
@@ -94,7 +94,7 @@ struct Simulation::Impl {
   std::unique_ptr<simulation::SelectionValues> selection_values;
   std::optional<structure::JacobianCallback> reselect_values;
   std::vector<std::unique_ptr<Instance>> instances;
-  std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
+  std::vector<std::unique_ptr<simulation::ModelResidual>> residuals;
   // Linear elimination (structure/linear_elimination.h; make_integrator): the
   // plan for the current structure, the colourings of its eliminated columns
   // and of the reduced system, and one reduced residual per residual. The
@@ -173,7 +173,7 @@ struct Simulation::Impl {
   std::string dummy_list(const std::vector<std::size_t>& states) const;
 
   // ---- integrator and point (simulation_integrator.cpp) ----------------------
-  // One FmuResidual per instance for structure.index1, and the projector
+  // One ModelResidual per instance for structure.index1, and the projector
   // (make_projector) when the projection method is on.
   void make_residuals();
   // Drop the residuals / the projector, keeping their counts (retired_synthesis_evaluations).
@@ -212,7 +212,7 @@ struct Simulation::Impl {
   // y, yp for the current index-1 system from values by variable.
   void load_values(const VariableValues& v);
   // The point (t, y, y') of the current index-1 system, by variable.
-  simulation::FmuPoint point_at(double at, std::span<const double> yy, std::span<const double> yyp) const;
+  simulation::DaePoint point_at(double at, std::span<const double> yy, std::span<const double> yyp) const;
 
   // ---- events (simulation_events.cpp) ----------------------------------------
   // Initialization Mode, the event iteration at the start and Continuous-Time

@@ -39,7 +39,7 @@ void Simulation::Impl::make_residuals() {
   retire_projector();
   retire_residuals();
   for (auto& inst : instances) {
-    residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, dae, structure.analysis.system,
+    residuals.push_back(std::make_unique<simulation::ModelResidual>(*inst, dae, structure.analysis.system,
                                                                   *structure.index1));
     residuals.back()->set_inputs(inputs ? &*inputs : nullptr);
   }
@@ -203,7 +203,7 @@ bool Simulation::Impl::plan_elimination() {
       options.uncolored_jacobian)
     return false;
   structure::LinearElimination plan =
-      simulation::plan_fmu_elimination(dae, structure.analysis.system, index1, structure.iteration);
+      simulation::plan_model_elimination(dae, structure.analysis.system, index1, structure.iteration);
   // Everything eliminated (a purely algebraic linear model) would leave IDA
   // its internal clock alone: nothing gained, so nothing is eliminated.
   if (!plan.any() || plan.kept.empty()) return false;
@@ -251,9 +251,9 @@ Simulation::Impl::VariableValues Simulation::Impl::values_by_variable() const {
   return v;
 }
 
-simulation::FmuPoint Simulation::Impl::point_at(double at, std::span<const double> yy,
+simulation::DaePoint Simulation::Impl::point_at(double at, std::span<const double> yy,
                                                 std::span<const double> yyp) const {
-  simulation::FmuPoint p;
+  simulation::DaePoint p;
   p.t = at;
   p.x.resize(dae.state_vrs.size());
   p.xdot.resize(dae.state_vrs.size());

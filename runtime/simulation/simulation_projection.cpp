@@ -143,7 +143,7 @@ void Simulation::Impl::reinitialize_switched_on(double at, VariableValues& v) {
   // rows, the lower formulations (and invariants) as the constraints.
   const structure::Index1System view = structure::make_projection_system(system, analysis.pantelides);
   if (view.projection_constraints.empty()) return;
-  simulation::FmuResidual residual(*instances[0], dae, system, view);
+  simulation::ModelResidual residual(*instances[0], dae, system, view);
   if (inputs) residual.set_inputs(&*inputs);
   simulation::ProjectionOptions po;
   po.jacobian = use_directional         ? simulation::ProjectionOptions::Jacobian::directional
