@@ -53,7 +53,7 @@
 #include "simulation/eliminated_residual.h"
 #include "simulation/model_dae.h"
 #include "simulation/model_residual.h"
-#include "simulation/ida_integrator.h"
+#include "simulation/ida/ida_integrator.h"
 #include "simulation/input_table.h"
 #include "structure/coloring_varying.h"
 #include "structure/linear_elimination.h"
@@ -126,7 +126,7 @@ struct Simulation::Impl {
   std::vector<double> invariant_values;
   // KLU's symbolic analysis of the previous run's last integrator, kept by
   // reset() for this run's first one (make_integrator adopts it when the
-  // pattern and ordering are the same; klu_symbolic_reuse.h).
+  // pattern and ordering are the same; ida/klu_symbolic_reuse.h).
   simulation::KluAnalysisPtr carried_klu_analysis;
   simulation::IntegratorStats finished;  // counters of integrators replaced by a re-selection
   long retired_synthesis_evaluations = 0;  // of residuals replaced by make_residuals()
@@ -266,7 +266,7 @@ struct Simulation::Impl {
   // alone and the new system's IDACalcIC makes the point consistent (the
   // dummy states give way), with a note in the log.
   void reinitialize_switched_on(double at, VariableValues& v);
-  // Inside IDA's step (projecting_nonlinear_solver.h): projects the
+  // Inside IDA's step (ida/projecting_nonlinear_solver.h): projects the
   // corrected y onto the constraints at every step (with
   // --projection-tolerance: only when they drifted past it);
   // 0, or 1 when the FMU discarded (IDA retries smaller). Throws the

@@ -161,10 +161,10 @@ void Simulation::Impl::make_integrator() {
   if (projector && options.constraints == ConstraintMethod::projection)
     io.step_projection = [this](double at, std::span<double> yy, std::span<const double> yyp,
                                 std::span<const double> weights) { return project_in_step(at, yy, yyp, weights); };
-  io.row_name = [this](std::size_t k) { return row_name(k); };
-  io.unknown_name = [this](std::size_t k) { return unknown_name(k); };
-  io.row_value_name = [this](std::size_t k) { return row_value_name(k); };
-  io.explain_failure = [this] { return discard_report(); };
+  io.names.row_name = [this](std::size_t k) { return row_name(k); };
+  io.names.unknown_name = [this](std::size_t k) { return unknown_name(k); };
+  io.names.row_value_name = [this](std::size_t k) { return row_value_name(k); };
+  io.names.explain_failure = [this] { return discard_report(); };
   std::vector<kernels::ResidualFunction*> pool;
   if (eliminating) {
     for (auto& r : reduced_residuals) pool.push_back(r.get());

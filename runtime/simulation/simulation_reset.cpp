@@ -13,7 +13,7 @@
 // PowerGrid FMU). What is saved: unpacking, parsing, the structural
 // analysis and colouring, loading the binary and fmi3Instantiate, and KLU's
 // symbolic analysis (handed from the old integrator to the next run's first
-// one when the pattern is the same: klu_symbolic_reuse.h; the factors and
+// one when the pattern is the same: ida/klu_symbolic_reuse.h; the factors and
 // the run are bitwise those of a new analysis, which reads the pattern only).
 #include <chrono>
 
