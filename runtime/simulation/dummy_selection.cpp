@@ -219,18 +219,9 @@ bool SelectionValues::switched_off(structure::EquationRef e) const {
 }
 
 DaePoint initial_point(Instance& instance, const ModelDae& dae, double t) {
-  DaePoint p;
-  p.t = t;
-  p.x.resize(dae.state_vrs.size());
-  p.xdot.resize(dae.state_vrs.size());
-  p.z.resize(dae.algebraic_vrs.size());
-  if (!p.x.empty()) instance.get_continuous_states(p.x);
-  if (!p.z.empty()) instance.get_float64(dae.algebraic_vrs, p.z);
-  if (!p.x.empty()) {
-    if (dae.fully_implicit) instance.get_float64(dae.derivative_vrs, p.xdot);
-    else instance.get_continuous_state_derivatives(p.xdot);
-  }
-  for (auto* v : {&p.x, &p.xdot, &p.z})
+  DaePoint p = empty_point(dae, t);
+  read_point(instance, dae, PointRead::everything, p);  // ẋ: finite values only (model_dae.h)
+  for (auto* v : {&p.x, &p.z})
     for (double& d : *v)
       if (!std::isfinite(d)) d = 0.0;
   return p;

@@ -80,9 +80,9 @@ class SelectionValues {
   std::vector<std::pair<std::size_t, std::size_t>> synthesized_rows_;  // (formulation, slot in synthesis_)
 };
 
-// The point the instance holds after initialization: states, algebraic
-// variables, and the derivatives (fully implicit: the derivative variables;
-// semi-explicit: fmi3GetContinuousStateDerivatives); non-finite ones are 0.
+// The point the instance holds after initialization (read_point of
+// model_dae.h: states, algebraic variables, and the derivatives); non-finite
+// values are 0.
 DaePoint initial_point(Instance& instance, const ModelDae& dae, double t);
 
 // The numeric selection at the start with the structural one checked (see

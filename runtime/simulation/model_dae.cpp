@@ -4,6 +4,7 @@
 #include "structure/pattern.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <unordered_map>
 
@@ -276,6 +277,28 @@ ModelDae build_model_dae(const Model& model, bool synthesize_derivatives) {
     dae.invariant_vrs.push_back(inv.value_reference);
   }
   return dae;
+}
+
+DaePoint empty_point(const ModelDae& dae, double t) {
+  DaePoint p;
+  p.t = t;
+  p.x.assign(dae.state_vrs.size(), 0.0);
+  p.xdot.assign(dae.state_vrs.size(), 0.0);
+  p.z.assign(dae.algebraic_vrs.size(), 0.0);
+  return p;
+}
+
+void read_point(Instance& instance, const ModelDae& dae, PointRead what, DaePoint& p) {
+  const bool everything = what == PointRead::everything;
+  if (!p.x.empty()) instance.get_continuous_states(p.x);
+  if (everything && !p.z.empty()) instance.get_float64(dae.algebraic_vrs, p.z);
+  if (p.x.empty() || (dae.fully_implicit && !everything)) return;
+  std::vector<double> xdot(p.xdot.size());
+  const CallStatus status = dae.fully_implicit ? instance.get_float64(dae.derivative_vrs, xdot)
+                                               : instance.get_continuous_state_derivatives(xdot);
+  if (status != CallStatus::ok) return;
+  for (std::size_t i = 0; i < xdot.size(); ++i)
+    if (std::isfinite(xdot[i])) p.xdot[i] = xdot[i];
 }
 
 }  // namespace lsdae::simulation

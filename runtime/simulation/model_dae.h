@@ -64,6 +64,7 @@
 #include <string>
 #include <vector>
 
+#include "lsdae/instance.h"
 #include "lsdae/model.h"
 #include "structure/dae_input.h"
 
@@ -111,6 +112,33 @@ struct ModelDae {
 };
 
 ModelDae build_model_dae(const Model& model, bool synthesize_derivatives = true);
+
+// A point of the DAE by variable: states, their derivatives, algebraic variables
+// (x, ẋ in Model::states() order, z in the manifest's order).
+struct DaePoint {
+  double t = 0.0;
+  std::vector<double> x, xdot, z;
+};
+
+// A point at t sized for `dae`, every value 0.
+DaePoint empty_point(const ModelDae& dae, double t);
+
+// What an instance holds, read into a point of `dae` (initialize(), after an
+// event, the dummy-derivative selection at the start):
+//   x   fmi3GetContinuousStates, as returned;
+//   z   the algebraic variables (PointRead::everything only);
+//   ẋ   semi-explicit: the FMU's derivatives at that point
+//       (fmi3GetContinuousStateDerivatives); fully implicit: the derivative
+//       variables, lsdae's own inputs, read with PointRead::everything only;
+//       each ẋ_i only where it is finite, and none when the call is
+//       discarded -- the others keep what p held (0 in an empty_point(); the
+//       pre-event values after an event, where a jump makes the old
+//       derivatives no guess but an FMU that cannot evaluate them leaves
+//       nothing better).
+// Precondition: p has the sizes of empty_point(dae, t). Allocates one
+// vector of the states' size.
+enum class PointRead { everything, states };
+void read_point(Instance& instance, const ModelDae& dae, PointRead what, DaePoint& p);
 
 }  // namespace lsdae::simulation
 

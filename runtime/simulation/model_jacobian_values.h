@@ -51,12 +51,6 @@ namespace lsdae::simulation {
 structure::JacobianCallback model_jacobian_values(Instance& instance, const ModelDae& dae,
                                                 const structure::DaeSystem& system);
 
-// A point of the DAE by variable: states, their derivatives, algebraic variables.
-struct DaePoint {
-  double t = 0.0;
-  std::vector<double> x, xdot, z;
-};
-
 class FiniteDifferenceJacobianValues {
  public:
   // `column_nominal`: per DaeSystem column (ẋ, x, z blocks), the magnitude
