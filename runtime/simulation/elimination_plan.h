@@ -3,7 +3,7 @@
 // count as constant (jacobian_constancy.h: lifetime `run`, i.e.
 // dependenciesKind constant or fixed, and no ∂/∂ẋ part), when a plan is made
 // at all, and the summary `lsdae info --structure` prints. The simulation
-// (Simulation::Impl::plan_elimination) and `info` use the same functions, so
+// (IntegrationSession::plan_elimination) and `info` use the same functions, so
 // the report says what a run with --eliminate auto does.
 #ifndef LSDAE_RUNTIME_SIMULATION_ELIMINATION_PLAN_H
 #define LSDAE_RUNTIME_SIMULATION_ELIMINATION_PLAN_H
