@@ -13,6 +13,12 @@
 //   h(0) = 1, v(0) = 0, g = 9.81, e = 0.7, v_min = 0.1. The ball comes to rest at
 //   its 11th impact, t = 2.4991 s (reference/bounce_times.csv).
 //
+//   Config key v_min (default 0.1) sets the parameter's start value. With
+//   v_min = 0 the ball bounces infinitely often: the impacts accumulate at the
+//   Zeno time t_inf = sqrt(2 h0/g) (1 + e)/(1 - e) = 2.5586 s, where h = v = 0,
+//   and the ball rests on the floor from then on (BouncingBall_zeno,
+//   reference/BouncingBall_zeno.csv).
+//
 // Resting is a property of the state, not a separate discrete flag: the
 // re-initialization puts the ball exactly at h = 0, v = 0, where both
 // derivatives are exactly 0, so every integrator keeps it there. Flight never
@@ -32,7 +38,8 @@ using namespace lsdae::kit;
 
 class BouncingBall final : public Model {
  public:
-  explicit BouncingBall(const Config& config) : form_(config.get_choice("form", {"ode"})) {}
+  explicit BouncingBall(const Config& config)
+      : form_(config.get_choice("form", {"ode"})), v_min_start_(config.get_double("v_min", 0.1)) {}
 
   void declare(Builder& b) override {
     b.model_name("BouncingBall", "Bouncing ball with a state event at the floor (plain Model Exchange, no manifest)");
@@ -41,7 +48,7 @@ class BouncingBall final : public Model {
     b.provides_partials();
     g_ = b.parameter("g", 9.81, "m/s2", "gravity acceleration");
     e_ = b.parameter("e", 0.7, "", "coefficient of restitution");
-    v_min_ = b.parameter("v_min", 0.1, "m/s", "the ball rests when its rebound speed is below v_min");
+    v_min_ = b.parameter("v_min", v_min_start_, "m/s", "the ball rests when its rebound speed is below v_min");
     h_ = b.state("h", 1.0, "m", "height of the ball above the floor");
     der_h_ = b.derivative(h_);
     v_ = b.state("v", 0.0, "m/s", "velocity of the ball (upwards positive)");
@@ -86,6 +93,7 @@ class BouncingBall final : public Model {
   bool resting(const double* v) const { return v[h_] <= 0.0 && v[v_] == 0.0; }
 
   std::string form_;
+  double v_min_start_;
   ValueRef g_ = 0, e_ = 0, v_min_ = 0, h_ = 0, der_h_ = 0, v_ = 0, der_v_ = 0, indicator_ = 0;
 };
 

@@ -1,7 +1,9 @@
 // models/kit/description.cpp -- the recording Builder and the checks that make
 // a declared model a valid FMI 3.0 / FMI-LS-DAE description.
 #include "kit/description.h"
+#include "kit/claims.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <set>
@@ -9,71 +11,6 @@
 #include <stdexcept>
 
 namespace lsdae::kit {
-
-// ---- Builder convenience methods -------------------------------------------
-
-ValueRef Builder::parameter(const std::string& name, double value, const std::string& unit,
-                            const std::string& description) {
-  Variable v;
-  v.name = name;
-  v.description = description;
-  v.causality = Causality::parameter;
-  v.variability = Variability::fixed;
-  v.initial = Initial::exact;
-  v.start = value;
-  v.unit = unit;
-  return add(std::move(v));
-}
-
-ValueRef Builder::state(const std::string& name, double start, const std::string& unit,
-                        const std::string& description, bool fixed) {
-  Variable v;
-  v.name = name;
-  v.description = description;
-  v.initial = fixed ? Initial::exact : Initial::approx;
-  v.start = start;
-  v.unit = unit;
-  return add(std::move(v));
-}
-
-ValueRef Builder::algebraic(const std::string& name, double start, const std::string& unit,
-                            const std::string& description) {
-  Variable v;
-  v.name = name;
-  v.description = description;
-  v.initial = Initial::approx;
-  v.start = start;
-  v.unit = unit;
-  v.algebraic = true;
-  return add(std::move(v));
-}
-
-ValueRef Builder::residual_variable(const std::string& name, const std::string& description) {
-  Variable v;
-  v.name = name;
-  v.description = description;
-  v.initial = Initial::calculated;
-  return add(std::move(v));
-}
-
-ValueRef Builder::output(const std::string& name, const std::string& unit, const std::string& description) {
-  Variable v;
-  v.name = name;
-  v.description = description;
-  v.causality = Causality::output;
-  v.initial = Initial::calculated;
-  v.unit = unit;
-  return add(std::move(v));
-}
-
-ValueRef Builder::local(const std::string& name, const std::string& unit, const std::string& description) {
-  Variable v;
-  v.name = name;
-  v.description = description;
-  v.initial = Initial::calculated;
-  v.unit = unit;
-  return add(std::move(v));
-}
 
 namespace {
 
@@ -103,6 +40,8 @@ class RecordingBuilder final : public Builder {
     v.value_reference = static_cast<ValueRef>(d_.variables.size());
     if (v.algebraic) d_.algebraic.push_back(v.value_reference);
     if (v.causality == Causality::output) d_.outputs.push_back(v.value_reference);
+    if (v.type == VarType::clock) d_.clocks.push_back(v.value_reference);
+    if (v.previous != kNoValueRef) d_.clocked_states.push_back(v.value_reference);
     d_.variables.push_back(std::move(v));
     return d_.variables.back().value_reference;
   }
@@ -187,6 +126,92 @@ void check_dependencies(const Description& d, const std::vector<Dependency>& dep
     if (!seen.insert(dep.known).second)
       throw std::invalid_argument("declare: dependencies of \"" + owner + "\" list \"" +
                                   d.variables[dep.known].name + "\" twice");
+  }
+}
+
+const char* interval_name(IntervalVariability i) {
+  switch (i) {
+    case IntervalVariability::constant: return "constant";
+    case IntervalVariability::fixed: return "fixed";
+    case IntervalVariability::tunable: return "tunable";
+    case IntervalVariability::changing: return "changing";
+    case IntervalVariability::countdown: return "countdown";
+    case IntervalVariability::triggered: return "triggered";
+  }
+  return "?";
+}
+
+// The attributes of one Clock (FMI 3.0 2.2.9 and the ClockType attributes).
+void check_clock(const Variable& v) {
+  const ClockProperties& p = v.clock;
+  const std::string where = "declare: clock \"" + v.name + "\" (" + interval_name(p.interval_variability) + ")";
+  auto fail = [&](const std::string& rule) { throw std::invalid_argument(where + ": " + rule); };
+  const IntervalVariability iv = p.interval_variability;
+  const bool periodic = iv == IntervalVariability::constant || iv == IntervalVariability::fixed ||
+                        iv == IntervalVariability::tunable;
+  if (v.causality == Causality::output) {
+    if (iv != IntervalVariability::triggered) fail("an output clock must be triggered");
+    if (p.can_be_deactivated) fail("an output clock has no canBeDeactivated");
+  } else if (v.causality != Causality::input) {
+    fail("the kit declares input and output clocks only");
+  }
+  if (v.variability != Variability::discrete || !v.clocks.empty() || v.previous != kNoValueRef || v.start)
+    fail("a clock is discrete, without clocks, previous or start");
+  if (iv == IntervalVariability::constant && !p.interval_decimal) fail("a constant clock needs interval_decimal");
+  if (!periodic && (p.interval_decimal || p.shift_decimal))
+    fail("interval_decimal and shift_decimal belong to periodic clocks (constant, fixed, tunable)");
+  if (p.interval_decimal && !(*p.interval_decimal > 0.0 && std::isfinite(*p.interval_decimal)))
+    fail("interval_decimal must be a finite number > 0");
+  if (p.shift_decimal && (!p.interval_decimal || !(*p.shift_decimal >= 0.0 && std::isfinite(*p.shift_decimal))))
+    fail("shift_decimal needs interval_decimal and must be >= 0");
+  const bool fraction = p.resolution || p.interval_counter || p.shift_counter;
+  if (fraction && (!p.supports_fraction || !periodic || !p.resolution || !p.interval_counter || !p.interval_decimal ||
+                   *p.resolution == 0 || *p.interval_counter == 0))
+    fail("resolution, interval_counter and shift_counter need supports_fraction, a periodic clock with "
+         "interval_decimal, a resolution > 0 and an interval_counter > 0");
+  if (p.supports_fraction && !fraction) fail("supports_fraction needs resolution and interval_counter");
+  if (fraction) {
+    const double interval = static_cast<double>(*p.interval_counter) / static_cast<double>(*p.resolution);
+    const double shift = static_cast<double>(p.shift_counter.value_or(0)) / static_cast<double>(*p.resolution);
+    if (interval != *p.interval_decimal || shift != p.shift_decimal.value_or(0.0))
+      fail("interval_decimal and shift_decimal must equal interval_counter/resolution and shift_counter/resolution");
+  }
+}
+
+// Clocks, clocked variables and clocked states.
+void check_clocks(const Description& d) {
+  if (d.fmi_version != 3)
+    for (const Variable& v : d.variables)
+      if (v.type == VarType::int32)
+        throw std::invalid_argument("model configuration: fmi=2, but \"" + v.name +
+                                    "\" is an Int32, which the kit writes for FMI 3.0 only; build it as FMI 3.0");
+  if (d.clocks.empty()) {
+    for (const Variable& v : d.variables)
+      if (!v.clocks.empty())
+        throw std::invalid_argument("declare: \"" + v.name + "\" is clocked but the model declares no clock");
+    return;
+  }
+  if (d.fmi_version != 3)
+    throw std::invalid_argument("model configuration: fmi=2, but the model declares clocks, which FMI 2.0 does not "
+                                "have; build it as FMI 3.0");
+  std::set<ValueRef> previous_seen;
+  for (const Variable& v : d.variables) {
+    if (v.type == VarType::clock) check_clock(v);
+    for (ValueRef c : v.clocks)
+      if (c >= d.variables.size() || d.variables[c].type != VarType::clock)
+        throw std::invalid_argument("declare: \"" + v.name + "\" lists clock " + std::to_string(c) +
+                                    ", which is not a Clock");
+    if (!v.clocks.empty() && v.variability != Variability::discrete && v.variability != Variability::tunable)
+      throw std::invalid_argument("declare: clocked variable \"" + v.name + "\" must be discrete or tunable");
+    if (v.previous == kNoValueRef) continue;
+    const bool bad = v.previous >= d.variables.size() || v.previous == v.value_reference || v.clocks.empty() ||
+                     v.variability != Variability::discrete || !previous_seen.insert(v.previous).second;
+    if (bad || d.variables[v.previous].type != v.type ||
+        d.variables[v.previous].variability != Variability::discrete ||
+        d.variables[v.previous].causality == Causality::input)
+      throw std::invalid_argument("declare: clocked state \"" + v.name +
+                                  "\": previous must name another discrete variable of the same type, not an "
+                                  "input, used by no other state, and the state must be clocked and discrete");
   }
 }
 
@@ -361,6 +386,13 @@ Description describe(Model& model, const Config& config) {
   for (ValueRef e : d.event_indicators)
     if (d.variables[e].type != VarType::float64)
       throw std::invalid_argument("declare: event indicator \"" + d.variables[e].name + "\" is not a Float64");
+  check_clocks(d);
+  d.lenient_clocked_access = optional_choice("clocked_access", "strict", "lenient");
+  if (d.lenient_clocked_access && d.clocks.empty())
+    throw std::invalid_argument("model configuration: clocked_access=lenient, but the model declares no clock");
+  // A variant without directional derivatives (as many exporters ship).
+  if (optional_choice("provides_directional_derivatives", "true", "false")) d.provides_partials = false;
+  apply_claims(d);
 
   // Instantiation token: a digest of everything that fixes the variable layout.
   std::ostringstream digest;

@@ -44,6 +44,25 @@ struct Description {
   bool provides_partials = false;
   bool has_time_events = false;
 
+  // Clocks (FMI 3.0 only; instance_clocks.cpp): every Clock variable in
+  // declaration order, and every clocked state (a variable with `previous`).
+  std::vector<ValueRef> clocks;
+  std::vector<ValueRef> clocked_states;
+  // Config key clocked_access: `strict` (the default) refuses fmi3Get/Set of
+  // a clocked variable outside Initialization Mode unless one of its clocks
+  // is active (FMI 3.0 2.2.6.2); `lenient` answers a get with the value of
+  // the last tick, as some exporters do.
+  bool lenient_clocked_access = false;
+
+  // False claims of a variant (claims.h): declared partial derivatives
+  // scaled by a factor in fmi3GetDirectionalDerivative.
+  struct PartialScale {
+    ValueRef unknown = kNoValueRef;  // kNoValueRef: every unknown
+    ValueRef known = kNoValueRef;    // kNoValueRef: every known
+    double factor = 1.0;
+  };
+  std::vector<PartialScale> partial_scales;
+
   // FMI version of the variant (Config key fmi=2|3, default 3). Version 2
   // needs manifest=none (FMI 2.0 Model Exchange has no DAE mode).
   int fmi_version = 3;

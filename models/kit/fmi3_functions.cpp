@@ -153,7 +153,6 @@ LSDAE_NO_SUCH_TYPE(Int8, fmi3Int8)
 LSDAE_NO_SUCH_TYPE(UInt8, fmi3UInt8)
 LSDAE_NO_SUCH_TYPE(Int16, fmi3Int16)
 LSDAE_NO_SUCH_TYPE(UInt16, fmi3UInt16)
-LSDAE_NO_SUCH_TYPE(Int32, fmi3Int32)
 LSDAE_NO_SUCH_TYPE(UInt32, fmi3UInt32)
 LSDAE_NO_SUCH_TYPE(Int64, fmi3Int64)
 LSDAE_NO_SUCH_TYPE(UInt64, fmi3UInt64)
@@ -168,12 +167,95 @@ LSDAE_EXPORT fmi3Status fmi3SetBinary(fmi3Instance instance, const fmi3ValueRefe
                                       const fmi3Binary[], size_t) {
   return guarded(instance, "fmi3SetBinary", [&](Instance& s) { return s.no_such_type("fmi3SetBinary", vrs, n); });
 }
-LSDAE_EXPORT fmi3Status fmi3GetClock(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n, fmi3Clock[]) {
-  return guarded(instance, "fmi3GetClock", [&](Instance& s) { return s.no_such_type("fmi3GetClock", vrs, n); });
+LSDAE_EXPORT fmi3Status fmi3GetInt32(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                     fmi3Int32 values[], size_t nValues) {
+  return guarded(instance, "fmi3GetInt32", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3GetInt32", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.get_int32(own, n, values, nValues);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3SetInt32(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                     const fmi3Int32 values[], size_t nValues) {
+  return guarded(instance, "fmi3SetInt32", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3SetInt32", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.set_int32(own, n, values, nValues);
+  });
+}
+
+// Clocks (instance_clocks.cpp).
+LSDAE_EXPORT fmi3Status fmi3GetClock(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                     fmi3Clock values[]) {
+  return guarded(instance, "fmi3GetClock", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3GetClock", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.get_clock(own, n, values);
+  });
 }
 LSDAE_EXPORT fmi3Status fmi3SetClock(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
-                                     const fmi3Clock[]) {
-  return guarded(instance, "fmi3SetClock", [&](Instance& s) { return s.no_such_type("fmi3SetClock", vrs, n); });
+                                     const fmi3Clock values[]) {
+  return guarded(instance, "fmi3SetClock", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3SetClock", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.set_clock(own, n, values);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3GetIntervalDecimal(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                               fmi3Float64 intervals[], fmi3IntervalQualifier qualifiers[]) {
+  return guarded(instance, "fmi3GetIntervalDecimal", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3GetIntervalDecimal", vrs, n, 0);
+    return own == nullptr ? fmi3Error
+                          : s.get_interval("fmi3GetIntervalDecimal", own, n, intervals, nullptr, nullptr, qualifiers);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3GetIntervalFraction(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                                fmi3UInt64 counters[], fmi3UInt64 resolutions[],
+                                                fmi3IntervalQualifier qualifiers[]) {
+  return guarded(instance, "fmi3GetIntervalFraction", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3GetIntervalFraction", vrs, n, 0);
+    return own == nullptr ? fmi3Error
+                          : s.get_interval("fmi3GetIntervalFraction", own, n, nullptr, counters, resolutions, qualifiers);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3GetShiftDecimal(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                            fmi3Float64 shifts[]) {
+  return guarded(instance, "fmi3GetShiftDecimal", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3GetShiftDecimal", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.get_shift("fmi3GetShiftDecimal", own, n, shifts, nullptr, nullptr);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3GetShiftFraction(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                             fmi3UInt64 counters[], fmi3UInt64 resolutions[]) {
+  return guarded(instance, "fmi3GetShiftFraction", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3GetShiftFraction", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.get_shift("fmi3GetShiftFraction", own, n, nullptr, counters, resolutions);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3SetIntervalDecimal(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                               const fmi3Float64 intervals[]) {
+  return guarded(instance, "fmi3SetIntervalDecimal", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3SetIntervalDecimal", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.set_interval("fmi3SetIntervalDecimal", own, n, intervals, nullptr, nullptr);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3SetIntervalFraction(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                                const fmi3UInt64 counters[], const fmi3UInt64 resolutions[]) {
+  return guarded(instance, "fmi3SetIntervalFraction", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3SetIntervalFraction", vrs, n, 0);
+    return own == nullptr ? fmi3Error
+                          : s.set_interval("fmi3SetIntervalFraction", own, n, nullptr, counters, resolutions);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3SetShiftDecimal(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                            const fmi3Float64 shifts[]) {
+  return guarded(instance, "fmi3SetShiftDecimal", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3SetShiftDecimal", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.set_shift("fmi3SetShiftDecimal", own, n, shifts, nullptr, nullptr);
+  });
+}
+LSDAE_EXPORT fmi3Status fmi3SetShiftFraction(fmi3Instance instance, const fmi3ValueReference vrs[], size_t n,
+                                             const fmi3UInt64 counters[], const fmi3UInt64 resolutions[]) {
+  return guarded(instance, "fmi3SetShiftFraction", [&](Instance& s) {
+    const fmi3ValueReference* own = s.internal_vrs("fmi3SetShiftFraction", vrs, n, 0);
+    return own == nullptr ? fmi3Error : s.set_shift("fmi3SetShiftFraction", own, n, nullptr, counters, resolutions);
+  });
 }
 
 LSDAE_EXPORT fmi3Status fmi3GetNumberOfVariableDependencies(fmi3Instance instance, fmi3ValueReference, size_t*) {
@@ -279,3 +361,19 @@ LSDAE_EXPORT fmi3Status fmi3GetNumberOfEventIndicators(fmi3Instance instance, si
 LSDAE_EXPORT fmi3Status fmi3GetNumberOfContinuousStates(fmi3Instance instance, size_t* n) {
   return guarded(instance, "fmi3GetNumberOfContinuousStates", [&](Instance& s) { return s.get_number_of_states(n); });
 }
+
+// The definitions above have the types of fmi3_abi.h (a mismatch would link
+// and crash; here it does not compile).
+#include <type_traits>
+static_assert(std::is_same_v<decltype(fmi3GetInt32), fmi3GetInt32TYPE>);
+static_assert(std::is_same_v<decltype(fmi3SetInt32), fmi3SetInt32TYPE>);
+static_assert(std::is_same_v<decltype(fmi3GetClock), fmi3GetClockTYPE>);
+static_assert(std::is_same_v<decltype(fmi3SetClock), fmi3SetClockTYPE>);
+static_assert(std::is_same_v<decltype(fmi3GetIntervalDecimal), fmi3GetIntervalDecimalTYPE>);
+static_assert(std::is_same_v<decltype(fmi3GetIntervalFraction), fmi3GetIntervalFractionTYPE>);
+static_assert(std::is_same_v<decltype(fmi3GetShiftDecimal), fmi3GetShiftDecimalTYPE>);
+static_assert(std::is_same_v<decltype(fmi3GetShiftFraction), fmi3GetShiftFractionTYPE>);
+static_assert(std::is_same_v<decltype(fmi3SetIntervalDecimal), fmi3SetIntervalDecimalTYPE>);
+static_assert(std::is_same_v<decltype(fmi3SetIntervalFraction), fmi3SetIntervalFractionTYPE>);
+static_assert(std::is_same_v<decltype(fmi3SetShiftDecimal), fmi3SetShiftDecimalTYPE>);
+static_assert(std::is_same_v<decltype(fmi3SetShiftFraction), fmi3SetShiftFractionTYPE>);

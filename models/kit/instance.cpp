@@ -1,8 +1,8 @@
-// models/kit/instance.cpp
+// models/kit/instance.cpp -- construction, modes, lazy evaluation and logging of
+// an instance (instance.h).
 #include "kit/instance.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -46,17 +46,6 @@ std::string read_config_file(const std::string& dir) {
   return text.str();
 }
 
-// slot = value; whether the bits changed. Setters mark the instance dirty only
-// then: an importer that sets the same point again (one call per Jacobian
-// colour, the output after the last residual) keeps compute()'s results and
-// the partial-derivative table. Bits, not ==: -0.0 and 0.0 may compute
-// differently, and a NaN set again is the same NaN.
-bool store(double& slot, double value) {
-  const bool changed = std::bit_cast<std::uint64_t>(slot) != std::bit_cast<std::uint64_t>(value);
-  slot = value;
-  return changed;
-}
-
 class CsrCollector final : public PartialSink {
  public:
   struct Entry {
@@ -93,10 +82,16 @@ Instance::Instance(std::string name, const std::string& token, const std::string
   f64_.assign(desc_.variables.size(), 0.0);
   bool_.assign(desc_.variables.size(), 0);
   seed_by_vr_.assign(desc_.variables.size(), 0.0);
+  // The fast path of fmi3GetFloat64: Float64 and not clocked (a clocked
+  // variable takes the slow path, which checks its clocks).
   is_float64_.assign(desc_.variables.size() + 1, 0);  // + a 0 for every out-of-range reference
-  for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr)
-    is_float64_[vr] = desc_.variables[vr].type == VarType::float64 ? 1 : 0;
+  clocked_.assign(desc_.variables.size(), 0);
+  for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr) {
+    clocked_[vr] = desc_.variables[vr].clocks.empty() ? 0 : 1;
+    is_float64_[vr] = desc_.variables[vr].type == VarType::float64 && clocked_[vr] == 0 ? 1 : 0;
+  }
   load_start_values();
+  reset_clocks();
 }
 
 void Instance::load_start_values() {
@@ -138,6 +133,7 @@ Context Instance::context() {
   c.b = bool_.data();
   c.dae_mode = dae_mode();
   c.initialization = mode_ == Mode::initialization;
+  c.event_mode = mode_ == Mode::event;
   return c;
 }
 
@@ -155,6 +151,12 @@ void Instance::ensure_partials() {
   CsrCollector collector(desc_.variables.size());
   Context c = context();
   model_->partials(c, collector);
+  // A variant's false claim (claims.h): some partials scaled.
+  for (const Description::PartialScale& scale : desc_.partial_scales)
+    for (auto& e : collector.entries)
+      if ((scale.unknown == kNoValueRef || scale.unknown == e.unknown) &&
+          (scale.known == kNoValueRef || scale.known == e.known))
+        e.value *= scale.factor;
   const std::size_t n = desc_.variables.size();
   partial_row_start_.assign(n + 1, 0);
   for (const auto& e : collector.entries) ++partial_row_start_[e.unknown + 1];
@@ -188,6 +190,7 @@ fmi3Status Instance::enter_initialization_mode(double start_time) {
   if (!check_mode("fmi3EnterInitializationMode", {Mode::instantiated})) return fmi3Error;
   mode_ = Mode::initialization;
   time_ = start_time;
+  start_time_ = start_time;
   touch();
   return fmi3OK;
 }
@@ -195,20 +198,38 @@ fmi3Status Instance::enter_initialization_mode(double start_time) {
 fmi3Status Instance::exit_initialization_mode() {
   if (!check_mode("fmi3ExitInitializationMode", {Mode::initialization})) return fmi3Error;
   ensure_computed();
+  // The clocks' timing is fixed now; their first ticks are due from here.
+  const fmi3Status duties = check_clock_duties("fmi3ExitInitializationMode");
+  start_clock_schedule();
   mode_ = Mode::event;
-  return fmi3OK;
+  begin_event_mode_clocks();
+  if (!desc_.clocks.empty()) touch();  // compute() of a clocked model reads Context::event_mode
+  return duties;
 }
 
 fmi3Status Instance::enter_event_mode() {
   if (!check_mode("fmi3EnterEventMode", {Mode::continuous_time, Mode::event})) return fmi3Error;
+  const fmi3Status missed = check_missed_ticks("fmi3EnterEventMode");
   mode_ = Mode::event;
-  return fmi3OK;
+  begin_event_mode_clocks();
+  if (!desc_.clocks.empty()) touch();
+  return missed;
 }
 
 fmi3Status Instance::enter_continuous_time_mode() {
   if (!check_mode("fmi3EnterContinuousTimeMode", {Mode::event})) return fmi3Error;
+  for (ValueRef clock : desc_.clocks)
+    if (bool_[clock] != 0) {
+      log(fmi3Error, "logStatusError",
+          "fmi3EnterContinuousTimeMode: clock \"" + desc_.variables[clock].name +
+              "\" is still active; call fmi3UpdateDiscreteStates after fmi3SetClock (it runs the clock's "
+              "partition and deactivates the clock)");
+      return fmi3Error;
+    }
+  const fmi3Status duties = check_clock_duties("fmi3EnterContinuousTimeMode");
   mode_ = Mode::continuous_time;
-  return fmi3OK;
+  if (!desc_.clocks.empty()) touch();
+  return duties;
 }
 
 fmi3Status Instance::terminate() {
@@ -222,324 +243,7 @@ fmi3Status Instance::reset() {
   std::fill(f64_.begin(), f64_.end(), 0.0);
   std::fill(bool_.begin(), bool_.end(), std::uint8_t{0});
   load_start_values();
-  return fmi3OK;
-}
-
-const fmi3ValueReference* Instance::internal_vrs(const char* function, const fmi3ValueReference vrs[], size_t n,
-                                                int slot) {
-  // No value references at all is a valid call (an importer may pass NULL):
-  // hand back a non-null empty list, which the callers read as "nothing wrong".
-  static const fmi3ValueReference kNone = 0;
-  if (n == 0) return &kNone;
-  if (!desc_.scattered_value_references) return vrs;
-  std::vector<fmi3ValueReference>& own = vr_scratch_[slot];
-  own.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    own[i] = desc_.internal_vr(vrs[i]);
-    if (own[i] == kNoValueRef) {
-      log(fmi3Error, "logStatusError",
-          std::string(function) + ": value reference " + std::to_string(vrs[i]) + " does not exist");
-      return nullptr;
-    }
-  }
-  return own.data();
-}
-
-bool Instance::check_vr(const char* function, fmi3ValueReference vr, VarType type) const {
-  if (vr >= desc_.variables.size()) {
-    log(fmi3Error, "logStatusError",
-        std::string(function) + ": value reference " + std::to_string(vr) + " does not exist (this FMU has 0.." +
-            std::to_string(desc_.variables.size() - 1) + ")");
-    return false;
-  }
-  if (desc_.variables[vr].type != type) {
-    log(fmi3Error, "logStatusError",
-        std::string(function) + ": variable \"" + desc_.variables[vr].name + "\" (value reference " +
-            std::to_string(desc_.external_vr(vr)) + ") is not of this type");
-    return false;
-  }
-  return true;
-}
-
-std::string Instance::set_refusal(fmi3ValueReference vr) const {
-  const Variable& v = desc_.variables[vr];
-  const bool before_init = mode_ == Mode::instantiated || mode_ == Mode::initialization;
-  const bool running = before_init || mode_ == Mode::event || mode_ == Mode::continuous_time;
-  switch (v.causality) {
-    case Causality::independent: return "is the independent variable; use fmi3SetTime";
-    case Causality::structural_parameter:
-      return mode_ == Mode::configuration ? "" : "is a structural parameter: set it in Configuration Mode";
-    case Causality::parameter:
-      if (v.variability == Variability::constant) return "is a constant";
-      if (before_init || (v.variability == Variability::tunable && mode_ == Mode::event)) return "";
-      return "is a fixed parameter: set it before fmi3ExitInitializationMode";
-    case Causality::calculated_parameter: return "is a calculated parameter";
-    case Causality::input: return running ? "" : std::string("cannot be set in ") + mode_name(mode_);
-    case Causality::output:
-    case Causality::local: break;
-  }
-  if (dae_mode() && desc_.settable_in_dae_mode(vr))
-    return running ? "" : std::string("cannot be set in ") + mode_name(mode_);
-  if (v.initial == Initial::exact || v.initial == Initial::approx)
-    return before_init ? "" : "has a start value that can only be set before fmi3ExitInitializationMode";
-  if (v.derivative_of != kNoValueRef && desc_.form == Form::fully_implicit)
-    return "is a state derivative; the importer writes it only in DAE mode";
-  return "is calculated by the FMU and cannot be set";
-}
-
-const std::vector<std::uint8_t>& Instance::settable_now() {
-  const bool dae = dae_mode();
-  if (settable_valid_ && settable_mode_ == mode_ && settable_dae_ == dae) return settable_now_;
-  settable_now_.assign(desc_.variables.size() + 1, 0);  // + a 0 for every out-of-range reference
-  for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr)
-    settable_now_[vr] = desc_.variables[vr].type == VarType::float64 &&
-                                set_refusal(static_cast<fmi3ValueReference>(vr)).empty()
-                            ? 1
-                            : 0;
-  settable_mode_ = mode_;
-  settable_dae_ = dae;
-  settable_valid_ = true;
-  return settable_now_;
-}
-
-fmi3Status Instance::get_float64(const fmi3ValueReference vrs[], size_t n, double values[], size_t n_values) {
-  if (n != n_values) {
-    log(fmi3Error, "logStatusError", "fmi3GetFloat64: nValues (" + std::to_string(n_values) +
-                                         ") differs from nValueReferences (" + std::to_string(n) + ")");
-    return fmi3Error;
-  }
-  if (!check_mode("fmi3GetFloat64", {Mode::instantiated, Mode::configuration, Mode::initialization, Mode::event,
-                                     Mode::continuous_time, Mode::terminated}))
-    return fmi3Error;
-  // One branch-free pass decides; the slow pass only finds what to report.
-  const std::size_t count = desc_.variables.size();
-  const std::uint8_t* is_float64 = is_float64_.data();
-  unsigned ok = 1;
-  for (size_t i = 0; i < n; ++i) ok &= is_float64[std::min<std::size_t>(vrs[i], count)];
-  if (ok == 0) {
-    for (size_t i = 0; i < n; ++i)
-      if (!check_vr("fmi3GetFloat64", vrs[i], VarType::float64)) break;  // logs why
-    return fmi3Error;
-  }
-  if (mode_ != Mode::instantiated && mode_ != Mode::configuration) ensure_computed();
-  f64_[0] = time_;  // value reference 0 is the independent variable
-  const double* v = f64_.data();
-  for (size_t i = 0; i < n; ++i) values[i] = v[vrs[i]];
-  return fmi3OK;
-}
-
-fmi3Status Instance::set_float64(const fmi3ValueReference vrs[], size_t n, const double values[], size_t n_values) {
-  if (n != n_values) {
-    log(fmi3Error, "logStatusError", "fmi3SetFloat64: nValues (" + std::to_string(n_values) +
-                                         ") differs from nValueReferences (" + std::to_string(n) + ")");
-    return fmi3Error;
-  }
-  // One branch-free pass decides; the slow pass only finds what to report.
-  const std::size_t count = desc_.variables.size();
-  const std::uint8_t* settable = settable_now().data();
-  unsigned ok = 1;
-  for (size_t i = 0; i < n; ++i) ok &= settable[std::min<std::size_t>(vrs[i], count)];
-  for (size_t i = 0; ok == 0 && i < n; ++i) {
-    if (settable[std::min<std::size_t>(vrs[i], count)] != 0) continue;
-    if (!check_vr("fmi3SetFloat64", vrs[i], VarType::float64)) return fmi3Error;
-    const std::string refusal = set_refusal(vrs[i]);
-    if (!refusal.empty()) {
-      log(fmi3Error, "logStatusError",
-          "fmi3SetFloat64: variable \"" + desc_.variables[vrs[i]].name + "\" (value reference " +
-              std::to_string(desc_.external_vr(vrs[i])) + ") " + refusal + " (" + mode_name(mode_) + ", " +
-              (dae_mode() ? "DAE" : "ODE") + " mode)");
-      return fmi3Error;
-    }
-  }
-  double* v = f64_.data();
-  std::uint64_t changed = 0;  // any bit that differs
-  for (size_t i = 0; i < n; ++i) {
-    changed |= std::bit_cast<std::uint64_t>(v[vrs[i]]) ^ std::bit_cast<std::uint64_t>(values[i]);
-    v[vrs[i]] = values[i];
-  }
-  if (changed != 0) touch();
-  return fmi3OK;
-}
-
-fmi3Status Instance::get_boolean(const fmi3ValueReference vrs[], size_t n, bool values[], size_t n_values) {
-  if (n != n_values) {
-    log(fmi3Error, "logStatusError", "fmi3GetBoolean: nValues differs from nValueReferences");
-    return fmi3Error;
-  }
-  for (size_t i = 0; i < n; ++i)
-    if (!check_vr("fmi3GetBoolean", vrs[i], VarType::boolean)) return fmi3Error;
-  if (mode_ != Mode::instantiated && mode_ != Mode::configuration) ensure_computed();
-  for (size_t i = 0; i < n; ++i) values[i] = bool_[vrs[i]] != 0;
-  return fmi3OK;
-}
-
-fmi3Status Instance::set_boolean(const fmi3ValueReference vrs[], size_t n, const bool values[], size_t n_values) {
-  if (n != n_values) {
-    log(fmi3Error, "logStatusError", "fmi3SetBoolean: nValues differs from nValueReferences");
-    return fmi3Error;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (!check_vr("fmi3SetBoolean", vrs[i], VarType::boolean)) return fmi3Error;
-    const std::string refusal = set_refusal(vrs[i]);
-    if (!refusal.empty()) {
-      log(fmi3Error, "logStatusError",
-          "fmi3SetBoolean: variable \"" + desc_.variables[vrs[i]].name + "\" " + refusal + " (" + mode_name(mode_) +
-              ")");
-      return fmi3Error;
-    }
-  }
-  for (size_t i = 0; i < n; ++i) bool_[vrs[i]] = values[i] ? 1 : 0;
-  touch();
-  return fmi3OK;
-}
-
-fmi3Status Instance::no_such_type(const char* function, const fmi3ValueReference vrs[], size_t n) const {
-  if (n == 0) return fmi3OK;
-  if (vrs[0] < desc_.variables.size())
-    log(fmi3Error, "logStatusError",
-        std::string(function) + ": variable \"" + desc_.variables[vrs[0]].name + "\" is not of this type");
-  else
-    log(fmi3Error, "logStatusError",
-        std::string(function) + ": value reference " + std::to_string(vrs[0]) + " does not exist");
-  return fmi3Error;
-}
-
-fmi3Status Instance::set_time(double time) {
-  if (!check_mode("fmi3SetTime", {Mode::continuous_time, Mode::event})) return fmi3Error;
-  if (store(time_, time)) touch();
-  return fmi3OK;
-}
-
-namespace {
-bool check_count(const Instance& inst, const char* function, size_t given, size_t expected) {
-  if (given == expected) return true;
-  inst.log(fmi3Error, "logStatusError",
-           std::string(function) + ": got " + std::to_string(given) + " elements, the FMU has " +
-               std::to_string(expected));
-  return false;
-}
-}  // namespace
-
-fmi3Status Instance::set_continuous_states(const double x[], size_t n) {
-  if (!check_mode("fmi3SetContinuousStates", {Mode::continuous_time, Mode::event})) return fmi3Error;
-  if (!check_count(*this, "fmi3SetContinuousStates", n, desc_.states.size())) return fmi3Error;
-  double* v = f64_.data();
-  const ValueRef* states = desc_.states.data();
-  std::uint64_t changed = 0;  // any bit that differs
-  for (size_t i = 0; i < n; ++i) {
-    changed |= std::bit_cast<std::uint64_t>(v[states[i]]) ^ std::bit_cast<std::uint64_t>(x[i]);
-    v[states[i]] = x[i];
-  }
-  if (changed != 0) touch();
-  return fmi3OK;
-}
-
-fmi3Status Instance::get_continuous_states(double x[], size_t n) {
-  if (!check_count(*this, "fmi3GetContinuousStates", n, desc_.states.size())) return fmi3Error;
-  for (size_t i = 0; i < n; ++i) x[i] = f64_[desc_.states[i]];
-  return fmi3OK;
-}
-
-fmi3Status Instance::get_derivatives(double dx[], size_t n) {
-  if (!check_mode("fmi3GetContinuousStateDerivatives",
-                  {Mode::initialization, Mode::event, Mode::continuous_time, Mode::terminated}))
-    return fmi3Error;
-  if (!check_count(*this, "fmi3GetContinuousStateDerivatives", n, desc_.derivatives.size())) return fmi3Error;
-  ensure_computed();
-  for (size_t i = 0; i < n; ++i) dx[i] = f64_[desc_.derivatives[i]];
-  return fmi3OK;
-}
-
-fmi3Status Instance::get_nominals(double nominals[], size_t n) {
-  if (!check_count(*this, "fmi3GetNominalsOfContinuousStates", n, desc_.states.size())) return fmi3Error;
-  for (size_t i = 0; i < n; ++i) nominals[i] = desc_.variables[desc_.states[i]].nominal.value_or(1.0);
-  return fmi3OK;
-}
-
-fmi3Status Instance::get_event_indicators(double indicators[], size_t n) {
-  if (!check_mode("fmi3GetEventIndicators",
-                  {Mode::initialization, Mode::event, Mode::continuous_time, Mode::terminated}))
-    return fmi3Error;
-  if (!check_count(*this, "fmi3GetEventIndicators", n, desc_.event_indicators.size())) return fmi3Error;
-  ensure_computed();
-  for (size_t i = 0; i < n; ++i) indicators[i] = f64_[desc_.event_indicators[i]];
-  return fmi3OK;
-}
-
-fmi3Status Instance::get_number_of_states(size_t* n) const {
-  *n = desc_.states.size();
-  return fmi3OK;
-}
-
-fmi3Status Instance::get_number_of_event_indicators(size_t* n) const {
-  *n = desc_.event_indicators.size();
-  return fmi3OK;
-}
-
-fmi3Status Instance::update_discrete_states(bool* need_update, bool* terminate, bool* nominals_changed,
-                                            bool* values_changed, bool* next_defined, double* next_time) {
-  if (!check_mode("fmi3UpdateDiscreteStates", {Mode::event})) return fmi3Error;
-  ensure_computed();
-  Context c = context();
-  const DiscreteUpdate u = model_->update_discrete(c);
-  touch();
-  if (need_update) *need_update = false;
-  if (terminate) *terminate = u.terminate;
-  if (nominals_changed) *nominals_changed = false;
-  if (values_changed) *values_changed = u.values_of_states_changed;
-  if (next_defined) *next_defined = u.next_event_time.has_value();
-  if (next_time) *next_time = u.next_event_time.value_or(0.0);
-  if (u.values_of_states_changed || u.next_event_time)
-    log(fmi3OK, "logEvents",
-        "UpdateDiscreteStates at t = " + std::to_string(time_) +
-            (u.values_of_states_changed ? ": states re-initialized" : "") +
-            (u.next_event_time ? ", next time event at " + std::to_string(*u.next_event_time) : ""));
-  return fmi3OK;
-}
-
-fmi3Status Instance::completed_integrator_step(bool* enter_event_mode, bool* terminate) {
-  if (!check_mode("fmi3CompletedIntegratorStep", {Mode::continuous_time})) return fmi3Error;
-  if (enter_event_mode) *enter_event_mode = false;
-  if (terminate) *terminate = false;
-  return fmi3OK;
-}
-
-fmi3Status Instance::get_directional_derivative(const fmi3ValueReference unknowns[], size_t n_unknowns,
-                                                const fmi3ValueReference knowns[], size_t n_knowns,
-                                                const double seed[], size_t n_seed, double sensitivity[],
-                                                size_t n_sensitivity) {
-  if (!desc_.provides_partials) {
-    log(fmi3Error, "logStatusError",
-        "fmi3GetDirectionalDerivative: this FMU does not provide directional derivatives "
-        "(providesDirectionalDerivatives=\"false\")");
-    return fmi3Error;
-  }
-  if (!check_mode("fmi3GetDirectionalDerivative",
-                  {Mode::initialization, Mode::event, Mode::continuous_time, Mode::terminated}))
-    return fmi3Error;
-  if (n_seed != n_knowns || n_sensitivity != n_unknowns) {
-    log(fmi3Error, "logStatusError", "fmi3GetDirectionalDerivative: nSeed must equal nKnowns and nSensitivity nUnknowns");
-    return fmi3Error;
-  }
-  for (size_t i = 0; i < n_unknowns; ++i)
-    if (!check_vr("fmi3GetDirectionalDerivative (unknown)", unknowns[i], VarType::float64)) return fmi3Error;
-  for (size_t j = 0; j < n_knowns; ++j)
-    if (!check_vr("fmi3GetDirectionalDerivative (known)", knowns[j], VarType::float64)) return fmi3Error;
-  try {
-    ensure_partials();
-  } catch (const std::exception& e) {
-    log(fmi3Error, "logStatusError", std::string("fmi3GetDirectionalDerivative: ") + e.what());
-    return fmi3Error;
-  }
-  for (size_t j = 0; j < n_knowns; ++j) seed_by_vr_[knowns[j]] += seed[j];
-  for (size_t i = 0; i < n_unknowns; ++i) {
-    double sum = 0.0;
-    const ValueRef row = unknowns[i];
-    for (std::size_t k = partial_row_start_[row]; k < partial_row_start_[row + 1]; ++k)
-      sum += partial_value_[k] * seed_by_vr_[partial_known_[k]];
-    sensitivity[i] = sum;
-  }
-  for (size_t j = 0; j < n_knowns; ++j) seed_by_vr_[knowns[j]] = 0.0;
+  reset_clocks();
   return fmi3OK;
 }
 

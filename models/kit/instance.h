@@ -1,6 +1,13 @@
 // models/kit/instance.h -- one FMU instance: the FMI 3.0 Model Exchange state
-// machine, the value store, lazy evaluation and the directional-derivative
-// cache. The extern "C" functions in fmi3_functions.cpp are thin wrappers.
+// machine, the value store, lazy evaluation, the directional-derivative
+// cache and the clocks. The extern "C" functions in fmi3_functions.cpp are
+// thin wrappers. One file per concern:
+//   instance.cpp              construction, modes, evaluation, logging
+//   instance_values.cpp       fmi3Get/Set{Float64,Int32,Boolean}, value checks
+//   instance_continuous.cpp   time, states, derivatives, event indicators,
+//                             fmi3UpdateDiscreteStates, directional derivatives
+//   instance_clocks.cpp       clocks (below)
+//   instance_constraints.cpp  Najafi's constraint functions (FMI 2.0 variants)
 //
 // State machine (FMI 3.0 section 3.2, with the FMI-LS-DAE switch):
 //   Instantiated --EnterConfigurationMode--> Configuration --Exit--> Instantiated
@@ -29,11 +36,43 @@
 // Setters mark the instance dirty only when a value actually changed, so the
 // importer setting the same point once per Jacobian colour costs one
 // compute() and one partial-derivative table, not one per colour.
+//
+// Clocks (FMI 3.0 2.2.9 and the Event Mode rules of 2.3.5; instance_clocks.cpp).
+// Activation flags live in the Boolean store by the clock's value reference.
+//   fmi3SetClock    Event Mode, input clocks only. A time-based clock only at
+//                   its due time (within 1e-9 relative); a periodic clock at
+//                   most once per Event Mode; fmi3ClockInactive only for
+//                   canBeDeactivated clocks (its clocked states fall back to
+//                   their previous values).
+//   fmi3GetClock    Event Mode; an output clock is evaluated by compute().
+//   fmi3GetInterval Initialization and Event Mode, time-based clocks; the
+//                   qualifier is Changed the first time a value is read,
+//                   Unchanged after, NotYetKnown for an unarmed countdown.
+//   fmi3GetShift    Initialization Mode, periodic clocks.
+//   fmi3SetInterval fixed (Initialization Mode) and tunable (also Event Mode)
+//                   clocks that declare intervalDecimal; fmi3SetShift the
+//                   same clocks, Initialization Mode.
+//   Fractions       only for clocks with supportsFraction.
+//   fmi3UpdateDiscreteStates  after Model::update_discrete(): every clocked
+//                   state of an active clock is committed to its previous
+//                   value, time-based clocks that ticked get their next due
+//                   time (a changing clock from the model's next interval),
+//                   and every clock is deactivated.
+// Calls outside these rules return fmi3Error and log why. Duties the importer
+// leaves undone are logged once as warnings (fmi3Warning): a time-based tick
+// it let pass (seen at fmi3SetTime / fmi3EnterEventMode), an interval it must
+// read and did not (changing: after each tick; countdown: every Event Mode;
+// fixed/tunable without intervalDecimal, changing and countdown: in
+// Initialization Mode). fmi3EnterContinuousTimeMode with a clock still active
+// (no fmi3UpdateDiscreteStates since fmi3SetClock) is an error. Clocked
+// variables are read and written only in Initialization Mode or while one of
+// their clocks is active (Description::lenient_clocked_access relaxes reads).
 #ifndef LSDAE_MODELS_KIT_INSTANCE_H
 #define LSDAE_MODELS_KIT_INSTANCE_H
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +110,8 @@ class Instance {
   fmi3Status set_float64(const fmi3ValueReference vrs[], size_t n, const double values[], size_t n_values);
   fmi3Status get_boolean(const fmi3ValueReference vrs[], size_t n, bool values[], size_t n_values);
   fmi3Status set_boolean(const fmi3ValueReference vrs[], size_t n, const bool values[], size_t n_values);
+  fmi3Status get_int32(const fmi3ValueReference vrs[], size_t n, std::int32_t values[], size_t n_values);
+  fmi3Status set_int32(const fmi3ValueReference vrs[], size_t n, const std::int32_t values[], size_t n_values);
   // Any other type: no variable of that type exists in kit FMUs.
   fmi3Status no_such_type(const char* function, const fmi3ValueReference vrs[], size_t n) const;
 
@@ -88,6 +129,20 @@ class Instance {
   fmi3Status get_directional_derivative(const fmi3ValueReference unknowns[], size_t n_unknowns,
                                         const fmi3ValueReference knowns[], size_t n_knowns, const double seed[],
                                         size_t n_seed, double sensitivity[], size_t n_sensitivity);
+
+  // Clocks (instance_clocks.cpp; the rules are in the header comment).
+  fmi3Status set_clock(const fmi3ValueReference vrs[], size_t n, const bool values[]);
+  fmi3Status get_clock(const fmi3ValueReference vrs[], size_t n, bool values[]);
+  // counters/resolutions null: the decimal function.
+  fmi3Status get_interval(const char* function, const fmi3ValueReference vrs[], size_t n, double intervals[],
+                          std::uint64_t counters[], std::uint64_t resolutions[], fmi3IntervalQualifier qualifiers[]);
+  fmi3Status get_shift(const char* function, const fmi3ValueReference vrs[], size_t n, double shifts[],
+                       std::uint64_t counters[], std::uint64_t resolutions[]);
+  // intervals null: the fraction function (counters / resolutions).
+  fmi3Status set_interval(const char* function, const fmi3ValueReference vrs[], size_t n, const double intervals[],
+                          const std::uint64_t counters[], const std::uint64_t resolutions[]);
+  fmi3Status set_shift(const char* function, const fmi3ValueReference vrs[], size_t n, const double shifts[],
+                       const std::uint64_t counters[], const std::uint64_t resolutions[]);
 
   // Najafi et al.'s constraint extension (FMI 2.0 variants; the function
   // names in messages are the fmi2 ones). instance_constraints.cpp.
@@ -124,6 +179,9 @@ class Instance {
  private:
   bool dae_mode() const;
   bool check_vr(const char* function, fmi3ValueReference vr, VarType type) const;
+  // Logs and returns false when clocked variable `vr` may not be read
+  // (`write` false) or written now.
+  bool check_clocked_access(const char* function, fmi3ValueReference vr, bool write) const;
   // Why `vr` may not be set now, or empty when it may. The slow path: only
   // for the message of a refused call and to rebuild settable_now_.
   std::string set_refusal(fmi3ValueReference vr) const;
@@ -134,6 +192,18 @@ class Instance {
   void ensure_partials();
   void touch() { computed_ = false; partials_ready_ = false; }
   void load_start_values();
+
+  // Clock helpers (instance_clocks.cpp).
+  struct ClockRun;
+  void reset_clocks();
+  ClockRun* clock_run(const char* function, fmi3ValueReference vr);
+  void resolve_clock_timing(ClockRun& run);
+  void start_clock_schedule();
+  void begin_event_mode_clocks();
+  fmi3Status clocks_after_update(const DiscreteUpdate& update);
+  fmi3Status check_missed_ticks(const char* function);
+  fmi3Status check_clock_duties(const char* function);
+  double tick_tolerance(double due) const;
 
   // Constraint extension helpers (instance_constraints.cpp).
   std::size_t active_constraints();
@@ -168,6 +238,26 @@ class Instance {
   bool settable_dae_ = false;
   bool settable_valid_ = false;
   std::vector<fmi3ValueReference> vr_scratch_[2];  // internal_vrs()
+
+  // Per clock of desc_.clocks: what the instance knows of its timing.
+  struct ClockRun {
+    ValueRef vr = kNoValueRef;
+    double interval = 0.0, shift = 0.0;       // periodic: current; aperiodic: last announced
+    std::uint64_t counter = 0, resolution = 0, shift_counter = 0;
+    bool fraction = false;                     // counter/resolution are the interval (and shift)
+    bool timing_known = false;                 // interval/shift resolved (from XML, importer or model)
+    std::optional<double> due;                 // time of the next tick (time-based clocks)
+    std::uint64_t ticks = 0;                   // ticks so far
+    std::optional<double> last_tick;
+    bool fresh = true;                         // the next GetInterval answers Changed
+    bool must_read = false;                    // an interval the importer has to read
+    bool ticked_now = false;                   // ticked in this Event Mode
+    bool missed_warned = false, duty_warned = false;
+  };
+  std::vector<ClockRun> clock_runs_;
+  std::vector<std::size_t> clock_of_vr_;  // vr -> index in clock_runs_, or npos
+  std::vector<std::uint8_t> clocked_;     // vr -> 1 when the variable has clocks
+  double start_time_ = 0.0;
 };
 
 }  // namespace lsdae::kit

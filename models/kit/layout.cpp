@@ -74,7 +74,7 @@ std::string renumber_attribute(const std::string& text, const std::string& attri
 std::string renumber(const Description& d, const std::string& xml) {
   if (!d.scattered_value_references) return xml;
   std::string out = xml;
-  for (const char* attribute : {"valueReference", "derivative", "dependencies"})
+  for (const char* attribute : {"valueReference", "derivative", "dependencies", "clocks", "previous"})
     out = renumber_attribute(out, attribute, d);
   return out;
 }

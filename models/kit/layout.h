@@ -2,7 +2,7 @@
 // "Layout variations"): what an exporter other than the kit might write, with
 // the same model and binary. Applied by the describer to the text the XML
 // writer produced (one element per line, value references only in the
-// attributes valueReference, derivative and dependencies):
+// attributes valueReference, derivative, dependencies, clocks and previous):
 //
 //   value_references=scattered  every value reference v becomes
 //                               Description::external_vr(v);

@@ -10,9 +10,20 @@
 //   compute(Context&)  evaluates every calculated quantity (state derivatives,
 //                      residuals, outputs, event indicators) from the knowns.
 //
-// Optional: partials() for fmi3GetDirectionalDerivative, and update_discrete()
-// for events (it re-initializes states and announces the next time event). The kit supplies every fmi3 entry point, the
-// FMI state machine, the DAE enable switch, value storage and error reporting.
+// Optional: partials() for fmi3GetDirectionalDerivative, update_discrete()
+// for events (it re-initializes states and announces the next time event) and
+// clock_timing() for clocks whose timing the model computes. The kit supplies
+// every fmi3 entry point, the FMI state machine (clocks included: clocks.h),
+// the DAE enable switch, value storage and error reporting.
+//
+// Clocks (FMI 3.0 section 2.2.9, Model Exchange): input_clock() declares an
+// input clock of any interval variability, output_clock() a triggered output
+// clock, clocked_state() / clocked() the clocked variables of a model
+// partition. compute() sees which clocks are active (Context::active) and
+// evaluates the partitions of the active ones; it activates an output clock
+// by writing ctx.b[clock] = 1 in Event Mode. The kit commits every clocked
+// state of an active clock to its previous value and deactivates all clocks
+// in fmi3UpdateDiscreteStates, after update_discrete().
 //
 // The same class also builds FMI 2.0 Model Exchange FMUs (Config key fmi=2,
 // docs/authoring-fmus.md "FMI 2.0 variants"): the ODE form only, since FMI
@@ -49,7 +60,26 @@ enum class Causality { structural_parameter, parameter, calculated_parameter, in
 enum class Variability { constant, fixed, tunable, discrete, continuous };
 enum class Initial { none, exact, approx, calculated };
 enum class DepKind { constant, fixed, tunable, discrete, dependent };
-enum class VarType { float64, boolean };
+// Int32 values live in Context::v as doubles (exact up to 2^31); Boolean
+// values and clock activations in Context::b.
+enum class VarType { float64, boolean, int32, clock };
+// The kind of a clock (FMI 3.0 table "Overview of Clock types").
+enum class IntervalVariability { constant, fixed, tunable, changing, countdown, triggered };
+
+// The attributes of a Clock variable. Periodic input clocks (constant, fixed,
+// tunable) give interval_decimal (required for constant) and optionally
+// shift_decimal; a fixed or tunable clock without interval_decimal takes its
+// interval and shift from Model::clock_timing(). supports_fraction with a
+// resolution and an interval_counter (and optional shift_counter) makes the
+// fraction functions available; the decimals must then equal the fractions.
+struct ClockProperties {
+  IntervalVariability interval_variability = IntervalVariability::triggered;
+  std::optional<double> interval_decimal;
+  std::optional<double> shift_decimal;
+  bool supports_fraction = false;
+  std::optional<std::uint64_t> resolution, interval_counter, shift_counter;
+  bool can_be_deactivated = false;
+};
 
 // How the DAE-mode residuals relate to the state derivatives.
 //   semi_explicit:  x' = f(x, z, t) from fmi3GetContinuousStateDerivatives plus
@@ -78,6 +108,24 @@ struct Variable {
   std::string unit;
   std::optional<double> nominal;
   bool algebraic = false;               // listed in the manifest's AlgebraicVariables
+  // Clocks: the clocks a clocked variable belongs to (attribute `clocks`),
+  // the variable holding a clocked state's value at its previous tick
+  // (attribute `previous`), and a Clock's own attributes.
+  std::vector<ValueRef> clocks;
+  ValueRef previous = kNoValueRef;
+  ClockProperties clock;
+};
+
+// What Builder::clocked_state() declares: the state and its previous value.
+struct ClockedState {
+  ValueRef value = kNoValueRef;
+  ValueRef previous = kNoValueRef;
+};
+
+// The timing Model::clock_timing() gives for one input clock.
+struct ClockTiming {
+  std::optional<double> interval;  // nullopt: not yet known (countdown only)
+  double shift = 0.0;              // periodic clocks only
 };
 
 // One <Formulation>: a residual variable, its optional DAE index (0 = not
@@ -162,6 +210,23 @@ class Builder {
   ValueRef local(const std::string& name, const std::string& unit = "",
                  const std::string& description = "");
 
+  // --- clocks (FMI 3.0 only)
+  // An input clock (causality input, variability discrete).
+  ValueRef input_clock(const std::string& name, const ClockProperties& properties,
+                       const std::string& description = "");
+  // A triggered output clock: compute() activates it in Event Mode.
+  ValueRef output_clock(const std::string& name, const std::string& description = "");
+  // A clocked state of `clocks` (Float64 or Int32, variability discrete,
+  // initial exact at `start`) and "previous(<name>)", the value at its
+  // previous tick (local discrete, the same start). causality output or local.
+  ClockedState clocked_state(const std::string& name, double start, std::vector<ValueRef> clocks,
+                             VarType type = VarType::float64, Causality causality = Causality::output,
+                             const std::string& description = "");
+  // A clocked variable computed by the partition of `clocks` (discrete,
+  // calculated), output or local.
+  ValueRef clocked(const std::string& name, std::vector<ValueRef> clocks, VarType type = VarType::float64,
+                   Causality causality = Causality::output, const std::string& description = "");
+
   // --- structure
   // A residual group, highest index first. Shape A writes it as one <Residual>
   // with one <Formulation> each; shape B writes the last formulation as a flat
@@ -201,10 +266,14 @@ class Builder {
 // What compute() and the event functions see.
 struct Context {
   double time = 0.0;
-  double* v = nullptr;            // Float64 values by value reference
-  std::uint8_t* b = nullptr;      // Boolean values by value reference
+  double* v = nullptr;            // Float64 (and Int32) values by value reference
+  std::uint8_t* b = nullptr;      // Boolean values and clock activations by value reference
   bool dae_mode = false;          // the DAE enable switch is on (or the FMU is DAE-only)
   bool initialization = false;    // inside Initialization Mode
+  bool event_mode = false;        // inside Event Mode (clocks can be active only here)
+  // Whether `clock` is active now (an input clock the importer activated, or
+  // an output clock compute() activated).
+  bool active(ValueRef clock) const { return b[clock] != 0; }
 };
 
 // Receives d(unknown)/d(known) at the current point.
@@ -222,10 +291,19 @@ class ConstraintJacobianSink {
   virtual void add(std::size_t row, ValueRef state, double value) = 0;
 };
 
+// A changing or countdown clock's next interval, counted from now.
+struct ClockInterval {
+  ValueRef clock;
+  double interval;
+};
+
 struct DiscreteUpdate {
   bool values_of_states_changed = false;
   bool terminate = false;
   std::optional<double> next_event_time;
+  // The next interval of a changing clock that ticked in this Event Mode
+  // (required), or of a countdown clock the model arms now.
+  std::vector<ClockInterval> clock_intervals;
 };
 
 class Model {
@@ -239,6 +317,13 @@ class Model {
   // Called in fmi3UpdateDiscreteStates (Event Mode, and once after
   // initialization). Sets discrete variables, re-initializes states.
   virtual DiscreteUpdate update_discrete(Context& ctx);
+  // The timing of an input clock that the XML does not fix, at the current
+  // point: a fixed or tunable periodic clock without interval_decimal
+  // ({interval, shift} from the parameters; asked in Initialization Mode and,
+  // tunable, again in Event Mode), and the first interval of a changing or
+  // countdown clock (asked in Initialization Mode; countdown may answer
+  // {nullopt}: not yet known). Only called for such clocks.
+  virtual ClockTiming clock_timing(const Context& /*ctx*/, ValueRef /*clock*/) { return {}; }
 
   // --- constraints (only called when declare() said constraints(max, ...))
   // The number of constraints active now, at most `declared` (the default: all).

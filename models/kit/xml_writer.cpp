@@ -104,6 +104,71 @@ const std::vector<Dependency>* manifest_dependencies(const Description& d, const
   return &storage;
 }
 
+const char* interval_variability_name(IntervalVariability i) {
+  switch (i) {
+    case IntervalVariability::constant: return "constant";
+    case IntervalVariability::fixed: return "fixed";
+    case IntervalVariability::tunable: return "tunable";
+    case IntervalVariability::changing: return "changing";
+    case IntervalVariability::countdown: return "countdown";
+    case IntervalVariability::triggered: return "triggered";
+  }
+  return "triggered";
+}
+
+const char* type_tag(VarType t) {
+  switch (t) {
+    case VarType::float64: return "Float64";
+    case VarType::boolean: return "Boolean";
+    case VarType::int32: return "Int32";
+    case VarType::clock: return "Clock";
+  }
+  return "Float64";
+}
+
+std::string vr_list(const std::vector<ValueRef>& vrs) {
+  std::string out;
+  for (ValueRef vr : vrs) out += (out.empty() ? "" : " ") + std::to_string(vr);
+  return out;
+}
+
+// The Clock attributes of FMI 3.0's ClockType.
+std::string clock_attributes(const ClockProperties& p) {
+  std::string out = " intervalVariability=\"" + std::string(interval_variability_name(p.interval_variability)) + '"';
+  if (p.interval_decimal) out += " intervalDecimal=\"" + number(*p.interval_decimal) + '"';
+  if (p.shift_decimal) out += " shiftDecimal=\"" + number(*p.shift_decimal) + '"';
+  if (p.supports_fraction) out += " supportsFraction=\"true\"";
+  if (p.resolution) out += " resolution=\"" + std::to_string(*p.resolution) + '"';
+  if (p.interval_counter) out += " intervalCounter=\"" + std::to_string(*p.interval_counter) + '"';
+  if (p.shift_counter) out += " shiftCounter=\"" + std::to_string(*p.shift_counter) + '"';
+  if (p.can_be_deactivated) out += " canBeDeactivated=\"true\"";
+  return out;
+}
+
+// One <ModelVariables> element, on one line (layout.h relies on that).
+std::string variable_element(const Variable& v) {
+  std::ostringstream out;
+  out << '<' << type_tag(v.type) << " name=\"" << escape(v.name) << "\" valueReference=\"" << v.value_reference << '"';
+  if (!v.description.empty()) out << " description=\"" << escape(v.description) << '"';
+  const Variability variability =
+      v.type != VarType::float64 && v.variability == Variability::continuous ? Variability::discrete : v.variability;
+  out << " causality=\"" << causality_name(v.causality) << "\" variability=\"" << variability_name(variability) << '"';
+  if (v.type == VarType::clock) out << clock_attributes(v.clock);
+  if (v.initial != Initial::none) out << " initial=\"" << initial_name(v.initial) << '"';
+  if (v.type == VarType::float64 && !v.unit.empty()) out << " unit=\"" << escape(v.unit) << '"';
+  if (v.type == VarType::float64 && v.nominal) out << " nominal=\"" << number(*v.nominal) << '"';
+  if (v.derivative_of != kNoValueRef) out << " derivative=\"" << v.derivative_of << '"';
+  if (!v.clocks.empty()) out << " clocks=\"" << vr_list(v.clocks) << '"';
+  if (v.previous != kNoValueRef) out << " previous=\"" << v.previous << '"';
+  if (v.start && v.initial != Initial::calculated) {
+    if (v.type == VarType::boolean) out << " start=\"" << (*v.start != 0.0 ? "true" : "false") << '"';
+    else if (v.type == VarType::int32) out << " start=\"" << static_cast<long long>(*v.start) << '"';
+    else out << " start=\"" << number(*v.start) << '"';
+  }
+  out << "/>";
+  return out.str();
+}
+
 }  // namespace
 
 std::string model_description_xml(const Description& d, const std::string& model_identifier) {
@@ -136,25 +201,7 @@ std::string model_description_xml(const Description& d, const std::string& model
       << number(d.experiment.step_size) << "\"/>\n";
 
   out << "  <ModelVariables>\n";
-  for (const Variable& v : d.variables) {
-    const char* tag = v.type == VarType::boolean ? "Boolean" : "Float64";
-    out << "    <" << tag << " name=\"" << escape(v.name) << "\" valueReference=\"" << v.value_reference << '"';
-    if (!v.description.empty()) out << " description=\"" << escape(v.description) << '"';
-    out << " causality=\"" << causality_name(v.causality) << "\" variability=\""
-        << variability_name(v.type == VarType::boolean && v.variability == Variability::continuous
-                                ? Variability::discrete
-                                : v.variability)
-        << '"';
-    if (v.initial != Initial::none) out << " initial=\"" << initial_name(v.initial) << '"';
-    if (v.type == VarType::float64 && !v.unit.empty()) out << " unit=\"" << escape(v.unit) << '"';
-    if (v.type == VarType::float64 && v.nominal) out << " nominal=\"" << number(*v.nominal) << '"';
-    if (v.derivative_of != kNoValueRef) out << " derivative=\"" << v.derivative_of << '"';
-    if (v.start && v.initial != Initial::calculated) {
-      if (v.type == VarType::boolean) out << " start=\"" << (*v.start != 0.0 ? "true" : "false") << '"';
-      else out << " start=\"" << number(*v.start) << '"';
-    }
-    out << "/>\n";
-  }
+  for (const Variable& v : d.variables) out << "    " << variable_element(v) << "\n";
   out << "  </ModelVariables>\n";
 
   // Core ModelStructure: the ODE-mode view. An FMU that is DAE-only gives no
@@ -166,7 +213,9 @@ std::string model_description_xml(const Description& d, const std::string& model
   for (ValueRef vr : d.derivatives)
     unknown_element(out, "ContinuousStateDerivative", vr, ode_view ? lookup(d.ode_dependencies, vr) : nullptr,
                     "    ");
+  for (ValueRef vr : d.clocked_states) unknown_element(out, "ClockedState", vr, nullptr, "    ");
   for (const Variable& v : d.variables) {
+    if (!v.clocks.empty() || v.type == VarType::clock) continue;  // clocked variables initialize at their first tick
     const bool is_state = (v.causality == Causality::local || v.causality == Causality::output) &&
                           v.derivative_of == kNoValueRef &&
                           std::find(d.states.begin(), d.states.end(), v.value_reference) != d.states.end();

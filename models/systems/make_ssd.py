@@ -12,6 +12,7 @@ NS = ('xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription"\n'
       '  xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues"')
 
 def conn(name, kind, typ="Real", unit=None):
+    # typ may carry attributes of its own (SSP 2.0: 'Clock intervalVariability="triggered"').
     u = f' unit="{unit}"' if unit else ""
     return f'          <ssd:Connector name="{name}" kind="{kind}"><ssc:{typ}{u}/></ssd:Connector>\n'
 
@@ -57,11 +58,11 @@ def couplings(cs):
 UNITS = {"N": [("kg", 1), ("m", 1), ("s", -2)], "m/s": [("m", 1), ("s", -1)], "kg": [("kg", 1)],
          "rad/s": [("rad", 1), ("s", -1)], "A": [("A", 1)], "V": [("kg", 1), ("m", 2), ("s", -3), ("A", -1)]}
 
-def ssd(case, title, system, comps, conns=(), cps=(), stop=None, comment=""):
+def ssd(case, title, system, comps, conns=(), cps=(), stop=None, comment="", version="1.0"):
     s = '<?xml version="1.0" encoding="UTF-8"?>\n'
     if comment:
         s += "<!-- " + comment.strip().replace("\n", "\n     ") + " -->\n"
-    s += f'<ssd:SystemStructureDescription {NS}\n  name="{title}" version="1.0">\n'
+    s += f'<ssd:SystemStructureDescription {NS}\n  name="{title}" version="{version}">\n'
     s += f'  <ssd:System name="{system}">\n    <ssd:Elements>\n'
     s += "".join(comps)
     s += '    </ssd:Elements>\n'
@@ -203,3 +204,16 @@ ssd("bad_singular_coupling", "bad_singular_coupling", "sources",
 source1.v - source2.v = 0 contains no unknown (both velocities are functions of time), and
 the flows source1.F, source2.F appear in no equation but the flow sum: the composed system
 is structurally singular (2 flow unknowns, 1 row that can hold them).""")
+
+# Issue 32: an FMI 3.0 output clock drives a triggered input clock of another FMU (SSP 2.0
+# connectors of type Clock and Int32). Reference: reference/clocked_counter.csv.
+ssd("clocked_counter", "clocked_counter", "counting",
+    [component("trigger", "Trigger", [("crossed", "output", 'Clock intervalVariability="triggered"', None),
+                                      ("crossings", "output", "Int32", None)]),
+     component("counter", "ClockTicks_triggered", [("tick", "input", 'Clock intervalVariability="triggered"', None),
+                                                    ("count", "output", "Int32", None)])],
+    [connection("trigger", "crossed", "counter", "tick")],
+    stop=2, version="2.0", comment="""Issue 32: Trigger's triggered output clock `crossed` (a state event
+at t = 0.3 + 0.4 k) drives the triggered input clock `tick` of ClockTicks_triggered, which counts
+the ticks (der(x) = count). SSP 2.0: connectors of type Clock. Reference:
+reference/clocked_counter.csv (models/clocks/reference/make_reference.py).""")

@@ -5,7 +5,17 @@
 //     state derivatives match it in ODE / semi-explicit form),
 //   * the declared dependencies are complete: perturbing a known that an
 //     unknown does not declare leaves that unknown bit-identical,
-//   * fmi3GetDirectionalDerivative matches central finite differences.
+//   * fmi3GetDirectionalDerivative matches central finite differences,
+//   * an entry declared dependenciesKind="constant" has the same partial
+//     derivative at two points.
+// An FMU that makes false claims on purpose (the kit's claim_* keys,
+// models/kit/claims.h, read from its resources/lsdae_model.cfg) must fail
+// exactly the checks of its claims: the test then asserts that each claimed
+// lie is found, and nothing else.
+// Clocked FMUs: the session does the importer's clock duties and replays the
+// ticks of time-based clocks between reference rows (clock_driver.h);
+// clocked variables are unknowns only at their ticks, so the probes leave
+// them out.
 // The binary is driven through the fmi3 functions directly (fmu_fixture.h).
 #include <gtest/gtest.h>
 
@@ -14,16 +24,60 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 
+#include "clock_driver.h"
 #include "fmu_fixture.h"
 
 namespace lsdae::test {
 namespace {
 
+// The false claims a variant makes (claims.h), by variable names.
+struct Claims {
+  std::set<std::pair<std::string, std::string>> constant, hidden;
+  struct Scale {
+    std::string unknown, known;
+    double factor;
+  };
+  std::vector<Scale> scales;
+  bool any() const { return !constant.empty() || !hidden.empty() || !scales.empty(); }
+};
+
+std::vector<std::string> split_on(const std::string& text, char separator) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, separator)) out.push_back(item);
+  return out;
+}
+
+Claims claims_of(const CatalogEntry& e) {
+  Claims c;
+  const auto config = read_model_config(e.stage_dir);
+  auto pairs = [&](const char* key, std::set<std::pair<std::string, std::string>>& out) {
+    if (auto it = config.find(key); it != config.end())
+      for (const auto& item : split_on(it->second, ',')) {
+        const auto parts = split_on(item, ':');
+        out.emplace(parts.at(0), parts.at(1));
+      }
+  };
+  pairs("claim_constant", c.constant);
+  pairs("claim_hidden", c.hidden);
+  if (auto it = config.find("claim_partial_scale"); it != config.end())
+    for (const auto& item : split_on(it->second, ',')) {
+      const auto parts = split_on(item, ':');
+      c.scales.push_back({parts.at(0), parts.at(1), std::stod(parts.at(2))});
+    }
+  return c;
+}
+
 // One instance, driven to Continuous-Time Mode in DAE or ODE mode.
 class Session {
  public:
-  Session(const CatalogEntry& entry, const ParsedFmu& fmu, bool dae_mode) : fmu_(fmu), states_(fmu.states()) {
+  // `tick_at_start`: activate the clocks due at the start in the first Event
+  // Mode (false: leave them for handle_event at the start time).
+  Session(const CatalogEntry& entry, const ParsedFmu& fmu, bool dae_mode, bool tick_at_start = true)
+      : fmu_(fmu), states_(fmu.states()) {
     for (std::size_t i = 0; i < states_.size(); ++i) state_index_[states_[i]] = i;
     fns_ = load_binary(entry.stage_dir, fmu.model_identifier);
     const std::string resources = entry.stage_dir + "/resources/";
@@ -38,24 +92,29 @@ class Session {
       expect_ok(fns_.exit_configuration(inst_), "ExitConfigurationMode");
     }
     expect_ok(fns_.enter_initialization(inst_, false, 0.0, 0.0, false, 0.0), "EnterInitializationMode");
+    clocks_ = std::make_unique<ClockDriver>(fns_, inst_, fmu, log_);
+    clocks_->read_initial_timing(0.0);
     expect_ok(fns_.exit_initialization(inst_), "ExitInitializationMode");
-    bool need = false, term = false, nom = false, val = false, next = false;
-    double next_time = 0;
-    expect_ok(fns_.update_discrete_states(inst_, &need, &term, &nom, &val, &next, &next_time), "UpdateDiscreteStates");
-    if (next) next_time_event_ = next_time;
-    expect_ok(fns_.enter_continuous_time(inst_), "EnterContinuousTimeMode");
+    event_iteration(0.0, tick_at_start);
   }
 
-  // One event iteration at the current time (Event Mode and back).
-  void handle_event() {
+  // One event iteration at the current time (Event Mode and back), with the
+  // time-based clocks due now activated.
+  void handle_event(double t) {
     expect_ok(fns_.enter_event(inst_), "EnterEventMode");
+    event_iteration(t);
+  }
+  void event_iteration(double t, bool tick = true) {
+    const auto ticked = tick ? clocks_->activate_due(t) : std::vector<fmi3ValueReference>{};
     bool need = false, term = false, nom = false, val = false, next = false;
     double next_time = 0;
     expect_ok(fns_.update_discrete_states(inst_, &need, &term, &nom, &val, &next, &next_time), "UpdateDiscreteStates");
     next_time_event_ = next ? std::optional<double>(next_time) : std::nullopt;
+    clocks_->after_update(t, ticked);
     expect_ok(fns_.enter_continuous_time(inst_), "EnterContinuousTimeMode");
   }
   std::optional<double> next_time_event_;
+  std::unique_ptr<ClockDriver> clocks_;
   ~Session() {
     if (inst_ != nullptr) fns_.free_instance(inst_);
     unload_binary(fns_);
@@ -102,7 +161,12 @@ class Session {
               "GetDirectionalDerivative");
     return out;
   }
-  void set_time(double t) { expect_ok(fns_.set_time(inst_, t), "SetTime"); }
+  // A probe moves time past clock ticks without activating them: the kit's
+  // warning about the missed tick is expected there.
+  void set_time(double t) {
+    const fmi3Status status = fns_.set_time(inst_, t);
+    if (!(status == fmi3Warning && !fmu_.clocks.empty())) expect_ok(status, "SetTime");
+  }
 
   Fmi3Functions fns_;
   fmi3Instance inst_ = nullptr;
@@ -123,6 +187,8 @@ struct Unknown {
 std::vector<Unknown> unknowns_of(const ParsedFmu& fmu, bool dae_mode) {
   std::vector<Unknown> out;
   auto add = [&](const XmlUnknown& u, const std::string& role) {
+    const XmlVariable& v = fmu.var(u.vr);
+    if (!v.clocks.empty() || v.type != "Float64") return;  // clocked (read at ticks only), Int32, Clock
     out.push_back({u.vr, {u.dependencies.begin(), u.dependencies.end()}, !u.has_dependencies, role});
   };
   if (!dae_mode) {
@@ -211,8 +277,17 @@ TEST_P(Corpus, XmlIsConsistent) {
   for (const auto* list : {&fmu_.core_outputs, &fmu_.core_derivatives, &fmu_.core_event_indicators,
                            &fmu_.core_initial_unknowns})
     for (const auto& u : *list) check_unknown(u, "modelDescription.xml");
-  // Core dependencies may only name knowns of ODE mode.
-  const auto ode_knowns = knowns_of(fmu_, false);
+  // Core dependencies may only name knowns of ODE mode (and, FMI 3.0 2.4.8,
+  // the input clocks that make a clocked output or an output clock tick).
+  auto ode_knowns = knowns_of(fmu_, false);
+  for (auto c : fmu_.clocks)
+    if (fmu_.var(c).causality == "input") ode_knowns.push_back(c);
+  for (const auto& u : fmu_.core_clocked_states) {
+    const auto& v = fmu_.var(u.vr);
+    EXPECT_FALSE(v.clocks.empty()) << v.name << ": a ClockedState is clocked";
+    ASSERT_TRUE(v.previous.has_value()) << v.name << ": a ClockedState has previous";
+    EXPECT_EQ(fmu_.var(*v.previous).type, v.type) << v.name;
+  }
   for (const auto* list : {&fmu_.core_outputs, &fmu_.core_derivatives, &fmu_.core_event_indicators})
     for (const auto& u : *list)
       for (auto d : u.dependencies)
@@ -263,7 +338,8 @@ TEST_P(Corpus, XmlIsConsistent) {
 // returns, per unknown, the scale sum_j |d u / d v_j| |v_j| (finite differences);
 // records undeclared dependencies in `violations`.
 std::vector<double> probe(Session& s, const ParsedFmu& fmu, const std::vector<Unknown>& unknowns,
-                          const std::vector<fmi3ValueReference>& knowns, std::vector<std::string>* violations) {
+                          const std::vector<fmi3ValueReference>& knowns, std::vector<std::string>* violations,
+                          std::vector<std::pair<std::string, std::string>>* pairs = nullptr) {
   std::vector<fmi3ValueReference> uvrs;
   for (const auto& u : unknowns) uvrs.push_back(u.vr);
   const auto base = s.get(uvrs);
@@ -281,9 +357,11 @@ std::vector<double> probe(Session& s, const ParsedFmu& fmu, const std::vector<Un
       if (moved[i] == base[i]) continue;
       scale[i] += std::abs((moved[i] - base[i]) / h) * std::max(std::abs(v), h);
       if (covered_by_state && unknowns[i].deps.count(*kv.derivative)) continue;
-      if (violations && !unknowns[i].dense && !unknowns[i].deps.count(k))
+      if (violations && !unknowns[i].dense && !unknowns[i].deps.count(k)) {
         violations->push_back(unknowns[i].role + " " + label(fmu, unknowns[i].vr) + " changes with " + label(fmu, k) +
                               ", which its dependencies do not list");
+        if (pairs) pairs->emplace_back(fmu.var(unknowns[i].vr).name, fmu.var(k).name);
+      }
     }
   }
   return scale;
@@ -318,17 +396,35 @@ TEST_P(Corpus, ReferenceSolutionSatisfiesTheModel) {
   for (std::size_t c = 0; c < ref.columns.size(); ++c) column[ref.columns[c]] = c;
   for (bool dae : modes_of(fmu_)) {
     SCOPED_TRACE(dae ? "DAE mode" : "ODE mode");
-    Session s(GetParam(), fmu_, dae);
+    Session s(GetParam(), fmu_, dae, /*tick_at_start=*/false);  // the replay below ticks
     const auto knowns = knowns_of(fmu_, dae);
     const auto unknowns = unknowns_of(fmu_, dae);
     // An invariant is constant along the solution, not zero (issue 15: an
     // oscillator's energy is 0.5): each keeps the value of the first row.
     std::map<fmi3ValueReference, double> invariant_value;
     for (std::size_t r : sample_rows(ref.rows.size(), 6)) {
+      // Clock ticks between rows: each at its time, the states from the
+      // reference's row just before it (clocked references list a tick as a
+      // pair of rows, before and after; a row's own tick counts when the row
+      // is the "after" one).
+      const double t_row = ref.rows[r][0];
+      const bool after_row = r > 0 && ref.rows[r - 1][0] == t_row;
+      while (auto tick = s.clocks_->next_tick()) {
+        const bool at_row = std::fabs(*tick - t_row) <= 1e-9 * std::max(1.0, std::fabs(t_row));
+        if (!(*tick < t_row && !at_row) && !(at_row && after_row)) break;
+        std::size_t before = 0;
+        while (before < ref.rows.size() &&
+               std::fabs(ref.rows[before][0] - *tick) > 1e-9 * std::max(1.0, std::fabs(*tick)))
+          ++before;
+        ASSERT_LT(before, ref.rows.size()) << "the reference has no row at the tick at t = " << *tick;
+        set_reference_row(s, fmu_, ref, before, knowns);
+        s.set_time(*tick);
+        s.handle_event(*tick);
+      }
       set_reference_row(s, fmu_, ref, r, knowns);
       // Discrete variables follow the events between rows: a passed time
       // event triggers one event iteration at the row's time.
-      if (s.next_time_event_ && ref.rows[r][0] >= *s.next_time_event_) s.handle_event();
+      if (s.next_time_event_ && ref.rows[r][0] >= *s.next_time_event_) s.handle_event(ref.rows[r][0]);
       const auto scale = probe(s, fmu_, unknowns, knowns, nullptr);
       for (std::size_t i = 0; i < unknowns.size(); ++i) {
         const auto& u = unknowns[i];
@@ -355,6 +451,10 @@ TEST_P(Corpus, ReferenceSolutionSatisfiesTheModel) {
 }
 
 TEST_P(Corpus, DeclaredDependenciesAreComplete) {
+  // A variant that hides dependencies on purpose (claim_hidden) must be
+  // caught at exactly those entries.
+  const Claims claims = claims_of(GetParam());
+  std::set<std::pair<std::string, std::string>> found;
   for (bool dae : modes_of(fmu_)) {
     SCOPED_TRACE(dae ? "DAE mode" : "ODE mode");
     Session s(GetParam(), fmu_, dae);
@@ -362,13 +462,27 @@ TEST_P(Corpus, DeclaredDependenciesAreComplete) {
     // Move away from the (often symmetric or zero) start point.
     for (std::size_t i = 0; i < knowns.size(); ++i) s.set(knowns[i], 0.3 + 0.1 * static_cast<double>(i % 7));
     std::vector<std::string> violations;
-    probe(s, fmu_, unknowns_of(fmu_, dae), knowns, &violations);
-    for (std::size_t i = 0; i < std::min<std::size_t>(violations.size(), 20); ++i) ADD_FAILURE() << violations[i];
+    std::vector<std::pair<std::string, std::string>> pairs;
+    probe(s, fmu_, unknowns_of(fmu_, dae), knowns, &violations, &pairs);
+    int reported = 0;
+    for (std::size_t i = 0; i < violations.size(); ++i) {
+      if (claims.hidden.count(pairs[i])) {
+        found.insert(pairs[i]);
+        continue;
+      }
+      if (reported++ < 20) ADD_FAILURE() << violations[i];
+    }
   }
+  for (const auto& [u, k] : claims.hidden)
+    EXPECT_TRUE(found.count({u, k})) << "claim_hidden=" << u << ":" << k
+                                     << ": the FMU hides this dependency on purpose, but perturbing " << k
+                                     << " did not move " << u;
 }
 
 TEST_P(Corpus, DirectionalDerivativesMatchFiniteDifferences) {
   if (!fmu_.provides_directional) GTEST_SKIP() << "FMU does not provide directional derivatives";
+  const Claims claims = claims_of(GetParam());
+  std::vector<bool> scale_found(claims.scales.size(), false);
   for (bool dae : modes_of(fmu_)) {
     SCOPED_TRACE(dae ? "DAE mode" : "ODE mode");
     Session s(GetParam(), fmu_, dae);
@@ -398,14 +512,109 @@ TEST_P(Corpus, DirectionalDerivativesMatchFiniteDifferences) {
       }
     }
     int failures = 0;
-    for (std::size_t j = 0; j < knowns.size() && failures < 20; ++j)
-      for (std::size_t i = 0; i < unknowns.size() && failures < 20; ++i)
-        if (std::abs(dd[j][i] - fd[j][i]) > 1e-6 * (row_max[i] + std::abs(fd[j][i])) + 1e-12) {
-          ++failures;
+    for (std::size_t j = 0; j < knowns.size(); ++j)
+      for (std::size_t i = 0; i < unknowns.size(); ++i) {
+        if (std::abs(dd[j][i] - fd[j][i]) <= 1e-6 * (row_max[i] + std::abs(fd[j][i])) + 1e-12) continue;
+        // A wrong partial the variant claims on purpose (claim_partial_scale):
+        // found when the directional derivative is that factor times the truth.
+        const std::string& u = fmu_.var(uvrs[i]).name;
+        const std::string& k = fmu_.var(knowns[j]).name;
+        bool claimed = false;
+        for (std::size_t c = 0; c < claims.scales.size(); ++c) {
+          const auto& scale = claims.scales[c];
+          if ((scale.unknown == "*" || scale.unknown == u) && (scale.known == "*" || scale.known == k) &&
+              std::abs(dd[j][i] - scale.factor * fd[j][i]) <= 1e-6 * (row_max[i] + std::abs(fd[j][i])) * std::max(1.0, std::abs(scale.factor)) + 1e-12) {
+            claimed = true;
+            scale_found[c] = true;
+          }
+        }
+        if (!claimed && failures++ < 20)
           ADD_FAILURE() << "d " << label(fmu_, uvrs[i]) << " / d " << label(fmu_, knowns[j]) << ": directional "
                         << dd[j][i] << ", finite difference " << fd[j][i];
-        }
+      }
   }
+  for (std::size_t c = 0; c < claims.scales.size(); ++c)
+    EXPECT_TRUE(scale_found[c]) << "claim_partial_scale=" << claims.scales[c].unknown << ":" << claims.scales[c].known
+                                << ":" << claims.scales[c].factor
+                                << ": the FMU returns wrong partials there on purpose, but no directional "
+                                   "derivative differed from the finite differences by that factor";
+}
+
+// Every entry declared dependenciesKind="constant" has the same partial
+// derivative (central differences) at two points; a variant that declares
+// varying entries constant on purpose (claim_constant) must be caught at
+// exactly those entries.
+TEST_P(Corpus, ConstantKindsAreConstant) {
+  const Claims claims = claims_of(GetParam());
+  std::set<std::pair<std::string, std::string>> found;
+  for (bool dae : modes_of(fmu_)) {
+    SCOPED_TRACE(dae ? "DAE mode" : "ODE mode");
+    const auto unknowns = unknowns_of(fmu_, dae);
+    const auto knowns = knowns_of(fmu_, dae);
+    // The XML lists of the unknowns, for their kinds.
+    std::map<fmi3ValueReference, const XmlUnknown*> xml;
+    auto collect = [&](const std::vector<XmlUnknown>& list) {
+      for (const auto& u : list) xml.emplace(u.vr, &u);
+    };
+    if (dae) {
+      for (const auto& g : fmu_.residual_groups)
+        for (const auto& f : g) xml.emplace(f.vr, &f);
+      collect(fmu_.invariants);
+      collect(fmu_.dae_derivatives);
+      collect(fmu_.dae_outputs);
+      collect(fmu_.dae_event_indicators);
+    } else {
+      collect(fmu_.core_derivatives);
+      collect(fmu_.core_outputs);
+      collect(fmu_.core_event_indicators);
+    }
+    std::vector<fmi3ValueReference> uvrs;
+    for (const auto& u : unknowns) uvrs.push_back(u.vr);
+    // Partials of every unknown by every known at two points.
+    std::vector<std::vector<std::vector<double>>> at(2);
+    for (std::size_t point = 0; point < 2; ++point) {
+      Session s(GetParam(), fmu_, dae);
+      for (std::size_t i = 0; i < knowns.size(); ++i)
+        s.set(knowns[i], point == 0 ? 0.3 + 0.1 * static_cast<double>(i % 7) : 0.45 + 0.07 * static_cast<double>(i % 5));
+      for (auto k : knowns) {
+        const double v = s.get(k);
+        const double h = 1e-6 * std::max(std::abs(v), 1.0);
+        s.set(k, v + h);
+        const auto plus = s.get(uvrs);
+        s.set(k, v - h);
+        const auto minus = s.get(uvrs);
+        s.set(k, v);
+        std::vector<double> column(uvrs.size());
+        for (std::size_t i = 0; i < uvrs.size(); ++i) column[i] = (plus[i] - minus[i]) / (2 * h);
+        at[point].push_back(std::move(column));
+      }
+    }
+    int failures = 0;
+    for (std::size_t i = 0; i < uvrs.size(); ++i) {
+      auto it = xml.find(uvrs[i]);
+      if (it == xml.end()) continue;
+      const XmlUnknown& u = *it->second;
+      for (std::size_t d = 0; d < u.dependencies.size() && d < u.kinds.size(); ++d) {
+        if (u.kinds[d] != "constant") continue;
+        const auto jt = std::find(knowns.begin(), knowns.end(), u.dependencies[d]);
+        if (jt == knowns.end()) continue;  // a parameter (no known of this mode)
+        const auto j = static_cast<std::size_t>(jt - knowns.begin());
+        const double a = at[0][j][i], b = at[1][j][i];
+        const std::pair<std::string, std::string> entry{fmu_.var(uvrs[i]).name, fmu_.var(knowns[j]).name};
+        if (std::abs(a - b) <= 1e-6 * (std::abs(a) + std::abs(b)) + 1e-9) continue;
+        if (claims.constant.count(entry)) {
+          found.insert(entry);
+          continue;
+        }
+        if (failures++ < 20)
+          ADD_FAILURE() << "d " << label(fmu_, uvrs[i]) << " / d " << label(fmu_, knowns[j])
+                        << " is declared constant but is " << a << " at one point and " << b << " at another";
+      }
+    }
+  }
+  for (const auto& [u, k] : claims.constant)
+    EXPECT_TRUE(found.count({u, k})) << "claim_constant=" << u << ":" << k
+                                     << ": the FMU declares this entry constant on purpose, but it did not vary";
 }
 
 std::string test_name(const ::testing::TestParamInfo<CatalogEntry>& info) { return info.param.name; }

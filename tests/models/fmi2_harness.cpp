@@ -24,8 +24,8 @@ std::vector<CatalogEntry> read_catalog_fmi2() {
     std::stringstream ss(line);
     std::string field;
     while (std::getline(ss, field, '\t')) fields.push_back(field);
-    fields.resize(5);
-    entries.push_back({fields[0], fields[1], fields[2], fields[3], fields[4]});
+    fields.resize(6);
+    entries.push_back({fields[0], fields[1], fields[2], fields[3], fields[4], fields[5]});
   }
   return entries;
 }

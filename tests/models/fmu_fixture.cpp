@@ -23,10 +23,32 @@ std::vector<CatalogEntry> read_catalog() {
     std::stringstream ss(line);
     std::string field;
     while (std::getline(ss, field, '\t')) fields.push_back(field);
-    fields.resize(5);
-    entries.push_back({fields[0], fields[1], fields[2], fields[3], fields[4]});
+    fields.resize(6);
+    entries.push_back({fields[0], fields[1], fields[2], fields[3], fields[4], fields[5]});
   }
   return entries;
+}
+
+bool CatalogEntry::pending_on(const std::string& feature) const {
+  std::stringstream ss(pending);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (item == feature) return true;
+  return false;
+}
+
+std::map<std::string, std::string> read_model_config(const std::string& stage_dir) {
+  const std::string path = stage_dir + "/resources/lsdae_model.cfg";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::map<std::string, std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto eq = line.find('=');
+    if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
+    out[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  return out;
 }
 
 namespace {
@@ -130,6 +152,12 @@ ParsedFmu parse_fmu(const std::string& stage_dir) {
     v.variability = node.attribute("variability").as_string("continuous");
     v.initial = node.attribute("initial").value();
     if (node.attribute("derivative")) v.derivative = node.attribute("derivative").as_uint();
+    if (node.attribute("clocks")) v.clocks = parse_vrs(node.attribute("clocks").value(), md_path);
+    if (node.attribute("previous")) v.previous = node.attribute("previous").as_uint();
+    v.interval_variability = node.attribute("intervalVariability").value();
+    if (node.attribute("intervalDecimal")) v.interval_decimal = node.attribute("intervalDecimal").as_double();
+    if (node.attribute("shiftDecimal")) v.shift_decimal = node.attribute("shiftDecimal").as_double();
+    if (v.type == "Clock") p.clocks.push_back(v.vr);
     v.line = md_lines.line_of(node);
     p.by_vr[v.vr] = p.variables.size();
     p.by_name[v.name] = v.vr;
@@ -143,6 +171,7 @@ ParsedFmu parse_fmu(const std::string& stage_dir) {
     else if (tag == "ContinuousStateDerivative") p.core_derivatives.push_back(u);
     else if (tag == "EventIndicator") p.core_event_indicators.push_back(u);
     else if (tag == "InitialUnknown") p.core_initial_unknowns.push_back(u);
+    else if (tag == "ClockedState") p.core_clocked_states.push_back(u);
   }
 
   const std::string mf_path = stage_dir + "/extra/org.fmi-standard.fmi-ls-dae/fmi-ls-manifest.xml";
@@ -218,6 +247,17 @@ Fmi3Functions load_binary(const std::string& stage_dir, const std::string& ident
   resolve(f.get_directional_derivative, "fmi3GetDirectionalDerivative");
   resolve(f.terminate, "fmi3Terminate");
   resolve(f.get_version, "fmi3GetVersion");
+  resolve(f.get_int32, "fmi3GetInt32");
+  resolve(f.get_clock, "fmi3GetClock");
+  resolve(f.set_clock, "fmi3SetClock");
+  resolve(f.get_interval_decimal, "fmi3GetIntervalDecimal");
+  resolve(f.get_interval_fraction, "fmi3GetIntervalFraction");
+  resolve(f.get_shift_decimal, "fmi3GetShiftDecimal");
+  resolve(f.get_shift_fraction, "fmi3GetShiftFraction");
+  resolve(f.set_interval_decimal, "fmi3SetIntervalDecimal");
+  resolve(f.set_interval_fraction, "fmi3SetIntervalFraction");
+  resolve(f.set_shift_decimal, "fmi3SetShiftDecimal");
+  resolve(f.set_shift_fraction, "fmi3SetShiftFraction");
   return f;
 }
 

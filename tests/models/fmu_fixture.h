@@ -17,6 +17,11 @@ namespace lsdae::test {
 
 struct CatalogEntry {
   std::string name, stage_dir, fmu_path, identifier, reference_csv;
+  // Catalog column 6: what the runtime does not handle yet for this FMU
+  // (models/CMakeLists.txt, PENDING): "clocks", "claims", "zeno", "chatter",
+  // comma-separated.
+  std::string pending;
+  bool pending_on(const std::string& feature) const;
 };
 // gtest prints parameters with this (instead of a byte dump).
 inline void PrintTo(const CatalogEntry& e, std::ostream* os) { *os << e.name; }
@@ -27,6 +32,11 @@ struct XmlVariable {
   std::string name, type, causality, variability, initial;
   fmi3ValueReference vr = 0;
   std::optional<fmi3ValueReference> derivative;
+  std::vector<fmi3ValueReference> clocks;        // attribute clocks (a clocked variable)
+  std::optional<fmi3ValueReference> previous;    // attribute previous (a clocked state)
+  // Clocks only: intervalVariability, intervalDecimal, shiftDecimal.
+  std::string interval_variability;
+  std::optional<double> interval_decimal, shift_decimal;
   int line = 0;
 };
 
@@ -45,7 +55,9 @@ struct ParsedFmu {
   std::vector<XmlVariable> variables;
   std::map<fmi3ValueReference, std::size_t> by_vr;  // -> variables index
   std::map<std::string, fmi3ValueReference> by_name;
-  std::vector<XmlUnknown> core_outputs, core_derivatives, core_event_indicators, core_initial_unknowns;
+  std::vector<XmlUnknown> core_outputs, core_derivatives, core_event_indicators, core_initial_unknowns,
+      core_clocked_states;
+  std::vector<fmi3ValueReference> clocks;  // every Clock, in ModelVariables order
   // Manifest (empty `shape` when the FMU has none).
   std::string shape;  // "A" or "B"
   std::optional<fmi3ValueReference> dae_switch;
@@ -67,6 +79,9 @@ struct ParsedFmu {
 // Parses <stage>/modelDescription.xml and the manifest; throws
 // std::runtime_error with file:line on anything malformed.
 ParsedFmu parse_fmu(const std::string& stage_dir);
+
+// The kit's key=value configuration of a variant (<stage>/resources/lsdae_model.cfg).
+std::map<std::string, std::string> read_model_config(const std::string& stage_dir);
 
 // The binary, loaded with dlopen(RTLD_LOCAL), with the functions the tests use.
 struct Fmi3Functions {
@@ -92,6 +107,17 @@ struct Fmi3Functions {
   fmi3GetDirectionalDerivativeTYPE* get_directional_derivative = nullptr;
   fmi3TerminateTYPE* terminate = nullptr;
   fmi3GetVersionTYPE* get_version = nullptr;
+  fmi3GetInt32TYPE* get_int32 = nullptr;
+  fmi3GetClockTYPE* get_clock = nullptr;
+  fmi3SetClockTYPE* set_clock = nullptr;
+  fmi3GetIntervalDecimalTYPE* get_interval_decimal = nullptr;
+  fmi3GetIntervalFractionTYPE* get_interval_fraction = nullptr;
+  fmi3GetShiftDecimalTYPE* get_shift_decimal = nullptr;
+  fmi3GetShiftFractionTYPE* get_shift_fraction = nullptr;
+  fmi3SetIntervalDecimalTYPE* set_interval_decimal = nullptr;
+  fmi3SetIntervalFractionTYPE* set_interval_fraction = nullptr;
+  fmi3SetShiftDecimalTYPE* set_shift_decimal = nullptr;
+  fmi3SetShiftFractionTYPE* set_shift_fraction = nullptr;
 };
 Fmi3Functions load_binary(const std::string& stage_dir, const std::string& identifier);
 void unload_binary(Fmi3Functions& f);

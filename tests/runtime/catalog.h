@@ -15,6 +15,10 @@ namespace lsdae::test {
 
 struct CatalogFmu {
   std::string name, unpacked_dir, fmu_path, identifier, reference;
+  // What the runtime does not handle yet for this FMU (models/CMakeLists.txt,
+  // PENDING; issue 32): tests that run FMUs to their end leave these out,
+  // tests/models/corpus_run_test.cpp holds them to their expected failure.
+  std::string pending;
 };
 
 inline std::vector<CatalogFmu> catalog() {
@@ -30,6 +34,7 @@ inline std::vector<CatalogFmu> catalog() {
     std::getline(fields, f.fmu_path, '\t');
     std::getline(fields, f.identifier, '\t');
     std::getline(fields, f.reference, '\t');
+    std::getline(fields, f.pending, '\t');
     out.push_back(f);
   }
   return out;

@@ -20,6 +20,18 @@ Writes, next to this script:
   BouncingBall.csv  time,h,v,der(h),der(v) on the output grid t = i*0.01, i = 0..300,
                     leaving out grid points within 1e-9 s of an impact (the value there
                     depends on which side of the event is meant).
+
+With v_min = 0 (BouncingBall_zeno) the ball never rests by rule: the k-th impact is at
+    t_k = t_1 + (2 w_1 e / g) (1 - e^(k-1)) / (1 - e),   k >= 1,
+and the impacts accumulate at the Zeno time
+    t_inf = t_1 (1 + e) / (1 - e) = 2.5586339656 s
+(t_1 = sqrt(2 h0/g), w_1 = g t_1), where h = v = 0; the ball rests on the floor from then on
+(h = v = 0 for t >= t_inf: the only continuation with h >= 0). Written next to the above:
+  bounce_times_zeno.csv  index,time,impact_speed,rebound_speed for the impacts whose flight
+                         before them lasts at least 1e-9 s (k = 1..58), then a row index 0
+                         with the Zeno time t_inf and speeds 0
+  BouncingBall_zeno.csv  time,h,v,der(h),der(v) on the same grid (no grid point falls within
+                         1e-9 s of an impact or of t_inf)
 Plain Python (math only), so every number is a closed-form expression of the defaults.
 """
 import math
@@ -70,6 +82,66 @@ def state_at(t, events):
     return h, v, v, -G
 
 
+def zeno_time():
+    t1 = math.sqrt(2.0 * H0 / G)
+    return t1 * (1.0 + E) / (1.0 - E)
+
+
+def zeno_impacts(min_flight=1e-9):
+    """[(k, t_k, impact_speed, rebound_speed)] for v_min = 0, while the flight before t_k
+    lasts at least min_flight."""
+    t1 = math.sqrt(2.0 * H0 / G)
+    w1 = G * t1
+    out = [(1, t1, w1, E * w1)]
+    k = 1
+    while True:
+        k += 1
+        flight = 2.0 * w1 * E ** (k - 1) / G  # the flight that ends at impact k
+        if flight < min_flight:
+            return out
+        t = t1 + (2.0 * w1 * E / G) * (1.0 - E ** (k - 1)) / (1.0 - E)
+        out.append((k, t, w1 * E ** (k - 1), w1 * E ** k))
+
+
+def zeno_state_at(t):
+    """(h, v, der(h), der(v)) for v_min = 0 at a time t that is no impact time."""
+    t1 = math.sqrt(2.0 * H0 / G)
+    w1 = G * t1
+    t_inf = zeno_time()
+    if t >= t_inf:
+        return 0.0, 0.0, 0.0, 0.0
+    if t < t1:
+        return H0 - 0.5 * G * t * t, -G * t, -G * t, -G
+    # Flight k (k >= 1) starts at t_k with rebound speed w1 e^k; find the last impact before t.
+    k = 1 + int(math.floor(math.log(1.0 - (t - t1) * G * (1.0 - E) / (2.0 * w1 * E)) / math.log(E)))
+    tk = lambda j: t1 + (2.0 * w1 * E / G) * (1.0 - E ** (j - 1)) / (1.0 - E)
+    while tk(k + 1) <= t:
+        k += 1
+    while tk(k) > t:
+        k -= 1
+    tau = t - tk(k)
+    vk = w1 * E ** k
+    v = vk - G * tau
+    return vk * tau - 0.5 * G * tau * tau, v, v, -G
+
+
+def write_zeno(here):
+    impacts = zeno_impacts()
+    with open(os.path.join(here, "bounce_times_zeno.csv"), "w") as f:
+        f.write("index,time,impact_speed,rebound_speed\n")
+        for k, t, w, r in impacts:
+            f.write("%d,%.17g,%.17g,%.17g\n" % (k, t, w, r))
+        f.write("0,%.17g,0,0\n" % zeno_time())
+    rows = []
+    for i in range(INTERVALS + 1):
+        t = START + i * (STOP - START) / INTERVALS
+        if abs(t - zeno_time()) <= EVENT_GAP or any(abs(t - ti) <= EVENT_GAP for _, ti, _, _ in impacts):
+            continue
+        rows.append((t,) + zeno_state_at(t))
+    reference_tools.write_csv(os.path.join(here, "BouncingBall_zeno.csv"), ["time", "h", "v", "der(h)", "der(v)"],
+                              rows)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     events = bounces()
@@ -84,6 +156,7 @@ def main():
             continue
         rows.append((t,) + state_at(t, events))
     reference_tools.write_csv(os.path.join(here, "BouncingBall.csv"), ["time", "h", "v", "der(h)", "der(v)"], rows)
+    write_zeno(here)
 
 
 if __name__ == "__main__":

@@ -38,8 +38,8 @@ std::vector<CatalogEntry> grid_fmus() {
       std::stringstream ss(line);
       std::string field;
       while (std::getline(ss, field, '\t')) f.push_back(field);
-      f.resize(5);
-      if (f[3] == "PowerGrid") out.push_back({f[0], f[1], f[2], f[3], f[4]});
+      f.resize(6);
+      if (f[3] == "PowerGrid") out.push_back({f[0], f[1], f[2], f[3], f[4], f[5]});
     }
   }
   return out;

@@ -213,6 +213,7 @@ TEST(CApiTerminated, IsZeroOnTheCorpusAndForNull) {
   for (const auto& fmu : lsdae::test::catalog()) {
     if (fmu.name.find("HelloWorld") == std::string::npos && fmu.name.find("CauerLowPass") == std::string::npos)
       continue;  // the small ones: run to the stop time
+    if (!fmu.pending.empty()) continue;  // issue 32: FMUs lsdae cannot run to their end yet
     lsdae_simulation* sim = open(fmu.name);
     ASSERT_NE(sim, nullptr) << fmu.name;
     EXPECT_EQ(lsdae_terminated(sim), 0) << fmu.name << " before initialize";

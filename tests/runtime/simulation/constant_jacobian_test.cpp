@@ -20,6 +20,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <set>
 
 #include "catalog.h"
 #include "kernels/compressed_jacobian.h"
@@ -76,7 +77,17 @@ void make_point(Problem& p, double spread, std::vector<double>& y, std::vector<d
 
 class ConstantJacobian : public ::testing::TestWithParam<std::string> {};
 
+// FMUs of models/claims that declare varying entries constant, or return
+// wrong directional derivatives for entries declared constant, on purpose
+// (issue 32): the constants taken at the first point do not hold at the
+// second (or differ from the finite differences) as long as the runtime
+// trusts the claims -- an expected failure. When the runtime checks the
+// claims first, the matrices agree and the test says so: remove the FMU here.
+const std::set<std::string> kFalseConstantClaims = {"Robertson_claims_constant", "Robertson_claims_constant_nodd",
+                                                    "HelloWorld_claims_partial_sign"};
+
 TEST_P(ConstantJacobian, AssembledMatrixEqualsTheEntryByEntryOne) {
+  const bool false_claims = kFalseConstantClaims.count(GetParam()) != 0;
   Problem p;
   p.fmu = Fmu::open(test::fmu_path(GetParam()));
   p.dae = simulation::build_model_dae(*p.fmu);
@@ -105,6 +116,7 @@ TEST_P(ConstantJacobian, AssembledMatrixEqualsTheEntryByEntryOne) {
   // Both colourings, whichever would be chosen: the subtracting one is what
   // the large grids use (case13659pegase: 3 colours against 50).
   for (const auto choice : {structure::VaryingChoice::exclusive, structure::VaryingChoice::subtract}) {
+    bool disagreed = false;  // false_claims: the expected failure
     const structure::VaryingColoring varying = structure::color_varying_columns(pattern, constant, choice);
     std::string why;
     ASSERT_TRUE(structure::verify_varying_coloring(pattern, constant, varying.coloring, &why)) << why;
@@ -143,6 +155,10 @@ TEST_P(ConstantJacobian, AssembledMatrixEqualsTheEntryByEntryOne) {
             const std::size_t row = pattern.row_idx()[q];
             const double bound = use_directional ? 8 * std::numeric_limits<double>::epsilon() * row_scale[row]
                                                  : 1e-6 * row_scale[row];
+            if (false_claims) {
+              disagreed = disagreed || !(std::fabs(have[q] - want[q]) <= bound);
+              continue;
+            }
             ASSERT_LE(std::fabs(have[q] - want[q]), bound)
                 << GetParam() << (use_directional ? " directional" : " finite differences") << ", cj " << cj
                 << ": row " << row << ", column " << c << (constant[q] ? " (constant)" : " (varying)") << ": "
@@ -153,6 +169,12 @@ TEST_P(ConstantJacobian, AssembledMatrixEqualsTheEntryByEntryOne) {
             }
           }
       }
+    }
+    if (false_claims) {
+      EXPECT_TRUE(disagreed) << GetParam() << " makes false claims on purpose (models/claims), yet the assembled "
+                             << "matrix now equals the entry-by-entry one: the runtime checks the claims, so "
+                             << "remove it from kFalseConstantClaims";
+      continue;
     }
     // The constants were evaluated once; every Jacobian after that costs the varying colours.
     EXPECT_EQ(split.counters().constant_evaluations, varying.constant_entries > 0 ? 1u : 0u);

@@ -1,0 +1,167 @@
+// models/kit/instance_continuous.cpp -- time, continuous states, derivatives,
+// event indicators, fmi3UpdateDiscreteStates and directional derivatives
+// (instance.h).
+#include "kit/instance.h"
+
+#include <bit>
+#include <cstdint>
+
+namespace lsdae::kit {
+
+namespace {
+
+// slot = value; whether the bits changed. Setters mark the instance dirty only
+// then: an importer that sets the same point again (one call per Jacobian
+// colour, the output after the last residual) keeps compute()'s results and
+// the partial-derivative table. Bits, not ==: -0.0 and 0.0 may compute
+// differently, and a NaN set again is the same NaN.
+bool store(double& slot, double value) {
+  const bool changed = std::bit_cast<std::uint64_t>(slot) != std::bit_cast<std::uint64_t>(value);
+  slot = value;
+  return changed;
+}
+
+}  // namespace
+
+fmi3Status Instance::set_time(double time) {
+  if (!check_mode("fmi3SetTime", {Mode::continuous_time, Mode::event})) return fmi3Error;
+  if (store(time_, time)) touch();
+  return desc_.clocks.empty() ? fmi3OK : check_missed_ticks("fmi3SetTime");
+}
+
+namespace {
+bool check_count(const Instance& inst, const char* function, size_t given, size_t expected) {
+  if (given == expected) return true;
+  inst.log(fmi3Error, "logStatusError",
+           std::string(function) + ": got " + std::to_string(given) + " elements, the FMU has " +
+               std::to_string(expected));
+  return false;
+}
+}  // namespace
+
+fmi3Status Instance::set_continuous_states(const double x[], size_t n) {
+  if (!check_mode("fmi3SetContinuousStates", {Mode::continuous_time, Mode::event})) return fmi3Error;
+  if (!check_count(*this, "fmi3SetContinuousStates", n, desc_.states.size())) return fmi3Error;
+  double* v = f64_.data();
+  const ValueRef* states = desc_.states.data();
+  std::uint64_t changed = 0;  // any bit that differs
+  for (size_t i = 0; i < n; ++i) {
+    changed |= std::bit_cast<std::uint64_t>(v[states[i]]) ^ std::bit_cast<std::uint64_t>(x[i]);
+    v[states[i]] = x[i];
+  }
+  if (changed != 0) touch();
+  return fmi3OK;
+}
+
+fmi3Status Instance::get_continuous_states(double x[], size_t n) {
+  if (!check_count(*this, "fmi3GetContinuousStates", n, desc_.states.size())) return fmi3Error;
+  for (size_t i = 0; i < n; ++i) x[i] = f64_[desc_.states[i]];
+  return fmi3OK;
+}
+
+fmi3Status Instance::get_derivatives(double dx[], size_t n) {
+  if (!check_mode("fmi3GetContinuousStateDerivatives",
+                  {Mode::initialization, Mode::event, Mode::continuous_time, Mode::terminated}))
+    return fmi3Error;
+  if (!check_count(*this, "fmi3GetContinuousStateDerivatives", n, desc_.derivatives.size())) return fmi3Error;
+  ensure_computed();
+  for (size_t i = 0; i < n; ++i) dx[i] = f64_[desc_.derivatives[i]];
+  return fmi3OK;
+}
+
+fmi3Status Instance::get_nominals(double nominals[], size_t n) {
+  if (!check_count(*this, "fmi3GetNominalsOfContinuousStates", n, desc_.states.size())) return fmi3Error;
+  for (size_t i = 0; i < n; ++i) nominals[i] = desc_.variables[desc_.states[i]].nominal.value_or(1.0);
+  return fmi3OK;
+}
+
+fmi3Status Instance::get_event_indicators(double indicators[], size_t n) {
+  if (!check_mode("fmi3GetEventIndicators",
+                  {Mode::initialization, Mode::event, Mode::continuous_time, Mode::terminated}))
+    return fmi3Error;
+  if (!check_count(*this, "fmi3GetEventIndicators", n, desc_.event_indicators.size())) return fmi3Error;
+  ensure_computed();
+  for (size_t i = 0; i < n; ++i) indicators[i] = f64_[desc_.event_indicators[i]];
+  return fmi3OK;
+}
+
+fmi3Status Instance::get_number_of_states(size_t* n) const {
+  *n = desc_.states.size();
+  return fmi3OK;
+}
+
+fmi3Status Instance::get_number_of_event_indicators(size_t* n) const {
+  *n = desc_.event_indicators.size();
+  return fmi3OK;
+}
+
+fmi3Status Instance::update_discrete_states(bool* need_update, bool* terminate, bool* nominals_changed,
+                                            bool* values_changed, bool* next_defined, double* next_time) {
+  if (!check_mode("fmi3UpdateDiscreteStates", {Mode::event})) return fmi3Error;
+  ensure_computed();  // f_event: the partitions of the active clocks
+  Context c = context();
+  const DiscreteUpdate u = model_->update_discrete(c);
+  const fmi3Status clocks = desc_.clocks.empty() ? fmi3OK : clocks_after_update(u);
+  touch();
+  if (clocks == fmi3Error) return fmi3Error;
+  if (need_update) *need_update = false;
+  if (terminate) *terminate = u.terminate;
+  if (nominals_changed) *nominals_changed = false;
+  if (values_changed) *values_changed = u.values_of_states_changed;
+  if (next_defined) *next_defined = u.next_event_time.has_value();
+  if (next_time) *next_time = u.next_event_time.value_or(0.0);
+  if (u.values_of_states_changed || u.next_event_time)
+    log(fmi3OK, "logEvents",
+        "UpdateDiscreteStates at t = " + std::to_string(time_) +
+            (u.values_of_states_changed ? ": states re-initialized" : "") +
+            (u.next_event_time ? ", next time event at " + std::to_string(*u.next_event_time) : ""));
+  return clocks;
+}
+
+fmi3Status Instance::completed_integrator_step(bool* enter_event_mode, bool* terminate) {
+  if (!check_mode("fmi3CompletedIntegratorStep", {Mode::continuous_time})) return fmi3Error;
+  if (enter_event_mode) *enter_event_mode = false;
+  if (terminate) *terminate = false;
+  return fmi3OK;
+}
+
+fmi3Status Instance::get_directional_derivative(const fmi3ValueReference unknowns[], size_t n_unknowns,
+                                                const fmi3ValueReference knowns[], size_t n_knowns,
+                                                const double seed[], size_t n_seed, double sensitivity[],
+                                                size_t n_sensitivity) {
+  if (!desc_.provides_partials) {
+    log(fmi3Error, "logStatusError",
+        "fmi3GetDirectionalDerivative: this FMU does not provide directional derivatives "
+        "(providesDirectionalDerivatives=\"false\")");
+    return fmi3Error;
+  }
+  if (!check_mode("fmi3GetDirectionalDerivative",
+                  {Mode::initialization, Mode::event, Mode::continuous_time, Mode::terminated}))
+    return fmi3Error;
+  if (n_seed != n_knowns || n_sensitivity != n_unknowns) {
+    log(fmi3Error, "logStatusError", "fmi3GetDirectionalDerivative: nSeed must equal nKnowns and nSensitivity nUnknowns");
+    return fmi3Error;
+  }
+  for (size_t i = 0; i < n_unknowns; ++i)
+    if (!check_vr("fmi3GetDirectionalDerivative (unknown)", unknowns[i], VarType::float64)) return fmi3Error;
+  for (size_t j = 0; j < n_knowns; ++j)
+    if (!check_vr("fmi3GetDirectionalDerivative (known)", knowns[j], VarType::float64)) return fmi3Error;
+  try {
+    ensure_partials();
+  } catch (const std::exception& e) {
+    log(fmi3Error, "logStatusError", std::string("fmi3GetDirectionalDerivative: ") + e.what());
+    return fmi3Error;
+  }
+  for (size_t j = 0; j < n_knowns; ++j) seed_by_vr_[knowns[j]] += seed[j];
+  for (size_t i = 0; i < n_unknowns; ++i) {
+    double sum = 0.0;
+    const ValueRef row = unknowns[i];
+    for (std::size_t k = partial_row_start_[row]; k < partial_row_start_[row + 1]; ++k)
+      sum += partial_value_[k] * seed_by_vr_[partial_known_[k]];
+    sensitivity[i] = sum;
+  }
+  for (size_t j = 0; j < n_knowns; ++j) seed_by_vr_[knowns[j]] = 0.0;
+  return fmi3OK;
+}
+
+}  // namespace lsdae::kit
