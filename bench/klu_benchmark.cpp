@@ -3,7 +3,7 @@
 // directional derivatives, cj = 1e10): the symbolic analysis (AMD + BTF; once
 // per run), a full numeric factorization (after a bad rcond), the numeric
 // refactorization with the same pivots (every other Jacobian; SUNDIALS'
-// policy, runtime/simulation/ida_integrator.h), and one solve (every Newton
+// policy, runtime/simulation/ida/ida_integrator.h), and one solve (every Newton
 // iteration). All go as O(N) on this banded matrix.
 //
 // Arguments {form, N, rows}: rows 0 is lsdae's default order (each row at its

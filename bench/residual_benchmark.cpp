@@ -1,5 +1,5 @@
 // bench/residual_benchmark.cpp -- one evaluation of IDA's residual
-// G(t, y, y'): through the FMU as lsdae does it (FmuResidual: fmi3SetTime,
+// G(t, y, y'): through the FMU as lsdae does it (ModelResidual: fmi3SetTime,
 // fmi3SetContinuousStates, fmi3SetFloat64 of the algebraic variables and,
 // fully implicit, the derivatives, fmi3GetFloat64 of the residuals or
 // fmi3GetContinuousStateDerivatives, and the model's compute()), and the same

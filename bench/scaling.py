@@ -13,7 +13,7 @@ repetitions, so drift in machine load hits every variant alike):
   native-serial (both forms): tl_native --nvector serial, i.e. IDA's vector
           kernels as Debian ships them (built without optimisation); lsdae and
           the default native use the same kernels compiled with the project
-          (runtime/simulation/optimized_nvector.h, bitwise the same results)
+          (runtime/simulation/ida/optimized_nvector.h, bitwise the same results)
   dense   (both forms) lsdae --linear-solver dense          up to --dense-max
   column  (both forms) lsdae --no-coloring (one directional
           call per Jacobian column, as PyFMI 2.0 / fmi-rs)   up to --column-max

@@ -61,7 +61,7 @@ TlFmuProblem* TlFmuProblem::get(benchmark::State& state, int form, long n, std::
   }
   auto p = std::make_unique<TlFmuProblem>();
   p->fmu = Fmu::open(tl_fmu_folder(form, n));
-  p->dae = simulation::build_fmu_dae(*p->fmu);
+  p->dae = simulation::build_model_dae(*p->fmu);
   structure::PipelineOptions options;
   options.best_ordering = true;  // as Simulation::create
   p->structure = structure::run_structure(p->dae.input, nullptr, options);
@@ -80,7 +80,7 @@ TlFmuProblem* TlFmuProblem::get(benchmark::State& state, int form, long n, std::
     p->instances.push_back(std::move(inst));
   }
   for (auto& inst : p->instances)
-    p->residuals.push_back(std::make_unique<simulation::FmuResidual>(*inst, p->dae, p->structure.analysis.system,
+    p->residuals.push_back(std::make_unique<simulation::ModelResidual>(*inst, p->dae, p->structure.analysis.system,
                                                                      *p->structure.index1));
   // A point in the middle of the wave: smooth, nonzero, deterministic. The
   // TransmissionLine is linear, so no cost depends on the values.

@@ -21,8 +21,8 @@
 #include "lsdae/fmu.h"
 #include "lsdae/instance.h"
 #include "native/transmission_line.h"
-#include "simulation/fmu_dae.h"
-#include "simulation/fmu_residual.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_residual.h"
 #include "structure/pipeline.h"
 
 namespace lsdae::bench {
@@ -48,14 +48,14 @@ void tl_sizes(benchmark::internal::Benchmark* b, const char* extra = nullptr,
 // An FMU with everything Simulation::create and initialize() build before
 // IDA starts: the DAE from the manifest, the structure (best colouring),
 // `threads` instances in Continuous-Time Mode (DAE mode when the FMU has a
-// manifest), one FmuResidual each, and a point (y, y') with the residual there.
+// manifest), one ModelResidual each, and a point (y, y') with the residual there.
 // Not movable: the residuals refer to the members.
 struct TlFmuProblem {
   std::shared_ptr<Fmu> fmu;
-  simulation::FmuDae dae;
+  simulation::ModelDae dae;
   structure::StructureOutcome structure;
   std::vector<std::unique_ptr<Instance>> instances;
-  std::vector<std::unique_ptr<simulation::FmuResidual>> residuals;
+  std::vector<std::unique_ptr<simulation::ModelResidual>> residuals;
   std::vector<double> y, yp, r, weights, nominal;
 
   std::size_t size() const { return y.size(); }

@@ -2,7 +2,7 @@
 // integrates, as the numeric kernels see it: no FMI, no SUNDIALS types.
 //
 // The runtime implements it over an FMU instance (runtime/simulation/
-// fmu_residual.h); tests implement it with formulas. One object is used by one
+// model_residual.h); tests implement it with formulas. One object is used by one
 // thread at a time; parallel kernels take one object per thread (a pool) and
 // rely on every call being a pure function of its arguments: an
 // implementation writes all of (t, y, y') into its model before evaluating.

@@ -1,6 +1,6 @@
 // bench/native/native_solver.cpp -- see native_solver.h.
 #include "native/native_solver.h"
-#include "simulation/optimized_nvector.h"
+#include "simulation/ida/optimized_nvector.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>

@@ -33,7 +33,7 @@ struct NativeOptions {
   double interval = 2e-9;
   long max_steps = 100000;     // between two output points
   // The serial vectors' operations compiled with the project
-  // (runtime/simulation/optimized_nvector.h; bitwise the same results), as
+  // (runtime/simulation/ida/optimized_nvector.h; bitwise the same results), as
   // lsdae's integrator uses them; false: SUNDIALS' own as Debian builds them (-O0).
   bool optimized_vectors = true;
 };

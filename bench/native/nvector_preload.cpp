@@ -8,7 +8,7 @@
 #include <dlfcn.h>
 #include <nvector/nvector_serial.h>
 
-#include "simulation/optimized_nvector.h"
+#include "simulation/ida/optimized_nvector.h"
 
 extern "C" N_Vector N_VNew_Serial(sunindextype length, SUNContext context) {
   using Fn = N_Vector (*)(sunindextype, SUNContext);

@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   std::string nvector = "optimized";
   app.add_option("--nvector", nvector,
                  "optimized (default): the serial vector operations compiled with the project, as lsdae's "
-                 "integrator uses them (runtime/simulation/optimized_nvector.h); serial: SUNDIALS' own as "
+                 "integrator uses them (runtime/simulation/ida/optimized_nvector.h); serial: SUNDIALS' own as "
                  "Debian packages them (built without optimisation; bitwise the same results)")
       ->check(CLI::IsMember({"serial", "optimized"}));
   std::string row_order = "matched";

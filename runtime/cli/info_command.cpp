@@ -21,8 +21,8 @@
 #include "lsdae/fmu.h"
 #include "lsdae/ssp.h"
 #include "lsdae/supervise.h"
-#include "simulation/fmu_dae.h"
-#include "simulation/fmu_jacobian_values.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_jacobian_values.h"
 #include "simulation/output_channels.h"
 #include "simulation/dummy_selection.h"
 #include "simulation/jacobian_constancy.h"
@@ -114,7 +114,7 @@ void print_text(const Fmu& fmu, const FmuSummary& s) {
 // chosen numerically at the start point (start values, parameters).
 // With dependenciesKind: the entries evaluated once and the colours left for
 // the varying ones (what a simulation evaluates per Jacobian).
-void add_constant_entries(const simulation::FmuDae& dae, structure::StructureOutcome& outcome) {
+void add_constant_entries(const simulation::ModelDae& dae, structure::StructureOutcome& outcome) {
   if (!outcome.index1 || !outcome.report.coloring) return;
   const structure::Pattern& iteration = outcome.iteration;
   kernels::ConstantEntries entries =
@@ -129,7 +129,7 @@ void add_constant_entries(const simulation::FmuDae& dae, structure::StructureOut
 }
 
 // What --eliminate auto would eliminate (simulation/elimination_plan.h).
-void add_elimination(const simulation::FmuDae& dae, structure::StructureOutcome& outcome) {
+void add_elimination(const simulation::ModelDae& dae, structure::StructureOutcome& outcome) {
   if (!outcome.index1 || !outcome.report.coloring) return;
   const std::string why = simulation::elimination_not_planned(dae, *outcome.index1);
   if (!why.empty()) {
@@ -139,7 +139,7 @@ void add_elimination(const simulation::FmuDae& dae, structure::StructureOutcome&
     return;
   }
   const structure::LinearElimination plan =
-      simulation::plan_fmu_elimination(dae, outcome.analysis.system, *outcome.index1, outcome.iteration);
+      simulation::plan_model_elimination(dae, outcome.analysis.system, *outcome.index1, outcome.iteration);
   if (plan.any() && plan.kept.empty()) {
     structure::EliminationSummary s;
     s.not_planned = "every unknown would be eliminated; IDA keeps them all";
@@ -154,7 +154,7 @@ void add_elimination(const simulation::FmuDae& dae, structure::StructureOutcome&
 // `model`: one FMU, or a system of FMUs (the composed DAE).
 structure::StructureOutcome analyse_structure(const std::shared_ptr<const Model>& model, bool load,
                                               std::string& selection_note) {
-  simulation::FmuDae dae = simulation::build_fmu_dae(*model);
+  simulation::ModelDae dae = simulation::build_model_dae(*model);
   structure::StructureOutcome outcome = structure::run_structure(dae.input, nullptr);
   add_constant_entries(dae, outcome);
   add_elimination(dae, outcome);

@@ -128,7 +128,7 @@ std::string not_converged(double t, int iterations, const std::string& names, do
 
 }  // namespace
 
-ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& dae, const structure::DaeSystem& system,
+ConstraintProjector::ConstraintProjector(ModelResidual& residual, const ModelDae& dae, const structure::DaeSystem& system,
                                          const structure::Index1System& index1, std::vector<EquationRef> constraints,
                                          ProjectionOptions options)
     : residual_(residual), instance_(residual.instance()), options_(std::move(options)), n_(residual.size()) {
@@ -178,8 +178,8 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
       const std::size_t g = system.formulation_group.at(e.id);
       if (system.group_kind[g] == structure::GroupKind::state_equation)
         throw Error(ErrorKind::usage, messages::state_equation(names_.back()));
-      if (const FmuDae::Synthesis* s = dae.synthesis_of(system.group_source[g], system.level_of(e.id))) {
-        // lsdae's own d/dt(g) (fmu_dae.h): computed, not read. Only the
+      if (const ModelDae::Synthesis* s = dae.synthesis_of(system.group_source[g], system.level_of(e.id))) {
+        // lsdae's own d/dt(g) (model_dae.h): computed, not read. Only the
         // state form (two levels) is a function of the states.
         // The one-level d/dt(g) is always the highest formulation, never a constraint.
         if (!s->two_levels()) throw Error(ErrorKind::internal, messages::synthesized(names_.back()));

@@ -67,7 +67,7 @@
 // The instance (residual.instance()) must be in Continuous-Time Mode; on
 // return from a successful project() it holds the projected point
 // (t, y, y'); after a failure or Discard it holds some trial point (every
-// FmuResidual evaluation writes its whole point first, so IDA is unaffected).
+// ModelResidual evaluation writes its whole point first, so IDA is unaffected).
 //
 // Errors (all lsdae::Error(ErrorKind::solver), y restored to its input):
 //   singular A (constraints dependent at this point, or a zero gradient);
@@ -87,7 +87,7 @@
 // correction_tolerance (the usual case when every step is projected: the
 // drift of one step is of the order of its local error).
 // Cost per project(): 1 + iterations constraint evaluations (one
-// fmi3GetFloat64 of m variables after FmuResidual::apply), plus per
+// fmi3GetFloat64 of m variables after ModelResidual::apply), plus per
 // Jacobian: colours directional-derivative calls (or colours evaluations),
 // O(Σ_k nnz_k²) to assemble A (nnz_k = constraints touching column k) and
 // one sparse LDLᵀ of A. Workspaces are allocated in the constructor; on
@@ -107,8 +107,8 @@
 
 #include "lsdae/instance.h"
 #include "simulation/constraint_synthesis.h"
-#include "simulation/fmu_dae.h"
-#include "simulation/fmu_residual.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_residual.h"
 #include "structure/coloring.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
@@ -177,7 +177,7 @@ class ConstraintProjector {
   // Throws Error(usage) for bad options or a state-equation formulation, and
   // Error(solver) for a constraint that depends on no differential unknown
   // (a projection of the differential states cannot reach it).
-  ConstraintProjector(FmuResidual& residual, const FmuDae& dae, const structure::DaeSystem& system,
+  ConstraintProjector(ModelResidual& residual, const ModelDae& dae, const structure::DaeSystem& system,
                       const structure::Index1System& index1, std::vector<structure::EquationRef> constraints,
                       ProjectionOptions options = {});
 
@@ -225,7 +225,7 @@ class ConstraintProjector {
   std::vector<std::size_t> largest(double above) const;  // constraints with |c_i| > above, largest first
   void restore(std::span<double> y) const;               // moved entries of y ← y_start_
 
-  FmuResidual& residual_;
+  ModelResidual& residual_;
   Instance& instance_;
   ConditionReport condition_;  // of the last factorize()
   ProjectionOptions options_;
@@ -235,7 +235,7 @@ class ConstraintProjector {
   std::size_t n_ = 0;                     // N, IDA unknowns
   std::vector<std::string> names_;        // per constraint
   std::vector<ValueReference> vrs_;       // per constraint: the variable C_i is read from
-  // Synthesized constraints (d/dt(g) in state form, fmu_dae.h): computed by
+  // Synthesized constraints (d/dt(g) in state form, model_dae.h): computed by
   // synthesis_ instead (pairs of constraint index and synthesis slot).
   std::unique_ptr<ConstraintSynthesis> synthesis_;  // null: none
   std::vector<std::pair<std::size_t, std::size_t>> synthesized_;

@@ -65,7 +65,7 @@ std::optional<double> first_derivative_along(
   return first_difference(f, h);
 }
 
-std::vector<double> state_nominals(const ModelDescription& md, const FmuDae& dae) {
+std::vector<double> state_nominals(const ModelDescription& md, const ModelDae& dae) {
   std::vector<double> out(dae.state_vrs.size(), 1.0);
   for (std::size_t i = 0; i < out.size(); ++i)
     if (const Variable* v = md.find(dae.state_vrs[i]);
@@ -74,12 +74,12 @@ std::vector<double> state_nominals(const ModelDescription& md, const FmuDae& dae
   return out;
 }
 
-ConstraintSynthesis::ConstraintSynthesis(Instance& instance, const FmuDae& dae, std::vector<double> state_nominal)
+ConstraintSynthesis::ConstraintSynthesis(Instance& instance, const ModelDae& dae, std::vector<double> state_nominal)
     : instance_(instance), dae_(dae), nominal_(std::move(state_nominal)), last_phi_(dae.synthesis.size()) {}
 
 std::size_t ConstraintSynthesis::add_row(std::size_t group, std::size_t level) {
   std::size_t order = 0;
-  const FmuDae::Synthesis* s = dae_.synthesis_of(group, level, &order);
+  const ModelDae::Synthesis* s = dae_.synthesis_of(group, level, &order);
   if (s == nullptr || order < 1 || order > s->levels())
     throw Error(ErrorKind::internal, "simulation: formulation " + std::to_string(level) + " of residual group " +
                                          std::to_string(group) + " is not synthesized");
@@ -134,7 +134,7 @@ kernels::EvalStatus ConstraintSynthesis::evaluate(double t, std::span<const doub
     if (auto s = one_level(t, x, xdot, out); s != kernels::EvalStatus::ok) return s;
   // Two levels: one computation per synthesis entry serves its rows.
   for (std::size_t k = 0; k < rows_.size(); ++k) {
-    const FmuDae::Synthesis& s = dae_.synthesis[rows_[k].entry];
+    const ModelDae::Synthesis& s = dae_.synthesis[rows_[k].entry];
     if (!s.two_levels()) continue;
     bool done = false;
     for (std::size_t j = 0; j < k && !done; ++j) done = rows_[j].entry == rows_[k].entry;
@@ -165,7 +165,7 @@ kernels::EvalStatus ConstraintSynthesis::one_level(double t, std::span<const dou
   return kernels::EvalStatus::ok;
 }
 
-kernels::EvalStatus ConstraintSynthesis::two_levels(const FmuDae::Synthesis& s, bool second, double t,
+kernels::EvalStatus ConstraintSynthesis::two_levels(const ModelDae::Synthesis& s, bool second, double t,
                                                     std::span<const double> x, std::span<const double> xdot,
                                                     double& g1, double& g2) {
   using Vec = Eigen::VectorXd;

@@ -1,5 +1,5 @@
 // runtime/simulation/constraint_synthesis.h -- the values of the constraint
-// derivatives lsdae synthesizes (FmuDae::synthesis, fmu_dae.h), from the
+// derivatives lsdae synthesizes (ModelDae::synthesis, model_dae.h), from the
 // FMU's residual variables alone, at a point (t, x, ẋ).
 //
 // One level (no kinematic block), "d/dt(g)" = ∂g/∂x·ẋ + ∂g/∂t: a central
@@ -12,7 +12,7 @@
 // One pair of evaluations serves all one-level rows (the union of their
 // states moves).
 //
-// Two levels (a kinematic block K determines ẋ_S, fmu_dae.h). Every
+// Two levels (a kinematic block K determines ẋ_S, model_dae.h). Every
 // difference below is a higher-order stencil (first_difference,
 // second_difference below), since g₂ is an index-1 row whose noise goes
 // straight into the algebraic unknowns it determines (the rod force):
@@ -64,9 +64,9 @@
 #include <vector>
 
 #include "kernels/residual_function.h"
-#include "lsdae/fmu.h"
 #include "lsdae/instance.h"
-#include "simulation/fmu_dae.h"
+#include "lsdae/model.h"
+#include "simulation/model_dae.h"
 #include "simulation/input_table.h"
 
 namespace lsdae::simulation {
@@ -102,12 +102,12 @@ std::optional<double> second_derivative_along(const CurveFunction& g, double t, 
                                               std::span<const double> v, std::span<const double> a, double h);
 
 // Per state of `dae`: its nominal from the model description, 1 if none.
-std::vector<double> state_nominals(const ModelDescription& md, const FmuDae& dae);
+std::vector<double> state_nominals(const ModelDescription& md, const ModelDae& dae);
 
 class ConstraintSynthesis {
  public:
   // `state_nominal`: per state, its nominal (1 if none). References must outlive this.
-  ConstraintSynthesis(Instance& instance, const FmuDae& dae, std::vector<double> state_nominal);
+  ConstraintSynthesis(Instance& instance, const ModelDae& dae, std::vector<double> state_nominal);
   // Asks for the value of the synthesized formulation at `level` of group
   // `group` (DaeInput::residuals index); returns its slot in evaluate()'s output.
   std::size_t add_row(std::size_t group, std::size_t level);
@@ -131,12 +131,12 @@ class ConstraintSynthesis {
             std::span<const ValueReference> vrs, std::span<double> out);
   kernels::EvalStatus one_level(double t, std::span<const double> x, std::span<const double> xdot,
                                 std::span<double> out);
-  kernels::EvalStatus two_levels(const FmuDae::Synthesis& s, bool second, double t, std::span<const double> x,
+  kernels::EvalStatus two_levels(const ModelDae::Synthesis& s, bool second, double t, std::span<const double> x,
                                  std::span<const double> xdot, double& g1, double& g2);
   double scale(std::span<const double> x, std::size_t i) const;
 
   Instance& instance_;
-  const FmuDae& dae_;
+  const ModelDae& dae_;
   std::vector<double> nominal_;
   const InputTable* inputs_ = nullptr;
   std::vector<Row> rows_;

@@ -11,8 +11,8 @@
 namespace lsdae::simulation {
 
 namespace {
-std::vector<double> column_nominals(const Model& fmu, const FmuDae& dae, const structure::DaeSystem& system) {
-  const ModelDescription& md = fmu.model_description();
+std::vector<double> column_nominals(const Model& model, const ModelDae& dae, const structure::DaeSystem& system) {
+  const ModelDescription& md = model.model_description();
   auto of = [&](ValueReference vr) {
     const Variable* v = md.find(vr);
     return (v != nullptr && v->nominal && *v->nominal > 0) ? *v->nominal : 1.0;
@@ -30,25 +30,25 @@ std::vector<double> column_nominals(const Model& fmu, const FmuDae& dae, const s
 }
 }  // namespace
 
-SelectionValues::SelectionValues(const Model& fmu, Instance& instance, const FmuDae& dae,
+SelectionValues::SelectionValues(const Model& model, Instance& instance, const ModelDae& dae,
                                  const structure::DaeSystem& system)
     : instance_(instance), dae_(dae), system_(system) {
-  if (!fmu.directional_derivatives_available())
-    fd_ = std::make_unique<FiniteDifferenceJacobianValues>(instance, dae, system, column_nominals(fmu, dae, system));
+  if (!model.directional_derivatives_available())
+    fd_ = std::make_unique<FiniteDifferenceJacobianValues>(instance, dae, system, column_nominals(model, dae, system));
   state_nominal_.assign(dae.state_vrs.size(), 1.0);
   derivative_nominal_.assign(dae.state_vrs.size(), 1.0);
-  const std::vector<double> nominal = column_nominals(fmu, dae, system);
+  const std::vector<double> nominal = column_nominals(model, dae, system);
   for (std::size_t i = 0; i < dae.state_vrs.size(); ++i) {
     state_nominal_[i] = nominal[system.layout.column(structure::state(i))];
     derivative_nominal_[i] = nominal[system.layout.column(structure::derivative_of(i))];
   }
-  // Two-level synthesized rows (fmu_dae.h) have no variable to differentiate:
+  // Two-level synthesized rows (model_dae.h) have no variable to differentiate:
   // their entries are central differences of their synthesized values.
   for (std::size_t g = 0; g < system.groups(); ++g) {
     if (system.group_kind[g] != structure::GroupKind::residual) continue;
     const std::size_t source = system.group_source[g];
     for (std::size_t level = 0; level < system.formulation_count(g); ++level) {
-      const FmuDae::Synthesis* s = dae.synthesis_of(source, level);
+      const ModelDae::Synthesis* s = dae.synthesis_of(source, level);
       if (s == nullptr || !s->two_levels()) continue;
       if (!synthesis_) synthesis_ = std::make_unique<ConstraintSynthesis>(instance, dae, state_nominal_);
       synthesized_rows_.push_back({system.formulation(g, level), synthesis_->add_row(source, level)});
@@ -56,7 +56,7 @@ SelectionValues::SelectionValues(const Model& fmu, Instance& instance, const Fmu
   }
 }
 
-void SelectionValues::set_point(const FmuPoint& point) {
+void SelectionValues::set_point(const DaePoint& point) {
   point_ = point;
   if (fd_) {
     fd_->set_point(point);
@@ -66,7 +66,7 @@ void SelectionValues::set_point(const FmuPoint& point) {
 }
 
 void SelectionValues::write_point() {
-  const FmuPoint& point = point_;
+  const DaePoint& point = point_;
   auto ok = [](CallStatus s) { return s != CallStatus::discard; };
   bool fine = ok(instance_.set_time(point.t));
   if (fine && !point.x.empty()) fine = ok(instance_.set_continuous_states(point.x));
@@ -85,7 +85,7 @@ void SelectionValues::synthesized_entries(std::span<const structure::JacobianEnt
   // relative at worst: enough for pivots and a condition estimate.
   static const double cbrt_eps = std::cbrt(std::numeric_limits<double>::epsilon());
   std::vector<double> plus(synthesis_->rows()), minus(synthesis_->rows());
-  FmuPoint p = point_;
+  DaePoint p = point_;
   std::size_t k = 0;
   while (k < entries.size()) {
     const structure::VarRef column = entries[k].column;
@@ -133,9 +133,9 @@ bool SelectionValues::is_two_level_row(const structure::EquationRef& row) const 
 }
 
 structure::JacobianCallback SelectionValues::callback() {
-  structure::JacobianCallback inner = fd_ ? as_callback(*fd_) : fmu_jacobian_values(instance_, dae_, system_);
+  structure::JacobianCallback inner = fd_ ? as_callback(*fd_) : model_jacobian_values(instance_, dae_, system_);
   if (!dae_.any_synthesized()) return inner;
-  // A synthesized row d/dt r (fmu_dae.h) has no FMU variable: its entry for
+  // A synthesized row d/dt r (model_dae.h) has no FMU variable: its entry for
   // ẋ_i is ∂r/∂x_i (d/dt r = ∂r/∂x·ẋ + ∂r/∂t), asked of r itself. Entries for
   // its x or z columns (second derivatives) are not available.
   return [inner = std::move(inner), this](std::span<const structure::JacobianEntry> all_entries,
@@ -218,25 +218,16 @@ bool SelectionValues::switched_off(structure::EquationRef e) const {
   return value == 0.0;
 }
 
-FmuPoint initial_point(Instance& instance, const FmuDae& dae, double t) {
-  FmuPoint p;
-  p.t = t;
-  p.x.resize(dae.state_vrs.size());
-  p.xdot.resize(dae.state_vrs.size());
-  p.z.resize(dae.algebraic_vrs.size());
-  if (!p.x.empty()) instance.get_continuous_states(p.x);
-  if (!p.z.empty()) instance.get_float64(dae.algebraic_vrs, p.z);
-  if (!p.x.empty()) {
-    if (dae.fully_implicit) instance.get_float64(dae.derivative_vrs, p.xdot);
-    else instance.get_continuous_state_derivatives(p.xdot);
-  }
-  for (auto* v : {&p.x, &p.xdot, &p.z})
+DaePoint initial_point(Instance& instance, const ModelDae& dae, double t) {
+  DaePoint p = empty_point(dae, t);
+  read_point(instance, dae, PointRead::everything, p);  // ẋ: finite values only (model_dae.h)
+  for (auto* v : {&p.x, &p.z})
     for (double& d : *v)
       if (!std::isfinite(d)) d = 0.0;
   return p;
 }
 
-structure::StructureOutcome select_at_start(const FmuDae& dae, const structure::StructureOutcome& structural,
+structure::StructureOutcome select_at_start(const ModelDae& dae, const structure::StructureOutcome& structural,
                                             SelectionValues& values, const structure::PipelineOptions& pipeline) {
   structure::PipelineOptions options = pipeline;
   options.selection = values.selection_options(pipeline.selection);

@@ -6,7 +6,7 @@
 // Values (SelectionValues): ∂(constraint rows)/∂(columns) from
 // fmi3GetDirectionalDerivative when the FMU provides it, otherwise from
 // coloured central finite differences of the residual groups
-// (fmu_jacobian_values.h). Finite-difference values carry a relative error
+// (model_jacobian_values.h). Finite-difference values carry a relative error
 // of about 4e-11 of their row's scale, so a block counts as singular below a
 // larger reciprocal condition number with them than with exact values:
 //   rcond_floor() = 1e-12 (directional) or 1e-8 (finite differences),
@@ -43,11 +43,11 @@
 #include <string>
 #include <vector>
 
-#include "lsdae/fmu.h"
 #include "lsdae/instance.h"
+#include "lsdae/model.h"
 #include "simulation/constraint_synthesis.h"
-#include "simulation/fmu_dae.h"
-#include "simulation/fmu_jacobian_values.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_jacobian_values.h"
 #include "structure/pipeline.h"
 
 namespace lsdae::simulation {
@@ -55,9 +55,9 @@ namespace lsdae::simulation {
 class SelectionValues {
  public:
   // References must outlive this object.
-  SelectionValues(const Model& model, Instance& instance, const FmuDae& dae, const structure::DaeSystem& system);
+  SelectionValues(const Model& model, Instance& instance, const ModelDae& dae, const structure::DaeSystem& system);
   // Writes `point` into the instance; the next values describe it.
-  void set_point(const FmuPoint& point);
+  void set_point(const DaePoint& point);
   structure::JacobianCallback callback();
   bool directional() const { return !fd_; }
   const char* source() const { return fd_ ? "finite differences" : "directional derivatives"; }
@@ -71,26 +71,26 @@ class SelectionValues {
   bool is_two_level_row(const structure::EquationRef& row) const;
   void synthesized_entries(std::span<const structure::JacobianEntry> entries, std::span<double> values);
   Instance& instance_;
-  const FmuDae& dae_;
+  const ModelDae& dae_;
   const structure::DaeSystem& system_;
   std::unique_ptr<FiniteDifferenceJacobianValues> fd_;  // null: directional
-  FmuPoint point_;
+  DaePoint point_;
   std::vector<double> state_nominal_, derivative_nominal_;
   std::unique_ptr<ConstraintSynthesis> synthesis_;  // two-level synthesized rows; null: none
   std::vector<std::pair<std::size_t, std::size_t>> synthesized_rows_;  // (formulation, slot in synthesis_)
 };
 
-// The point the instance holds after initialization: states, algebraic
-// variables, and the derivatives (fully implicit: the derivative variables;
-// semi-explicit: fmi3GetContinuousStateDerivatives); non-finite ones are 0.
-FmuPoint initial_point(Instance& instance, const FmuDae& dae, double t);
+// The point the instance holds after initialization (read_point of
+// model_dae.h: states, algebraic variables, and the derivatives); non-finite
+// values are 0.
+DaePoint initial_point(Instance& instance, const ModelDae& dae, double t);
 
 // The numeric selection at the start with the structural one checked (see
 // the file comment). `structural` is create()'s outcome (no values). The
 // returned outcome's selection has success = false when no selection is
 // nonsingular there (then index1 is the projection fallback of run_structure
 // and the caller decides); its values_source and structural_check are set.
-structure::StructureOutcome select_at_start(const FmuDae& dae, const structure::StructureOutcome& structural,
+structure::StructureOutcome select_at_start(const ModelDae& dae, const structure::StructureOutcome& structural,
                                             SelectionValues& values, const structure::PipelineOptions& pipeline);
 
 // "der(x), der(y)" for the dummy states (column names of their derivatives).

@@ -34,7 +34,7 @@ EliminatedResidual::EliminatedResidual(kernels::ResidualFunction& full, const st
       unknown_name_(std::move(unknown_name)) {
   const std::size_t n = full_.size();
   if (plan_.reduced_unknown.size() != n || plan_.z_columns.rows() != n ||
-      z_coloring_.color.size() != plan_.eliminated.size())
+      z_coloring_.color.size() != plan_.eliminated.size() || plan_.eliminated_block.size() != plan_.eliminated.size())
     throw Error(ErrorKind::internal, "linear elimination: the plan is for " +
                                          std::to_string(plan_.reduced_unknown.size()) + " unknowns, the residual has " +
                                          std::to_string(n));
@@ -169,23 +169,17 @@ void EliminatedResidual::factor(double t) {
 void EliminatedResidual::make_explicit_inverse() {
   const std::size_t m = plan_.eliminated.size();
   explicit_ = false;
-  // Blocks of A: position i is both the i-th eliminated unknown and the row
-  // that solves it, so column c and its rows are joined.
-  std::vector<std::size_t> parent(m);
-  for (std::size_t i = 0; i < m; ++i) parent[i] = i;
-  auto root = [&](std::size_t a) {
-    while (parent[a] != a) a = parent[a] = parent[parent[a]];
-    return a;
-  };
-  for (std::size_t c = 0; c < m; ++c)
-    for (int p = a_ptr_[c]; p < a_ptr_[c + 1]; ++p) parent[root(static_cast<std::size_t>(a_idx_[static_cast<std::size_t>(p)]))] = root(c);
+  // Blocks of A: the plan's (structure/linear_elimination.h, step 3: A is
+  // block diagonal over them), in the order of their first member, members
+  // ascending.
   std::vector<std::vector<std::size_t>> blocks;
-  std::vector<std::size_t> block_of(m, no_index);
+  std::vector<std::size_t> position;  // plan block → index in `blocks`
   for (std::size_t i = 0; i < m; ++i) {
-    const std::size_t r = root(i);
-    if (block_of[r] == no_index) block_of[r] = blocks.size(), blocks.emplace_back();
-    blocks[block_of[r]].push_back(i);
-    if (blocks[block_of[r]].size() > kExplicitBlockLimit) return;  // a large block: KLU's solve
+    const std::size_t b = plan_.eliminated_block[i];
+    if (b >= position.size()) position.resize(b + 1, no_index);
+    if (position[b] == no_index) position[b] = blocks.size(), blocks.emplace_back();
+    blocks[position[b]].push_back(i);
+    if (blocks[position[b]].size() > kExplicitBlockLimit) return;  // a large block: KLU's solve
   }
   // A⁻¹ block by block (dense, partial pivoting; the singularity check was KLU's).
   std::vector<std::size_t> local(m, no_index);

@@ -94,8 +94,8 @@ class EliminatedResidual final : public kernels::ResidualFunction {
   // rhs (size |Z|) ← −A⁻¹·rhs in place; then out_rest[i] += (B·rhs)[i].
   void solve(std::span<double> rhs);
   void add_b_times(std::span<const double> z, std::span<double> reduced_rows) const;
-  // A⁻¹ explicitly (inv_*) when every block of A has at most
-  // kExplicitBlockLimit unknowns: a sparse product then replaces KLU's solve,
+  // A⁻¹ explicitly (inv_*) when every block of A (the plan's eliminated_block)
+  // has at most kExplicitBlockLimit unknowns: a sparse product then replaces KLU's solve,
   // whose per-block overhead dominates when the blocks are tiny (the
   // TransmissionLine's are 1 × 1 and 2 × 2).
   void make_explicit_inverse();

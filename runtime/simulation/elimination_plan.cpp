@@ -7,7 +7,7 @@
 
 namespace lsdae::simulation {
 
-std::string elimination_not_planned(const FmuDae& dae, const structure::Index1System& index1) {
+std::string elimination_not_planned(const ModelDae& dae, const structure::Index1System& index1) {
   if (index1.method != structure::ReductionMethod::none)
     return std::string("the index-1 system uses ") + structure::to_string(index1.method);
   if (dae.state_stands_for_derivative) return "the OpenModelica form's incidence cannot tell x from der(x)";
@@ -15,7 +15,7 @@ std::string elimination_not_planned(const FmuDae& dae, const structure::Index1Sy
   return "";
 }
 
-structure::LinearElimination plan_fmu_elimination(const FmuDae& dae, const structure::DaeSystem& system,
+structure::LinearElimination plan_model_elimination(const ModelDae& dae, const structure::DaeSystem& system,
                                                   const structure::Index1System& index1,
                                                   const structure::Pattern& iteration) {
   const kernels::ConstantEntries entries = classify_jacobian_entries(dae, system, index1, iteration);

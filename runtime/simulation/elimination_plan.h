@@ -3,14 +3,14 @@
 // count as constant (jacobian_constancy.h: lifetime `run`, i.e.
 // dependenciesKind constant or fixed, and no ∂/∂ẋ part), when a plan is made
 // at all, and the summary `lsdae info --structure` prints. The simulation
-// (Simulation::Impl::plan_elimination) and `info` use the same functions, so
+// (IntegrationSession::plan_elimination) and `info` use the same functions, so
 // the report says what a run with --eliminate auto does.
 #ifndef LSDAE_RUNTIME_SIMULATION_ELIMINATION_PLAN_H
 #define LSDAE_RUNTIME_SIMULATION_ELIMINATION_PLAN_H
 
 #include <string>
 
-#include "simulation/fmu_dae.h"
+#include "simulation/model_dae.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
 #include "structure/linear_elimination.h"
@@ -23,10 +23,10 @@ namespace lsdae::simulation {
 // projection (the index-1 system changes at run time or IDA's point is moved
 // inside a step), the OpenModelica form (its incidence cannot tell x from ẋ),
 // no unknowns.
-std::string elimination_not_planned(const FmuDae& dae, const structure::Index1System& index1);
+std::string elimination_not_planned(const ModelDae& dae, const structure::Index1System& index1);
 
 // The plan over `iteration` (structure::iteration_pattern(system, index1)).
-structure::LinearElimination plan_fmu_elimination(const FmuDae& dae, const structure::DaeSystem& system,
+structure::LinearElimination plan_model_elimination(const ModelDae& dae, const structure::DaeSystem& system,
                                                   const structure::Index1System& index1,
                                                   const structure::Pattern& iteration);
 

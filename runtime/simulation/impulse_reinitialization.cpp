@@ -26,7 +26,7 @@ ImpulseResult not_applicable(ImpulseResult r, std::string why) {
 
 }  // namespace
 
-ImpulseResult reinitialize_over_impulse(FmuResidual& residual, ConstraintProjector& projector,
+ImpulseResult reinitialize_over_impulse(ModelResidual& residual, ConstraintProjector& projector,
                                         const structure::DaeSystem& system, const structure::Index1System& index1,
                                         double t, std::span<double> y, std::span<const double> yp, double tolerance,
                                         std::span<const double> nominal) {

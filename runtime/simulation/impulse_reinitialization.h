@@ -45,7 +45,7 @@
 // system (the projection method's); the instance is in Continuous-Time Mode
 // after the event; y, yp are the post-event point at t (size N); tolerance
 // is the projection tolerance (> 0). Errors: the FMU's fmi3Error (through
-// FmuResidual) propagates; fmi3Discard makes `applied` false.
+// ModelResidual) propagates; fmi3Discard makes `applied` false.
 // Cost: per IDA unknown two residual and two constraint evaluations for the
 // Jacobian, one of each per iteration; O(N³) for the factorization,
 // N ≤ kMaxImpulseUnknowns.
@@ -57,7 +57,7 @@
 #include <string>
 
 #include "simulation/constraint_projection.h"
-#include "simulation/fmu_residual.h"
+#include "simulation/model_residual.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
 
@@ -74,7 +74,7 @@ struct ImpulseResult {
 
 inline constexpr std::size_t kMaxImpulseUnknowns = 2000;
 
-ImpulseResult reinitialize_over_impulse(FmuResidual& residual, ConstraintProjector& projector,
+ImpulseResult reinitialize_over_impulse(ModelResidual& residual, ConstraintProjector& projector,
                                         const structure::DaeSystem& system, const structure::Index1System& index1,
                                         double t, std::span<double> y, std::span<const double> yp, double tolerance,
                                         std::span<const double> nominal);

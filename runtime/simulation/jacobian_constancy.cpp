@@ -35,7 +35,7 @@ EntryLifetime wider(EntryLifetime a, EntryLifetime b) { return rank(a) >= rank(b
 
 }  // namespace
 
-kernels::ConstantEntries classify_jacobian_entries(const FmuDae& dae, const structure::DaeSystem& system,
+kernels::ConstantEntries classify_jacobian_entries(const ModelDae& dae, const structure::DaeSystem& system,
                                                    const structure::Index1System& index1,
                                                    const structure::Pattern& iteration) {
   using structure::Block;

@@ -21,7 +21,7 @@
 #define LSDAE_RUNTIME_SIMULATION_JACOBIAN_CONSTANCY_H
 
 #include "kernels/compressed_jacobian.h"
-#include "simulation/fmu_dae.h"
+#include "simulation/model_dae.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
 #include "structure/linear_elimination.h"
@@ -30,7 +30,7 @@
 namespace lsdae::simulation {
 
 // Per CSC entry of `iteration` (structure::iteration_pattern(system, index1)).
-kernels::ConstantEntries classify_jacobian_entries(const FmuDae& dae, const structure::DaeSystem& system,
+kernels::ConstantEntries classify_jacobian_entries(const ModelDae& dae, const structure::DaeSystem& system,
                                                    const structure::Index1System& index1,
                                                    const structure::Pattern& iteration);
 

@@ -81,15 +81,15 @@ bool has_role(const Variable& v, const std::string& role, const std::unordered_s
 
 }  // namespace
 
-std::vector<OutputChannel> select_output_channels(const Model& fmu, const std::vector<std::string>& patterns,
+std::vector<OutputChannel> select_output_channels(const Model& model, const std::vector<std::string>& patterns,
                                                   bool all, const std::vector<std::string>& roles) {
-  const ModelDescription& md = fmu.model_description();
+  const ModelDescription& md = model.model_description();
   std::vector<OutputChannel> out;
   auto add_all_elements = [&](const Variable& v) {
     for (std::size_t e = 0; e < v.element_count(); ++e) out.push_back({&v, e, element_name(v, e)});
   };
   if (all || (patterns.empty() && roles.empty())) {
-    std::unordered_set<ValueReference> states(fmu.states().begin(), fmu.states().end());
+    std::unordered_set<ValueReference> states(model.states().begin(), model.states().end());
     for (const auto& v : md.variables)
       if (recordable(v) && (all || v.causality == Causality::output || states.count(v.value_reference)))
         add_all_elements(v);
@@ -97,8 +97,8 @@ std::vector<OutputChannel> select_output_channels(const Model& fmu, const std::v
   }
   std::unordered_set<std::string> taken;
   if (!roles.empty()) {
-    const std::unordered_set<ValueReference> states(fmu.states().begin(), fmu.states().end());
-    const std::unordered_set<ValueReference> derivatives(fmu.derivatives().begin(), fmu.derivatives().end());
+    const std::unordered_set<ValueReference> states(model.states().begin(), model.states().end());
+    const std::unordered_set<ValueReference> derivatives(model.derivatives().begin(), model.derivatives().end());
     for (const auto& v : md.variables) {
       if (!recordable(v)) continue;
       bool wanted = false;
@@ -143,7 +143,7 @@ std::vector<OutputChannel> select_output_channels(const Model& fmu, const std::v
     if (!matched && glob_match(pattern, "time")) matched = true;
     if (!matched)
       throw Error(ErrorKind::usage, "--output-vars: \"" + pattern + "\" matches no variable of " +
-                                        fmu.display_name() + " → `lsdae info --variables " + fmu.path().string() +
+                                        model.display_name() + " → `lsdae info --variables " + model.path().string() +
                                         "` lists the names (array elements are named like A[2,3])");
   }
   return out;

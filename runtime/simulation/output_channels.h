@@ -37,7 +37,8 @@
 #include <string>
 #include <vector>
 
-#include "lsdae/fmu.h"
+#include "lsdae/instance.h"
+#include "lsdae/model.h"
 #include "lsdae/simulation.h"
 #include "lsdae/values.h"
 #include "results/row_values.h"

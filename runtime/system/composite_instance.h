@@ -12,7 +12,7 @@
 //
 // Calls fan out to the components:
 //   - set/get of values: the value references are split by component (the
-//     split of a list is prepared on its first use and kept: FmuResidual
+//     split of a list is prepared on its first use and kept: ModelResidual
 //     passes the same lists at every evaluation; a handful of plans are
 //     kept, most recent first), one bulk call per component;
 //   - continuous states, derivatives, nominals, event indicators:

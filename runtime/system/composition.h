@@ -34,7 +34,7 @@
 //   3. per coupling with ports (p_k, f_k), k = 1..n: p_1 − p_k for k = 2..n
 //      ("name.potential[k]"; dependencies as for `from` above) and Σ f_k
 //      ("name.flows"). A potential row whose dependencies are states only
-//      is the case runtime/simulation/fmu_dae.h differentiates itself
+//      is the case runtime/simulation/model_dae.h differentiates itself
 //      ("Synthesized derivatives"): two rigidly coupled masses give a
 //      structural index 2, reduced by dummy derivatives or projection.
 // The system's derivatives of states of components without a manifest or

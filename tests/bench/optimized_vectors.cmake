@@ -1,5 +1,5 @@
 # tests/bench/optimized_vectors.cmake -- the optimised N_Vector operations
-# (runtime/simulation/optimized_nvector.h, which lsdae's integrator and the
+# (runtime/simulation/ida/optimized_nvector.h, which lsdae's integrator and the
 # native solver use) must change timings only: tl_native with --nvector
 # optimized must write byte-identical results to its run with SUNDIALS' own
 # (--nvector serial, Debian's build). Inputs: NATIVE, FORM, N, WORK.

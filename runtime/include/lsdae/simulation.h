@@ -162,7 +162,7 @@ struct SimulationStats {
   // (already counted in jacobian_residual_calls / directional_calls).
   long constant_evaluations = 0, constant_calls = 0;
   // Evaluations of the FMU's residual variables made to synthesize d/dt r
-  // (rows lsdae computes itself, FmuResidual): 2 per residual call of any
+  // (rows lsdae computes itself, ModelResidual): 2 per residual call of any
   // kind (IDA's, finite-difference Jacobians) when the model has such rows,
   // on top of residual_calls / jacobian_residual_calls; 0 otherwise.
   long synthesis_evaluations = 0;

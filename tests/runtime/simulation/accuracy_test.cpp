@@ -19,7 +19,7 @@
 #include "catalog.h"
 #include "lsdae/simulation.h"
 #include "reference_csv.h"
-#include "simulation/ida_integrator.h"
+#include "simulation/ida/ida_integrator.h"
 #include "structure/coloring.h"
 #include "structure/pattern.h"
 

@@ -26,8 +26,8 @@
 #include "kernels/compressed_jacobian.h"
 #include "lsdae/fmu.h"
 #include "lsdae/instance.h"
-#include "simulation/fmu_dae.h"
-#include "simulation/fmu_residual.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_residual.h"
 #include "simulation/jacobian_constancy.h"
 #include "structure/coloring_varying.h"
 #include "structure/pipeline.h"
@@ -37,10 +37,10 @@ namespace {
 
 struct Problem {
   std::shared_ptr<Fmu> fmu;
-  simulation::FmuDae dae;
+  simulation::ModelDae dae;
   structure::StructureOutcome structure;
   std::unique_ptr<Instance> instance;
-  std::unique_ptr<simulation::FmuResidual> residual;
+  std::unique_ptr<simulation::ModelResidual> residual;
 };
 
 std::vector<std::string> catalog_names() {
@@ -90,7 +90,7 @@ TEST_P(ConstantJacobian, AssembledMatrixEqualsTheEntryByEntryOne) {
   const bool false_claims = kFalseConstantClaims.count(GetParam()) != 0;
   Problem p;
   p.fmu = Fmu::open(test::fmu_path(GetParam()));
-  p.dae = simulation::build_fmu_dae(*p.fmu);
+  p.dae = simulation::build_model_dae(*p.fmu);
   structure::PipelineOptions options;
   options.best_ordering = true;
   p.structure = structure::run_structure(p.dae.input, nullptr, options);
@@ -103,7 +103,7 @@ TEST_P(ConstantJacobian, AssembledMatrixEqualsTheEntryByEntryOne) {
   p.instance->exit_initialization_mode();
   p.instance->update_discrete_states();
   p.instance->enter_continuous_time_mode();
-  p.residual = std::make_unique<simulation::FmuResidual>(*p.instance, p.dae, p.structure.analysis.system,
+  p.residual = std::make_unique<simulation::ModelResidual>(*p.instance, p.dae, p.structure.analysis.system,
                                                          *p.structure.index1);
 
   const structure::Pattern& pattern = p.structure.iteration;

@@ -20,8 +20,8 @@
 #include "catalog.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
-#include "simulation/fmu_dae.h"
-#include "simulation/fmu_residual.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_residual.h"
 #include "structure/pipeline.h"
 
 namespace lsdae::simulation {
@@ -31,15 +31,15 @@ namespace {
 // Continuous-Time Mode.
 struct Pendulum {
   std::shared_ptr<Fmu> fmu;
-  FmuDae dae;
+  ModelDae dae;
   structure::StructureOutcome structure;
   std::unique_ptr<Instance> instance;
-  std::unique_ptr<FmuResidual> residual;
+  std::unique_ptr<ModelResidual> residual;
   std::size_t ix = 0, iy = 0, ivx = 0, ivy = 0, ilambda = 0;  // IDA unknowns
 
   explicit Pendulum(const std::filesystem::path& path) {
     fmu = Fmu::open(path);
-    dae = build_fmu_dae(*fmu);
+    dae = build_model_dae(*fmu);
     structure::PipelineOptions options;
     options.method = structure::ReductionMethod::projection;
     structure = structure::run_structure(dae.input, nullptr, options);
@@ -50,7 +50,7 @@ struct Pendulum {
     instance->exit_initialization_mode();
     instance->update_discrete_states();
     instance->enter_continuous_time_mode();
-    residual = std::make_unique<FmuResidual>(*instance, dae, system(), index1());
+    residual = std::make_unique<ModelResidual>(*instance, dae, system(), index1());
     for (std::size_t k = 0; k < index1().unknowns.size(); ++k) {
       const std::string& name = structure::unknown_name(system(), index1().unknowns[k]);
       (name == "x" ? ix : name == "y" ? iy : name == "vx" ? ivx : name == "vy" ? ivy : ilambda) = k;

@@ -1,5 +1,5 @@
 // tests/runtime/simulation/klu_symbolic_reuse_test.cpp -- KLU's symbolic
-// analysis kept at events (runtime/simulation/klu_symbolic_reuse.h): runs with
+// analysis kept at events (runtime/simulation/ida/klu_symbolic_reuse.h): runs with
 // time and state events analyse once, re-factor afresh at every restart, and
 // give bitwise the results and counters of SUNDIALS' re-analysis at every
 // event (the analysis depends on the pattern alone, and the pattern is fixed).
@@ -17,7 +17,7 @@
 #include "catalog.h"
 #include "lsdae/fmu.h"
 #include "lsdae/simulation.h"
-#include "simulation/klu_symbolic_reuse.h"
+#include "simulation/ida/klu_symbolic_reuse.h"
 
 namespace lsdae {
 namespace {

@@ -28,8 +28,8 @@
 #include "lsdae/simulation.h"
 #include "simulation/eliminated_residual.h"
 #include "simulation/elimination_plan.h"
-#include "simulation/fmu_dae.h"
-#include "simulation/fmu_residual.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_residual.h"
 #include "structure/coloring.h"
 #include "structure/pipeline.h"
 
@@ -55,12 +55,12 @@ class LinearElimination : public ::testing::TestWithParam<Case> {};
 TEST_P(LinearElimination, ReducedResidualIsTheFullOneWithTheEliminatedUnknownsSolved) {
   auto fmu = Fmu::open(test::fmu_path(GetParam().fmu));
   fmu->load_binary();
-  const simulation::FmuDae dae = simulation::build_fmu_dae(*fmu);
+  const simulation::ModelDae dae = simulation::build_model_dae(*fmu);
   const structure::StructureOutcome st = structure::run_structure(dae.input, nullptr);
   ASSERT_TRUE(st.index1);
   ASSERT_EQ(simulation::elimination_not_planned(dae, *st.index1), "");
   const structure::LinearElimination plan =
-      simulation::plan_fmu_elimination(dae, st.analysis.system, *st.index1, st.iteration);
+      simulation::plan_model_elimination(dae, st.analysis.system, *st.index1, st.iteration);
   ASSERT_EQ(plan.eliminated.size(), GetParam().eliminated);
   const structure::Coloring z_coloring = structure::color_columns(plan.z_columns);
 
@@ -70,7 +70,7 @@ TEST_P(LinearElimination, ReducedResidualIsTheFullOneWithTheEliminatedUnknownsSo
   instance->exit_initialization_mode();
   instance->update_discrete_states();
   instance->enter_continuous_time_mode();
-  simulation::FmuResidual full(*instance, dae, st.analysis.system, *st.index1);
+  simulation::ModelResidual full(*instance, dae, st.analysis.system, *st.index1);
   simulation::EliminatedResidual reduced(full, plan, z_coloring, {}, {});
   const std::size_t n = full.size(), nr = reduced.size();
   ASSERT_EQ(nr + plan.eliminated.size(), n);
@@ -133,7 +133,7 @@ TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
   // Every continuous variable but the residuals (zero up to what Newton
   // leaves; with elimination: to rounding in the eliminated rows) and the
   // derivatives (interpolated one order less accurately between steps).
-  const simulation::FmuDae dae = simulation::build_fmu_dae(*fmu);
+  const simulation::ModelDae dae = simulation::build_model_dae(*fmu);
   std::set<std::string> residuals;
   for (const auto& group : dae.input.residuals)
     for (const auto& f : group.formulations) residuals.insert(f.name);

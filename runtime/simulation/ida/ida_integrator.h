@@ -1,4 +1,4 @@
-// runtime/simulation/ida_integrator.h -- SUNDIALS IDA with the KLU sparse
+// runtime/simulation/ida/ida_integrator.h -- SUNDIALS IDA with the KLU sparse
 // direct solver and lsdae's coloured Jacobian.
 //
 // Reference: A. C. Hindmarsh et al., "SUNDIALS: Suite of nonlinear and
@@ -6,19 +6,28 @@
 // order variable-step BDF for G(t, y, y') = 0); T. A. Davis, E. Palamadai
 // Natarajan, "Algorithm 907: KLU", ACM TOMS 37(3), 2010.
 //
-// Linear algebra policy. The iteration matrix J = ∂G/∂y + cj·∂G/∂y' is a CSC
-// SUNSparseMatrix whose pattern is fixed for the whole run (the iteration
-// pattern of structure/iteration_pattern.h). SUNLinSol_KLU analyses it once
-// (ordering: AMD, COLAMD or METIS nested dissection, then KLU's BTF) -- once
-// per integrator, not at every event: klu_symbolic_reuse.h --, then
-// for every new Jacobian re-factors numerically with the same pivots and
-// falls back to a full factorization when KLU's reciprocal condition
-// estimate (rcond) drops below its threshold -- that policy is SUNDIALS'
-// (sunlinsol_klu.c) and lsdae keeps it. The Jacobian values come from
+// The driver is split as SUNDIALS splits IDA (ida.c, ida_ic.c, ida_ls.c,
+// ida_io.c), one file pair per concern, sharing the integrator's state
+// (ida_integrator_impl.h, private to this folder):
+//   ida_integrator.cpp          IDA's memory and vectors, (re)start, options,
+//                               the residual and root callbacks, the point
+//   ida_step.cpp                IDASolve driving: one step, the retried first
+//                               step, interpolation, error weights
+//   ida_initial_conditions.cpp  IDACalcIC and the id vector it needs
+//   ida_linear_solver.{h,cpp}   KLU / dense set-up, the Jacobian callback
+//   klu_ordering.{h,cpp}        AMD, COLAMD or METIS for KLU
+//   klu_symbolic_reuse.{h,cpp}  KLU's analysis kept at restarts and across runs
+//   ida_diagnostics.{h,cpp}     IDA's failures in lsdae's message shape; NaN record
+//   ida_statistics.{h,cpp}      the counters, carried across IDAReInit
+//   projecting_nonlinear_solver.{h,cpp}  Newton + projection as IDA's nonlinear solver
+//   optimized_nvector.{h,cpp}   SUNDIALS' serial vector kernels, optimised
+//
+// Linear algebra policy: ida_linear_solver.h. The Jacobian values come from
 // kernels::CompressedJacobian (finite differences or directional
 // derivatives, colours in parallel over `pool`).
 //
-// Errors throw lsdae::Error(ErrorKind::solver):
+// Errors throw lsdae::Error(ErrorKind::solver) in the shape of
+// ida_diagnostics.h:
 //   "ida: at t = 1.25e-03 (h = 3.1e-12): the corrector failed to converge
 //    repeatedly (IDA_CONV_FAIL) → ..." with IDA's own message appended.
 // A residual that reports `recoverable` makes IDA retry with a smaller step.
@@ -39,8 +48,8 @@
 // reset_faults() or start() -- a NaN residual always causes one within a
 // Newton iteration or two --, so a run that goes well does not pay a pass
 // over every residual vector.
-#ifndef LSDAE_RUNTIME_SIMULATION_IDA_INTEGRATOR_H
-#define LSDAE_RUNTIME_SIMULATION_IDA_INTEGRATOR_H
+#ifndef LSDAE_RUNTIME_SIMULATION_IDA_IDA_INTEGRATOR_H
+#define LSDAE_RUNTIME_SIMULATION_IDA_IDA_INTEGRATOR_H
 
 #include <cstddef>
 #include <functional>
@@ -50,8 +59,12 @@
 #include <vector>
 
 #include "kernels/compressed_jacobian.h"
-#include "simulation/klu_symbolic_reuse.h"
 #include "kernels/residual_function.h"
+#include "simulation/ida/ida_diagnostics.h"
+#include "simulation/ida/ida_linear_solver.h"
+#include "simulation/ida/ida_statistics.h"
+#include "simulation/ida/klu_ordering.h"
+#include "simulation/ida/klu_symbolic_reuse.h"
 #include "structure/coloring.h"
 #include "structure/pattern.h"
 
@@ -60,12 +73,7 @@ namespace lsdae::simulation {
 class EliminatedResidual;
 
 enum class JacobianSource { finite_differences, directional };
-enum class KluOrdering { amd, colamd, metis };
-// klu: the sparse direct solver (lsdae's design). dense: SUNDIALS' dense LU,
-// the baseline of what dense LS-DAE importers do (benchmarks only: O(n³)).
-enum class LinearSolverKind { klu, dense };
 const char* to_string(JacobianSource source) noexcept;
-const char* to_string(KluOrdering ordering) noexcept;
 
 struct IntegratorOptions {
   double rtol = 1e-6;
@@ -105,16 +113,8 @@ struct IntegratorOptions {
   // `expansion` (one more FMU evaluation per recovered point; y()/yp() are
   // recovered once per step). Not with step_projection.
   EliminatedResidual* expansion = nullptr;
-  // Names for messages (rows of G and unknowns of y); may be empty.
-  std::function<std::string(std::size_t)> row_name, unknown_name;
-  // What row k's value is, for a message about a NaN in it, e.g. "the
-  // residual \"g\"" or "der(x) from fmi3GetContinuousStateDerivatives"
-  // (empty: "row \"<row_name>\"").
-  std::function<std::string(std::size_t)> row_value_name;
-  // Called when IDA fails: a cause the caller knows of (e.g. "the FMU
-  // returned fmi3Discard 40 times ..."), stated instead of IDA's generic
-  // advice; empty when none. May be empty.
-  std::function<std::string()> explain_failure;
+  // Names for messages and the caller's explanation of a failure (ida_diagnostics.h).
+  IdaMessageNames names;
 };
 
 // g(t, y, y') for IDA's root finding (event indicators); same sign rule as residuals.
@@ -126,36 +126,6 @@ enum class StepOutcome {
   step,       // one successful internal step; time() is the step's end
   root,       // a root of g was located; time() is the root, y()/yp() interpolated there
   stop_time,  // the stop time was reached exactly
-};
-
-struct IntegratorStats {
-  long steps = 0;
-  long residual_calls = 0;          // by IDA itself (Newton iterations, IC)
-  long jacobian_evaluations = 0;
-  long jacobian_residual_calls = 0; // finite-difference calls: evaluations × colours
-  long directional_calls = 0;       // directional evaluations × colours
-  long nonlinear_iterations = 0;
-  long nonlinear_convergence_failures = 0;
-  long error_test_failures = 0;
-  long linear_solver_setups = 0;
-  long root_function_calls = 0;
-  std::size_t colors = 0;
-  std::size_t varying_colors = 0;      // colours evaluated per Jacobian (= colors without constant entries)
-  std::size_t constant_entries = 0;    // Jacobian entries evaluated once (per run or per segment)
-  long constant_evaluations = 0;       // times they were evaluated
-  long constant_calls = 0;             // FMU calls for them (included in the two call counters)
-  std::size_t jacobian_nonzeros = 0;
-  long klu_lnz = 0, klu_unz = 0;    // nonzeros of the factors (incl. diagonals)
-  long klu_symbolic_analyses = 0;   // KLU symbolic analyses (ordering + BTF)
-  long klu_restart_factorizations = 0;  // full numeric factorizations at restarts with a kept analysis
-  long klu_adopted_analyses = 0;    // analyses taken over from an earlier integrator (adopt_klu_analysis)
-  long first_step_retries = 0;      // first steps from a start tried again smaller (IdaIntegrator::solve)
-  std::size_t eliminated = 0;       // unknowns eliminated before IDA (IntegratorOptions::expansion)
-  double last_step = 0.0;
-
-  // Adds the counters of `other` (a finished integration segment); the
-  // size fields (colours, nonzeros, factor sizes, last step) are other's.
-  IntegratorStats& operator+=(const IntegratorStats& other);
 };
 
 class IdaIntegrator {
@@ -173,7 +143,7 @@ class IdaIntegrator {
   void start(double t0, std::span<const double> y0, std::span<const double> yp0);
   // Makes the algebraic y and the differential y' consistent (IDACalcIC with
   // IDA_YA_YDP_INIT), `t_next` the first output time. On failure the message
-  // lists the largest remaining residuals by name.
+  // lists the largest remaining residuals by name (ida_initial_conditions.cpp).
   void make_consistent(double t_next);
   void set_stop_time(double t_stop);
   // The first step after the next start() (IDASetInitStep), e.g. a quarter of
@@ -190,7 +160,7 @@ class IdaIntegrator {
   std::vector<int> roots_found() const;
   // One internal step (IDA_ONE_STEP), never past the stop time. `tout` only
   // tells IDA the direction and scale on the first call. Throws
-  // lsdae::Error(solver) naming the time, the step and IDA's reason.
+  // lsdae::Error(solver) naming the time, the step and IDA's reason (ida_step.cpp).
   StepOutcome one_step(double tout);
   // IDA's current error weights w_k = 1/(rtol·|y_k| + atol_k) (after a step).
   void error_weights(std::span<double> w) const;
@@ -200,7 +170,7 @@ class IdaIntegrator {
   double time() const { return t_; }
   std::span<const double> y() const;
   std::span<const double> yp() const;
-  IntegratorStats stats() const;
+  IntegratorStats stats() const;  // ida_statistics.cpp
   // Unknowns the caller sees (with elimination: the full system's).
   std::size_t size() const { return full_n_; }
 
@@ -224,10 +194,10 @@ class IdaIntegrator {
   bool adopt_klu_analysis(KluAnalysisPtr& analysis);
 
  private:
+  struct Impl;  // ida_integrator_impl.h
   int solve(double tout, int mode);
   // IDAGetDky into spans of IDA's own size.
   void interpolate_reduced(double t, std::span<double> y, std::span<double> yp) const;
-  struct Impl;
   std::unique_ptr<Impl> impl_;
   std::size_t n_ = 0;       // IDA's unknowns
   std::size_t full_n_ = 0;  // the caller's (n_ without elimination)
@@ -236,4 +206,4 @@ class IdaIntegrator {
 
 }  // namespace lsdae::simulation
 
-#endif  // LSDAE_RUNTIME_SIMULATION_IDA_INTEGRATOR_H
+#endif  // LSDAE_RUNTIME_SIMULATION_IDA_IDA_INTEGRATOR_H

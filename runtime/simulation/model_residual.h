@@ -1,5 +1,6 @@
-// runtime/simulation/fmu_residual.h -- IDA's residual G(t, y, y') evaluated by
-// one FMU instance, for an index-1 system of lsdae::structure.
+// runtime/simulation/model_residual.h -- IDA's residual G(t, y, y') evaluated by
+// one instance of the model (lsdae::Model: a single FMU's own instance, or a
+// System's composite instance), for an index-1 system of lsdae::structure.
 //
 // Unknowns (structure::Index1System::unknowns): a differential state i has
 // y_k = x_i, y'_k = ẋ_i; a dummy state has y_k = x_s (algebraic) and its dummy
@@ -21,7 +22,7 @@
 // modelDescription.xml (its `derivative` attribute names x_i) although the
 // manifest's dependencies name only x_i.
 //
-// Synthesized rows (FmuDae::synthesized, fmu_dae.h): computed by
+// Synthesized rows (ModelDae::synthesized, model_dae.h): computed by
 // ConstraintSynthesis (constraint_synthesis.h) from the FMU's residual
 // variables at (t, x, ẋ) before the point is written for the other rows;
 // its extra evaluations are counted apart (synthesis_evaluations()). They
@@ -38,25 +39,25 @@
 // unknowns (plus the derivatives in the semi-explicit form, whose rows add
 // cj or 1 for their own ẋ). jacobian_columns_split seeds the y part and the
 // y' part with separate factors and leaves out the knowns seeded with 0.
-#ifndef LSDAE_RUNTIME_SIMULATION_FMU_RESIDUAL_H
-#define LSDAE_RUNTIME_SIMULATION_FMU_RESIDUAL_H
+#ifndef LSDAE_RUNTIME_SIMULATION_MODEL_RESIDUAL_H
+#define LSDAE_RUNTIME_SIMULATION_MODEL_RESIDUAL_H
 
 #include <vector>
 
 #include "kernels/residual_function.h"
 #include "lsdae/instance.h"
 #include "simulation/constraint_synthesis.h"
-#include "simulation/fmu_dae.h"
+#include "simulation/model_dae.h"
 #include "simulation/input_table.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
 
 namespace lsdae::simulation {
 
-class FmuResidual final : public kernels::ResidualFunction {
+class ModelResidual final : public kernels::ResidualFunction {
  public:
   // All references must outlive this object.
-  FmuResidual(Instance& instance, const FmuDae& dae, const structure::DaeSystem& system,
+  ModelResidual(Instance& instance, const ModelDae& dae, const structure::DaeSystem& system,
               const structure::Index1System& index1);
 
   std::size_t size() const override { return unknowns_.size(); }
@@ -97,10 +98,10 @@ class FmuResidual final : public kernels::ResidualFunction {
   std::size_t synthesis_evaluations() const { return synthesis_.evaluations(); }
 
  private:
-  enum class RowKind : unsigned char { fmu_variable, state_equation, synthesized };
+  enum class RowKind : unsigned char { model_variable, state_equation, synthesized };
   struct Row {
     RowKind kind;
-    std::size_t index;  // position in row_vrs_ (fmu_variable), state index (state_equation) or in synth_vrs_
+    std::size_t index;  // position in row_vrs_ (model_variable), state index (state_equation) or in synth_vrs_
   };
   Instance& instance_;
   bool fully_implicit_;
@@ -134,4 +135,4 @@ class FmuResidual final : public kernels::ResidualFunction {
 
 }  // namespace lsdae::simulation
 
-#endif  // LSDAE_RUNTIME_SIMULATION_FMU_RESIDUAL_H
+#endif  // LSDAE_RUNTIME_SIMULATION_MODEL_RESIDUAL_H

@@ -1,7 +1,7 @@
-// runtime/simulation/fmu_jacobian_values.h -- the numeric values the
+// runtime/simulation/model_jacobian_values.h -- the numeric values the
 // dummy-derivative selection asks for (structure::JacobianCallback), from an
-// FMU instance, by directional derivatives or, for an FMU without them, by
-// coloured central finite differences.
+// instance of the model, by directional derivatives or, for a model without
+// them, by coloured central finite differences.
 //
 // Each requested entry is ∂(row)/∂(column) for a formulation or invariant
 // row and a column ẋ_i, x_i or z_j. A semi-explicit state equation ẋ_i − f_i
@@ -9,7 +9,7 @@
 // (f_i from fmi3GetContinuousStateDerivatives, or the derivative variable as
 // an unknown of a directional derivative).
 //
-// Directional (fmu_jacobian_values): entries arrive sorted by column, so one
+// Directional (model_jacobian_values): entries arrive sorted by column, so one
 // fmi3GetDirectionalDerivative per distinct column serves all of them: the
 // column's variable is the only known (seed 1), the rows' variables are the
 // unknowns. Exact. Precondition: the instance provides directional
@@ -34,47 +34,41 @@
 // implicit, ẋ, then one fmi3GetFloat64 of the rows and, semi-explicit, one
 // fmi3GetContinuousStateDerivatives), + 1 to restore the point.
 // Errors: fmi3Discard from the FMU throws Error(fmu_call) naming the selection.
-#ifndef LSDAE_RUNTIME_SIMULATION_FMU_JACOBIAN_VALUES_H
-#define LSDAE_RUNTIME_SIMULATION_FMU_JACOBIAN_VALUES_H
+#ifndef LSDAE_RUNTIME_SIMULATION_MODEL_JACOBIAN_VALUES_H
+#define LSDAE_RUNTIME_SIMULATION_MODEL_JACOBIAN_VALUES_H
 
 #include <span>
 #include <vector>
 
 #include "lsdae/instance.h"
-#include "simulation/fmu_dae.h"
+#include "simulation/model_dae.h"
 #include "structure/dae_system.h"
 #include "structure/dummy_derivatives.h"
 
 namespace lsdae::simulation {
 
 // The callback keeps references to its arguments.
-structure::JacobianCallback fmu_jacobian_values(Instance& instance, const FmuDae& dae,
+structure::JacobianCallback model_jacobian_values(Instance& instance, const ModelDae& dae,
                                                 const structure::DaeSystem& system);
-
-// A point of the DAE by variable: states, their derivatives, algebraic variables.
-struct FmuPoint {
-  double t = 0.0;
-  std::vector<double> x, xdot, z;
-};
 
 class FiniteDifferenceJacobianValues {
  public:
   // `column_nominal`: per DaeSystem column (ẋ, x, z blocks), the magnitude
   // floor of the increment (> 0). References must outlive this object.
-  FiniteDifferenceJacobianValues(Instance& instance, const FmuDae& dae, const structure::DaeSystem& system,
+  FiniteDifferenceJacobianValues(Instance& instance, const ModelDae& dae, const structure::DaeSystem& system,
                                  std::vector<double> column_nominal);
-  void set_point(FmuPoint point) { point_ = std::move(point); }
-  const FmuPoint& point() const { return point_; }
+  void set_point(DaePoint point) { point_ = std::move(point); }
+  const DaePoint& point() const { return point_; }
   void operator()(std::span<const structure::JacobianEntry> entries, std::span<double> values);
   long evaluations() const { return evaluations_; }
 
  private:
-  void write(const FmuPoint& p);
+  void write(const DaePoint& p);
   Instance& instance_;
-  const FmuDae& dae_;
+  const ModelDae& dae_;
   const structure::DaeSystem& system_;
   std::vector<double> column_nominal_;
-  FmuPoint point_, work_;
+  DaePoint point_, work_;
   long evaluations_ = 0;
 };
 
@@ -83,4 +77,4 @@ structure::JacobianCallback as_callback(FiniteDifferenceJacobianValues& values);
 
 }  // namespace lsdae::simulation
 
-#endif  // LSDAE_RUNTIME_SIMULATION_FMU_JACOBIAN_VALUES_H
+#endif  // LSDAE_RUNTIME_SIMULATION_MODEL_JACOBIAN_VALUES_H

@@ -1,4 +1,4 @@
-// runtime/simulation/projecting_nonlinear_solver.h -- IDA's Newton corrector
+// runtime/simulation/ida/projecting_nonlinear_solver.h -- IDA's Newton corrector
 // followed by a projection onto the constraints, as ONE SUNDIALS nonlinear
 // solver, so that the projection is part of IDA's step.
 //
@@ -31,8 +31,8 @@
 // > 0 for a recoverable failure; it may throw (the exception is stored and
 // reported as an unrecoverable failure, -1, and re-thrown by the caller).
 // The point (t_n, y_pred, y'_pred, c_j) comes from IDAGetNonlinearSystemData.
-#ifndef LSDAE_RUNTIME_SIMULATION_PROJECTING_NONLINEAR_SOLVER_H
-#define LSDAE_RUNTIME_SIMULATION_PROJECTING_NONLINEAR_SOLVER_H
+#ifndef LSDAE_RUNTIME_SIMULATION_IDA_PROJECTING_NONLINEAR_SOLVER_H
+#define LSDAE_RUNTIME_SIMULATION_IDA_PROJECTING_NONLINEAR_SOLVER_H
 
 #include <sundials/sundials_nonlinearsolver.h>
 
@@ -54,4 +54,4 @@ struct ProjectingNonlinearSolver {
 
 }  // namespace lsdae::simulation
 
-#endif  // LSDAE_RUNTIME_SIMULATION_PROJECTING_NONLINEAR_SOLVER_H
+#endif  // LSDAE_RUNTIME_SIMULATION_IDA_PROJECTING_NONLINEAR_SOLVER_H

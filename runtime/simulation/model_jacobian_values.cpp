@@ -1,5 +1,5 @@
-// runtime/simulation/fmu_jacobian_values.cpp -- see fmu_jacobian_values.h.
-#include "simulation/fmu_jacobian_values.h"
+// runtime/simulation/model_jacobian_values.cpp -- see model_jacobian_values.h.
+#include "simulation/model_jacobian_values.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 namespace lsdae::simulation {
 
-structure::JacobianCallback fmu_jacobian_values(Instance& instance, const FmuDae& dae,
+structure::JacobianCallback model_jacobian_values(Instance& instance, const ModelDae& dae,
                                                 const structure::DaeSystem& system) {
   return [&instance, &dae, &system](std::span<const structure::JacobianEntry> entries, std::span<double> values) {
     auto column_vr = [&](structure::VarRef v) -> ValueReference {
@@ -75,7 +75,7 @@ structure::JacobianCallback fmu_jacobian_values(Instance& instance, const FmuDae
 
 namespace lsdae::simulation {
 
-FiniteDifferenceJacobianValues::FiniteDifferenceJacobianValues(Instance& instance, const FmuDae& dae,
+FiniteDifferenceJacobianValues::FiniteDifferenceJacobianValues(Instance& instance, const ModelDae& dae,
                                                                const structure::DaeSystem& system,
                                                                std::vector<double> column_nominal)
     : instance_(instance), dae_(dae), system_(system), column_nominal_(std::move(column_nominal)) {
@@ -84,7 +84,7 @@ FiniteDifferenceJacobianValues::FiniteDifferenceJacobianValues(Instance& instanc
                                          " nominals for " + std::to_string(system.layout.columns()) + " columns");
 }
 
-void FiniteDifferenceJacobianValues::write(const FmuPoint& p) {
+void FiniteDifferenceJacobianValues::write(const DaePoint& p) {
   auto ok = [](CallStatus s) { return s != CallStatus::discard; };
   bool fine = ok(instance_.set_time(p.t));
   if (fine && !p.x.empty()) fine = ok(instance_.set_continuous_states(p.x));
@@ -155,7 +155,7 @@ void FiniteDifferenceJacobianValues::operator()(std::span<const structure::Jacob
     begin = end;
   }
   const double cbrt_eps = std::cbrt(std::numeric_limits<double>::epsilon());
-  auto value_of = [](FmuPoint& p, structure::VarRef v) -> double& {
+  auto value_of = [](DaePoint& p, structure::VarRef v) -> double& {
     switch (v.block) {
       case Block::derivative: return p.xdot[v.index];
       case Block::state: return p.x[v.index];

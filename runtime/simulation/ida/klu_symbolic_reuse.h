@@ -1,4 +1,4 @@
-// runtime/simulation/klu_symbolic_reuse.h -- SUNLinSol_KLU that keeps its
+// runtime/simulation/ida/klu_symbolic_reuse.h -- SUNLinSol_KLU that keeps its
 // symbolic analysis across IDA restarts.
 //
 // Reference: T. A. Davis, E. Palamadai Natarajan, "Algorithm 907: KLU", ACM
@@ -41,8 +41,8 @@
 // one (lsdae restores the fixed pattern in every Jacobian). `inner` must
 // outlive the decorator; destroying the decorator (SUNLinSolFree) does not
 // free `inner`. The counters count what KLU actually did.
-#ifndef LSDAE_RUNTIME_SIMULATION_KLU_SYMBOLIC_REUSE_H
-#define LSDAE_RUNTIME_SIMULATION_KLU_SYMBOLIC_REUSE_H
+#ifndef LSDAE_RUNTIME_SIMULATION_IDA_KLU_SYMBOLIC_REUSE_H
+#define LSDAE_RUNTIME_SIMULATION_IDA_KLU_SYMBOLIC_REUSE_H
 
 #include <sundials/sundials_linearsolver.h>
 
@@ -87,4 +87,4 @@ bool adopt_klu_analysis(SUNLinearSolver solver, KluAnalysisPtr& analysis, std::s
 
 }  // namespace lsdae::simulation
 
-#endif  // LSDAE_RUNTIME_SIMULATION_KLU_SYMBOLIC_REUSE_H
+#endif  // LSDAE_RUNTIME_SIMULATION_IDA_KLU_SYMBOLIC_REUSE_H

@@ -1,8 +1,8 @@
-// runtime/simulation/optimized_nvector.cpp -- see optimized_nvector.h. Each
+// runtime/simulation/ida/optimized_nvector.cpp -- see optimized_nvector.h. Each
 // operation follows the definition in SUNDIALS' N_Vector documentation, with
 // nvector_serial's element order and special cases (so results are bitwise
 // the package's); the loops are plain C++ for the compiler to optimise.
-#include "simulation/optimized_nvector.h"
+#include "simulation/ida/optimized_nvector.h"
 
 #include <nvector/nvector_serial.h>
 

@@ -1,15 +1,16 @@
-// runtime/simulation/fmu_dae.cpp -- see fmu_dae.h.
-#include "simulation/fmu_dae.h"
+// runtime/simulation/model_dae.cpp -- see model_dae.h.
+#include "simulation/model_dae.h"
 
 #include "structure/pattern.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <unordered_map>
 
 namespace lsdae::simulation {
 
-bool FmuDae::any_synthesized() const {
+bool ModelDae::any_synthesized() const {
   for (const auto& g : synthesized)
     for (const bool b : g)
       if (b) return true;
@@ -33,12 +34,12 @@ std::vector<std::size_t> sorted_unique(std::vector<std::size_t> v) {
   return v;
 }
 
-// The kinematic block of the states S (fmu_dae.h): groups other than
+// The kinematic block of the states S (model_dae.h): groups other than
 // `constraint` of one formulation whose dependencies hold derivatives of S
 // only (at least one), states, no algebraic variable; matched to S by
 // augmenting paths (Kuhn). Returns per state of S its group, or an empty
 // vector when S cannot be matched completely.
-std::vector<std::size_t> kinematic_block(const FmuDae& dae, std::size_t constraint,
+std::vector<std::size_t> kinematic_block(const ModelDae& dae, std::size_t constraint,
                                          const std::vector<std::size_t>& s_states) {
   const std::size_t n = dae.input.states.size();
   std::vector<std::size_t> local(n, structure::no_index);
@@ -88,12 +89,12 @@ std::vector<std::size_t> kinematic_block(const FmuDae& dae, std::size_t constrai
 }
 
 // Appends the synthesized formulations of group g when its last formulation
-// depends on states only (fmu_dae.h).
-void add_synthesized(FmuDae& dae, std::size_t g) {
+// depends on states only (model_dae.h).
+void add_synthesized(ModelDae& dae, std::size_t g) {
   structure::ResidualInput& r = dae.input.residuals[g];
   structure::FormulationInput& last = r.formulations.back();
   if (!states_only(last)) return;
-  FmuDae::Synthesis syn;
+  ModelDae::Synthesis syn;
   syn.group = g;
   syn.first_level = r.formulations.size();
   syn.residual = dae.residual_vrs[g].back();
@@ -173,7 +174,7 @@ void add_synthesized(FmuDae& dae, std::size_t g) {
 
 }  // namespace
 
-const FmuDae::Synthesis* FmuDae::synthesis_of(std::size_t group, std::size_t level, std::size_t* order) const {
+const ModelDae::Synthesis* ModelDae::synthesis_of(std::size_t group, std::size_t level, std::size_t* order) const {
   if (!is_synthesized(group, level)) return nullptr;
   for (const Synthesis& s : synthesis)
     if (s.group == group) {
@@ -183,15 +184,15 @@ const FmuDae::Synthesis* FmuDae::synthesis_of(std::size_t group, std::size_t lev
   return nullptr;
 }
 
-FmuDae build_fmu_dae(const Model& fmu, bool synthesize_derivatives) {
-  const ModelDescription& md = fmu.model_description();
-  const Manifest& manifest = fmu.manifest();
-  FmuDae dae;
-  dae.state_vrs = fmu.states();
-  dae.derivative_vrs = fmu.derivatives();
+ModelDae build_model_dae(const Model& model, bool synthesize_derivatives) {
+  const ModelDescription& md = model.model_description();
+  const Manifest& manifest = model.manifest();
+  ModelDae dae;
+  dae.state_vrs = model.states();
+  dae.derivative_vrs = model.derivatives();
   for (const auto& a : manifest.algebraic_variables) dae.algebraic_vrs.push_back(a.value_reference);
-  dae.fully_implicit = is_fully_implicit(fmu.form());
-  dae.state_stands_for_derivative = fmu.form() == DaeForm::fully_implicit_openmodelica;
+  dae.fully_implicit = is_fully_implicit(model.form());
+  dae.state_stands_for_derivative = model.form() == DaeForm::fully_implicit_openmodelica;
   dae.input.form = dae.fully_implicit ? structure::DaeForm::fully_implicit : structure::DaeForm::semi_explicit;
 
   // A value reference stands for every element of an array variable: a
@@ -238,8 +239,8 @@ FmuDae build_fmu_dae(const Model& fmu, bool synthesize_derivatives) {
   for (const auto& u : csd) csd_of[u.value_reference] = &u;
   for (std::size_t i = 0; i < dae.state_vrs.size(); ++i) {
     structure::StateInput s;
-    s.name = fmu.state_name(i);
-    s.derivative_name = fmu.derivative_name(i);
+    s.name = model.state_name(i);
+    s.derivative_name = model.derivative_name(i);
     const Variable* x = md.find(dae.state_vrs[i]);
     s.select = (x != nullptr && x->initial == Initial::approx) ? structure::StateSelect::avoid
                                                                : structure::StateSelect::normal;
@@ -276,6 +277,28 @@ FmuDae build_fmu_dae(const Model& fmu, bool synthesize_derivatives) {
     dae.invariant_vrs.push_back(inv.value_reference);
   }
   return dae;
+}
+
+DaePoint empty_point(const ModelDae& dae, double t) {
+  DaePoint p;
+  p.t = t;
+  p.x.assign(dae.state_vrs.size(), 0.0);
+  p.xdot.assign(dae.state_vrs.size(), 0.0);
+  p.z.assign(dae.algebraic_vrs.size(), 0.0);
+  return p;
+}
+
+void read_point(Instance& instance, const ModelDae& dae, PointRead what, DaePoint& p) {
+  const bool everything = what == PointRead::everything;
+  if (!p.x.empty()) instance.get_continuous_states(p.x);
+  if (everything && !p.z.empty()) instance.get_float64(dae.algebraic_vrs, p.z);
+  if (p.x.empty() || (dae.fully_implicit && !everything)) return;
+  std::vector<double> xdot(p.xdot.size());
+  const CallStatus status = dae.fully_implicit ? instance.get_float64(dae.derivative_vrs, xdot)
+                                               : instance.get_continuous_state_derivatives(xdot);
+  if (status != CallStatus::ok) return;
+  for (std::size_t i = 0; i < xdot.size(); ++i)
+    if (std::isfinite(xdot[i])) p.xdot[i] = xdot[i];
 }
 
 }  // namespace lsdae::simulation

@@ -1,4 +1,4 @@
-// runtime/simulation/optimized_nvector.h -- SUNDIALS' serial N_Vector operations,
+// runtime/simulation/ida/optimized_nvector.h -- SUNDIALS' serial N_Vector operations,
 // compiled with the project's optimisation, swapped into a vector's ops table.
 //
 // Why: Debian 12's libsundials 6.4.1 is built without optimisation (-O0: every
@@ -26,8 +26,8 @@
 // (v from N_VNew_Serial or N_VMake_Serial); clones inherit them (N_VClone
 // copies the ops table), so doing it on the y0 given to IDAInit covers every
 // vector IDA creates. Precondition: N_VGetVectorID(v) == SUNDIALS_NVEC_SERIAL.
-#ifndef LSDAE_RUNTIME_SIMULATION_OPTIMIZED_NVECTOR_H
-#define LSDAE_RUNTIME_SIMULATION_OPTIMIZED_NVECTOR_H
+#ifndef LSDAE_RUNTIME_SIMULATION_IDA_OPTIMIZED_NVECTOR_H
+#define LSDAE_RUNTIME_SIMULATION_IDA_OPTIMIZED_NVECTOR_H
 
 #include <sundials/sundials_nvector.h>
 
@@ -42,4 +42,4 @@ int lsdae_use_optimized_ops(N_Vector v);
 }
 #endif
 
-#endif  // LSDAE_RUNTIME_SIMULATION_OPTIMIZED_NVECTOR_H
+#endif  // LSDAE_RUNTIME_SIMULATION_IDA_OPTIMIZED_NVECTOR_H

@@ -1,5 +1,5 @@
-// runtime/simulation/projecting_nonlinear_solver.cpp -- see projecting_nonlinear_solver.h.
-#include "simulation/projecting_nonlinear_solver.h"
+// runtime/simulation/ida/projecting_nonlinear_solver.cpp -- see projecting_nonlinear_solver.h.
+#include "simulation/ida/projecting_nonlinear_solver.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>

@@ -1,7 +1,8 @@
-// runtime/simulation/fmu_dae.h -- the bridge between an FMU's value
-// references and lsdae::structure's FMI-free DAE description.
+// runtime/simulation/model_dae.h -- the bridge between a model's value
+// references (an lsdae::Model: one FMU, or a System of FMUs composed into one
+// DAE) and lsdae::structure's FMI-free DAE description.
 //
-// build_fmu_dae maps:
+// build_model_dae maps:
 //   states x_i, derivatives ẋ_i      ContinuousStateDerivative order (Fmu::states())
 //   algebraic z_j                     the manifest's AlgebraicVariables order
 //   residual groups and formulations  the manifest's <Residual>s in document order
@@ -56,19 +57,20 @@
 // g₁ has no unknown). residual_vrs[g][level] of a synthesized formulation is
 // g's variable, synthesized[g][level] is true and synthesis[k] (group g)
 // describes how to compute it (the values are computed, not read).
-// build_fmu_dae(fmu, false) leaves the groups as the FMU provides them.
-#ifndef LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
-#define LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
+// build_model_dae(model, false) leaves the groups as the FMU provides them.
+#ifndef LSDAE_RUNTIME_SIMULATION_MODEL_DAE_H
+#define LSDAE_RUNTIME_SIMULATION_MODEL_DAE_H
 
 #include <string>
 #include <vector>
 
-#include "lsdae/fmu.h"
+#include "lsdae/instance.h"
+#include "lsdae/model.h"
 #include "structure/dae_input.h"
 
 namespace lsdae::simulation {
 
-struct FmuDae {
+struct ModelDae {
   structure::DaeInput input;
   bool fully_implicit = false;               // either fully implicit form: lsdae writes ẋ
   bool state_stands_for_derivative = false;  // the OpenModelica form: dependencies name x for ẋ too
@@ -109,8 +111,35 @@ struct FmuDae {
   std::vector<std::vector<DependencyKind>> state_kinds, invariant_kinds;
 };
 
-FmuDae build_fmu_dae(const Model& model, bool synthesize_derivatives = true);
+ModelDae build_model_dae(const Model& model, bool synthesize_derivatives = true);
+
+// A point of the DAE by variable: states, their derivatives, algebraic variables
+// (x, ẋ in Model::states() order, z in the manifest's order).
+struct DaePoint {
+  double t = 0.0;
+  std::vector<double> x, xdot, z;
+};
+
+// A point at t sized for `dae`, every value 0.
+DaePoint empty_point(const ModelDae& dae, double t);
+
+// What an instance holds, read into a point of `dae` (initialize(), after an
+// event, the dummy-derivative selection at the start):
+//   x   fmi3GetContinuousStates, as returned;
+//   z   the algebraic variables (PointRead::everything only);
+//   ẋ   semi-explicit: the FMU's derivatives at that point
+//       (fmi3GetContinuousStateDerivatives); fully implicit: the derivative
+//       variables, lsdae's own inputs, read with PointRead::everything only;
+//       each ẋ_i only where it is finite, and none when the call is
+//       discarded -- the others keep what p held (0 in an empty_point(); the
+//       pre-event values after an event, where a jump makes the old
+//       derivatives no guess but an FMU that cannot evaluate them leaves
+//       nothing better).
+// Precondition: p has the sizes of empty_point(dae, t). Allocates one
+// vector of the states' size.
+enum class PointRead { everything, states };
+void read_point(Instance& instance, const ModelDae& dae, PointRead what, DaePoint& p);
 
 }  // namespace lsdae::simulation
 
-#endif  // LSDAE_RUNTIME_SIMULATION_FMU_DAE_H
+#endif  // LSDAE_RUNTIME_SIMULATION_MODEL_DAE_H

@@ -1,5 +1,5 @@
-// runtime/simulation/fmu_residual.cpp -- see fmu_residual.h.
-#include "simulation/fmu_residual.h"
+// runtime/simulation/model_residual.cpp -- see model_residual.h.
+#include "simulation/model_residual.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@ namespace lsdae::simulation {
 
 using structure::UnknownKind;
 
-FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure::DaeSystem& system,
+ModelResidual::ModelResidual(Instance& instance, const ModelDae& dae, const structure::DaeSystem& system,
                          const structure::Index1System& index1)
     : instance_(instance),
       fully_implicit_(dae.fully_implicit),
@@ -44,7 +44,7 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
       invariant_row_invariant_.push_back(e.id);
       invariant_row_.push_back(rows_.size());
       invariant_offset_.push_back(0.0);
-      rows_.push_back({RowKind::fmu_variable, row_vrs_.size()});
+      rows_.push_back({RowKind::model_variable, row_vrs_.size()});
       row_vrs_.push_back(dae.invariant_vrs.at(e.id));
       continue;
     }
@@ -58,7 +58,7 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
     } else if (dae.is_synthesized(source, level)) {
       rows_.push_back({RowKind::synthesized, synthesis_.add_row(source, level)});
     } else {
-      rows_.push_back({RowKind::fmu_variable, row_vrs_.size()});
+      rows_.push_back({RowKind::model_variable, row_vrs_.size()});
       row_vrs_.push_back(dae.residual_vrs.at(source).at(level));
     }
   }
@@ -88,17 +88,17 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
     ++state_rows_;
   natural_rows_ = state_rows_ + row_vrs_.size() == rows_.size();
   for (std::size_t k = state_rows_; k < rows_.size() && natural_rows_; ++k)
-    natural_rows_ = rows_[k].kind == RowKind::fmu_variable && rows_[k].index == k - state_rows_;
+    natural_rows_ = rows_[k].kind == RowKind::model_variable && rows_[k].index == k - state_rows_;
 }
 
-void FmuResidual::set_invariant_values(std::span<const double> per_invariant) {
+void ModelResidual::set_invariant_values(std::span<const double> per_invariant) {
   for (std::size_t i = 0; i < invariant_row_.size(); ++i)
     invariant_offset_[i] = invariant_row_invariant_[i] < per_invariant.size()
                                ? per_invariant[invariant_row_invariant_[i]]
                                : 0.0;
 }
 
-void FmuResidual::states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
+void ModelResidual::states_from(std::span<const double> y, std::span<const double> yp, std::span<double> x,
                               std::span<double> xdot) const {
   for (std::size_t i = 0; i < x_from_.size(); ++i) {
     x[i] = y[x_from_[i]];
@@ -106,7 +106,7 @@ void FmuResidual::states_from(std::span<const double> y, std::span<const double>
   }
 }
 
-kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std::span<const double> yp) {
+kernels::EvalStatus ModelResidual::apply(double t, std::span<const double> y, std::span<const double> yp) {
   auto fail = [](CallStatus s) { return s == CallStatus::discard; };
   if (natural_unknowns_) {
     const std::size_t n = x_.size(), m = z_.size();
@@ -129,7 +129,7 @@ kernels::EvalStatus FmuResidual::apply(double t, std::span<const double> y, std:
   return kernels::EvalStatus::ok;
 }
 
-kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, std::span<const double> yp,
+kernels::EvalStatus ModelResidual::residual(double t, std::span<const double> y, std::span<const double> yp,
                                           std::span<double> r) {
   ++calls_;
   if (!synthesis_.empty()) {
@@ -160,7 +160,7 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
   for (std::size_t k = 0; k < rows_.size(); ++k) {
     const Row& row = rows_[k];
     switch (row.kind) {
-      case RowKind::fmu_variable: r[k] = row_values_[row.index]; break;
+      case RowKind::model_variable: r[k] = row_values_[row.index]; break;
       case RowKind::state_equation: r[k] = xdot_[row.index] - f_[row.index]; break;
       case RowKind::synthesized: r[k] = synth_values_[row.index]; break;
     }
@@ -169,13 +169,13 @@ kernels::EvalStatus FmuResidual::residual(double t, std::span<const double> y, s
   return kernels::EvalStatus::ok;
 }
 
-kernels::EvalStatus FmuResidual::jacobian_columns(double t, std::span<const double> y, std::span<const double> yp,
+kernels::EvalStatus ModelResidual::jacobian_columns(double t, std::span<const double> y, std::span<const double> yp,
                                                   double cj, std::span<const std::size_t> columns,
                                                   std::span<double> jv) {
   return jacobian_columns_split(t, y, yp, 1.0, cj, columns, jv);
 }
 
-kernels::EvalStatus FmuResidual::jacobian_columns_split(double t, std::span<const double> y,
+kernels::EvalStatus ModelResidual::jacobian_columns_split(double t, std::span<const double> y,
                                                         std::span<const double> yp, double y_seed, double yp_seed,
                                                         std::span<const std::size_t> columns, std::span<double> jv) {
   if (!synthesis_.empty())  // has_jacobian_columns() is false
@@ -218,7 +218,7 @@ kernels::EvalStatus FmuResidual::jacobian_columns_split(double t, std::span<cons
   const std::size_t f_offset = row_vrs_.size();
   for (std::size_t k = 0; k < rows_.size(); ++k) {
     const Row& row = rows_[k];
-    jv[k] = row.kind == RowKind::fmu_variable ? sensitivity_[row.index]
+    jv[k] = row.kind == RowKind::model_variable ? sensitivity_[row.index]
                                               : direct_[row.index] - sensitivity_[f_offset + row.index];
   }
   return kernels::EvalStatus::ok;

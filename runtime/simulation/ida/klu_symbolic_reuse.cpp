@@ -1,5 +1,5 @@
-// runtime/simulation/klu_symbolic_reuse.cpp -- see klu_symbolic_reuse.h.
-#include "runtime/simulation/klu_symbolic_reuse.h"
+// runtime/simulation/ida/klu_symbolic_reuse.cpp -- see klu_symbolic_reuse.h.
+#include "simulation/ida/klu_symbolic_reuse.h"
 
 #include <algorithm>
 #include <new>

@@ -1,0 +1,141 @@
+// runtime/simulation/event_loop.cpp -- see event_loop.h.
+#include "simulation/event_loop.h"
+
+#include <cmath>
+#include <string>
+
+#include "common/format.h"
+#include "lsdae/error.h"
+#include "lsdae/log.h"
+
+namespace lsdae::simulation {
+
+void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
+  const double t_start = settings_.t_start;
+  InputTable* inputs = evaluation.inputs();
+  // Every instance goes through the same sequence so they stay interchangeable.
+  for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
+    Instance& inst = evaluation.instance(i);
+    evaluation.apply_set_values(inst);
+    inst.enter_initialization_mode(settings_.rtol, t_start, settings_.t_stop);
+    if (inputs != nullptr) {
+      inputs->set_stretch_start(t_start);
+      if (inputs->apply(inst, t_start, true) == CallStatus::discard)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
+                                             format_number(t_start) + " from --input → check the table's values");
+    }
+    inst.exit_initialization_mode();
+    for (int k = 0;; ++k) {
+      DiscreteStatesUpdate u = inst.update_discrete_states();
+      if (u.terminate_simulation)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU asked to terminate during initialization");
+      if (i == 0) next_time_event_ = u.next_event_time;
+      if (!u.discrete_states_need_update) break;
+      if (k > kMaxEventsAtOneTime)
+        throw Error(ErrorKind::fmu_call, "simulate: event iteration at the start did not settle after " +
+                                             std::to_string(kMaxEventsAtOneTime) + " " +
+                                             inst.function_name(FmiCall::update_discrete_states) +
+                                             " calls → the FMU keeps changing its discrete states");
+    }
+    inst.enter_continuous_time_mode();
+  }
+  merge_input_events(next_time_event_, t_start, inputs);
+}
+
+EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, std::span<const double> y,
+                                        std::span<const double> yp, const char* kind) {
+  // Chattering: events at one time, or each a hair after the last (a time
+  // event announced 1e-14 s ahead again and again; a state that an event
+  // puts where its indicator crosses at once): kMaxEventsAtOneTime of them in
+  // a row end the run, instead of IDA's step limit after hours.
+  const double hair = kEventChatterSpacing * std::max(1.0, std::fabs(t));
+  if (std::fabs(t - last_event_time_) <= hair) {
+    if (++events_at_this_time_ > kMaxEventsAtOneTime)
+      throw Error(ErrorKind::fmu_call, "simulate: more than " + std::to_string(kMaxEventsAtOneTime) +
+                                           " events in a row at t = " + format_number(t) + ", each within " +
+                                           format_number(hair) + " s of the last → the FMU's event indicators "
+                                           "or time events chatter (a Zeno point, or an event that re-creates "
+                                           "its own condition): check the model near that time");
+  } else {
+    events_at_this_time_ = 0;
+  }
+  last_event_time_ = t;
+  if (observer_) observer_(t, EventPhase::before);
+  Iteration result;
+  std::optional<double> next;
+  InputTable* inputs = evaluation.inputs();
+  for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
+    Instance& inst = evaluation.instance(i);
+    evaluation.residual(i).apply(t, y, yp);
+    inst.enter_event_mode();
+    if (inputs != nullptr) {  // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
+      inputs->set_stretch_start(t);
+      if (inputs->apply(inst, t, true) == CallStatus::discard)
+        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
+                                             format_number(t) + " from --input → check the table's values");
+    }
+    for (int k = 0;; ++k) {
+      DiscreteStatesUpdate u = inst.update_discrete_states();
+      if (i == 0) {
+        result.states_changed = result.states_changed || u.values_of_continuous_states_changed;
+        if (u.terminate_simulation) terminated_ = true;
+        next = u.next_event_time;
+      }
+      if (!u.discrete_states_need_update) break;
+      if (k > kMaxEventsAtOneTime)
+        throw Error(ErrorKind::fmu_call, "simulate: the event iteration at t = " + format_number(t) +
+                                             " did not settle → the FMU keeps changing its discrete states");
+    }
+    inst.enter_continuous_time_mode();
+  }
+  if (next && *next <= t) {
+    log_warning(settings_.model->display_name() + ": the FMU announced a time event at t = " + format_number(*next) +
+                ", not after the current time " + format_number(t) + "; ignored");
+    next.reset();
+  }
+  merge_input_events(next, t, inputs);
+  log_debug(std::string(kind) + " event at t = " + format_number(t) +
+            (result.states_changed ? " (states re-initialized)" : ""));
+  result.terminate = terminated_;
+  return result;
+}
+
+bool EventLoop::completed_step(ModelEvaluation& evaluation, double t, std::span<const double> y,
+                               std::span<const double> yp) {
+  evaluation.residual(0).apply(t, y, yp);
+  IntegratorStepResult r = evaluation.instance(0).completed_integrator_step(true);
+  if (r.terminate_simulation) {
+    terminated_ = true;
+    return true;
+  }
+  if (r.enter_event_mode) pending_ = Pending::step;
+  return false;
+}
+
+EventLoop::Pending EventLoop::take_pending() {
+  const Pending kind = pending_;
+  pending_ = Pending::none;
+  if (kind == Pending::state) ++counts_.state_events;
+  else if (kind == Pending::time) ++counts_.time_events;
+  else if (kind == Pending::step) ++counts_.step_events;
+  return kind;
+}
+
+const char* EventLoop::name(Pending kind) {
+  switch (kind) {
+    case Pending::state: return "state";
+    case Pending::time: return "time";
+    case Pending::step: return "step";
+    case Pending::none: break;
+  }
+  return "no";
+}
+
+void EventLoop::merge_input_events(std::optional<double> fmu_next, double after, const InputTable* inputs) {
+  next_time_event_ = fmu_next;
+  if (inputs == nullptr) return;
+  if (auto e = inputs->next_event_after(after); e && (!next_time_event_ || *e < *next_time_event_))
+    next_time_event_ = e;
+}
+
+}  // namespace lsdae::simulation

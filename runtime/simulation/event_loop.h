@@ -1,0 +1,122 @@
+// runtime/simulation/event_loop.h -- the FMU's event machinery for one run:
+// the event iteration on every instance at the start and at each event, the
+// events waiting to be handled, the next time event, the chattering guard,
+// and who watches (observe_events, observe_steps). A collaborator of
+// lsdae::Simulation (simulation_impl.h; docs/simulation.md, "Events").
+//
+// At the start (initialize_instances): every instance gets the values set
+// before initialize(), goes through Initialization Mode (with the inputs at
+// t_start), fmi3UpdateDiscreteStates until the discrete states settle, and
+// Continuous-Time Mode; instance 0's next time event is kept.
+// At an event (iterate): the observer sees the values before; every instance
+// is put at the point, enters Event Mode (discrete inputs are set there),
+// iterates fmi3UpdateDiscreteStates and returns to Continuous-Time Mode;
+// instance 0's answers decide termination, the next time event and whether
+// the continuous states were re-initialized. What follows (new states,
+// invariants, re-selection or projection, IDA's restart) is the simulation's
+// (simulation_events.cpp).
+//
+// Owns: the pending event (found at the end of a step that went past the
+// caller's output time), the next time event (the earlier of the FMU's and
+// the input table's), the chattering count, whether the FMU asked to
+// terminate, the event counters, the observers.
+// Invariants: next_time_event(), when set, is after the time of the last
+// event (an announcement at or before it is ignored with a warning);
+// terminated() never goes back to false.
+// Errors: Error(fmu_call) when the iteration does not settle within
+// kMaxEventsAtOneTime calls, when more than kMaxEventsAtOneTime events occur
+// in a row each within kEventChatterSpacing·max(1, |t|) of the last
+// (chattering), when the FMU asks to terminate during initialization, or
+// when it refuses a value set or an input.
+#ifndef LSDAE_RUNTIME_SIMULATION_EVENT_LOOP_H
+#define LSDAE_RUNTIME_SIMULATION_EVENT_LOOP_H
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <span>
+
+#include "lsdae/simulation.h"
+#include "simulation/model_evaluation.h"
+#include "simulation/run_settings.h"
+
+namespace lsdae::simulation {
+
+// Event iterations (fmi3UpdateDiscreteStates calls) and events at one time
+// before lsdae calls the FMU chattering.
+constexpr int kMaxEventsAtOneTime = 1000;
+// Events closer than this (relative to max(1, |t|)) count as one time for the
+// chattering limit above.
+constexpr double kEventChatterSpacing = 1e-12;
+
+class EventLoop {
+ public:
+  enum class Pending { none, step, state, time };
+  // What the event iteration at an event found (instance 0's answers).
+  struct Iteration {
+    bool terminate = false;       // the FMU asked to terminate
+    bool states_changed = false;  // valuesOfContinuousStatesChanged
+  };
+  struct Counts {
+    long state_events = 0, time_events = 0, step_events = 0;
+  };
+
+  explicit EventLoop(const RunSettings& settings) : settings_(settings) {}
+
+  // Initialization Mode, the event iteration at the start and Continuous-Time
+  // Mode, for every instance; sets the next time event.
+  void initialize_instances(ModelEvaluation& evaluation);
+  // An event of `kind` ("state", "time" or "step") at (t, y, y'): the
+  // chattering guard, observer(before), the iteration on every instance, the
+  // next time event. Sets terminated() when the FMU asked for it.
+  Iteration iterate(ModelEvaluation& evaluation, double t, std::span<const double> y, std::span<const double> yp,
+                    const char* kind);
+  // After an accepted step at (t, y, y') when the FMU needs
+  // fmi3CompletedIntegratorStep: calls it on instance 0; a step event becomes
+  // pending, or the run terminates (true).
+  bool completed_step(ModelEvaluation& evaluation, double t, std::span<const double> y, std::span<const double> yp);
+
+  // ---- the pending event
+  Pending pending() const { return pending_; }
+  void set_pending(Pending kind) { pending_ = kind; }
+  // The pending event, now handled (counted by kind); none afterwards.
+  Pending take_pending();
+  static const char* name(Pending kind);
+
+  // ---- time events and stop time
+  const std::optional<double>& next_time_event() const { return next_time_event_; }
+  // IDA's stop time: the earlier of the next time event and the stop time.
+  double stop_time() const {
+    return next_time_event_ ? std::min(*next_time_event_, settings_.t_stop) : settings_.t_stop;
+  }
+
+  bool terminated() const { return terminated_; }
+  const Counts& counts() const { return counts_; }
+
+  // ---- observers
+  void observe_events(std::function<void(double, EventPhase)> observer) { observer_ = std::move(observer); }
+  void observe_steps(std::function<void(double)> observer) { step_observer_ = std::move(observer); }
+  void notify_after(double t) const {
+    if (observer_) observer_(t, EventPhase::after);
+  }
+  bool steps_observed() const { return static_cast<bool>(step_observer_); }
+  void notify_step(double t) const { step_observer_(t); }
+
+ private:
+  // next_time_event_ from the FMU's announcement and the input table, after `after`.
+  void merge_input_events(std::optional<double> fmu_next, double after, const InputTable* inputs);
+
+  const RunSettings& settings_;
+  Pending pending_ = Pending::none;
+  std::optional<double> next_time_event_;
+  int events_at_this_time_ = 0;
+  double last_event_time_ = -1e300;
+  bool terminated_ = false;
+  Counts counts_;
+  std::function<void(double, EventPhase)> observer_;
+  std::function<void(double)> step_observer_;
+};
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_EVENT_LOOP_H

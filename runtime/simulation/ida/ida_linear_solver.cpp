@@ -1,0 +1,138 @@
+// runtime/simulation/ida/ida_linear_solver.cpp -- see ida_linear_solver.h.
+#include "simulation/ida/ida_linear_solver.h"
+
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <ida/ida.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "lsdae/error.h"
+#include "simulation/ida/ida_integrator.h"
+#include "simulation/ida/ida_integrator_impl.h"
+
+namespace lsdae::simulation {
+
+void IdaLinearSolver::make_clock(N_Vector y, SUNContext ctx) {
+  clock_ = true;
+  kind_ = LinearSolverKind::dense;
+  matrix_ = SUNDenseMatrix(1, 1, ctx);
+  solver_ = SUNLinSol_Dense(y, matrix_, ctx);
+  if (matrix_ == nullptr || solver_ == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the clock's solver");
+}
+
+void IdaLinearSolver::make(N_Vector y, const structure::Pattern& pattern, LinearSolverKind kind, KluOrdering ordering,
+                           bool keep_klu_analysis, SUNContext ctx) {
+  kind_ = kind;
+  const auto n = static_cast<sunindextype>(pattern.cols());
+  col_ptr_.assign(pattern.col_ptr().begin(), pattern.col_ptr().end());
+  row_idx_.assign(pattern.row_idx().begin(), pattern.row_idx().end());
+  if (kind == LinearSolverKind::dense) {
+    csc_values_.resize(pattern.nnz());
+    matrix_ = SUNDenseMatrix(n, n, ctx);
+    solver_ = SUNLinSol_Dense(y, matrix_, ctx);
+    if (matrix_ == nullptr || solver_ == nullptr)
+      throw Error(ErrorKind::solver, "ida: cannot create the dense solver for " + std::to_string(pattern.cols()) +
+                                         " unknowns (out of memory?) → use the KLU solver");
+    return;
+  }
+  const auto nnz = static_cast<sunindextype>(std::max<std::size_t>(1, pattern.nnz()));
+  matrix_ = SUNSparseMatrix(n, n, nnz, CSC_MAT, ctx);
+  solver_ = SUNLinSol_KLU(y, matrix_, ctx);
+  if (matrix_ == nullptr || solver_ == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver");
+  set_klu_ordering(solver_, ordering);
+  keeping_solver_ = make_klu_symbolic_reuse(solver_, keep_klu_analysis, &klu_counters_, ctx);
+  if (keeping_solver_ == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver (out of memory?)");
+}
+
+void IdaLinearSolver::free() {
+  if (keeping_solver_ != nullptr) SUNLinSolFree(keeping_solver_);
+  if (solver_ != nullptr) SUNLinSolFree(solver_);
+  if (matrix_ != nullptr) SUNMatDestroy(matrix_);
+  keeping_solver_ = nullptr;
+  solver_ = nullptr;
+  matrix_ = nullptr;
+}
+
+std::span<double> IdaLinearSolver::jacobian_values(SUNMatrix J, std::size_t nnz) {
+  if (dense()) return csc_values_;
+  // SUNMatZero cleared the index arrays: restore the fixed pattern.
+  std::copy(col_ptr_.begin(), col_ptr_.end(), SUNSparseMatrix_IndexPointers(J));
+  std::copy(row_idx_.begin(), row_idx_.end(), SUNSparseMatrix_IndexValues(J));
+  return {SUNSparseMatrix_Data(J), nnz};
+}
+
+void IdaLinearSolver::scatter_dense(SUNMatrix J, const structure::Pattern& pattern) const {
+  for (std::size_t c = 0; c < pattern.cols(); ++c) {
+    double* column = SUNDenseMatrix_Column(J, static_cast<sunindextype>(c));
+    for (std::size_t p = pattern.col_ptr()[c]; p < pattern.col_ptr()[c + 1]; ++p)
+      column[pattern.row_idx()[p]] = csc_values_[p];
+  }
+}
+
+void IdaLinearSolver::add_stats(IntegratorStats& s) const {
+  if (sun_klu_numeric* numeric = !clock_ && kind_ == LinearSolverKind::klu ? SUNLinSol_KLUGetNumeric(solver_) : nullptr;
+      numeric != nullptr) {
+    s.klu_lnz = static_cast<long>(numeric->lnz);
+    s.klu_unz = static_cast<long>(numeric->unz);
+  }
+  if (keeping_solver_ != nullptr) {
+    s.klu_symbolic_analyses = klu_counters_.symbolic_analyses;
+    s.klu_restart_factorizations = klu_counters_.restart_factorizations;
+    s.klu_adopted_analyses = klu_counters_.adopted_analyses;
+  }
+}
+
+KluAnalysisPtr IdaLinearSolver::release_analysis() {
+  if (keeping_solver_ == nullptr) return nullptr;
+  return detach_klu_analysis(keeping_solver_, col_ptr_, row_idx_);
+}
+
+bool IdaLinearSolver::adopt_analysis(KluAnalysisPtr& analysis) {
+  if (keeping_solver_ == nullptr) return false;
+  return adopt_klu_analysis(keeping_solver_, analysis, col_ptr_, row_idx_);
+}
+
+// IDA's Jacobian callback (IDASetJacFn; user data: the integrator's state):
+// the coloured Jacobian of kernels/compressed_jacobian.h at IDA's point, with
+// IDA's cj, step and error weights, into the solver's matrix. A non-finite
+// residual at the point or entry is recorded (ida_diagnostics.h) and reported
+// as recoverable.
+int IdaIntegrator::Impl::jacobian_fn(realtype t, realtype cj, N_Vector yy, N_Vector ypp, N_Vector rr, SUNMatrix J,
+                                     void* data, N_Vector, N_Vector, N_Vector) {
+  auto* self = static_cast<Impl*>(data);
+  const auto n = static_cast<std::size_t>(NV_LENGTH_S(yy));
+  const std::span<double> values = self->linear.jacobian_values(J, self->pattern.nnz());
+  // A non-finite residual at the point spoils every column: name it, not them.
+  if (!self->diagnostics.check_finite(t, {NV_DATA_S(rr), n})) return static_cast<int>(kernels::EvalStatus::recoverable);
+  realtype h = 0;
+  IDAGetCurrentStep(self->ida, &h);
+  IDAGetErrWeights(self->ida, self->ewt);
+  kernels::JacobianPoint point{t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {NV_DATA_S(rr), n},
+                               cj, h, {NV_DATA_S(self->ewt), n}, self->options.nominal};
+  try {
+    kernels::EvalStatus s = self->options.jacobian == JacobianSource::directional
+                                ? self->jacobian.evaluate_directional(self->pool, point, values)
+                                : self->jacobian.evaluate_finite_differences(self->pool, point, values);
+    if (s == kernels::EvalStatus::ok)
+      for (std::size_t c = 0; c < n; ++c)
+        for (std::size_t p = self->pattern.col_ptr()[c]; p < self->pattern.col_ptr()[c + 1]; ++p)
+          if (!std::isfinite(values[p])) {
+            self->diagnostics.note_nonfinite(t, self->pattern.row_idx()[p], c, true, values[p]);
+            return static_cast<int>(kernels::EvalStatus::recoverable);
+          }
+    if (self->linear.dense() && s == kernels::EvalStatus::ok)  // SUNMatZero cleared J; scatter the pattern's entries
+      self->linear.scatter_dense(J, self->pattern);
+    return static_cast<int>(s);
+  } catch (...) {
+    self->diagnostics.keep_exception();
+    return -1;
+  }
+}
+
+}  // namespace lsdae::simulation

@@ -1,0 +1,30 @@
+// runtime/simulation/ida/klu_ordering.h -- the fill-reducing ordering KLU
+// applies to each diagonal block of its BTF form (docs/simulation.md, "Linear
+// algebra"; SUNDIALS: SUNLinSol_KLUSetOrdering).
+//
+// amd     approximate minimum degree of A + Aᵀ (KLU's default; Amestoy, Davis
+//         & Duff, SIAM J. Matrix Anal. Appl. 17(4), 1996);
+// colamd  column approximate minimum degree of AᵀA (Davis et al., ACM TOMS
+//         30(3), 2004);
+// metis   nested dissection of A + Aᵀ by METIS_NodeND (Karypis & Kumar, SIAM
+//         J. Sci. Comput. 20(1), 1998), handed to KLU as its user ordering.
+//         The diagonal is dropped, duplicates merged; METIS' seed is fixed
+//         (deterministic). Cost: O(nnz) to build the graph, then METIS'.
+// Contract: `solver` is a SUNLinSol_KLU made for the matrix to be analysed;
+// nothing is validated beyond that (the enum is closed).
+#ifndef LSDAE_RUNTIME_SIMULATION_IDA_KLU_ORDERING_H
+#define LSDAE_RUNTIME_SIMULATION_IDA_KLU_ORDERING_H
+
+#include <sundials/sundials_linearsolver.h>
+
+namespace lsdae::simulation {
+
+enum class KluOrdering { amd, colamd, metis };
+const char* to_string(KluOrdering ordering) noexcept;
+
+// Sets `ordering` on a SUNLinSol_KLU solver, before its first setup.
+void set_klu_ordering(SUNLinearSolver solver, KluOrdering ordering);
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_IDA_KLU_ORDERING_H

@@ -1,0 +1,204 @@
+// runtime/simulation/integration_session.cpp -- see integration_session.h.
+#include "simulation/integration_session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "lsdae/log.h"
+#include "simulation/elimination_plan.h"
+#include "simulation/error_test_mask.h"
+#include "simulation/jacobian_constancy.h"
+
+namespace lsdae::simulation {
+
+IntegrationSession::IntegrationSession(const RunSettings& settings)
+    : settings_(settings), stop_time_(settings.t_stop), t_(settings.t_start), t_ida_(settings.t_start) {}
+
+IntegrationSession::~IntegrationSession() = default;
+
+void IntegrationSession::retire() {
+  if (integrator_) {
+    finished_ += integrator_->stats();
+    integrator_.reset();
+  }
+}
+
+void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_projection, bool projecting) {
+  retire();
+  const SimulationOptions& options = settings_.options;
+  const ModelDae& dae = evaluation.dae();
+  const auto& index1 = evaluation.index1();
+  const std::size_t N = index1.unknowns.size();
+  const std::vector<double>& nominal = evaluation.nominal();
+  IntegratorOptions io;
+  io.rtol = settings_.rtol;
+  io.atol.resize(nominal.size());
+  for (std::size_t k = 0; k < io.atol.size(); ++k) io.atol[k] = settings_.atol * nominal[k];
+  io.id = index1.ida_id();
+  // The OpenModelica form's incidence cannot tell x from ẋ (one value
+  // reference for both): every unknown stays in the test there.
+  if (!dae.state_stands_for_derivative) io.error_test = error_test_mask(evaluation.system(), index1);
+  if (const auto left_out = std::count(io.error_test.begin(), io.error_test.end(), 0.0);
+      left_out > 0 && !std::exchange(error_test_logged_, true)) {
+    std::string names;
+    std::size_t shown = 0;
+    for (std::size_t k = 0; k < N && shown < 5; ++k)
+      if (io.error_test[k] == 0.0) names += (shown++ > 0 ? ", " : "") + evaluation.unknown_name(k);
+    log_info(evaluation.model().display_name() + ": IDA's error test leaves out " + std::to_string(left_out) +
+             " algebraic unknown(s) that follow from state derivatives (" + names + (left_out > 5 ? ", ..." : "") +
+             "); they are solved at every step, and their output rows interpolated");
+  }
+  io.nominal = nominal;
+  io.max_steps_per_output = options.max_steps;
+  // Without unknowns IDA's steps only grow (its clock has no error): keep
+  // them to an output interval so that an event indicator cannot cross
+  // zero and back inside one step unseen.
+  io.max_step = options.max_step > 0 ? options.max_step : (N == 0 ? settings_.interval : 0.0);
+  io.jacobian = settings_.use_directional ? JacobianSource::directional : JacobianSource::finite_differences;
+  io.ordering = settings_.klu_ordering();
+  io.threads = evaluation.instance_count();
+  io.linear_solver = options.dense_linear_solver ? LinearSolverKind::dense : LinearSolverKind::klu;
+  io.keep_klu_analysis = options.keep_klu_analysis;
+  jacobian_constants_ = {};
+  varying_coloring_.reset();
+  const bool eliminating = plan_elimination(evaluation, projecting);
+  // Directional derivatives only: constants taken once by finite differences
+  // carry that one evaluation's rounding for the whole run, which moved
+  // event-sensitive runs (the Reference FMUs' BouncingBall coming to rest
+  // takes one more event); finite-difference Jacobians stay as they were.
+  // With an elimination the reduced system's entries are classified from the
+  // full ones (classify_reduced_entries: constant where every entry that
+  // makes them up is).
+  const structure::Pattern& iteration = evaluation.structure().iteration;
+  if (options.constant_jacobian_entries && !options.uncolored_jacobian && settings_.use_directional) {
+    jacobian_constants_ = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
+    if (eliminating) jacobian_constants_ = classify_reduced_entries(jacobian_constants_, iteration, *elimination_);
+    const structure::Pattern& pattern = eliminating ? elimination_->reduced : iteration;
+    std::vector<bool> constant(pattern.nnz());
+    for (std::size_t p = 0; p < constant.size(); ++p)
+      constant[p] = jacobian_constants_.lifetime[p] != kernels::EntryLifetime::varying;
+    varying_coloring_ = structure::color_varying_columns(pattern, constant);
+    if (varying_coloring_->constant_entries > 0) {
+      io.constant_entries = &jacobian_constants_;
+      io.varying_coloring = &varying_coloring_->coloring;
+    }
+  }
+  if (step_projection) io.step_projection = std::move(step_projection);
+  io.names.row_name = [&evaluation](std::size_t k) { return evaluation.row_name(k); };
+  io.names.unknown_name = [&evaluation](std::size_t k) { return evaluation.unknown_name(k); };
+  io.names.row_value_name = [&evaluation](std::size_t k) { return evaluation.row_value_name(k); };
+  io.names.explain_failure = [&evaluation] { return evaluation.discard_report(); };
+  if (eliminating) {
+    std::vector<kernels::ResidualFunction*> pool;
+    for (auto& r : reduced_residuals_) pool.push_back(r.get());
+    io.expansion = reduced_residuals_[0].get();
+    integrator_ = std::make_unique<IdaIntegrator>(*reduced_residuals_[0], pool, elimination_->reduced,
+                                                  reduced_coloring_, std::move(io));
+  } else {
+    integrator_ = std::make_unique<IdaIntegrator>(evaluation.residual(0), evaluation.residual_pool(), iteration,
+                                                  *evaluation.structure().coloring, std::move(io));
+  }
+  // The previous scenario's analysis (reset()), when it fits this pattern;
+  // else it goes, and KLU analyses as usual.
+  if (carried_klu_analysis_) {
+    integrator_->adopt_klu_analysis(carried_klu_analysis_);
+    carried_klu_analysis_.reset();
+  }
+  if (settings_.indicators > 0) {
+    integrator_->set_root_function(settings_.indicators,
+                                   [&evaluation](double tt, std::span<const double> yy, std::span<const double> yyp,
+                                                 std::span<double> g) { return evaluation.event_indicators(tt, yy, yyp, g); });
+  }
+}
+
+bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool projecting) {
+  reduced_residuals_.clear();
+  elimination_.reset();
+  const SimulationOptions& options = settings_.options;
+  const ModelDae& dae = evaluation.dae();
+  const auto& index1 = evaluation.index1();
+  const structure::Pattern& iteration = evaluation.structure().iteration;
+  // Only the plain index-1 system: dummy derivatives re-select at run time
+  // and projection moves IDA's point inside its steps; the OpenModelica
+  // form's incidence cannot tell x from ẋ; the benchmark baselines stay as
+  // they are.
+  if (!options.eliminate_linear || !elimination_not_planned(dae, index1).empty() || projecting ||
+      options.uncolored_jacobian)
+    return false;
+  structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration);
+  // Everything eliminated (a purely algebraic linear model) would leave IDA
+  // its internal clock alone: nothing gained, so nothing is eliminated.
+  if (!plan.any() || plan.kept.empty()) return false;
+  elimination_ = std::move(plan);
+  elimination_z_coloring_ = structure::color_columns(elimination_->z_columns);
+  reduced_coloring_ = structure::color_columns(elimination_->reduced);
+  for (std::size_t i = 0; i < evaluation.instance_count(); ++i)
+    reduced_residuals_.push_back(std::make_unique<EliminatedResidual>(
+        evaluation.residual(i), *elimination_, elimination_z_coloring_, evaluation.nominal(),
+        [&evaluation](std::size_t k) { return evaluation.unknown_name(k); }));
+  for (auto& r : reduced_residuals_) r->share_coefficients_of(reduced_residuals_[0].get());
+  log_info(evaluation.model().display_name() + ": " + std::to_string(elimination_->eliminated.size()) +
+           " linear algebraic unknown(s) eliminated in " + std::to_string(elimination_->blocks) +
+           " block(s); IDA integrates " + std::to_string(elimination_->kept.size()) + " of " +
+           std::to_string(index1.unknowns.size()) + " unknowns (Jacobian " +
+           std::to_string(elimination_->reduced.nnz()) + " nonzeros, " + std::to_string(reduced_coloring_.colors) +
+           " colours)");
+  return true;
+}
+
+void IntegrationSession::restart(double at) {
+  integrator_->start(at, y_, yp_);
+  integrator_->set_stop_time(stop_time_);
+  // IDACalcIC takes the direction and scale of the first step from tout1; it
+  // refuses a tout1 at t0 ("tout1 too close to t0"), which an event exactly at
+  // the stop time would give. The point is then made consistent for its
+  // post-event row only, so a tout1 one output interval ahead serves.
+  const double interval = settings_.interval;
+  double t_next = std::min(at + interval, settings_.t_stop);
+  if (!(t_next - at > 1e-10 * std::max(1.0, std::fabs(at))))
+    t_next = at + std::max(interval, 1e-6 * std::max(1.0, std::fabs(at)));
+  integrator_->make_consistent(t_next);
+  std::copy(integrator_->y().begin(), integrator_->y().end(), y_.begin());
+  std::copy(integrator_->yp().begin(), integrator_->yp().end(), yp_.begin());
+  t_ = t_ida_ = at;
+}
+
+StepOutcome IntegrationSession::step(double t_target) {
+  const StepOutcome outcome = integrator_->one_step(t_target);
+  t_ida_ = integrator_->time();
+  return outcome;
+}
+
+void IntegrationSession::set_point(std::vector<double> y, std::vector<double> yp) {
+  y_ = std::move(y);
+  yp_ = std::move(yp);
+}
+
+void IntegrationSession::keep_point() {
+  std::copy(integrator_->y().begin(), integrator_->y().end(), y_.begin());
+  std::copy(integrator_->yp().begin(), integrator_->yp().end(), yp_.begin());
+  t_ = t_ida_ = integrator_->time();
+}
+
+void IntegrationSession::interpolate_to(double t) {
+  integrator_->interpolate(t, y_, yp_);
+  t_ = t;
+}
+
+IntegratorStats IntegrationSession::stats() const {
+  IntegratorStats s = finished_;
+  if (integrator_) s += integrator_->stats();
+  return s;
+}
+
+KluAnalysisPtr IntegrationSession::hand_over_klu_analysis() {
+  KluAnalysisPtr analysis = std::move(carried_klu_analysis_);
+  if (integrator_ && settings_.options.keep_klu_analysis) {
+    if (auto mine = integrator_->release_klu_analysis()) analysis = std::move(mine);
+  }
+  return analysis;
+}
+
+}  // namespace lsdae::simulation

@@ -1,0 +1,137 @@
+// runtime/simulation/integration_session.h -- IDA's side of one run: the
+// integrator over the model's current index-1 system, what it is built from
+// (the IDA options, the linear elimination, the constant Jacobian entries),
+// and the point (t, y, y') the run stands at. A collaborator of
+// lsdae::Simulation (simulation_impl.h); the IDA driver is ida/ida_integrator.h.
+//
+// Owns: the IdaIntegrator (IDA's memory, vectors, linear solver); the
+// counters of integrators it replaced; the linear-elimination plan with its
+// colourings and one reduced residual per model residual; the constant
+// Jacobian entries and the colouring of the varying columns; a KLU analysis
+// carried over from the previous run (Simulation::reset); IDA's stop time;
+// the point the caller sees, (t, y, y'), and IDA's own time t_ida.
+//
+// Invariants:
+//   - The integrator refers to the evaluation's residuals, iteration pattern
+//     and colouring (or to this object's reduced residuals, pattern and
+//     colouring): retire() comes before the evaluation replaces any of them,
+//     make() after.
+//   - y, yp have one entry per IDA unknown of the evaluation's index-1 system
+//     (all of them, also with elimination) and are the point at time t;
+//     t <= t_ida (IDA is ahead after a step past an output time).
+//   - After restart(at): t = t_ida = at and (y, y') is IDA's consistent point.
+//     The point may be moved in place (y_to_move: a projection at the start
+//     or after an event) only before the next restart().
+//   - The stop time IDA is given at every restart is the one last set.
+#ifndef LSDAE_RUNTIME_SIMULATION_INTEGRATION_SESSION_H
+#define LSDAE_RUNTIME_SIMULATION_INTEGRATION_SESSION_H
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "kernels/compressed_jacobian.h"
+#include "simulation/eliminated_residual.h"
+#include "simulation/ida/ida_integrator.h"
+#include "simulation/ida/projecting_nonlinear_solver.h"
+#include "simulation/model_evaluation.h"
+#include "simulation/run_settings.h"
+#include "structure/coloring.h"
+#include "structure/coloring_varying.h"
+#include "structure/linear_elimination.h"
+
+namespace lsdae::simulation {
+
+class IntegrationSession {
+ public:
+  // `settings` must outlive this object. The point starts at t_start, empty.
+  explicit IntegrationSession(const RunSettings& settings);
+  ~IntegrationSession();
+  IntegrationSession(const IntegrationSession&) = delete;
+  IntegrationSession& operator=(const IntegrationSession&) = delete;
+
+  // ---- the integrator
+  // A new integrator over the evaluation's current index-1 system (the old one
+  // retired first) with IDA options from the settings: rtol, atol scaled by
+  // each unknown's nominal, the unknowns in IDA's error test
+  // (error_test_mask.h), the Jacobian source, the KLU ordering, the threads,
+  // the event indicators as IDA's root function, and -- when given -- the
+  // projection inside IDA's steps. With --eliminate auto, and no projector
+  // (`projecting`), the linear elimination of eliminated_residual.h.
+  void make(ModelEvaluation& evaluation, StepProjection step_projection, bool projecting);
+  // Adds the integrator's counters to the finished ones and drops it.
+  void retire();
+  // Drops the integrator without counting it (reset(): the run is over).
+  void drop() { integrator_.reset(); }
+  bool has_integrator() const { return integrator_ != nullptr; }
+  IdaIntegrator& integrator() { return *integrator_; }
+  const IdaIntegrator& integrator() const { return *integrator_; }
+  // IDA's stop time from the next restart on: the earlier of the next time
+  // event and the stop time.
+  void set_stop_time(double t) { stop_time_ = t; }
+  // (Re)starts IDA at (at, y, y') and makes the algebraic variables and the
+  // derivatives consistent (IDACalcIC); y, yp, t and t_ida become that point.
+  void restart(double at);
+  // One IDA step towards t_target (IDA_ONE_STEP); t_ida becomes IDA's time.
+  StepOutcome step(double t_target);
+  void reset_faults() {
+    if (integrator_) integrator_->reset_faults();
+  }
+
+  // ---- the point
+  double time() const { return t_; }
+  double ida_time() const { return t_ida_; }
+  std::span<const double> y() const { return y_; }
+  std::span<const double> yp() const { return yp_; }
+  std::span<double> y_to_move() { return y_; }
+  // A new point of the current index-1 system (at the current t).
+  void set_point(std::vector<double> y, std::vector<double> yp);
+  // IDA's last accepted point becomes the caller's (t = t_ida = IDA's time).
+  void keep_point();
+  // The same when there is an integrator (after a failure: what IDA reached).
+  void keep_point_if_any() {
+    if (integrator_) keep_point();
+  }
+  // The point at t inside IDA's last step (IDAGetDky).
+  void interpolate_to(double t);
+  // IDA's last point, as the point at t (a rounding error away from it).
+  void keep_point_as(double t) {
+    keep_point();
+    t_ = t;
+  }
+
+  // ---- counters and what carries to the next run
+  IntegratorStats stats() const;  // every integrator of the run
+  // The KLU analysis for the next run (Simulation::reset): the one carried
+  // in and never used, else the integrator's own (with keep_klu_analysis).
+  KluAnalysisPtr hand_over_klu_analysis();
+  // The previous run's KLU analysis, adopted by the next make() when its
+  // pattern and ordering are the same (klu_symbolic_reuse.h).
+  void carry_klu_analysis(KluAnalysisPtr analysis) { carried_klu_analysis_ = std::move(analysis); }
+
+ private:
+  // The linear elimination plan when --eliminate allows one and it eliminates
+  // something (elimination_, the reduced residuals and colourings set);
+  // false otherwise (all cleared).
+  bool plan_elimination(ModelEvaluation& evaluation, bool projecting);
+
+  const RunSettings& settings_;
+  std::unique_ptr<IdaIntegrator> integrator_;
+  IntegratorStats finished_;  // counters of integrators replaced by a re-selection
+  std::optional<structure::LinearElimination> elimination_;
+  structure::Coloring elimination_z_coloring_, reduced_coloring_;
+  std::vector<std::unique_ptr<EliminatedResidual>> reduced_residuals_;
+  kernels::ConstantEntries jacobian_constants_;
+  std::optional<structure::VaryingColoring> varying_coloring_;
+  KluAnalysisPtr carried_klu_analysis_;
+  bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out
+  double stop_time_;
+  std::vector<double> y_, yp_;  // the point at time t (also after a failure)
+  double t_;                    // the point the caller sees
+  double t_ida_;                // IDA's internal time (>= t after a step past an output time)
+};
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_INTEGRATION_SESSION_H
