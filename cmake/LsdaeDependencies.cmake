@@ -1,16 +1,23 @@
 # Every dependency comes from a Debian 12 package (scripts/setup-deps.sh
 # installs them) and is found here; nothing is downloaded at build time.
+# The library, the CLI and the model FMUs need only the REQUIRED ones
+# (`scripts/setup-deps.sh` installs those; `--full` adds the rest): the tests
+# (GoogleTest), the benchmarks (Google Benchmark) and the Python package
+# (pybind11) are built when their packages are found and left out, with a
+# message saying which package brings them, when not.
 #   libsundials-dev    SUNDIALS IDA, sparse matrix, KLU linear solver
 #   libsuitesparse-dev KLU, BTF, AMD, COLAMD
 #   libeigen3-dev      dense LU/QR for dummy-derivative selection
 #   libmetis-dev       fill-reducing ordering
-#   libgtest-dev       unit tests;  libbenchmark-dev  benchmarks
+#   libgtest-dev       unit tests;  libbenchmark-dev  benchmarks (both optional)
 #   libopenmpi-dev     MPI for the sweep scheduler (optional: without it no MPI scheduler)
 #   libpugixml-dev     XML;  libzip-dev  FMU archives;  libcli11-dev  command line
 find_package(Threads REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
-find_package(GTest REQUIRED)
-find_package(benchmark REQUIRED)
+# Optional: what only tests/ and bench/ need (LSDAE_BUILD_TESTS and
+# LSDAE_BUILD_BENCH in the top-level CMakeLists.txt say what happens without).
+find_package(GTest QUIET)
+find_package(benchmark QUIET)
 find_package(pugixml REQUIRED)
 # Debian's libzip CMake package insists on the zipcmp tools; pkg-config is enough.
 find_package(PkgConfig REQUIRED)

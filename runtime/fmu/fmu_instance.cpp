@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "fmu/log_level.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 
@@ -24,13 +25,9 @@ void FmuInstance::note_time(double time) {
 
 void FmuInstance::receive_log(int status, const char* category, const char* message) {
   std::string text = "[" + name() + "] " + (category ? category : "") + ": " + (message ? message : "");
-  LogLevel level = LogLevel::info;
-  // OK, Warning, Discard, Error, Fatal have the same values in fmi2Status and fmi3Status.
-  if (status == 1 || status == 2) level = LogLevel::warning;
-  if (status == 3 || status == 4) {
-    level = LogLevel::error;
-    last_error_ = message ? message : "";
-  }
+  const auto in_progress = static_cast<FmiFunction>(slot_->function.load(std::memory_order_relaxed));
+  const LogLevel level = fmu_log_level(status, in_progress, message ? message : "");
+  if (status == 3 || status == 4) last_error_ = message ? message : "";
   Logger::instance().log(level, text);
 }
 

@@ -51,10 +51,18 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
     throw Error(ErrorKind::structure, the_model.display_name() + ": structural analysis failed: " +
                                           outcome.analysis.error);
   {
+    // The analysis' warnings start with the system's (DaeSystem::warnings: rows
+    // without a `dependencies` attribute). Those are facts about optional
+    // metadata the user of an FMU cannot change: --verbose shows them, `lsdae
+    // validate` and `lsdae info --structure` list them (docs/user-guide.md,
+    // "Warnings"). The rest may change how the model is solved: warnings.
     // The same warning for many rows (every element of an array, every
     // segment of a line) says one thing: the first few, then a count.
     constexpr std::size_t kShown = 3;
-    const auto& warnings = outcome.analysis.warnings;
+    const auto& all = outcome.analysis.warnings;
+    const std::size_t facts = std::min(outcome.analysis.system.warnings.size(), all.size());
+    for (std::size_t k = 0; k < facts; ++k) log_info(the_model.display_name() + ": " + all[k]);
+    const std::vector<std::string> warnings(all.begin() + static_cast<std::ptrdiff_t>(facts), all.end());
     for (std::size_t k = 0; k < std::min(kShown, warnings.size()); ++k)
       log_warning(the_model.display_name() + ": " + warnings[k]);
     if (warnings.size() > kShown)
