@@ -3,6 +3,8 @@
 // checker of the validation ladder (tests/models/psse/CMakeLists.txt).
 //
 //   psse_compare ACTUAL.csv REFERENCE.csv [--min-rows N] CHECK...
+//   psse_compare --last ACTUAL.csv COLUMN VALUE
+//     (the last row's COLUMN equals VALUE: a count, e.g. limits.events)
 //   psse_compare --flat ACTUAL.csv TOLERANCE
 //     (an undisturbed run: every column stays within TOLERANCE of its first row)
 //   CHECK = REFCOL:KIND:LSDAE_COLUMNS:TOLERANCE
@@ -78,6 +80,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    if (std::string(argv[1]) == "--last" && argc == 5) {
+      std::vector<std::string> names;
+      const auto rows = read_rows(argv[2], true, &names);
+      std::size_t c = names.size();
+      for (std::size_t k = 0; k < names.size(); ++k)
+        if (names[k] == argv[3]) c = k;
+      if (c == names.size() || rows.empty()) throw std::runtime_error(std::string(argv[2]) + ": no column \"" + argv[3] + "\"");
+      const double want = std::stod(argv[4]), got = rows.back()[c];
+      std::printf("%s last %s = %.17g (expected %s)\n", got == want ? "PASS" : "FAIL", argv[3], got, argv[4]);
+      return got == want ? 0 : 1;
+    }
     if (std::string(argv[1]) == "--flat") {
       std::vector<std::string> names;
       const auto rows = read_rows(argv[2], true, &names);

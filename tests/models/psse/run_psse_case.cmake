@@ -3,7 +3,7 @@
 # Inputs: LSDAE, COMPARE, WORK (scratch folder), FMU, ARGS (;-list, extra
 # simulate arguments), REFERENCE (PSS/E's CSV), CHECKS (;-list for
 # psse_compare), MIN_ROWS, FLAT (a tolerance: the run must stay at its
-# first row), STATS (;-list member.path=value checked in the
+# first row), LAST (;-list COLUMN=VALUE of the last row), STATS (;-list member.path=value checked in the
 # run's --stats JSON).
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${WORK})
@@ -23,6 +23,17 @@ foreach(check IN LISTS STATS)
   string(JSON value ERROR_VARIABLE json_error GET "${json}" ${members})
   if(json_error OR NOT value STREQUAL expected)
     message(FATAL_ERROR "statistics: ${path} is \"${value}\" ${json_error}, expected ${expected}")
+  endif()
+endforeach()
+foreach(last IN LISTS LAST)
+  string(REPLACE "=" ";" pair "${last}")
+  list(GET pair 0 column)
+  list(GET pair 1 expected)
+  execute_process(COMMAND ${COMPARE} --last ${WORK}/actual.csv ${column} ${expected}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${out}${err}")
   endif()
 endforeach()
 if(FLAT)
