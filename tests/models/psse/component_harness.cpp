@@ -1,0 +1,152 @@
+// tests/models/psse/component_harness.cpp -- see component_harness.h.
+#include "component_harness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "psse/core/limiter.h"
+
+namespace lsdae::psse::test {
+
+DyrRecord record(int bus, const std::string& model, const std::string& id, std::vector<double> values) {
+  DyrRecord r;
+  r.file = "test.dyr";
+  r.line = 1;
+  r.bus = bus;
+  r.model = model;
+  r.id = id;
+  r.values = std::move(values);
+  r.value_lines.assign(r.values.size(), 1);
+  for (double v : r.values) r.tokens.push_back(std::to_string(v));
+  return r;
+}
+
+namespace {
+
+class Init final : public InitContext {
+ public:
+  Init(ComponentHarness& h, Complex v, Complex s, double sbase, double f, std::map<std::string, double>& signals,
+       std::vector<std::string>& notes)
+      : h_(h), v_(v), s_(s), sbase_(sbase), f_(f), signals_(signals), notes_(notes) {}
+  Complex voltage() const override { return v_; }
+  Complex injection() const override { return s_; }
+  double system_base() const override { return sbase_; }
+  double frequency() const override { return f_; }
+  void state(int i, double value) override { h_.known()[static_cast<std::size_t>(i)] = value; }
+  void algebraic(int j, double value) override {
+    h_.known()[static_cast<std::size_t>(h_.slot().shape().states + j)] = value;
+  }
+  void parameter(int k, double value) override { h_.parameters()[static_cast<std::size_t>(k)] = value; }
+  double signal(const char* name) const override {
+    auto it = signals_.find(name);
+    if (it == signals_.end()) throw ModelError(std::string("harness: signal \"") + name + "\" was not set");
+    return it->second;
+  }
+  bool has_signal(const char* name) const override { return signals_.count(name) != 0; }
+  void set_signal(const char* name, double value) override { signals_[name] = value; }
+  void note(const std::string& message) override { notes_.push_back(message); }
+
+ private:
+  ComponentHarness& h_;
+  Complex v_, s_;
+  double sbase_, f_;
+  std::map<std::string, double>& signals_;
+  std::vector<std::string>& notes_;
+};
+
+}  // namespace
+
+ComponentHarness::ComponentHarness(std::unique_ptr<Component> component, std::vector<std::string> consumed,
+                                   double system_base, double frequency)
+    : component_(std::move(component)), system_base_(system_base), frequency_(frequency) {
+  slot_ = std::make_unique<ComponentSlot>(*component_, consumed);
+  known_.assign(static_cast<std::size_t>(slot_->shape().known_count()), 0.0);
+  parameters_.assign(static_cast<std::size_t>(slot_->shape().parameters), 0.0);
+  modes_.assign(static_cast<std::size_t>(slot_->shape().limiters), kModeFree);
+}
+
+void ComponentHarness::initialize(Complex voltage, Complex injection, const std::map<std::string, double>& signals) {
+  signals_ = signals;
+  const FrameShape& s = slot_->shape();
+  known_[static_cast<std::size_t>(s.vr_index())] = voltage.real();
+  known_[static_cast<std::size_t>(s.vr_index() + 1)] = voltage.imag();
+  Init init(*this, voltage, injection, system_base_, frequency_, signals_, notes_);
+  component_->initialize(init);
+  // Inputs: the value set for the signal (by this model or the test), else the default.
+  for (std::size_t k = 0; k < slot_->inputs().size(); ++k) {
+    const DeclaredInput& in = slot_->inputs()[k];
+    auto it = signals_.find(in.signal);
+    const double value = it != signals_.end() ? it->second : in.default_value;
+    if (std::isnan(value))
+      throw ModelError(component_->describe() + ": input \"" + in.signal + "\" was set by nobody → give it to initialize()");
+    known_[static_cast<std::size_t>(s.states + s.algebraics) + k] = value;
+  }
+  // Outputs publish their variable's initial value.
+  for (const DeclaredOutput& o : slot_->outputs())
+    signals_[o.signal] = known_[static_cast<std::size_t>(o.variable.index + (o.variable.kind == Var::Kind::state ? 0 : s.states))];
+  // Limiter modes from the initial values.
+  const auto records = limiter_records();
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    bool outside = false;
+    modes_[k] = limiter_initial_mode(slot_->limiters()[k].kind, records[k], 1e-9, outside);
+  }
+}
+
+double ComponentHarness::signal(const std::string& name) const { return signals_.at(name); }
+
+std::vector<double> ComponentHarness::outputs(double time) const {
+  std::vector<double> out(static_cast<std::size_t>(slot_->shape().output_count()));
+  slot_->evaluate(known_.data(), out.data(), parameters_.data(), modes_.data(), nullptr, time);
+  return out;
+}
+
+std::vector<LimiterRecord> ComponentHarness::limiter_records(double time) const {
+  std::vector<LimiterRecord> records(slot_->limiters().size());
+  std::vector<double> out(static_cast<std::size_t>(slot_->shape().output_count()));
+  slot_->evaluate(known_.data(), out.data(), parameters_.data(), modes_.data(), records.data(), time);
+  return records;
+}
+
+double ComponentHarness::largest_derivative(double time) const {
+  const std::vector<double> out = outputs(time);
+  double largest = 0;
+  for (int r = 0; r < slot_->shape().states + slot_->shape().algebraics; ++r)
+    largest = std::max(largest, std::fabs(out[static_cast<std::size_t>(r)]));
+  return largest;
+}
+
+double ComponentHarness::jacobian_mismatch(double step) const {
+  std::vector<double> exact;
+  slot_->jacobian(known_.data(), parameters_.data(), modes_.data(), 0.0, exact);
+  const auto nk = known_.size(), no = static_cast<std::size_t>(slot_->shape().output_count());
+  std::vector<double> k = known_, out_plus(no), out_minus(no);
+  double worst = 0;
+  for (std::size_t c = 0; c < nk; ++c) {
+    const double h = step * std::max(1.0, std::fabs(known_[c]));
+    k[c] = known_[c] + h;
+    slot_->evaluate(k.data(), out_plus.data(), parameters_.data(), modes_.data(), nullptr, 0.0);
+    k[c] = known_[c] - h;
+    slot_->evaluate(k.data(), out_minus.data(), parameters_.data(), modes_.data(), nullptr, 0.0);
+    k[c] = known_[c];
+    for (std::size_t r = 0; r < no; ++r) {
+      const double fd = (out_plus[r] - out_minus[r]) / (2 * h), e = exact[c * no + r];
+      worst = std::max(worst, std::fabs(fd - e) / std::max(1.0, std::fabs(e)));
+    }
+  }
+  return worst;
+}
+
+int ComponentHarness::state(const std::string& name) const {
+  for (std::size_t i = 0; i < slot_->states().size(); ++i)
+    if (slot_->states()[i].name == name) return static_cast<int>(i);
+  throw std::out_of_range("no state \"" + name + "\"");
+}
+
+int ComponentHarness::algebraic(const std::string& name) const {
+  for (std::size_t i = 0; i < slot_->algebraics().size(); ++i)
+    if (slot_->algebraics()[i].name == name) return static_cast<int>(i);
+  throw std::out_of_range("no algebraic variable \"" + name + "\"");
+}
+
+}  // namespace lsdae::psse::test
