@@ -17,7 +17,7 @@
 //     2H dΔω/dt = (Pm − D Δω)/(1 + Δω) − Te,   dδ/dt = ω0 Δω,
 // Te the air-gap torque ψ''d iq − ψ''q id.
 //
-// Saturation (PSS/E's quadratic function, on the air-gap flux magnitude):
+// Saturation (PSS/E's quadratic function, core/saturation.h, on the air-gap flux magnitude):
 //     Se(x) = B (x − A)² / x  for x > A, else 0,
 // through Se(1.0) = S(1.0) and Se(1.2) = S(1.2), i.e. with r = √(S(1.0)/(1.2 S(1.2))),
 // A = (1.2 r − 1)/(r − 1), B = S(1.0)/(1 − A)². S(1.0) = 0 means no
@@ -33,30 +33,9 @@
 
 #include "psse/core/dual.h"
 #include "psse/core/parameters.h"
+#include "psse/core/saturation.h"
 
 namespace lsdae::psse {
-
-class QuadraticSaturation {
- public:
-  QuadraticSaturation() = default;
-  // From fields i10 = S(1.0) and i12 = S(1.2) of `p`; throws ModelError
-  // when S(1.0) > 0 and 1.2 S(1.2) <= S(1.0) (no quadratic through both).
-  QuadraticSaturation(const Parameters& p, std::size_t i10, std::size_t i12);
-
-  template <class T>
-  T operator()(const T& x) const {
-    if (!active_ || !(value(x) > a_)) return T(0.0);
-    const T e = x - a_;
-    return b_ * e * e / x;
-  }
-  bool active() const { return active_; }
-  double a() const { return a_; }
-  double b() const { return b_; }
-
- private:
-  bool active_ = false;
-  double a_ = 0.0, b_ = 0.0;
-};
 
 // Network-frame phasor → rotor frame (d, q) at rotor angle δ.
 template <class T>
