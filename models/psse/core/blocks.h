@@ -16,7 +16,12 @@
 //      messages naming the fields: a block trusts its caller);
 //   2. declares it in declare() (its state, named "<name>", and limiter);
 //   3. initializes it in initialize() from the steady-state value of its
-//      output (or input), which gives the other side;
+//      output (or input), which gives the other side -- backward from the
+//      Efd the machine needs to the reference; then, where a high gain over
+//      a short time constant would amplify the rounding of that backward
+//      pass, forward again from the realized input with settle(), which sets
+//      each state as the equations compute it, so that every derivative is
+//      zero to rounding (the last integrator absorbs what is left);
 //   4. evaluates it ONCE per equations() call: operator() returns the block's
 //      output and writes its state's derivative (and records its limiter).
 //
@@ -52,6 +57,13 @@ class Lag {
     if (state_ >= 0) in.state(state_, y);
     return k_ != 0.0 ? y / k_ : 0.0;
   }
+  // Steady state with input u, forward: the state is K u, computed as the
+  // equations compute it, so that its derivative is exactly zero; returns the output.
+  double settle(InitContext& in, double u) const {
+    const double y = k_ * u;
+    if (state_ >= 0) in.state(state_, y);
+    return y;
+  }
   template <class T>
   T operator()(Frame<T>& f, const T& u) const {
     if (state_ < 0) return k_ * u;
@@ -81,10 +93,15 @@ class NonWindupLag {
       limiter_ = l.limiter(name, LimiterKind::windup);
     }
   }
-  // As Lag::initialize; a y outside the limits is reported by the framework.
+  // As Lag::initialize and Lag::settle; a y outside the limits is reported by the framework.
   double initialize(InitContext& in, double y) const {
     if (state_ >= 0) in.state(state_, y);
     return k_ != 0.0 ? y / k_ : 0.0;
+  }
+  double settle(InitContext& in, double u) const {
+    const double y = k_ * u;
+    if (state_ >= 0) in.state(state_, y);
+    return y;
   }
   template <class T>
   T operator()(Frame<T>& f, const T& u, const T& lo, const T& hi) const {
@@ -114,6 +131,11 @@ class LeadLag {
     const double u = k_ != 0.0 ? y / k_ : 0.0;
     if (state_ >= 0) in.state(state_, u);
     return u;
+  }
+  // Steady state with input u, forward (Lag::settle): the state is u; returns the output.
+  double settle(InitContext& in, double u) const {
+    if (state_ >= 0) in.state(state_, u);
+    return k_ * u;
   }
   template <class T>
   T operator()(Frame<T>& f, const T& u) const {
