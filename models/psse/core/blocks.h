@@ -223,19 +223,21 @@ class PiNonWindup {
   int state_ = -1, limiter_ = -1;
 };
 
-// Low- and high-value gates, min(a, b) and max(a, b), as switches: the
-// selection changes at a state event where a = b (a LimiterKind::below on
-// a − b).
+// Low- and high-value gates, min(a, b) and max(a, b): a limiter of kind
+// select (Frame::low_select / high_select), so the selection changes at a
+// state event where a = b, and a gate passing its second input is normal
+// operation, never reported at initialization. Modes: free while a passes;
+// high (low gate) or low (high gate) while b passes.
 class Gate {
  public:
-  void declare(Layout& l, const std::string& name) { limiter_ = l.limiter(name, LimiterKind::below); }
+  void declare(Layout& l, const std::string& name) { limiter_ = l.limiter(name, LimiterKind::select); }
   template <class T>
   T low(Frame<T>& f, const T& a, const T& b) const {
-    return f.below(limiter_, a - b, T(0.0)) ? a : b;
+    return f.low_select(limiter_, a, b);
   }
   template <class T>
   T high(Frame<T>& f, const T& a, const T& b) const {
-    return f.below(limiter_, a - b, T(0.0)) ? b : a;
+    return f.high_select(limiter_, a, b);
   }
 
  private:

@@ -116,12 +116,12 @@ TEST(AcExciters, Exac2LowValueGate) {
   std::vector<double> v = kExac2;
   v[18] = 7.0;  // VL = KL (VLR − VFE) = 6.8 above the regulator path VFE/KB = 5.3 at rest
   ComponentHarness h = at_rest(make_exac2, "EXAC2", v);
-  EXPECT_EQ(h.modes()[1], kModeBelow);  // "LV": VA − KH VFE below VL, the regulator path
+  EXPECT_EQ(h.modes()[1], kModeFree);  // "LV": VA − KH VFE below VL, the regulator path passes
   ComponentStepper s(h);
   const double ve0 = s.x("VE");
   s.set_voltage(0.8 * kV102);  // the regulator asks for more: VL takes over and caps VFE
   s.run(3.0, 1e-4);
-  EXPECT_EQ(s.mode("LV"), kModeFree);
+  EXPECT_EQ(s.mode("LV"), kModeHigh);  // VL passes
   EXPECT_EQ(s.mode("VA"), kModeHigh);
   EXPECT_GT(s.x("VE"), ve0);
   EXPECT_LT(s.x("VE"), 1.2 * ve0);  // VFE held near 5.6, where KB·VL = VFE

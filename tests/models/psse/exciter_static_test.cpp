@@ -65,7 +65,7 @@ TEST(Esst1a, AtRestBothStabilizerInputs) {
 TEST(Esst1a, FieldCurrentLimiterIsASwitch) {
   ComponentHarness h = at_rest(make_esst1a, "ESST1A", kEsst1a);
   EXPECT_TRUE(h.outside().empty());
-  EXPECT_EQ(h.modes()[2], kModeBelow);  // "ILR": KLR (IFD − ILR) below 0, the gate passes 0
+  EXPECT_EQ(h.modes()[2], kModeLow);  // "ILR": KLR (IFD − ILR) below 0, the gate passes 0
   ComponentStepper s(h);
   const auto u0 = static_cast<std::size_t>(h.slot().shape().states + h.slot().shape().algebraics);
   ASSERT_EQ(h.slot().inputs()[1].signal, signal::ifd);
@@ -75,7 +75,7 @@ TEST(Esst1a, FieldCurrentLimiterIsASwitch) {
   EXPECT_LT(s.z("Efd"), 2.0 - 0.5 * 4.54 + 0.1);
   h.known()[u0 + 1] = 2.0;
   s.run(1e-3, 1e-4);
-  EXPECT_EQ(s.mode("ILR"), kModeBelow);
+  EXPECT_EQ(s.mode("ILR"), kModeLow);
 }
 
 TEST(Esst4b, AtRestAndSource) {
