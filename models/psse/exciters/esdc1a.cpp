@@ -57,7 +57,7 @@ DcExciterData read_dc1a_record(const Parameters& p) {
   p.require_positive(8);
   p.require_nonnegative(10);
   p.require(p[9] == 0.0 || p[10] > 0.0, 10, "must be > 0 when KF is not 0");
-  p.require(p[11] == 0.0, 11, "SWITCH other than 0 is not modeled → use 0, or substitute or skip the model");
+  p.require(p[11] == 0.0, 11, "SWITCH other than 0 is not modeled", "set it to 0, or substitute or skip the model");
   DcExciterData d;
   d.tr = p[0], d.ka = p[1], d.ta = p[2], d.tb = p[3], d.tc = p[4], d.vrmax = p[5], d.vrmin = p[6];
   d.ke = p[7], d.te = p[8], d.kf = p[9], d.tf = p[10], d.e2 = p[14], d.se2 = p[15];

@@ -53,7 +53,7 @@ std::unique_ptr<Component> make_ieeet1(const DyrRecord& record, const UnitData&)
   p.require_positive(6);
   p.require_nonnegative(8);
   p.require(p[7] == 0.0 || p[8] > 0.0, 8, "must be > 0 when KF is not 0");
-  p.require(p[9] == 0.0, 9, "SWITCH other than 0 is not modeled → use 0, or substitute or skip the model");
+  p.require(p[9] == 0.0, 9, "SWITCH other than 0 is not modeled", "set it to 0, or substitute or skip the model");
   DcExciterData d;
   d.tr = p[0], d.ka = p[1], d.ta = p[2], d.vrmax = p[3], d.vrmin = p[4], d.ke = p[5], d.te = p[6];
   d.kf = p[7], d.tf = p[8], d.e2 = p[12], d.se2 = p[13];

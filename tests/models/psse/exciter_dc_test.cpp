@@ -111,8 +111,8 @@ TEST(DcExciters, ParameterMessages) {
   std::vector<double> v = kIeeet1Ke0;
   v[9] = 1;
   EXPECT_EQ(error_of([&] { make_ieeet1(record(4045, "IEEET1", "1", v), unit_100()); }),
-            "test.dyr:1: IEEET1 at bus 4045 id '1': field 10 (SWITCH) = 1 → SWITCH other than 0 is not modeled → use "
-            "0, or substitute or skip the model → correct the record");
+            "test.dyr:1: IEEET1 at bus 4045 id '1': field 10 (SWITCH) = 1 → SWITCH other than 0 is not modeled → set "
+            "it to 0, or substitute or skip the model");
   v = kEsdc1a;
   v[13] = 0.5, v[15] = 0.1;  // SE(E2)·E2 below SE(E1)·E1: no increasing quadratic
   EXPECT_NE(error_of([&] { make_esdc1a(record(3106, "ESDC1A", "1", v), unit_100()); })
