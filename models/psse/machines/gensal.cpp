@@ -90,6 +90,13 @@ class Gensal final : public Equations<Gensal> {
       ifd_ = l.algebraic("XadIfd", "field current, p.u.");
       l.output(signal::ifd, Var::z(ifd_));
     }
+    itr_ = iti_ = -1;
+    if (l.consumed(signal::itr) || l.consumed(signal::iti)) {
+      itr_ = l.algebraic("Itr", "terminal current, real part, p.u. on MBASE");
+      iti_ = l.algebraic("Iti", "terminal current, imaginary part, p.u. on MBASE");
+      l.output(signal::itr, Var::z(itr_));
+      l.output(signal::iti, Var::z(iti_));
+    }
   }
 
   void initialize(InitContext& in) override {
@@ -115,6 +122,10 @@ class Gensal final : public Equations<Gensal> {
     in.set_signal(signal::pm, psd * iq - psq * id);
     if (pe_ >= 0) in.algebraic(pe_, (v * std::conj(i)).real());
     if (ifd_ >= 0) in.algebraic(ifd_, efd);
+    if (itr_ >= 0) {
+      in.algebraic(itr_, i.real());
+      in.algebraic(iti_, i.imag());
+    }
   }
 
   template <class T>
@@ -141,6 +152,10 @@ class Gensal final : public Equations<Gensal> {
     f.inject(base_ratio_ * ir, base_ratio_ * ii);
     if (pe_ >= 0) f.res(pe_, f.z(pe_) - (f.vr() * ir + f.vi() * ii));
     if (ifd_ >= 0) f.res(ifd_, f.z(ifd_) - ladifd);
+    if (itr_ >= 0) {
+      f.res(itr_, f.z(itr_) - ir);
+      f.res(iti_, f.z(iti_) - ii);
+    }
   }
 
  private:
@@ -148,7 +163,7 @@ class Gensal final : public Equations<Gensal> {
   double kd3_ = 0, kd4_ = 0, kd5_ = 0, g_ = 0, b_ = 0, base_ratio_ = 1, omega0_ = 0;
   QuadraticSaturation sat_;
   std::string zsource_note_;
-  int delta_ = 0, dw_ = 0, eqp_ = 0, psikd_ = 0, psiqpp_ = 0, efd_ = 0, pm_ = 0, pe_ = -1, ifd_ = -1;
+  int delta_ = 0, dw_ = 0, eqp_ = 0, psikd_ = 0, psiqpp_ = 0, efd_ = 0, pm_ = 0, pe_ = -1, ifd_ = -1, itr_ = -1, iti_ = -1;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "component_harness.h"
 #include "psse/core/signals.h"
 #include "psse/machines/genrou.h"
+#include "psse/machines/gensal.h"
 
 namespace lsdae::psse::test {
 namespace {
@@ -67,6 +68,18 @@ TEST(Genrou, OutputsAndMachineBase) {
   EXPECT_GT(h.signal(signal::pm), 0.4);           // plus the stator loss
   const Complex it(h.signal(signal::itr), h.signal(signal::iti));  // MBASE
   EXPECT_NEAR(std::abs(it * (250.0 / 100.0) - std::conj(kS102 / kV102)), 0.0, 1e-12);
+}
+
+// GENSAL (ThreeBus_GENSAL.dyr) publishes the terminal current when an exciter reads it.
+TEST(Gensal, TerminalCurrentOutput) {
+  UnitData u = three_bus_unit();
+  ComponentHarness h(make_gensal(record(102, "GENSAL", "1", {5.0, 0.05, 0.2, 5.0, 0.0, 1.0, 0.75, 0.4, 0.25, 0.1, 0.11, 0.62}), u),
+                     {signal::itr, signal::ifd});
+  h.initialize(kV102, kS102);
+  EXPECT_LT(h.largest_derivative(), 1e-12);
+  EXPECT_LT(h.jacobian_mismatch(), 1e-6);
+  const Complex it(h.signal(signal::itr), h.signal(signal::iti));
+  EXPECT_NEAR(std::abs(it - std::conj(kS102 / kV102)), 0.0, 1e-12);
 }
 
 TEST(Genrou, ParameterMessages) {
