@@ -47,6 +47,8 @@ inline constexpr const char* ifd = "ifd";
 inline constexpr const char* vs = "vs";
 inline constexpr const char* vuel = "vuel";
 inline constexpr const char* voel = "voel";
+inline constexpr const char* itr = "itr";
+inline constexpr const char* iti = "iti";
 
 }  // namespace lsdae::psse::signal
 

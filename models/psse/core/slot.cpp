@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "psse/core/limiter.h"
 #include "psse/core/parameters.h"
 
 namespace lsdae::psse {
@@ -97,6 +98,29 @@ void ComponentSlot::evaluate(const double* known, double* out, const double* par
   std::fill(out, out + shape_.output_count(), 0.0);
   Frame<double> f(shape_, known, out, parameter, mode, record, time);
   component_->evaluate(f);
+}
+
+void ComponentSlot::initial_modes(const double* known, const double* parameter, double tolerance,
+                                  std::vector<int>& mode, std::vector<LimiterRecord>& record,
+                                  std::vector<char>& outside) const {
+  const auto nl = limiters_.size();
+  mode.assign(nl, kModeFree);
+  record.assign(nl, LimiterRecord{});
+  outside.assign(nl, 0);
+  std::vector<double> out(static_cast<std::size_t>(shape_.output_count()));
+  for (std::size_t pass = 0; pass < nl + 2; ++pass) {
+    evaluate(known, out.data(), parameter, mode.data(), record.data(), 0.0);
+    bool changed = false;
+    for (std::size_t l = 0; l < nl; ++l) {
+      bool beyond = false;
+      const int m = limiter_initial_mode(limiters_[l].kind, record[l], tolerance, beyond);
+      outside[l] = beyond ? 1 : 0;
+      if (m != mode[l]) mode[l] = m, changed = true;
+    }
+    if (!changed) return;
+  }
+  throw ModelError(component_->describe() + ": the limiter modes do not settle at initialization (each pass " +
+                   "changes another) → check the limits against the operating point");
 }
 
 void ComponentSlot::jacobian(const double* known, const double* parameter, const int* mode, double time,

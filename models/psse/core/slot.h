@@ -65,6 +65,17 @@ class ComponentSlot {
   // entries, may be null) receives each limiter's tested values.
   void evaluate(const double* known, double* out, const double* parameter, const int* mode, LimiterRecord* record,
                 double time) const;
+  // The limiters' modes at initialization (limiter_initial_mode, no
+  // hysteresis), from the values at `known`: evaluated with the modes found
+  // so far and repeated until no mode changes, because one limiter's mode
+  // can move another's input (a gate or the rectifier's segment before a
+  // clamp; starting from all "free" would test the clamp with the wrong
+  // branch). `record` receives the tested values of the last pass and
+  // outside[l] whether limiter l lies beyond its limits (by > tolerance).
+  // Throws ModelError naming the component when the modes do not settle
+  // within limiters() + 2 passes.
+  void initial_modes(const double* known, const double* parameter, double tolerance, std::vector<int>& mode,
+                     std::vector<LimiterRecord>& record, std::vector<char>& outside) const;
   // jacobian[c * output_count + r] = d out_r / d known_c; when `tangents`
   // is given, (*tangents)[c * limiters + l] = d (limiter l's record) / d known_c.
   void jacobian(const double* known, const double* parameter, const int* mode, double time,

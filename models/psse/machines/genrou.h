@@ -7,8 +7,8 @@
 //
 // Variables (gen[<bus>_<id>].…): states delta (rad), dw (speed deviation,
 // p.u.), Eqp (E'q), psikd (ψkd), Edp (E'd), psikq (ψkq); inputs efd, pm;
-// outputs speed (= dw) and, when another model reads them, pe, ifd
-// (algebraic variables).
+// outputs speed (= dw) and, when another model reads them, pe, ifd,
+// itr and iti (algebraic variables).
 #ifndef LSDAE_MODELS_PSSE_MACHINES_GENROU_H
 #define LSDAE_MODELS_PSSE_MACHINES_GENROU_H
 

@@ -103,7 +103,7 @@ class Gensal final : public Equations<Gensal> {
     in.state(psiqpp_, psq);
     in.set_signal(signal::efd, efd);
     in.set_signal(signal::pm, psd * iq - psq * id);
-    outputs_.initialize(in, (v * std::conj(i)).real(), efd);
+    outputs_.initialize(in, (v * std::conj(i)).real(), efd, i);
   }
 
   template <class T>
@@ -124,7 +124,7 @@ class Gensal final : public Equations<Gensal> {
     f.der(dw_, swing(f.u(pm_), T(psd * iq - psq * id), dw, h_, d_));
     f.der(delta_, omega0_ * dw);
     f.inject(base_ratio_ * ir, base_ratio_ * ii);
-    outputs_.residuals(f, T(f.vr() * ir + f.vi() * ii), ladifd);
+    outputs_.residuals(f, T(f.vr() * ir + f.vi() * ii), ladifd, ir, ii);
   }
 
  private:

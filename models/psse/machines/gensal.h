@@ -6,7 +6,8 @@
 // S(1.2); X''q = X''d; Ra is the generator record's ZR (on MBASE).
 //
 // Variables (gen[<bus>_<id>].…): states delta, dw, Eqp (E'q), psikd (ψkd),
-// psiqpp (ψ''q); inputs efd, pm; outputs speed and, when read, pe, ifd.
+// psiqpp (ψ''q); inputs efd, pm; outputs speed and, when read, pe, ifd,
+// itr and iti.
 #ifndef LSDAE_MODELS_PSSE_MACHINES_GENSAL_H
 #define LSDAE_MODELS_PSSE_MACHINES_GENSAL_H
 

@@ -1,4 +1,5 @@
-// models/psse/machines/machine_frame.cpp -- see machine_frame.h.
+// models/psse/machines/machine_frame.cpp -- see machine_frame.h (the
+// saturation function is in core/saturation.cpp, shared with the exciters).
 #include "psse/machines/machine_frame.h"
 
 #include <algorithm>
@@ -8,20 +9,8 @@
 
 namespace lsdae::psse {
 
-QuadraticSaturation::QuadraticSaturation(const Parameters& p, std::size_t i10, std::size_t i12) {
-  const double s10 = p[i10], s12 = p[i12];
-  p.require_nonnegative(i10);
-  p.require_nonnegative(i12);
-  if (s10 == 0.0) return;  // no saturation (machine_frame.h)
-  p.require(1.2 * s12 > s10, i12, "must exceed S(1.0)/1.2 (no quadratic saturation passes through both points)");
-  const double r = std::sqrt(s10 / (1.2 * s12));
-  a_ = (1.2 * r - 1.0) / (r - 1.0);
-  b_ = s10 / ((1.0 - a_) * (1.0 - a_));
-  active_ = true;
-}
-
 void MachineOutputs::declare(Layout& l) {
-  pe_ = ifd_ = -1;
+  pe_ = ifd_ = itr_ = iti_ = -1;
   if (l.consumed(signal::pe)) {
     pe_ = l.algebraic("Pe", "electrical power at the terminal, p.u. on MBASE");
     l.output(signal::pe, Var::z(pe_));
@@ -30,11 +19,21 @@ void MachineOutputs::declare(Layout& l) {
     ifd_ = l.algebraic("XadIfd", "field current, p.u.");
     l.output(signal::ifd, Var::z(ifd_));
   }
+  if (l.consumed(signal::itr) || l.consumed(signal::iti)) {
+    itr_ = l.algebraic("Itr", "terminal current, real part, p.u. on MBASE");
+    iti_ = l.algebraic("Iti", "terminal current, imaginary part, p.u. on MBASE");
+    l.output(signal::itr, Var::z(itr_));
+    l.output(signal::iti, Var::z(iti_));
+  }
 }
 
-void MachineOutputs::initialize(InitContext& in, double pe, double ifd) const {
+void MachineOutputs::initialize(InitContext& in, double pe, double ifd, Complex current) const {
   if (pe_ >= 0) in.algebraic(pe_, pe);
   if (ifd_ >= 0) in.algebraic(ifd_, ifd);
+  if (itr_ >= 0) {
+    in.algebraic(itr_, current.real());
+    in.algebraic(iti_, current.imag());
+  }
 }
 
 std::string zsource_note(Complex zsource, double xpp) {

@@ -17,7 +17,7 @@
 //     2H dΔω/dt = (Pm − D Δω)/(1 + Δω) − Te,   dδ/dt = ω0 Δω,
 // Te the air-gap torque ψ''d iq − ψ''q id.
 //
-// Saturation (PSS/E's quadratic function, on the air-gap flux magnitude):
+// Saturation (PSS/E's quadratic function, core/saturation.h, on the air-gap flux magnitude):
 //     Se(x) = B (x − A)² / x  for x > A, else 0,
 // through Se(1.0) = S(1.0) and Se(1.2) = S(1.2), i.e. with r = √(S(1.0)/(1.2 S(1.2))),
 // A = (1.2 r − 1)/(r − 1), B = S(1.0)/(1 − A)². S(1.0) = 0 means no
@@ -35,30 +35,9 @@
 #include "psse/core/component.h"
 #include "psse/core/dual.h"
 #include "psse/core/parameters.h"
+#include "psse/core/saturation.h"
 
 namespace lsdae::psse {
-
-class QuadraticSaturation {
- public:
-  QuadraticSaturation() = default;
-  // From fields i10 = S(1.0) and i12 = S(1.2) of `p`; throws ModelError
-  // when S(1.0) > 0 and 1.2 S(1.2) <= S(1.0) (no quadratic through both).
-  QuadraticSaturation(const Parameters& p, std::size_t i10, std::size_t i12);
-
-  template <class T>
-  T operator()(const T& x) const {
-    if (!active_ || !(value(x) > a_)) return T(0.0);
-    const T e = x - a_;
-    return b_ * e * e / x;
-  }
-  bool active() const { return active_; }
-  double a() const { return a_; }
-  double b() const { return b_; }
-
- private:
-  bool active_ = false;
-  double a_ = 0.0, b_ = 0.0;
-};
 
 // Network-frame phasor → rotor frame (d, q) at rotor angle δ.
 template <class T>
@@ -89,21 +68,26 @@ void subtransient_stator(const T& psd, const T& psq, const T& sin_delta, const T
   to_rotor(ir, ii, sin_delta, cos_delta, id, iq);
 }
 
-// The optional outputs of a machine: its terminal power pe and its field
-// current ifd (XadIfd) exist as algebraic variables only when another model
-// of the unit reads them (Layout::consumed).
+// The optional outputs of a machine: its terminal power pe, its field
+// current ifd (XadIfd) and its terminal current itr + j iti (network frame,
+// MBASE) exist as algebraic variables only when another model of the unit
+// reads them (Layout::consumed).
 class MachineOutputs {
  public:
   void declare(Layout& l);
-  void initialize(InitContext& in, double pe, double ifd) const;
+  void initialize(InitContext& in, double pe, double ifd, Complex current) const;
   template <class T>
-  void residuals(Frame<T>& f, const T& pe, const T& ifd) const {
+  void residuals(Frame<T>& f, const T& pe, const T& ifd, const T& ir, const T& ii) const {
     if (pe_ >= 0) f.res(pe_, f.z(pe_) - pe);
     if (ifd_ >= 0) f.res(ifd_, f.z(ifd_) - ifd);
+    if (itr_ >= 0) {
+      f.res(itr_, f.z(itr_) - ir);
+      f.res(iti_, f.z(iti_) - ii);
+    }
   }
 
  private:
-  int pe_ = -1, ifd_ = -1;
+  int pe_ = -1, ifd_ = -1, itr_ = -1, iti_ = -1;
 };
 
 // The message noting that ZSORCE's reactance is not the model's X''d (the

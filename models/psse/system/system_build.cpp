@@ -204,12 +204,13 @@ void System::Impl::initialize() {
     }
     s.known[static_cast<std::size_t>(sh.vr_index())] = v0[s.placed.bus].real();
     s.known[static_cast<std::size_t>(sh.vr_index() + 1)] = v0[s.placed.bus].imag();
-    s.slot->evaluate(s.known.data(), s.out.data(), s.param.data(), s.mode.data(), s.record.data(), 0.0);
+    // Modes from the values, repeated until they settle (slot.h: one limiter's
+    // mode can move another's input).
+    std::vector<char> outside;
+    s.slot->initial_modes(s.known.data(), s.param.data(), 1e-6, s.mode0, s.record, outside);
     for (std::size_t l = 0; l < s.record.size(); ++l) {
-      bool outside = false;
       const DeclaredLimiter& lim = s.slot->limiters()[l];
-      s.mode0[l] = limiter_initial_mode(lim.kind, s.record[l], 1e-6, outside);
-      if (outside)
+      if (outside[l])
         report.limits.push_back(s.placed.component->describe() + ": limiter " + lim.name + " starts outside its limits (" +
                                 number(s.record[l].u) + " not in [" + number(s.record[l].lo) + ", " +
                                 number(s.record[l].hi) + "]); held at the limit");

@@ -85,12 +85,13 @@ void ComponentHarness::initialize(Complex voltage, Complex injection, const std:
   // Outputs publish their variable's initial value.
   for (const DeclaredOutput& o : slot_->outputs())
     signals_[o.signal] = known_[static_cast<std::size_t>(o.variable.index + (o.variable.kind == Var::Kind::state ? 0 : s.states))];
-  // Limiter modes from the initial values.
-  const auto records = limiter_records();
-  for (std::size_t k = 0; k < records.size(); ++k) {
-    bool outside = false;
-    modes_[k] = limiter_initial_mode(slot_->limiters()[k].kind, records[k], 1e-9, outside);
-  }
+  // Limiter modes from the initial values (repeated until they settle, slot.h).
+  std::vector<LimiterRecord> records;
+  std::vector<char> outside;
+  slot_->initial_modes(known_.data(), parameters_.data(), 1e-9, modes_, records, outside);
+  outside_.clear();
+  for (std::size_t k = 0; k < outside.size(); ++k)
+    if (outside[k]) outside_.push_back(slot_->limiters()[k].name);
 }
 
 double ComponentHarness::signal(const std::string& name) const { return signals_.at(name); }

@@ -41,6 +41,8 @@ class ComponentHarness {
   std::vector<int>& modes() { return modes_; }
   const std::map<std::string, double>& signals() const { return signals_; }
   const std::vector<std::string>& notes() const { return notes_; }
+  // The limiters that start beyond their limits (the framework reports them).
+  const std::vector<std::string>& outside() const { return outside_; }
   double signal(const std::string& name) const;
 
   std::vector<double> outputs(double time = 0.0) const;  // [f | g | Ir Ii]
@@ -59,7 +61,7 @@ class ComponentHarness {
   std::vector<double> known_, parameters_;
   std::vector<int> modes_;
   std::map<std::string, double> signals_;
-  std::vector<std::string> notes_;
+  std::vector<std::string> notes_, outside_;
   double system_base_, frequency_;
 };
 

@@ -9,6 +9,7 @@
 #include "component_harness.h"
 #include "psse/core/signals.h"
 #include "psse/machines/genrou.h"
+#include "psse/machines/gensal.h"
 
 namespace lsdae::psse::test {
 namespace {
@@ -53,7 +54,7 @@ TEST(Genrou, OutputsAndMachineBase) {
   u.mbase = 250.0;  // the same machine on another base: its power is 0.4 p.u. on MBASE
   u.zsource = {0.003, 0.25};
   ComponentHarness h(make_genrou(record(102, "GENROU", "1", genrou_values(0.1, 0.8)), u),
-                     {signal::pe, signal::ifd});
+                     {signal::pe, signal::ifd, signal::itr});
   h.initialize(kV102, kS102);
   EXPECT_LT(h.largest_derivative(), 1e-12);
   EXPECT_LT(h.jacobian_mismatch(), 1e-6);
@@ -65,6 +66,20 @@ TEST(Genrou, OutputsAndMachineBase) {
   const Complex s = kV102 * std::conj(Complex(out[inj], out[inj + 1]));
   EXPECT_NEAR(std::abs(s - kS102), 0.0, 1e-12);  // injects the power-flow power, on the system base
   EXPECT_GT(h.signal(signal::pm), 0.4);           // plus the stator loss
+  const Complex it(h.signal(signal::itr), h.signal(signal::iti));  // MBASE
+  EXPECT_NEAR(std::abs(it * (250.0 / 100.0) - std::conj(kS102 / kV102)), 0.0, 1e-12);
+}
+
+// GENSAL (ThreeBus_GENSAL.dyr) publishes the terminal current when an exciter reads it.
+TEST(Gensal, TerminalCurrentOutput) {
+  UnitData u = three_bus_unit();
+  ComponentHarness h(make_gensal(record(102, "GENSAL", "1", {5.0, 0.05, 0.2, 5.0, 0.0, 1.0, 0.75, 0.4, 0.25, 0.1, 0.11, 0.62}), u),
+                     {signal::itr, signal::ifd});
+  h.initialize(kV102, kS102);
+  EXPECT_LT(h.largest_derivative(), 1e-12);
+  EXPECT_LT(h.jacobian_mismatch(), 1e-6);
+  const Complex it(h.signal(signal::itr), h.signal(signal::iti));
+  EXPECT_NEAR(std::abs(it - std::conj(kS102 / kV102)), 0.0, 1e-12);
 }
 
 TEST(Genrou, ParameterMessages) {
