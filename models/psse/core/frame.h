@@ -30,6 +30,7 @@
 #define LSDAE_MODELS_PSSE_CORE_FRAME_H
 
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 #include "psse/core/dual.h"
@@ -110,6 +111,19 @@ class Frame {
     record(k, u, threshold, T(0.0), T(0.0));
     return mode_[k] == kModeBelow;
   }
+  // Low-value gate min(a, b): a windup limit on a whose upper limit is b
+  // (mode high while b is passed on). Limiter k must be of kind windup.
+  T low_select(int k, const T& a, const T& b) { return clamp(k, a, T(-kUnbounded), b); }
+  // High-value gate max(a, b): a windup limit on a whose lower limit is b
+  // (mode low while b is passed on). Limiter k must be of kind windup.
+  T high_select(int k, const T& a, const T& b) { return clamp(k, a, b, T(kUnbounded)); }
+  // Dead band of half width w >= 0 without step: 0 for |u| <= w, u - w above,
+  // u + w below (u minus its windup clamp to [-w, w]). Limiter k must be of
+  // kind windup; with w = 0 it would switch at every zero crossing of u, so a
+  // model declares it only for w > 0.
+  T dead_band(int k, const T& u, double w) { return u - clamp(k, u, T(-w), T(w)); }
+
+  static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
  private:
   void record(int k, const T& u, const T& lo, const T& hi, const T& rate) {
