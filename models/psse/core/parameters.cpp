@@ -57,8 +57,12 @@ void Parameters::require_positive(std::size_t i) const { require(values_[i] > 0.
 void Parameters::require_nonnegative(std::size_t i) const { require(values_[i] >= 0.0, i, "must be >= 0"); }
 
 void Parameters::require(bool condition, std::size_t i, const std::string& what) const {
+  require(condition, i, what, "correct the record");
+}
+
+void Parameters::require(bool condition, std::size_t i, const std::string& what, const std::string& remedy) const {
   if (condition && std::isfinite(values_[i])) return;
-  throw ModelError(where() + ": " + field(i) + " → " + what + " → correct the record");
+  throw ModelError(where() + ": " + field(i) + " → " + what + " → " + remedy);
 }
 
 const char* role_prefix(Role role) {

@@ -50,6 +50,9 @@ class Parameters {
   void require_positive(std::size_t i) const;
   void require_nonnegative(std::size_t i) const;
   void require(bool condition, std::size_t i, const std::string& what) const;
+  // The same with another remedy than correcting the record (a value the
+  // model does not support: "→ set JBUS to 0, or substitute or skip the model").
+  void require(bool condition, std::size_t i, const std::string& what, const std::string& remedy) const;
 
   // "case.dyr:12: GENROU at bus 102 id '1'"
   std::string where() const;
