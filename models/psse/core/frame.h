@@ -42,6 +42,10 @@ enum class LimiterKind {
   windup,      // on a block's output: y = lo / u / hi; the block's state runs on
   non_windup,  // on a state: dx/dt = 0 while held at lo or hi; released when the rate turns back
   below,       // a switch: mode 1 while u < threshold (lo), else 0
+  select,      // a gate or a dead band (low_select, high_select, dead_band): switches as windup
+               // does, but its input beyond a bound is normal operation, so it is never
+               // reported at initialization (the model notes what matters, e.g. a limit
+               // below the request at the operating point)
 };
 
 // Mode values of a limiter (Float64 discrete variables of the FMU).
@@ -112,14 +116,14 @@ class Frame {
     return mode_[k] == kModeBelow;
   }
   // Low-value gate min(a, b): a windup limit on a whose upper limit is b
-  // (mode high while b is passed on). Limiter k must be of kind windup.
+  // (mode high while b is passed on). Limiter k must be of kind select.
   T low_select(int k, const T& a, const T& b) { return clamp(k, a, T(-kUnbounded), b); }
   // High-value gate max(a, b): a windup limit on a whose lower limit is b
-  // (mode low while b is passed on). Limiter k must be of kind windup.
+  // (mode low while b is passed on). Limiter k must be of kind select.
   T high_select(int k, const T& a, const T& b) { return clamp(k, a, b, T(kUnbounded)); }
   // Dead band of half width w >= 0 without step: 0 for |u| <= w, u - w above,
   // u + w below (u minus its windup clamp to [-w, w]). Limiter k must be of
-  // kind windup; with w = 0 it would switch at every zero crossing of u, so a
+  // kind select; with w = 0 it would switch at every zero crossing of u, so a
   // model declares it only for w > 0.
   T dead_band(int k, const T& u, double w) { return u - clamp(k, u, T(-w), T(w)); }
 

@@ -13,9 +13,10 @@ double scaled(double margin, double threshold) { return margin * std::max(1.0, s
 double limiter_indicator(LimiterKind kind, int mode, const LimiterRecord& r) {
   switch (kind) {
     case LimiterKind::windup:
+    case LimiterKind::select:
     case LimiterKind::non_windup:
       if (mode == kModeFree) return std::min(r.u - r.lo, r.hi - r.u);
-      if (kind == LimiterKind::windup) return mode == kModeHigh ? r.u - r.hi : r.lo - r.u;
+      if (kind != LimiterKind::non_windup) return mode == kModeHigh ? r.u - r.hi : r.lo - r.u;
       return mode == kModeHigh ? r.rate : -r.rate;
     case LimiterKind::below:
       return mode == kModeBelow ? r.lo - r.u : r.u - r.lo;
@@ -26,9 +27,10 @@ double limiter_indicator(LimiterKind kind, int mode, const LimiterRecord& r) {
 double limiter_indicator_tangent(LimiterKind kind, int mode, const LimiterRecord& r, const LimiterRecord& t) {
   switch (kind) {
     case LimiterKind::windup:
+    case LimiterKind::select:
     case LimiterKind::non_windup:
       if (mode == kModeFree) return (r.u - r.lo) <= (r.hi - r.u) ? t.u - t.lo : t.hi - t.u;
-      if (kind == LimiterKind::windup) return mode == kModeHigh ? t.u - t.hi : t.lo - t.u;
+      if (kind != LimiterKind::non_windup) return mode == kModeHigh ? t.u - t.hi : t.lo - t.u;
       return mode == kModeHigh ? t.rate : -t.rate;
     case LimiterKind::below:
       return mode == kModeBelow ? t.lo - t.u : t.u - t.lo;
@@ -44,7 +46,8 @@ int limiter_transition(LimiterKind kind, int mode, const LimiterRecord& r) {
 
 int limiter_mode_by_value(LimiterKind kind, int mode, const LimiterRecord& r, double margin) {
   switch (kind) {
-    case LimiterKind::windup: {
+    case LimiterKind::windup:
+    case LimiterKind::select: {
       const double mh = scaled(margin, r.hi), ml = scaled(margin, r.lo);
       if (r.u > r.hi + mh) return kModeHigh;
       if (r.u < r.lo - ml) return kModeLow;
@@ -78,6 +81,8 @@ int limiter_initial_mode(LimiterKind kind, const LimiterRecord& r, double tolera
   switch (kind) {
     case LimiterKind::windup:
       outside = r.u > r.hi + tolerance || r.u < r.lo - tolerance;
+      return r.u > r.hi ? kModeHigh : (r.u < r.lo ? kModeLow : kModeFree);
+    case LimiterKind::select:  // normal operation on either input: not reported
       return r.u > r.hi ? kModeHigh : (r.u < r.lo ? kModeLow : kModeFree);
     case LimiterKind::non_windup:
       outside = r.u > r.hi + tolerance || r.u < r.lo - tolerance;

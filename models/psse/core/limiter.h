@@ -19,6 +19,7 @@
 // |------------|-----------------|--------------------------|-------------------------------------|
 // | windup     | free            | min(u − lo, hi − u)      | high if u is nearer hi, else low    |
 // | windup     | high / low      | u − hi  /  lo − u        | free                                |
+// | select     | as windup (a gate or a dead band, frame.h); never reported at initialization  |
 // | non_windup | free            | min(x − lo, hi − x)      | high / low, and x is set to the limit |
 // | non_windup | high / low      | rate  /  −rate           | free                                |
 // | below      | 0 (u ≥ th)      | u − th                   | 1                                   |
@@ -53,7 +54,8 @@ int limiter_mode_by_value(LimiterKind kind, int mode, const LimiterRecord& r, do
 
 // The mode at initialization, from the values with no hysteresis. `outside`
 // is set when an input or state lies strictly beyond a limit (by more than
-// `tolerance`): PSS/E reports those at initialization, and so do we.
+// `tolerance`): PSS/E reports those at initialization, and so do we (not for
+// kind select: a gate passing its second input is normal operation).
 int limiter_initial_mode(LimiterKind kind, const LimiterRecord& r, double tolerance, bool& outside);
 
 // The value a non-windup state is put to when its limiter engages (lo or hi).
