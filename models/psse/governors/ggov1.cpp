@@ -35,7 +35,7 @@
 // parameter list and meanings (OpenIPSL's GGOV1 documentation, PowerSystems.jl's
 // .dyr map), IEC 61970-302 GovCT1/GovCT2 (Dynawo's GovCt2) for the fsrt cap.
 //
-// Interpretations (docs/psse-models.md, "GGOV1"):
+// Interpretations (docs/psse-governors.md, "GGOV1"):
 //  * Integrators with reset. PowerWorld's (and PSLF's) diagram feeds the
 //    governor integrator Kigov/Kpgov and the load limiter integrator
 //    Kiload/Kpload from fsr − (own output), so that the path the low-value

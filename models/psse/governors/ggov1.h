@@ -1,7 +1,7 @@
 // models/psse/governors/ggov1.h -- GGOV1: GE general governor-turbine model
 // (PSS/E Model Library, GGOV1; PowerWorld's GGOV1 diagram, which follows
 // GE PSLF's; IEEE PES-TR1 (2013) §3.4). Equations and every interpretation
-// in ggov1.cpp; docs/psse-models.md.
+// in ggov1.cpp; docs/psse-governors.md.
 //
 // .dyr record (PSS/E order): ICONs Rselect Flag, then R Tpelec maxerr minerr
 // Kpgov Kigov Kdgov Tdgov Vmax Vmin Tact Kturb Wfnl Tb Tc Teng Tfload Kpload

@@ -14,7 +14,7 @@
 // diagram draws the same limits on the PI block. PowerSimulationsDynamics.jl
 // (HydroTurbineGov) keeps the integral part as its state and rate-limits only
 // that part; we follow PSS/E's state choice, which the PSS/E trajectories in
-// ../shared/data/grids/psse/HYGOV and EXST1 check (docs/psse-models.md).
+// ../shared/data/grids/psse/HYGOV and EXST1 check (docs/psse-governors.md).
 //
 // Initialization: q = Pm/At + qNL (h = 1), g = c = q, e = 0, nref = R c. A
 // gate outside [GMIN, GMAX] is reported by the framework (limiter "c").

@@ -1,6 +1,6 @@
 // models/psse/governors/tgov1.h -- TGOV1: steam turbine-governor (PSS/E
 // Model Library, TGOV1; PowerWorld's TGOV1 block diagram). Equations and
-// interpretations in tgov1.cpp and docs/psse-models.md.
+// interpretations in tgov1.cpp and docs/psse-governors.md.
 //
 // .dyr record (PSS/E order): R T1 VMAX VMIN T2 T3 Dt.
 //
