@@ -69,6 +69,8 @@ const char* role_prefix(Role role) {
     case Role::stabilizer: return "pss";
     case Role::governor: return "gov";
     case Role::renewable: return "ren";
+    case Role::electrical_control: return "reec";
+    case Role::plant_control: return "repc";
     case Role::other: return "dev";
   }
   return "dev";
