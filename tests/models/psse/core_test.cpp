@@ -9,6 +9,7 @@
 #include "component_harness.h"
 #include "psse/core/limiter.h"
 #include "psse/core/parameters.h"
+#include "psse/core/component.h"
 
 namespace lsdae::psse::test {
 namespace {
@@ -57,6 +58,63 @@ TEST(Parameters, TextFieldMessages) {
                  "test.dyr:1: TEST at bus 5 id '1': 2 parameters, expected 3 (BUS, CKT, T) → correct the record, or "
                  "substitute or skip the model");
   }
+}
+
+// A PI block with non-windup limits, alone: y = clamp(Kp u + x, lo, hi),
+// dx/dt = Ki u while not held (frame.h, hold_pi).
+class PiBlock final : public Equations<PiBlock> {
+ public:
+  PiBlock() : Equations({"PI", Role::other, InitStage::network_device, 1, "1", ""}) {}
+  void declare(Layout& l) override {
+    x_ = l.state("x", "integrator");
+    y_ = l.algebraic("y", "output");
+    u_ = l.input("u", 0.0);
+    sum_ = l.limiter("sum", LimiterKind::windup);
+    int_ = l.limiter("integrator", LimiterKind::pi_non_windup);
+  }
+  void initialize(InitContext& in) override {
+    in.state(x_, 0.0);
+    in.algebraic(y_, 0.0);
+  }
+  template <class T>
+  void equations(Frame<T>& f) const {
+    const T v = kp * f.u(u_) + f.x(x_);
+    f.res(y_, f.z(y_) - f.clamp(sum_, v, T(lo), T(hi)));
+    f.der(x_, f.hold_pi(int_, v, T(ki * f.u(u_)), T(lo), T(hi)));
+  }
+  static constexpr double kp = 0.5, ki = 1.0, lo = -1.0, hi = 1.0;
+
+ private:
+  int x_ = 0, y_ = 0, u_ = 0, sum_ = 0, int_ = 0;
+};
+
+// Hand-computed: u = 1 from rest drives x = t and y = 0.5 + t until y = 1 at
+// t = 0.5; then the integrator holds at 0.5 (no windup) whatever u's size;
+// u = -0.2 releases it at once: x = 0.5 - 0.2 t, y = -0.1 + x.
+TEST(Limiters, PiNonWindupHoldsTheIntegratorNotTheState) {
+  ComponentHarness h(std::make_unique<PiBlock>());
+  h.initialize({1.0, 0.0}, {0.0, 0.0});
+  EXPECT_LT(h.largest_derivative(), 1e-15);
+  EXPECT_LT(h.jacobian_mismatch(), 1e-9);
+  const std::size_t u = h.input("u");
+  h.known()[u] = 1.0;
+  EXPECT_EQ(h.advance(1e-3, 400), 0);  // t = 0.4: free
+  EXPECT_NEAR(h.x("x"), 0.4, 1e-9);
+  EXPECT_NEAR(h.z("y"), 0.9, 1e-9);
+  EXPECT_EQ(h.advance(1.1e-3, 200), 2);  // sum clamped, integrator held
+  EXPECT_EQ(h.modes()[static_cast<std::size_t>(h.limiter("sum"))], kModeHigh);
+  EXPECT_EQ(h.modes()[static_cast<std::size_t>(h.limiter("integrator"))], kModeHigh);
+  EXPECT_NEAR(h.x("x"), 0.5, 1.1e-3);  // within one step of the located engagement
+  const double held = h.x("x");
+  h.known()[u] = 3.0;  // pushing harder: no windup
+  EXPECT_EQ(h.advance(1e-3, 1000), 0);
+  EXPECT_EQ(h.x("x"), held);
+  EXPECT_EQ(h.z("y"), 1.0);
+  h.known()[u] = -0.2;  // reverses: released, the sum leaves the limit at once
+  EXPECT_EQ(h.advance(1e-3, 1000), 2);
+  EXPECT_NEAR(h.x("x"), held - 0.2 * (1.0 - 1e-3), 1e-9);
+  EXPECT_NEAR(h.z("y"), -0.1 + h.x("x"), 1e-12);
+  EXPECT_LT(h.jacobian_mismatch(), 1e-9);
 }
 
 }  // namespace
