@@ -171,41 +171,56 @@ int ComponentHarness::advance(double dt, int steps) {
   const FrameShape& sh = slot_->shape();
   const auto ns = static_cast<std::size_t>(sh.states), n = ns + static_cast<std::size_t>(sh.algebraics);
   const auto no = static_cast<std::size_t>(sh.output_count());
-  int changes = 0;
-  std::vector<double> jac, a(n * n), b(n), out(no);
-  for (int step = 0; step < steps; ++step) {
-    const std::vector<double> previous(known_.begin(), known_.begin() + static_cast<std::ptrdiff_t>(ns));
-    bool converged = false;
-    for (int it = 0; it < 50 && !converged; ++it) {
+  std::vector<double> jac, out(no);
+  // Newton on [x z] for one backward Euler step from `previous` (dt > 0), or
+  // on z alone with the states fixed (dt = 0: the solve at an event).
+  auto solve = [&](const std::vector<double>& previous, double h) {
+    const std::size_t first = h > 0.0 ? 0 : ns, m = n - first;
+    std::vector<double> a(m * m), b(m);
+    for (int it = 0; it < 50; ++it) {
       slot_->evaluate(known_.data(), out.data(), parameters_.data(), modes_.data(), nullptr, 0.0);
       double norm = 0;
-      for (std::size_t r = 0; r < n; ++r) {
-        b[r] = r < ns ? -(known_[r] - previous[r] - dt * out[r]) : -out[r];
-        norm = std::max(norm, std::fabs(b[r]));
+      for (std::size_t r = first; r < n; ++r) {
+        b[r - first] = r < ns ? -(known_[r] - previous[r] - h * out[r]) : -out[r];
+        norm = std::max(norm, std::fabs(b[r - first]));
       }
-      if (norm < 1e-13) {
-        converged = true;
-        break;
-      }
+      if (norm < 1e-13) return;
       slot_->jacobian(known_.data(), parameters_.data(), modes_.data(), 0.0, jac);
-      for (std::size_t r = 0; r < n; ++r)
-        for (std::size_t c = 0; c < n; ++c)
-          a[r * n + c] = (r < ns ? (r == c ? 1.0 : 0.0) - dt * jac[c * no + r] : jac[c * no + r]);
-      if (!solve_dense(a, b, n)) throw std::runtime_error("advance: singular Newton matrix at step " + std::to_string(step));
-      for (std::size_t r = 0; r < n; ++r) known_[r] += b[r];
+      for (std::size_t r = first; r < n; ++r)
+        for (std::size_t c = first; c < n; ++c)
+          a[(r - first) * m + c - first] = r < ns ? (r == c ? 1.0 : 0.0) - h * jac[c * no + r] : jac[c * no + r];
+      if (!solve_dense(a, b, m)) throw std::runtime_error("advance: singular Newton matrix");
+      for (std::size_t r = first; r < n; ++r) known_[r] += b[r - first];
     }
-    if (!converged) throw std::runtime_error("advance: Newton did not converge at step " + std::to_string(step));
-    const std::vector<LimiterRecord> records = limiter_records();
-    for (std::size_t k = 0; k < records.size(); ++k) {
-      if (!records[k].written) continue;
-      const DeclaredLimiter& lim = slot_->limiters()[k];
-      const int m = limiter_mode_by_value(lim.kind, modes_[k], records[k], 1e-9);
-      if (m == modes_[k]) continue;
-      modes_[k] = m;
-      ++changes;
-      if (lim.kind == LimiterKind::non_windup && m != kModeFree)
-        known_[static_cast<std::size_t>(lim.state)] = limiter_held_value(m, records[k]);
+    throw std::runtime_error("advance: Newton did not converge");
+  };
+  // As the framework at an event: modes from the values, algebraic variables
+  // re-solved, until no mode changes.
+  int changes = 0;
+  auto event = [&]() {
+    for (int round = 0; round < 20; ++round) {
+      if (sh.algebraics > 0) solve({}, 0.0);
+      const std::vector<LimiterRecord> records = limiter_records();
+      bool changed = false;
+      for (std::size_t k = 0; k < records.size(); ++k) {
+        if (!records[k].written) continue;
+        const DeclaredLimiter& lim = slot_->limiters()[k];
+        const int m = limiter_mode_by_value(lim.kind, modes_[k], records[k], 1e-9);
+        if (m == modes_[k]) continue;
+        modes_[k] = m;
+        ++changes;
+        changed = true;
+        if (lim.kind == LimiterKind::non_windup && m != kModeFree)
+          known_[static_cast<std::size_t>(lim.state)] = limiter_held_value(m, records[k]);
+      }
+      if (!changed) return;
     }
+  };
+  event();  // the test may have changed inputs or the voltage: a jump
+  for (int step = 0; step < steps; ++step) {
+    const std::vector<double> previous(known_.begin(), known_.begin() + static_cast<std::ptrdiff_t>(ns));
+    solve(previous, dt);
+    event();
   }
   return changes;
 }
