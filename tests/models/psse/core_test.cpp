@@ -9,6 +9,8 @@
 #include "component_harness.h"
 #include "psse/core/limiter.h"
 #include "psse/core/parameters.h"
+#include "psse/core/blocks.h"
+#include "psse/core/bus_frequency.h"
 #include "psse/core/component.h"
 
 namespace lsdae::psse::test {
@@ -112,9 +114,77 @@ TEST(Limiters, PiNonWindupHoldsTheIntegratorNotTheState) {
   EXPECT_EQ(h.z("y"), 1.0);
   h.known()[u] = -0.2;  // reverses: released, the sum leaves the limit at once
   EXPECT_EQ(h.advance(1e-3, 1000), 2);
-  EXPECT_NEAR(h.x("x"), held - 0.2 * (1.0 - 1e-3), 1e-9);
+  EXPECT_NEAR(h.x("x"), held - 0.2, 1e-9);
   EXPECT_NEAR(h.z("y"), -0.1 + h.x("x"), 1e-12);
   EXPECT_LT(h.jacobian_mismatch(), 1e-9);
+}
+
+// The other blocks, alone: a lag with rate limits [-1, 2] p.u./s on input u
+// (T = 0.1 s), a dead band [-0.1, 0.2] on u, and the bus frequency.
+class Blocks final : public Equations<Blocks> {
+ public:
+  Blocks() : Equations({"BLOCKS", Role::other, InitStage::network_device, 1, "1", ""}) {}
+  void declare(Layout& l) override {
+    x_ = l.state("x", "rate-limited lag");
+    freq_.declare(l);
+    db_ = l.algebraic("db", "dead band output");
+    df_ = l.algebraic("df", "bus frequency deviation");
+    u_ = l.input("u", 0.0);
+    rate_ = l.limiter("rate", LimiterKind::windup);
+    band_ = l.limiter("band", LimiterKind::windup);
+  }
+  void initialize(InitContext& in) override {
+    freq_.initialize(in);
+    in.state(x_, 0.0);
+  }
+  template <class T>
+  void equations(Frame<T>& f) const {
+    f.der(x_, rate_limit(f, rate_, T((f.u(u_) - f.x(x_)) / 0.1), -1.0, 2.0));
+    f.res(db_, f.z(db_) - dead_band(f, band_, f.u(u_), -0.1, 0.2));
+    freq_.equations(f);
+    f.res(df_, f.z(df_) - freq_.deviation(f));
+  }
+
+ private:
+  BusFrequency freq_{0.02, 2 * 3.141592653589793 * 60.0};
+  int x_ = 0, db_ = 0, df_ = 0, u_ = 0, rate_ = 0, band_ = 0;
+};
+
+TEST(Blocks, RateLimitDeadBandAndBusFrequency) {
+  ComponentHarness h(std::make_unique<Blocks>());
+  h.initialize(std::polar(1.02, 0.3), {0.0, 0.0});
+  EXPECT_LT(h.largest_derivative(), 1e-15);
+  EXPECT_LT(h.jacobian_mismatch(), 1e-8);
+  const std::size_t u = h.input("u");
+  // u = 1: (u - x)/T = 10 > 2, so x ramps at 2 p.u./s until (1 - x)/0.1 = 2,
+  // x = 0.8 at t = 0.4 s; then x = 1 - 0.2 exp(-(t - 0.4)/0.1).
+  h.known()[u] = 1.0;
+  h.advance(1e-4, 3000);  // t = 0.3
+  EXPECT_NEAR(h.x("x"), 0.6, 1e-9);
+  EXPECT_NEAR(h.z("db"), 0.8, 1e-12);
+  EXPECT_EQ(h.modes()[static_cast<std::size_t>(h.limiter("rate"))], kModeHigh);
+  h.advance(1e-5, 20000);  // t = 0.5
+  EXPECT_NEAR(h.x("x"), 1.0 - 0.2 * std::exp(-1.0), 2e-4);
+  EXPECT_EQ(h.modes()[static_cast<std::size_t>(h.limiter("rate"))], kModeFree);
+  h.known()[u] = 0.05;  // inside the band
+  h.advance(1e-4, 1);
+  EXPECT_EQ(h.z("db"), 0.0);
+  h.known()[u] = -0.5;
+  h.advance(1e-4, 1);
+  EXPECT_NEAR(h.z("db"), -0.4, 1e-12);
+  EXPECT_EQ(h.modes()[static_cast<std::size_t>(h.limiter("rate"))], kModeLow);  // (-0.5 - x)/T < -1
+  EXPECT_LT(h.jacobian_mismatch(), 1e-8);
+  // The bus rotates at +0.01 p.u. (0.6 Hz above nominal): after 10 Tf the
+  // measured deviation is 0.01 to within the lag's transient exp(-10).
+  const double omega = 0.01 * 2 * 3.141592653589793 * 60.0, dt = 1e-5;
+  const std::size_t vr = static_cast<std::size_t>(h.slot().shape().vr_index());
+  for (int k = 1; k <= 20000; ++k) {
+    const Complex v = std::polar(1.02, 0.3 + omega * k * dt);
+    h.known()[vr] = v.real();
+    h.known()[vr + 1] = v.imag();
+    h.advance(dt, 1);
+  }
+  EXPECT_NEAR(h.z("df"), 0.01, 1e-5);
 }
 
 }  // namespace
