@@ -37,6 +37,7 @@ class ComponentHarness {
 
   const ComponentSlot& slot() const { return *slot_; }
   std::vector<double>& known() { return known_; }  // [x | z | u | Vr Vi]
+  const std::vector<double>& known() const { return known_; }
   std::vector<double>& parameters() { return parameters_; }
   std::vector<int>& modes() { return modes_; }
   const std::map<std::string, double>& signals() const { return signals_; }
