@@ -4,6 +4,7 @@
 #include "psse/core/registry.h"
 #include "psse/renewables/reecb1.h"
 #include "psse/renewables/regca1.h"
+#include "psse/renewables/repca1.h"
 
 namespace lsdae::psse {
 
@@ -13,6 +14,8 @@ std::span<const ModelEntry> renewable_models() {
        "WECC renewable generator/converter: a current source with LVACM, LVPL and HV management (REGC_A)"},
       {"REECB1", Role::electrical_control, &make_reecb1, reecb1_parameters(),
        "WECC renewable electrical control B: current commands, dip logic, Q/V regulators, P/Q priority (REEC_B)"},
+      {"REPCA1", Role::plant_control, &make_repca1, repca1_parameters(),
+       "WECC renewable plant controller A: Q/V loop with droop, P loop with frequency droop (REPC_A)"},
   };
   return table;
 }

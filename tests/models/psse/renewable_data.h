@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "component_harness.h"
+#include "psse/core/signals.h"
+#include "psse/renewables/reecb1.h"
+#include "psse/renewables/regca1.h"
 
 namespace lsdae::psse::test {
 
@@ -56,6 +59,17 @@ inline DyrRecord token_record(int bus, const std::string& model, const std::stri
   for (std::size_t i = 0; i < tokens.size(); ++i)
     if (i != quoted_field) r.values.push_back(std::stod(tokens[i]));
   return r;
+}
+
+// The signals of unit 1034 'W' once its converter and electrical control have
+// initialized (ipcmd, iqcmd, pe, qe, pref, qext), as the framework hands them
+// to the plant controller.
+inline std::map<std::string, double> unit_1034_signals(const std::vector<double>& reecb1 = kReecb1Wecc240) {
+  ComponentHarness g(make_regca1(record(1034, "REGCA1", "W", kRegca1Wecc240), unit_1034()), {signal::pe, signal::qe});
+  g.initialize(kV1034, kS1034);
+  ComponentHarness e(make_reecb1(record(1034, "REECB1", "W", reecb1), unit_1034()));
+  e.initialize(kV1034, kS1034, g.signals());
+  return e.signals();
 }
 
 }  // namespace lsdae::psse::test
