@@ -1,0 +1,96 @@
+// models/psse/system/system_events.cpp -- System: events (system.h, "Events").
+#include <cmath>
+#include <stdexcept>
+
+#include "psse/core/limiter.h"
+#include "psse/system/event_solver.h"
+#include "psse/system/system_impl.h"
+
+namespace lsdae::psse {
+
+namespace {
+constexpr double kHysteresis = 1e-8;
+constexpr int kMaxRounds = 20;
+}  // namespace
+
+kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
+  double* v = c.v;
+  const double t = c.time;
+  kit::DiscreteUpdate u;
+  disturbances.resolve(v, active);
+  double events = v[events_vr];
+
+  auto set_mode = [&](SlotState& s, std::size_t l, int mode, const LimiterRecord& r) {
+    v[s.mode_vr[l]] = mode;
+    s.mode[l] = mode;
+    events += 1.0;
+    const DeclaredLimiter& lim = s.slot->limiters()[l];
+    if (lim.kind == LimiterKind::non_windup && mode != kModeFree) {
+      v[s.x_vr[static_cast<std::size_t>(lim.state)]] = limiter_held_value(mode, r);
+      u.values_of_states_changed = true;
+    }
+  };
+
+  // (2) limiters whose indicator crossed zero since the last event: their
+  // records are those of the point the importer located (compute() ran there).
+  if (!first_update) {
+    for (SlotState& s : slots)
+      for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+        if (!s.record[l].written) continue;
+        const double now = v[s.ind_vr[l]];
+        if (s.last_indicator[l] > 0.0 && now <= 0.0)
+          set_mode(s, l, limiter_transition(s.slot->limiters()[l].kind, s.mode[l], s.record[l]), s.record[l]);
+      }
+  }
+  first_update = false;
+
+  // (1) the disturbances due; a generator trip freezes its unit.
+  disturbances.set_flags(t, active, v);
+  for (std::size_t k = 0; k < active.gen_trips.size(); ++k) {
+    if (!disturbances.gen_tripped(v, k)) continue;
+    bool found = false;
+    for (SlotState& s : slots) {
+      if (s.placed.unit != active.gen_trips[k].unit) continue;
+      found = true;
+      if (s.frozen) continue;
+      s.frozen = true;
+      s.z_frozen.resize(s.z_vr.size());
+      for (std::size_t j = 0; j < s.z_vr.size(); ++j) s.z_frozen[j] = v[s.z_vr[j]];
+    }
+    if (!found)
+      throw std::invalid_argument("gentrip[" + std::to_string(k + 1) + "]: no generator " +
+                                  active.gen_trips[k].unit.substr(2) +
+                                  " (bus:id) with a dynamic model in this case → choose one of the machines");
+  }
+
+  // (3) the algebraic variables at the new point, and the modes they call for.
+  std::vector<double>& work = event_work;
+  bool solved = false;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    solved = solver->solve(v, value_count, t, work);
+    if (!solved) break;
+    compute(work.data(), t, true);
+    bool changed = false;
+    for (SlotState& s : slots)
+      for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+        if (!s.record[l].written) continue;
+        const int m = limiter_mode_by_value(s.slot->limiters()[l].kind, s.mode[l], s.record[l], kHysteresis);
+        if (m == s.mode[l]) continue;
+        set_mode(s, l, m, s.record[l]);
+        changed = true;
+      }
+    if (!changed) break;
+  }
+  last_event_solve_converged = solved;
+  // The indicators after the event: the reference for the next crossing.
+  compute(solved ? work.data() : v, t, true);
+  for (SlotState& s : slots)
+    for (std::size_t l = 0; l < s.ind_vr.size(); ++l)
+      s.last_indicator[l] = s.record[l].written ? limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l])
+                                                : 1.0;
+  v[events_vr] = events;
+  u.next_event_time = disturbances.next_event(t, active);
+  return u;
+}
+
+}  // namespace lsdae::psse
