@@ -45,6 +45,21 @@ T pi_non_windup(Frame<T>& f, int k_sum, int k_int, int state, const T& u, double
   return f.clamp(k_sum, v, lo, hi);
 }
 
+// A saturating ramp, a characteristic (not a limit: being on its flat parts
+// is normal operation, nothing to report): y = y0 for u < u0, y1 for u > u1,
+// linear between (u0 < u1). `k0`, `k1` are `below` switches at u0 and u1.
+// `slope` (may be null) receives dy/du on the current piece.
+template <class T>
+T ramp(Frame<T>& f, int k0, int k1, const T& u, double u0, double u1, double y0, double y1, double* slope = nullptr) {
+  const bool under = f.below(k0, u, T(u0));
+  const bool inside = f.below(k1, u, T(u1));
+  const double s = (y1 - y0) / (u1 - u0);
+  if (slope != nullptr) *slope = under || !inside ? 0.0 : s;
+  if (under) return T(y0);
+  if (!inside) return T(y1);
+  return y0 + s * (u - u0);
+}
+
 // A rate limit on a derivative: clamp(rate, lo, hi), or the rate itself when
 // `k` is -1.
 template <class T>

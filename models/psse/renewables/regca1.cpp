@@ -11,8 +11,10 @@
 //     Iqout     = max(Iq − Khv max(V − Volim, 0), Iolim)         (HVRCM)
 //     I         = (Ipout − j Iqout) e^{jθ} V/max(V, 0.01)        injected, × MBASE/SBASE
 // so that P = V Ipout and Q = V Iqout (V >= 0.01). Every kink is a limiter
-// (a state event): the rate limits, the LVPL limit on Ip and the breakpoints
-// of LVPL, Glv, the HV term and Iolim.
+// (a state event): the rate limits, the LVPL limit on Ip and Iolim are limits
+// (reported when they start engaged), the breakpoints of the LVPL and LVACM
+// characteristics and of the HV term are switches (`below`: being on a flat
+// part of a characteristic is normal operation).
 //
 // Sources, read side by side (the PSS/E Model Library itself is not public):
 // the WECC "Second Generation Wind Turbine Models" and "Solar PV Power Plant
@@ -128,12 +130,14 @@ class Regca1 final : public Equations<Regca1> {
       l.output(signal::qe, Var::z(qe_));
     }
     floor_ = l.limiter("Vfloor", LimiterKind::windup);
-    lvacm_ = l.limiter("LVACM", LimiterKind::windup);
+    lvacm0_ = l.limiter("Lvpnt0", LimiterKind::below);  // the breakpoints of the characteristics
+    lvacm1_ = l.limiter("Lvpnt1", LimiterKind::below);
     ip_rate_ = l.limiter("Rrpwr", LimiterKind::windup);
     iq_rate_ = l.limiter("Iqr", LimiterKind::windup);
-    lvpl_v_ = lvplsw_ ? l.limiter("LVPL_V", LimiterKind::windup) : -1;
+    lvpl0_ = lvplsw_ ? l.limiter("Zerox", LimiterKind::below) : -1;
+    lvpl1_k_ = lvplsw_ ? l.limiter("Brkpt", LimiterKind::below) : -1;
     lvpl_ = lvplsw_ ? l.limiter("LVPL", LimiterKind::non_windup, ip_) : -1;
-    hv_ = khv_ > 0.0 ? l.limiter("HV", LimiterKind::windup) : -1;
+    hv_ = khv_ > 0.0 ? l.limiter("Volim", LimiterKind::below) : -1;
     iolim_k_ = l.limiter("Iolim", LimiterKind::windup);
   }
 
@@ -176,18 +180,17 @@ class Regca1 final : public Equations<Regca1> {
       const T& vf = f.x(vf_);
       const T dvf = (vm - vf) / tfltr_;
       f.der(vf_, dvf);
-      const double slope = lvpl1_ / (brkpt_ - zerox_);
-      const T limit = slope * (f.clamp(lvpl_v_, vf, T(zerox_), T(brkpt_)) - zerox_);
-      const T dlimit = f.mode(lvpl_v_) == kModeFree ? T(slope * dvf) : T(0.0);
+      double slope = 0.0;
+      const T limit = ramp(f, lvpl0_, lvpl1_k_, vf, zerox_, brkpt_, 0.0, lvpl1_, &slope);
+      const T dlimit = slope * dvf;
       f.der(ip_, f.hold(lvpl_, ip, T(rate - dlimit), T(-kUnbounded), limit) + dlimit);
     } else {
       f.der(ip_, rate);
     }
     f.der(iq_, rate_limit(f, iq_rate_, T((f.u(iqcmd_) - iq) / tg_), iqr_lo_, iqr_hi_));
     // Network interface.
-    const T glv = (f.clamp(lvacm_, vm, T(lvpnt0_), T(lvpnt1_)) - lvpnt0_) / (lvpnt1_ - lvpnt0_);
-    const T ipout = glv * ip;
-    const T over = hv_ >= 0 ? T(khv_ * f.clamp(hv_, T(vm - volim_), T(0.0), T(kUnbounded))) : T(0.0);
+    const T ipout = ramp(f, lvacm0_, lvacm1_, vm, lvpnt0_, lvpnt1_, 0.0, 1.0) * ip;
+    const T over = hv_ >= 0 && !f.below(hv_, vm, T(volim_)) ? T(khv_ * (vm - volim_)) : T(0.0);
     const T iqout = f.clamp(iolim_k_, T(iq - over), T(iolim_), T(kUnbounded));
     const T ir = (ipout * f.vr() + iqout * f.vi()) / vd;
     const T ii = (ipout * f.vi() - iqout * f.vr()) / vd;
@@ -202,7 +205,8 @@ class Regca1 final : public Equations<Regca1> {
   double iolim_ = 0, tfltr_ = 0, khv_ = 0, iqrmax_ = 0, iqrmin_ = 0, base_ratio_ = 1;
   double iqr_hi_ = kUnbounded, iqr_lo_ = -kUnbounded;
   int ip_ = 0, iq_ = 0, vf_ = -1, ipcmd_ = 0, iqcmd_ = 0, pe_ = -1, qe_ = -1;
-  int floor_ = 0, lvacm_ = 0, ip_rate_ = 0, iq_rate_ = 0, lvpl_v_ = -1, lvpl_ = -1, hv_ = -1, iolim_k_ = 0;
+  int floor_ = 0, lvacm0_ = 0, lvacm1_ = 0, ip_rate_ = 0, iq_rate_ = 0, lvpl0_ = -1, lvpl1_k_ = -1, lvpl_ = -1;
+  int hv_ = -1, iolim_k_ = 0;
 };
 
 }  // namespace
