@@ -119,7 +119,7 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
     report.push_back("  dynamic records " + what + ": " + std::to_string(n));
 
   // Every in-service generator needs one machine model.
-  std::vector<std::string> without;
+  std::vector<std::string> without, held;
   for (std::size_t k = 0; k < rc.generators.size(); ++k) {
     const RawGenerator& g = rc.generators[k];
     if (g.status == 0 || net.index_of.count(g.bus) == 0) continue;
@@ -146,8 +146,14 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
     p.bus = net.bus_index(g.bus);
     p.unit = "S:" + std::to_string(g.bus) + ":" + g.id;
     in.components.push_back(std::move(p));
-    report.push_back("  generator " + std::to_string(g.bus) + " '" + g.id +
-                     "' has no machine model: a constant-current source at its power-flow injection");
+    held.push_back(std::to_string(g.bus) + " '" + g.id + "'");
+  }
+  if (!held.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < held.size() && k < 6; ++k) list += (k ? ", " : "") + held[k];
+    report.push_back("  " + std::to_string(held.size()) +
+                     " in-service generators without a machine model held as constant-current sources at their "
+                     "power-flow injection: " + list + (held.size() > 6 ? ", ..." : ""));
   }
   if (!without.empty()) {
     std::string list;

@@ -85,9 +85,7 @@ class Genrou final : public Equations<Genrou> {
     const double den = ra_ * ra_ + xpp_ * xpp_;
     g_ = ra_ / den;
     b_ = -xpp_ / den;
-    if (std::fabs(unit.zsource.imag() - xpp_) > 1e-6 * std::max(1.0, xpp_))
-      zsource_note_ = "ZSORCE X = " + std::to_string(unit.zsource.imag()) + " differs from X''d = " +
-                      std::to_string(xpp_) + "; the model uses X''d (and ZSORCE's R as Ra)";
+    zsource_note_ = zsource_note(unit.zsource, xpp_);
   }
 
   void declare(Layout& l) override {
@@ -100,15 +98,7 @@ class Genrou final : public Equations<Genrou> {
     efd_ = l.input(signal::efd);
     pm_ = l.input(signal::pm);
     l.output(signal::speed, Var::x(dw_));
-    pe_ = ifd_ = -1;
-    if (l.consumed(signal::pe)) {
-      pe_ = l.algebraic("Pe", "electrical power at the terminal, p.u. on MBASE");
-      l.output(signal::pe, Var::z(pe_));
-    }
-    if (l.consumed(signal::ifd)) {
-      ifd_ = l.algebraic("XadIfd", "field current, p.u.");
-      l.output(signal::ifd, Var::z(ifd_));
-    }
+    outputs_.declare(l);
   }
 
   void initialize(InitContext& in) override {
@@ -139,8 +129,7 @@ class Genrou final : public Equations<Genrou> {
     in.state(psikq_, psikq);
     in.set_signal(signal::efd, efd);
     in.set_signal(signal::pm, psd * iq - psq * id);
-    if (pe_ >= 0) in.algebraic(pe_, (v * std::conj(i)).real());
-    if (ifd_ >= 0) in.algebraic(ifd_, efd);
+    outputs_.initialize(in, (v * std::conj(i)).real(), efd);
   }
 
   template <class T>
@@ -155,12 +144,8 @@ class Genrou final : public Equations<Genrou> {
     const T psq = -kq5_ * edp - kq4_ * psikq;
     const T se = sat_(sqrt(psd * psd + psq * psq));
     const T sn = sin(delta), cs = cos(delta);
-    T er, ei;
-    to_network(T(-psq), psd, sn, cs, er, ei);
-    const T dr = er - f.vr(), di = ei - f.vi();
-    const T ir = g_ * dr - b_ * di, ii = b_ * dr + g_ * di;  // machine base
-    T id, iq;
-    to_rotor(ir, ii, sn, cs, id, iq);
+    T ir, ii, id, iq;  // machine base
+    subtransient_stator(psd, psq, sn, cs, f.vr(), f.vi(), g_, b_, ir, ii, id, iq);
     const T ladifd = eqp + (xd_ - xdp_) * (id + kd3_ * (eqp - psikd - (xdp_ - xl_) * id)) + psd * se;
     f.der(eqp_, (f.u(efd_) - ladifd) / tdo_);
     f.der(psikd_, (eqp - psikd - (xdp_ - xl_) * id) / tdoo_);
@@ -169,8 +154,7 @@ class Genrou final : public Equations<Genrou> {
     f.der(dw_, swing(f.u(pm_), T(psd * iq - psq * id), dw, h_, d_));
     f.der(delta_, omega0_ * dw);
     f.inject(base_ratio_ * ir, base_ratio_ * ii);
-    if (pe_ >= 0) f.res(pe_, f.z(pe_) - (f.vr() * ir + f.vi() * ii));
-    if (ifd_ >= 0) f.res(ifd_, f.z(ifd_) - ladifd);
+    outputs_.residuals(f, T(f.vr() * ir + f.vi() * ii), ladifd);
   }
 
  private:
@@ -180,7 +164,8 @@ class Genrou final : public Equations<Genrou> {
   double base_ratio_ = 1, omega0_ = 0;
   QuadraticSaturation sat_;
   std::string zsource_note_;
-  int delta_ = 0, dw_ = 0, eqp_ = 0, psikd_ = 0, edp_ = 0, psikq_ = 0, efd_ = 0, pm_ = 0, pe_ = -1, ifd_ = -1;
+  int delta_ = 0, dw_ = 0, eqp_ = 0, psikd_ = 0, edp_ = 0, psikq_ = 0, efd_ = 0, pm_ = 0;
+  MachineOutputs outputs_;
 };
 
 }  // namespace

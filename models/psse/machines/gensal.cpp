@@ -67,9 +67,7 @@ class Gensal final : public Equations<Gensal> {
     const double den = ra_ * ra_ + xpp_ * xpp_;
     g_ = ra_ / den;
     b_ = -xpp_ / den;
-    if (std::fabs(unit.zsource.imag() - xpp_) > 1e-6 * std::max(1.0, xpp_))
-      zsource_note_ = "ZSORCE X = " + std::to_string(unit.zsource.imag()) + " differs from X''d = " +
-                      std::to_string(xpp_) + "; the model uses X''d (and ZSORCE's R as Ra)";
+    zsource_note_ = zsource_note(unit.zsource, xpp_);
   }
 
   void declare(Layout& l) override {
@@ -81,15 +79,7 @@ class Gensal final : public Equations<Gensal> {
     efd_ = l.input(signal::efd);
     pm_ = l.input(signal::pm);
     l.output(signal::speed, Var::x(dw_));
-    pe_ = ifd_ = -1;
-    if (l.consumed(signal::pe)) {
-      pe_ = l.algebraic("Pe", "electrical power at the terminal, p.u. on MBASE");
-      l.output(signal::pe, Var::z(pe_));
-    }
-    if (l.consumed(signal::ifd)) {
-      ifd_ = l.algebraic("XadIfd", "field current, p.u.");
-      l.output(signal::ifd, Var::z(ifd_));
-    }
+    outputs_.declare(l);
   }
 
   void initialize(InitContext& in) override {
@@ -113,8 +103,7 @@ class Gensal final : public Equations<Gensal> {
     in.state(psiqpp_, psq);
     in.set_signal(signal::efd, efd);
     in.set_signal(signal::pm, psd * iq - psq * id);
-    if (pe_ >= 0) in.algebraic(pe_, (v * std::conj(i)).real());
-    if (ifd_ >= 0) in.algebraic(ifd_, efd);
+    outputs_.initialize(in, (v * std::conj(i)).real(), efd);
   }
 
   template <class T>
@@ -126,12 +115,8 @@ class Gensal final : public Equations<Gensal> {
     const T& psq = f.x(psiqpp_);
     const T psd = kd5_ * eqp + kd4_ * psikd;
     const T sn = sin(delta), cs = cos(delta);
-    T er, ei;
-    to_network(T(-psq), psd, sn, cs, er, ei);
-    const T dr = er - f.vr(), di = ei - f.vi();
-    const T ir = g_ * dr - b_ * di, ii = b_ * dr + g_ * di;
-    T id, iq;
-    to_rotor(ir, ii, sn, cs, id, iq);
+    T ir, ii, id, iq;  // machine base
+    subtransient_stator(psd, psq, sn, cs, f.vr(), f.vi(), g_, b_, ir, ii, id, iq);
     const T ladifd = eqp + (xd_ - xdp_) * (id + kd3_ * (eqp - psikd - (xdp_ - xl_) * id)) + eqp * sat_(eqp);
     f.der(eqp_, (f.u(efd_) - ladifd) / tdo_);
     f.der(psikd_, (eqp - psikd - (xdp_ - xl_) * id) / tdoo_);
@@ -139,8 +124,7 @@ class Gensal final : public Equations<Gensal> {
     f.der(dw_, swing(f.u(pm_), T(psd * iq - psq * id), dw, h_, d_));
     f.der(delta_, omega0_ * dw);
     f.inject(base_ratio_ * ir, base_ratio_ * ii);
-    if (pe_ >= 0) f.res(pe_, f.z(pe_) - (f.vr() * ir + f.vi() * ii));
-    if (ifd_ >= 0) f.res(ifd_, f.z(ifd_) - ladifd);
+    outputs_.residuals(f, T(f.vr() * ir + f.vi() * ii), ladifd);
   }
 
  private:
@@ -148,7 +132,8 @@ class Gensal final : public Equations<Gensal> {
   double kd3_ = 0, kd4_ = 0, kd5_ = 0, g_ = 0, b_ = 0, base_ratio_ = 1, omega0_ = 0;
   QuadraticSaturation sat_;
   std::string zsource_note_;
-  int delta_ = 0, dw_ = 0, eqp_ = 0, psikd_ = 0, psiqpp_ = 0, efd_ = 0, pm_ = 0, pe_ = -1, ifd_ = -1;
+  int delta_ = 0, dw_ = 0, eqp_ = 0, psikd_ = 0, psiqpp_ = 0, efd_ = 0, pm_ = 0;
+  MachineOutputs outputs_;
 };
 
 }  // namespace

@@ -30,7 +30,9 @@
 #define LSDAE_MODELS_PSSE_MACHINES_MACHINE_FRAME_H
 
 #include <cstddef>
+#include <string>
 
+#include "psse/core/component.h"
 #include "psse/core/dual.h"
 #include "psse/core/parameters.h"
 
@@ -71,6 +73,42 @@ void to_network(const T& fd, const T& fq, const T& sin_delta, const T& cos_delta
   fr = fd * sin_delta + fq * cos_delta;
   fi = fq * sin_delta - fd * cos_delta;
 }
+
+// The subtransient stator of GENROU and GENSAL: the voltage −ψ''q + jψ''d
+// (rotor frame) behind Ra + jX''d, i.e. the admittance g + jb; the current
+// the machine injects (network frame ir, ii and rotor frame id, iq; machine
+// base) at terminal voltage vr + j vi.
+template <class T>
+void subtransient_stator(const T& psd, const T& psq, const T& sin_delta, const T& cos_delta, const T& vr,
+                         const T& vi, double g, double b, T& ir, T& ii, T& id, T& iq) {
+  T er, ei;
+  to_network(T(-psq), psd, sin_delta, cos_delta, er, ei);
+  const T dr = er - vr, di = ei - vi;
+  ir = g * dr - b * di;
+  ii = b * dr + g * di;
+  to_rotor(ir, ii, sin_delta, cos_delta, id, iq);
+}
+
+// The optional outputs of a machine: its terminal power pe and its field
+// current ifd (XadIfd) exist as algebraic variables only when another model
+// of the unit reads them (Layout::consumed).
+class MachineOutputs {
+ public:
+  void declare(Layout& l);
+  void initialize(InitContext& in, double pe, double ifd) const;
+  template <class T>
+  void residuals(Frame<T>& f, const T& pe, const T& ifd) const {
+    if (pe_ >= 0) f.res(pe_, f.z(pe_) - pe);
+    if (ifd_ >= 0) f.res(ifd_, f.z(ifd_) - ifd);
+  }
+
+ private:
+  int pe_ = -1, ifd_ = -1;
+};
+
+// The message noting that ZSORCE's reactance is not the model's X''d (the
+// model uses X''d, and ZSORCE's R as Ra); empty when they agree.
+std::string zsource_note(Complex zsource, double xpp);
 
 // dΔω/dt of the swing equation above.
 template <class T>

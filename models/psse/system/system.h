@@ -23,7 +23,14 @@
 // equations at the new point with the states fixed (Newton, KLU) and sets
 // every mode from the values there (hysteresis 1e-8), repeating (3) until no
 // mode changes (at most 20 times). The count of mode changes is
-// limits.events.
+// limits.events. When Newton cannot reach the new point (constant-power
+// loads at a faulted bus), (3) first puts every switch below its threshold
+// (loads as admittances) and lets the values decide from there. A switch the
+// values release (below -> above) at such a jump is released at a time
+// event 1e-6 s (relative) later instead: the DAE solver restarts from the
+// old point, from which a network of constant-power loads is often out of
+// Newton's reach (IDACalcIC fails where it is of constant admittance), and
+// 1e-6 s later it starts from the new point.
 //
 // Initialization happens in the constructor, by stage (component.h): every
 // declared variable gets its value, the unit signals are bound, the limiter

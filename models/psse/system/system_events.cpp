@@ -1,4 +1,5 @@
 // models/psse/system/system_events.cpp -- System: events (system.h, "Events").
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -11,6 +12,7 @@ namespace lsdae::psse {
 namespace {
 constexpr double kHysteresis = 1e-8;
 constexpr int kMaxRounds = 20;
+constexpr double kDeferral = 1e-6;  // s (relative to max(1, |t|)): a switch's release after a jump
 }  // namespace
 
 kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
@@ -18,12 +20,14 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   const double t = c.time;
   kit::DiscreteUpdate u;
   disturbances.resolve(v, active);
-  double events = v[events_vr];
+  // Modes at the start, to count the limiters whose mode this event changes.
+  std::vector<std::vector<int>> before(slots.size());
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    for (ValueRef m : slots[k].mode_vr) before[k].push_back(static_cast<int>(std::lround(v[m])));
 
   auto set_mode = [&](SlotState& s, std::size_t l, int mode, const LimiterRecord& r) {
     v[s.mode_vr[l]] = mode;
     s.mode[l] = mode;
-    events += 1.0;
     const DeclaredLimiter& lim = s.slot->limiters()[l];
     if (lim.kind == LimiterKind::non_windup && mode != kModeFree) {
       v[s.x_vr[static_cast<std::size_t>(lim.state)]] = limiter_held_value(mode, r);
@@ -64,18 +68,39 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   }
 
   // (3) the algebraic variables at the new point, and the modes they call for.
+  // When Newton fails (constant-power loads at a faulted bus), it tries once
+  // more with every switch below its threshold (loads as admittances, which a
+  // network can always carry) and lets the values decide from there.
   std::vector<double>& work = event_work;
-  bool solved = false;
+  const bool release_now = pending_release && t >= *pending_release - 1e-12;
+  pending_release.reset();
+  bool solved = false, tried_below = false, deferred = false;
   for (int round = 0; round < kMaxRounds; ++round) {
     solved = solver->solve(v, value_count, t, work);
+    if (!solved && !tried_below) {
+      tried_below = true;
+      bool any = false;
+      for (SlotState& s : slots)
+        for (std::size_t l = 0; l < s.mode_vr.size(); ++l)
+          if (s.slot->limiters()[l].kind == LimiterKind::below && s.mode[l] != kModeBelow) {
+            set_mode(s, l, kModeBelow, s.record[l]);
+            any = true;
+          }
+      if (any) continue;
+    }
     if (!solved) break;
     compute(work.data(), t, true);
     bool changed = false;
     for (SlotState& s : slots)
       for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
         if (!s.record[l].written) continue;
-        const int m = limiter_mode_by_value(s.slot->limiters()[l].kind, s.mode[l], s.record[l], kHysteresis);
+        const LimiterKind kind = s.slot->limiters()[l].kind;
+        const int m = limiter_mode_by_value(kind, s.mode[l], s.record[l], kHysteresis);
         if (m == s.mode[l]) continue;
+        if (kind == LimiterKind::below && m == kModeFree && !release_now) {
+          deferred = true;  // released at the deferred event (system.h)
+          continue;
+        }
         set_mode(s, l, m, s.record[l]);
         changed = true;
       }
@@ -88,8 +113,16 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
     for (std::size_t l = 0; l < s.ind_vr.size(); ++l)
       s.last_indicator[l] = s.record[l].written ? limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l])
                                                 : 1.0;
+  double events = v[events_vr];
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    for (std::size_t l = 0; l < slots[k].mode_vr.size(); ++l)
+      if (static_cast<int>(std::lround(v[slots[k].mode_vr[l]])) != before[k][l]) events += 1.0;
   v[events_vr] = events;
   u.next_event_time = disturbances.next_event(t, active);
+  if (deferred) {
+    pending_release = t + kDeferral * std::max(1.0, std::fabs(t));
+    if (!u.next_event_time || *pending_release < *u.next_event_time) u.next_event_time = pending_release;
+  }
   return u;
 }
 

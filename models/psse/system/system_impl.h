@@ -5,6 +5,7 @@
 #define LSDAE_MODELS_PSSE_SYSTEM_SYSTEM_IMPL_H
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,10 +73,11 @@ struct System::Impl {
   std::unique_ptr<EventSolver> solver;
   bool declared = false;
   std::vector<double> scratch_re, scratch_im;
-  std::vector<double> event_work;
+  std::vector<double> event_work, event_good;
   std::size_t value_count = 0;   // variables of the FMU (value references 0 .. value_count - 1)
   bool first_update = true;
   bool last_event_solve_converged = true;
+  std::optional<double> pending_release;  // a deferred release of below-switches
 
   // system_build.cpp
   void bind();

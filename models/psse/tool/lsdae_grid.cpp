@@ -55,6 +55,7 @@ constexpr const char* kUsage =
     "  --fault-buses LIST|all  --trip-branches LIST|all  --loadstep-buses LIST|all\n"
     "                                        the locations the FMU's parameters may choose later\n"
     "  --flat-reference FILE.csv             also write the undisturbed operating point (t = 0, 0.25, 0.5)\n"
+    "  --check                               read, solve, initialize and report; write no FMU (no -o)\n"
     "  --quiet                               print only errors\n"
     "  --list-models                         the dynamic models lsdae implements\n";
 
@@ -140,7 +141,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> positional;
   std::map<std::string, std::string> settings;
   std::string output, form = "semi_explicit", stop_time = "10", flat_reference;
-  bool quiet = false;
+  bool quiet = false, check_only = false;
   std::vector<std::string> faults, trips, gentrips, loadsteps, substitutes;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -180,6 +181,7 @@ int main(int argc, char** argv) {
       else if (a == "--loadstep-buses") settings["loadstep_buses"] = value("a bus list or all");
       else if (a == "--flat-reference") flat_reference = value("a CSV file name");
       else if (a == "--quiet") quiet = true;
+      else if (a == "--check") check_only = true;
       else if (!a.empty() && a[0] == '-') return usage("unknown option \"" + a + "\"");
       else positional.push_back(a);
     } catch (const std::invalid_argument& e) {
@@ -187,7 +189,7 @@ int main(int argc, char** argv) {
     }
   }
   if (positional.size() != 2) return usage("give the .raw and the .dyr file");
-  if (output.empty()) return usage("give the FMU to write with -o CASE.fmu");
+  if (output.empty() && !check_only) return usage("give the FMU to write with -o CASE.fmu (or --check)");
   if (form != "semi_explicit" && form != "fully_implicit")
     return usage("--form \"" + form + "\": expected semi_explicit or fully_implicit");
   auto join = [](const std::vector<std::string>& items) {
@@ -235,6 +237,7 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  if (check_only) return 0;
   // Write the FMU.
   try {
     const fs::path binary = binary_path(argv[0]);
