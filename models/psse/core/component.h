@@ -44,9 +44,13 @@ namespace lsdae::psse {
 
 using Complex = std::complex<double>;
 
-// What the component is; fixes the prefix of its variable names.
-enum class Role { machine, load, exciter, stabilizer, governor, renewable, other };
-const char* role_prefix(Role role);  // gen, load, exc, pss, gov, ren, dev
+// What the component is; fixes the prefix of its variable names. A unit has
+// at most one component of each role. A converter that is a unit's generator
+// model (PSS/E's REGCA1) has the role `machine`; the WECC renewable modules
+// around it are `electrical_control` (REEC_*: current commands from P and Q
+// references) and `plant_control` (REPC_*: the plant's P and Q/V loops).
+enum class Role { machine, load, exciter, stabilizer, governor, renewable, electrical_control, plant_control, other };
+const char* role_prefix(Role role);  // gen, load, exc, pss, gov, ren, reec, repc, dev
 
 // Initialization order: components of a lower stage are initialized first.
 // Stage 0 devices sit at the network and are initialized from the power flow;

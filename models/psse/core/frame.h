@@ -13,8 +13,9 @@
 // Limiters (IEEE Std 421.5-2016, Annex E; PSS/E Model Library): a model
 // never writes min/max itself. It calls clamp() for a windup limit on a
 // block's output, hold() for a non-windup limit on a state (an integrator or
-// a lag whose state stops at the limit), below() for a switch (a load's
-// low-voltage change of characteristic). Each uses the limiter's MODE, fixed
+// a lag whose state stops at the limit), hold_pi() for the integrator of a
+// PI whose sum is limited, below() for a switch (a load's low-voltage
+// change of characteristic). Each uses the limiter's MODE, fixed
 // between events, so the equations are smooth within a mode; the framework
 // records the limiter's input at every double evaluation and turns it into
 // an event indicator, so that a limit engaging or releasing is a state event
@@ -46,6 +47,7 @@ enum class LimiterKind {
                // does, but its input beyond a bound is normal operation, so it is never
                // reported at initialization (the model notes what matters, e.g. a limit
                // below the request at the operating point)
+  pi_non_windup,  // the integrator of a PI: dx/dt = 0 while the PI's sum is held at lo or hi
 };
 
 // Mode values of a limiter (Float64 discrete variables of the FMU).
@@ -56,10 +58,10 @@ inline constexpr int kModeBelow = 1;  // LimiterKind::below: u < threshold
 
 // What a double evaluation records for each limiter: the input of the test.
 struct LimiterRecord {
-  double u = 0;     // windup: the unlimited input; non_windup: the state; below: the tested value
+  double u = 0;     // windup: the unlimited input; non_windup: the state; pi_non_windup: the PI's sum; below: the tested value
   double lo = 0;    // lower limit (below: the threshold)
   double hi = 0;    // upper limit
-  double rate = 0;  // non_windup: the unlimited derivative
+  double rate = 0;  // non_windup, pi_non_windup: the unlimited derivative of the state
   bool written = false;
 };
 
@@ -108,6 +110,16 @@ class Frame {
   // derivative to use (0 while held).
   T hold(int k, const T& x, const T& rate, const T& lo, const T& hi) {
     record(k, x, lo, hi, rate);
+    return mode_[k] == kModeFree ? rate : T(0.0);
+  }
+  // Non-windup limits of a PI block (IEEE Std 421.5-2016, Annex E): the sum
+  // v = Kp u + x is limited to [lo, hi] by a separate clamp(); this stops
+  // the integrator x (whose unlimited derivative is `rate` = Ki u) once v
+  // reaches a limit with the rate pointing outward, until the rate turns
+  // back. Returns dx/dt (0 while held). Unlike hold(), engaging does not
+  // move x: the limit is on the sum, not on the state.
+  T hold_pi(int k, const T& v, const T& rate, const T& lo, const T& hi) {
+    record(k, v, lo, hi, rate);
     return mode_[k] == kModeFree ? rate : T(0.0);
   }
   // A switch: true while u is below the threshold.

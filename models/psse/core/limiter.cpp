@@ -15,8 +15,9 @@ double limiter_indicator(LimiterKind kind, int mode, const LimiterRecord& r) {
     case LimiterKind::windup:
     case LimiterKind::select:
     case LimiterKind::non_windup:
+    case LimiterKind::pi_non_windup:
       if (mode == kModeFree) return std::min(r.u - r.lo, r.hi - r.u);
-      if (kind != LimiterKind::non_windup) return mode == kModeHigh ? r.u - r.hi : r.lo - r.u;
+      if (kind == LimiterKind::windup || kind == LimiterKind::select) return mode == kModeHigh ? r.u - r.hi : r.lo - r.u;
       return mode == kModeHigh ? r.rate : -r.rate;
     case LimiterKind::below:
       return mode == kModeBelow ? r.lo - r.u : r.u - r.lo;
@@ -29,8 +30,9 @@ double limiter_indicator_tangent(LimiterKind kind, int mode, const LimiterRecord
     case LimiterKind::windup:
     case LimiterKind::select:
     case LimiterKind::non_windup:
+    case LimiterKind::pi_non_windup:
       if (mode == kModeFree) return (r.u - r.lo) <= (r.hi - r.u) ? t.u - t.lo : t.hi - t.u;
-      if (kind != LimiterKind::non_windup) return mode == kModeHigh ? t.u - t.hi : t.lo - t.u;
+      if (kind == LimiterKind::windup || kind == LimiterKind::select) return mode == kModeHigh ? t.u - t.hi : t.lo - t.u;
       return mode == kModeHigh ? t.rate : -t.rate;
     case LimiterKind::below:
       return mode == kModeBelow ? t.lo - t.u : t.u - t.lo;
@@ -55,7 +57,8 @@ int limiter_mode_by_value(LimiterKind kind, int mode, const LimiterRecord& r, do
       if (mode == kModeLow && r.u > r.lo + ml) return kModeFree;
       return mode;
     }
-    case LimiterKind::non_windup: {
+    case LimiterKind::non_windup:
+    case LimiterKind::pi_non_windup: {
       const double mh = scaled(margin, r.hi), ml = scaled(margin, r.lo);
       if (mode == kModeFree) {
         if (r.u >= r.hi - mh && r.rate > 0.0) return kModeHigh;
@@ -86,6 +89,11 @@ int limiter_initial_mode(LimiterKind kind, const LimiterRecord& r, double tolera
       return r.u > r.hi ? kModeHigh : (r.u < r.lo ? kModeLow : kModeFree);
     case LimiterKind::non_windup:
       outside = r.u > r.hi + tolerance || r.u < r.lo - tolerance;
+      if (r.u >= r.hi - tolerance) return kModeHigh;
+      if (r.u <= r.lo + tolerance) return kModeLow;
+      return kModeFree;
+    case LimiterKind::pi_non_windup:
+      // As non_windup; the sum's own clamp reports a sum beyond a limit.
       if (r.u >= r.hi - tolerance) return kModeHigh;
       if (r.u <= r.lo + tolerance) return kModeLow;
       return kModeFree;

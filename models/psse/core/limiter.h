@@ -8,7 +8,13 @@
 // its unlimited derivative points outward, dx/dt = 0 and x stays at the
 // limit; it is released as soon as the derivative points back inside. The
 // PSS/E Model Library draws the same two kinds (limits drawn on the block,
-// or on the line after it).
+// or on the line after it). A PI block with non-windup limits (Annex E) has
+// its sum v = Kp u + x limited (a windup clamp on v) and its integrator
+// stopped while v is at a limit and Ki u points outward (pi_non_windup):
+// released when Ki u turns back. (In continuous time Annex E would also
+// release when v falls back inside with u still outward, and re-engage at
+// once: a sliding mode that a located event cannot follow; the integrator
+// stays held instead, and only the sum's clamp releases.)
 //
 // Event indicators follow one rule: an indicator is POSITIVE WHILE THE
 // CURRENT MODE HOLDS and reaches zero when it stops holding, so the
@@ -22,6 +28,7 @@
 // | select     | as windup (a gate or a dead band, frame.h); never reported at initialization  |
 // | non_windup | free            | min(x − lo, hi − x)      | high / low, and x is set to the limit |
 // | non_windup | high / low      | rate  /  −rate           | free                                |
+// | pi_non_windup | as non_windup, on the PI's sum v (the state is not moved when it engages)     |
 // | below      | 0 (u ≥ th)      | u − th                   | 1                                   |
 // | below      | 1 (u < th)      | th − u                   | 0                                   |
 //

@@ -33,6 +33,7 @@ struct ParameterSpec {
   const char* name;         // as the PSS/E Model Library writes it: "T'do", "H", "S(1.2)"
   const char* unit;         // "s", "p.u.", "" ...
   const char* description;
+  bool text = false;        // a character field (a circuit id such as REPCA1's '1 '): read by text()
 };
 
 class Parameters {
@@ -40,11 +41,16 @@ class Parameters {
   // Reads record.values against `specs`; `optional` trailing parameters may
   // be missing (they read as their `defaults`, given for the last
   // `defaults.size()` specs). Throws ModelError when the count is wrong or a
-  // token is not a number.
+  // token is not a number. When a spec is `text`, the record is read token by
+  // token instead (every token is one field, quoted or not; a number may use
+  // a Fortran D exponent); a text field reads as NaN through operator[] and
+  // as its trimmed token through text().
   Parameters(const DyrRecord& record, std::span<const ParameterSpec> specs, std::span<const double> defaults = {});
 
   double operator[](std::size_t i) const { return values_[i]; }
   std::size_t size() const { return values_.size(); }
+  // The trimmed token of text field i ("" for a numeric field or a default).
+  const std::string& text(std::size_t i) const { return texts_[i]; }
 
   // Each throws ModelError naming the field when the condition fails.
   void require_positive(std::size_t i) const;
@@ -63,6 +69,7 @@ class Parameters {
   const DyrRecord& record_;
   std::span<const ParameterSpec> specs_;
   std::vector<double> values_;
+  std::vector<std::string> texts_;
 };
 
 // "GENROU at bus 102 id '1'" for a record.

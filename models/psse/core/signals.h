@@ -49,6 +49,11 @@ inline constexpr const char* vuel = "vuel";
 inline constexpr const char* voel = "voel";
 inline constexpr const char* itr = "itr";
 inline constexpr const char* iti = "iti";
+inline constexpr const char* qe = "qe";
+inline constexpr const char* ipcmd = "ipcmd";
+inline constexpr const char* iqcmd = "iqcmd";
+inline constexpr const char* pref = "pref";
+inline constexpr const char* qext = "qext";
 
 }  // namespace lsdae::psse::signal
 

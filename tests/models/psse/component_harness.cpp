@@ -138,6 +138,107 @@ double ComponentHarness::jacobian_mismatch(double step) const {
   return worst;
 }
 
+namespace {
+
+// Solves a x = b in place (dense, partial pivoting); false if singular.
+bool solve_dense(std::vector<double>& a, std::vector<double>& b, std::size_t n) {
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t p = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::fabs(a[r * n + c]) > std::fabs(a[p * n + c])) p = r;
+    if (a[p * n + c] == 0.0) return false;
+    if (p != c) {
+      for (std::size_t k = 0; k < n; ++k) std::swap(a[c * n + k], a[p * n + k]);
+      std::swap(b[c], b[p]);
+    }
+    for (std::size_t r = c + 1; r < n; ++r) {
+      const double m = a[r * n + c] / a[c * n + c];
+      if (m == 0.0) continue;
+      for (std::size_t k = c; k < n; ++k) a[r * n + k] -= m * a[c * n + k];
+      b[r] -= m * b[c];
+    }
+  }
+  for (std::size_t c = n; c-- > 0;) {
+    double s = b[c];
+    for (std::size_t k = c + 1; k < n; ++k) s -= a[c * n + k] * b[k];
+    b[c] = s / a[c * n + c];
+  }
+  return true;
+}
+
+}  // namespace
+
+int ComponentHarness::advance(double dt, int steps) {
+  const FrameShape& sh = slot_->shape();
+  const auto ns = static_cast<std::size_t>(sh.states), n = ns + static_cast<std::size_t>(sh.algebraics);
+  const auto no = static_cast<std::size_t>(sh.output_count());
+  std::vector<double> jac, out(no);
+  // Newton on [x z] for one backward Euler step from `previous` (dt > 0), or
+  // on z alone with the states fixed (dt = 0: the solve at an event).
+  auto solve = [&](const std::vector<double>& previous, double h) {
+    const std::size_t first = h > 0.0 ? 0 : ns, m = n - first;
+    std::vector<double> a(m * m), b(m);
+    for (int it = 0; it < 50; ++it) {
+      slot_->evaluate(known_.data(), out.data(), parameters_.data(), modes_.data(), nullptr, 0.0);
+      double norm = 0;
+      for (std::size_t r = first; r < n; ++r) {
+        b[r - first] = r < ns ? -(known_[r] - previous[r] - h * out[r]) : -out[r];
+        norm = std::max(norm, std::fabs(b[r - first]));
+      }
+      if (norm < 1e-13) return;
+      slot_->jacobian(known_.data(), parameters_.data(), modes_.data(), 0.0, jac);
+      for (std::size_t r = first; r < n; ++r)
+        for (std::size_t c = first; c < n; ++c)
+          a[(r - first) * m + c - first] = r < ns ? (r == c ? 1.0 : 0.0) - h * jac[c * no + r] : jac[c * no + r];
+      if (!solve_dense(a, b, m)) throw std::runtime_error("advance: singular Newton matrix");
+      for (std::size_t r = first; r < n; ++r) known_[r] += b[r - first];
+    }
+    throw std::runtime_error("advance: Newton did not converge");
+  };
+  // As the framework at an event: modes from the values, algebraic variables
+  // re-solved, until no mode changes.
+  int changes = 0;
+  auto event = [&]() {
+    for (int round = 0; round < 20; ++round) {
+      if (sh.algebraics > 0) solve({}, 0.0);
+      const std::vector<LimiterRecord> records = limiter_records();
+      bool changed = false;
+      for (std::size_t k = 0; k < records.size(); ++k) {
+        if (!records[k].written) continue;
+        const DeclaredLimiter& lim = slot_->limiters()[k];
+        const int m = limiter_mode_by_value(lim.kind, modes_[k], records[k], 1e-9);
+        if (m == modes_[k]) continue;
+        modes_[k] = m;
+        ++changes;
+        changed = true;
+        if (lim.kind == LimiterKind::non_windup && m != kModeFree)
+          known_[static_cast<std::size_t>(lim.state)] = limiter_held_value(m, records[k]);
+      }
+      if (!changed) return;
+    }
+  };
+  event();  // the test may have changed inputs or the voltage: a jump
+  for (int step = 0; step < steps; ++step) {
+    const std::vector<double> previous(known_.begin(), known_.begin() + static_cast<std::ptrdiff_t>(ns));
+    solve(previous, dt);
+    event();
+  }
+  return changes;
+}
+
+std::size_t ComponentHarness::input(const std::string& signal) const {
+  const FrameShape& s = slot_->shape();
+  for (std::size_t k = 0; k < slot_->inputs().size(); ++k)
+    if (slot_->inputs()[k].signal == signal) return static_cast<std::size_t>(s.states + s.algebraics) + k;
+  throw std::out_of_range("no input \"" + signal + "\"");
+}
+
+int ComponentHarness::limiter(const std::string& name) const {
+  for (std::size_t k = 0; k < slot_->limiters().size(); ++k)
+    if (slot_->limiters()[k].name == name) return static_cast<int>(k);
+  throw std::out_of_range("no limiter \"" + name + "\"");
+}
+
 int ComponentHarness::state(const std::string& name) const {
   for (std::size_t i = 0; i < slot_->states().size(); ++i)
     if (slot_->states()[i].name == name) return static_cast<int>(i);

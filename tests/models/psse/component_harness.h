@@ -37,6 +37,7 @@ class ComponentHarness {
 
   const ComponentSlot& slot() const { return *slot_; }
   std::vector<double>& known() { return known_; }  // [x | z | u | Vr Vi]
+  const std::vector<double>& known() const { return known_; }
   std::vector<double>& parameters() { return parameters_; }
   std::vector<int>& modes() { return modes_; }
   const std::map<std::string, double>& signals() const { return signals_; }
@@ -54,6 +55,24 @@ class ComponentHarness {
   // Index of a state / algebraic by name (throws std::out_of_range).
   int state(const std::string& name) const;
   int algebraic(const std::string& name) const;
+  double x(const std::string& name) const { return known_[static_cast<std::size_t>(state(name))]; }
+  double z(const std::string& name) const {
+    return known_[static_cast<std::size_t>(slot_->shape().states + algebraic(name))];
+  }
+  // Index of an input in known() (throws std::out_of_range).
+  std::size_t input(const std::string& signal) const;
+  // Index of a limiter by name (throws std::out_of_range).
+  int limiter(const std::string& name) const;
+
+  // Integrates the component alone for `steps` steps of `dt` with inputs and
+  // bus voltage held at the values in known() (backward Euler, Newton on the
+  // states and algebraic variables with the exact local Jacobian). After
+  // each step every limiter's mode follows the values as at an event
+  // (limiter_mode_by_value; a non-windup limit engaging puts its state at the
+  // limit), so a limit engages or releases within one step of where the
+  // integrator would locate it. Returns the number of mode changes. Throws
+  // std::runtime_error when Newton fails.
+  int advance(double dt, int steps);
 
  private:
   std::unique_ptr<Component> component_;
