@@ -27,6 +27,9 @@
 #include <numbers>
 #include <set>
 #include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include <unistd.h>
 
@@ -95,8 +98,9 @@ class Ladder : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!fs::exists(kData / "SEXS")) GTEST_SKIP() << "no PSS/E ladder in " << kData;
-    dir_ = fs::temp_directory_path() / ("lsdae_ladder_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '_');  // a parameterized test's name
+    dir_ = fs::temp_directory_path() / ("lsdae_ladder_" + std::to_string(::getpid()) + "_" + name);
     fs::create_directories(dir_);
   }
   void TearDown() override {
@@ -219,39 +223,44 @@ TEST_F(Ladder, Exst1) {
 
 // The exciters inside the governor and stabilizer cases: TGOV1 and GAST with
 // ESAC1A (δ <= 1e-2), HYGOV with SEXS (δ <= 1e-2; V, ω <= 1e-3), IEEEST with
-// SEXS (EFD, V <= 1e-2).
-TEST_F(Ladder, ExcitersWithGovernorsAndStabilizers) {
-  struct Case {
-    const char *folder, *dyr, *csv;
-    std::vector<std::tuple<std::string, std::size_t, double>> checks;  // quantity, column, half tolerance
-  };
-  const std::vector<Case> cases = {
-      {"TGOV1", "ThreeBus_TGOV1.dyr", "TEST_TGOV1.csv", {{"delta", 1, 5e-3}}},
-      {"GAST", "ThreeBus_GAST.dyr", "GAST_TEST.csv", {{"delta", 1, 5e-3}}},
-      {"HYGOV", "ThreeBus_HYGOV.dyr", "HYGOV_RESULTS.csv", {{"V102", 1, 5e-4}, {"delta", 2, 5e-3}, {"dw", 3, 5e-4}}},
-      {"IEEEST", "ThreeBus_IEEEST.dyr", "IEEEST_SEXS_RESULTS_NOFILT.csv", {{"Efd", 1, 5e-3}, {"V102", 2, 5e-3}}},
-      {"IEEEST", "ThreeBus_IEEEST_with_filter.dyr", "IEEEST_SEXS_RESULTS_FILT.csv", {{"Efd", 1, 5e-3}, {"V102", 2, 5e-3}}},
-  };
-  int ran = 0;
-  for (const Case& c : cases) {
-    if (!run(c.folder, "ThreeBusMulti.raw", c.dyr, "101-102-1@1")) continue;
-    ++ran;
-    const auto ref = read_reference(kData / c.folder / c.csv);
-    std::map<std::string, double> err;
-    for (const auto& [q, column, half] : c.checks) {
-      std::function<double(double)> ours;
-      double scale = 1.0;
-      if (q == "delta") ours = [&](double t) { return result_.at("gen[102_1].delta", t); }, scale = kDeg;
-      if (q == "V102") ours = [&](double t) { return v(102, t); };
-      if (q == "dw") ours = [&](double t) { return result_.at("gen[102_1].dw", t); };
-      if (q == "Efd") ours = [&](double t) { return result_.at("exc[102_1].EFD", t); };
-      err[q] = error(ref, ours, column, scale);
-      EXPECT_LE(err[q], half) << c.dyr << " " << q;
-    }
-    report(std::string(c.folder) + " " + c.dyr, err);
+// SEXS (EFD, V <= 1e-2). One test per case, so that ctest runs them side by side.
+struct ControlCase {
+  const char *name, *folder, *dyr, *csv;
+  std::vector<std::tuple<std::string, std::size_t, double>> checks;  // quantity, column, half tolerance
+};
+
+class LadderControls : public Ladder, public ::testing::WithParamInterface<ControlCase> {};
+
+TEST_P(LadderControls, WithinHalfPsdTolerance) {
+  const ControlCase& c = GetParam();
+  if (!run(c.folder, "ThreeBusMulti.raw", c.dyr, "101-102-1@1")) GTEST_SKIP() << skipped_;
+  const auto ref = read_reference(kData / c.folder / c.csv);
+  std::map<std::string, double> err;
+  for (const auto& [q, column, half] : c.checks) {
+    std::function<double(double)> ours;
+    double scale = 1.0;
+    if (q == "delta") ours = [&](double t) { return result_.at("gen[102_1].delta", t); }, scale = kDeg;
+    if (q == "V102") ours = [&](double t) { return v(102, t); };
+    if (q == "dw") ours = [&](double t) { return result_.at("gen[102_1].dw", t); };
+    if (q == "Efd") ours = [&](double t) { return result_.at("exc[102_1].EFD", t); };
+    err[q] = error(ref, ours, column, scale);
+    EXPECT_LE(err[q], half) << c.dyr << " " << q;
   }
-  if (ran == 0) GTEST_SKIP() << skipped_;
+  report(std::string(c.folder) + " " + c.dyr, err);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Ladder, LadderControls,
+    ::testing::Values(
+        ControlCase{"TGOV1", "TGOV1", "ThreeBus_TGOV1.dyr", "TEST_TGOV1.csv", {{"delta", 1, 5e-3}}},
+        ControlCase{"GAST", "GAST", "ThreeBus_GAST.dyr", "GAST_TEST.csv", {{"delta", 1, 5e-3}}},
+        ControlCase{"HYGOV", "HYGOV", "ThreeBus_HYGOV.dyr", "HYGOV_RESULTS.csv",
+                    {{"V102", 1, 5e-4}, {"delta", 2, 5e-3}, {"dw", 3, 5e-4}}},
+        ControlCase{"IEEEST", "IEEEST", "ThreeBus_IEEEST.dyr", "IEEEST_SEXS_RESULTS_NOFILT.csv",
+                    {{"Efd", 1, 5e-3}, {"V102", 2, 5e-3}}},
+        ControlCase{"IEEEST_filter", "IEEEST", "ThreeBus_IEEEST_with_filter.dyr", "IEEEST_SEXS_RESULTS_FILT.csv",
+                    {{"Efd", 1, 5e-3}, {"V102", 2, 5e-3}}}),
+    [](const ::testing::TestParamInfo<ControlCase>& param) { return std::string(param.param.name); });
 
 }  // namespace
 }  // namespace lsdae::test
