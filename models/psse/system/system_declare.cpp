@@ -48,7 +48,9 @@ void System::Impl::declare(kit::Builder& b) {
   vi.assign(n, kNoRef);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string bus = "bus[" + std::to_string(net.buses[i].number) + "].";
-    const std::string what = net.buses[i].star_point ? "star point of a three-winding transformer, " : "";
+    const std::string what = net.buses[i].star_point       ? "star point of a three-winding transformer, "
+                             : net.buses[i].generator >= 0 ? "terminal of a generator behind its step-up transformer, "
+                                                           : "";
     vr[i] = b.algebraic(bus + "Vr", v0[i].real(), "", what + "voltage, real part, p.u.");
     vi[i] = b.algebraic(bus + "Vi", v0[i].imag(), "", what + "voltage, imaginary part, p.u.");
   }
