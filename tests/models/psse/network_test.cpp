@@ -1,6 +1,7 @@
 // tests/models/psse/network_test.cpp -- the network beyond branches and
 // transformers, on the PSS/E cases of ../shared/data/grids/psse: impedance
-// correction tables (read in both layouts, applied at a winding's ratio)
+// correction tables (read in both layouts, applied at a winding's ratio),
+// the branch and generator tables by which disturbances name their target,
 // and a generator's step-up transformer (RT + jXT) against the same
 // transformer written as a branch of the case.
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "psse/io/raw_reader.h"
 #include "psse/network/network.h"
 #include "psse/system/system.h"
+#include "psse/tool/case_tables.h"
 
 namespace lsdae::psse {
 namespace {
@@ -116,6 +118,23 @@ TEST(ImpedanceCorrection, ScalesTheWindingImpedanceAtItsRatio) {
   } catch (const TextError& e) {
     EXPECT_NE(std::string(e.what()).find("winding 1 names TAB = 4, which is not a table"), std::string::npos) << e.what();
   }
+}
+
+TEST(CaseTables, Wecc240RowsNameTheRecords) {
+  const std::string dir = kData + "/no_reference/WECC240/";
+  const RawCase rc = read_raw(dir + "240busWECC_2018_PSS33.raw");
+  const Network net = build_network(rc);
+  ASSERT_EQ(net.branch_records.size(), rc.branches.size() + rc.transformers.size());
+  ASSERT_EQ(net.generators.size(), rc.generators.size());
+  EXPECT_EQ(net.branch_label(0), "line 1001-1201 circuit '1'");
+  EXPECT_EQ(net.generators[0].id, "C");  // 1032 'C': a machine id that is not a number
+  const std::string machines = machine_table(rc, net, read_dyr(dir + "240busWECC_2018_PSS.dyr"));
+  EXPECT_NE(machines.find("    1    1032  'C'   in            873.0     712.0  GENROU SEXS TGOV1  389\n"),
+            std::string::npos)
+      << machines.substr(0, 400);
+  const std::string branches = branch_table(net);
+  EXPECT_NE(branches.find("    1  line               1001    1201       -  '1'   in      536\n"), std::string::npos)
+      << branches.substr(0, 400);
 }
 
 // GENROU's case with its machine at bus 102 behind a step-up transformer of
