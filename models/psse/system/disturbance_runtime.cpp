@@ -13,6 +13,14 @@ namespace lsdae::psse {
 
 namespace {
 
+// Circuit and machine ids as PSS/E compares them: without regard to case.
+bool same_id(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::toupper(static_cast<unsigned char>(a[i])) != std::toupper(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
 std::vector<std::string> split(const std::string& list, char sep) {
   std::vector<std::string> out;
   std::stringstream s(list);
@@ -87,12 +95,6 @@ DisturbanceRuntime::DisturbanceRuntime(const Network& net, Disturbances spec) : 
 
   // Trip candidates: rows of the branch table, named FROM-TO-CIRCUIT (or all).
   std::vector<std::size_t> rows;
-  auto same_id = [](const std::string& a, const std::string& b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      if (std::toupper(static_cast<unsigned char>(a[i])) != std::toupper(static_cast<unsigned char>(b[i]))) return false;
-    return true;
-  };
   auto row_of = [&](int from, int to, const std::string& ckt, const std::string& item) {
     for (std::size_t r = 0; r < net.branch_records.size(); ++r) {
       const BranchRecord& b = net.branch_records[r];
@@ -159,7 +161,7 @@ DisturbanceRuntime::DisturbanceRuntime(const Network& net, Disturbances spec) : 
 std::size_t DisturbanceRuntime::find_row(int from, int to, const std::string& ckt) const {
   for (std::size_t k = 0; k < trip_rows_.size(); ++k) {
     const BranchRecord& b = net_.branch_records[trip_rows_[k]];
-    if (((b.from == from && b.to == to) || (b.from == to && b.to == from)) && b.ckt == ckt) return k;
+    if (((b.from == from && b.to == to) || (b.from == to && b.to == from)) && same_id(b.ckt, ckt)) return k;
   }
   return kNone;
 }
@@ -199,7 +201,7 @@ void DisturbanceRuntime::declare(kit::Builder& b) {
     double row = 0;
     if (g.bus != 0 && !id)
       for (std::size_t r = 0; r < net_.generators.size(); ++r)
-        if (net_.generators[r].bus == g.bus && net_.generators[r].id == g.id) row = static_cast<double>(r + 1);
+        if (net_.generators[r].bus == g.bus && same_id(net_.generators[r].id, g.id)) row = static_cast<double>(r + 1);
     gentrip_p_.push_back(b.parameter(s + "bus", g.bus, "", "bus of the generator tripped (0 and machine 0: none)"));
     b.parameter(s + "id", id ? *id : 0, "", "machine id, numeric (other ids: choose the machine by its row)");
     b.parameter(s + "time", g.time, "s", "time the generator is disconnected");
