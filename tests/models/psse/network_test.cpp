@@ -2,7 +2,7 @@
 // transformers, on the PSS/E cases of ../shared/data/grids/psse: impedance
 // correction tables (read in both layouts, applied at a winding's ratio),
 // the branch and generator tables by which disturbances name their target,
-// and a generator's step-up transformer (RT + jXT) against the same
+// the islands an opened branch leaves, and a generator's step-up transformer (RT + jXT) against the same
 // transformer written as a branch of the case.
 #include <gtest/gtest.h>
 
@@ -17,6 +17,7 @@
 #include "psse/io/psse_text.h"
 #include "psse/io/raw_reader.h"
 #include "psse/network/network.h"
+#include "psse/system/islands.h"
 #include "psse/system/system.h"
 #include "psse/tool/case_tables.h"
 
@@ -135,6 +136,28 @@ TEST(CaseTables, Wecc240RowsNameTheRecords) {
   const std::string branches = branch_table(net);
   EXPECT_NE(branches.find("    1  line               1001    1201       -  '1'   in      536\n"), std::string::npos)
       << branches.substr(0, 400);
+}
+
+// WECC240's radial line 2407-2408 opened: two islands, bus 2407's without a
+// source; with no source at all, one dead island.
+TEST(Islands, Wecc240RadialLine) {
+  const RawCase rc = read_raw(kData + "/no_reference/WECC240/240busWECC_2018_PSS33.raw");
+  const Network net = build_network(rc);
+  std::vector<bool> open(net.branches.size(), false), source(net.buses.size(), false);
+  for (const GeneratorRecord& g : net.generators)
+    if (g.in_service) source[g.terminal] = true;
+  const Islands whole = find_islands(net, open, source);
+  EXPECT_EQ(whole.count, 1u);
+  EXPECT_EQ(whole.dead_count, 0u);
+  std::size_t row = 0;
+  while (!(net.branch_records[row].from == 2407 && net.branch_records[row].to == 2408)) ++row;
+  for (std::size_t k : net.branch_records[row].stamps) open[k] = true;
+  const Islands split = find_islands(net, open, source);
+  EXPECT_EQ(split.count, 2u);
+  EXPECT_EQ(split.dead_count, 1u);
+  for (std::size_t i = 0; i < net.buses.size(); ++i) EXPECT_EQ(split.dead[i], net.buses[i].number == 2407) << i;
+  const Islands unfed = find_islands(net, open, std::vector<bool>(net.buses.size(), false));
+  EXPECT_EQ(unfed.dead_count, 2u);
 }
 
 // GENROU's case with its machine at bus 102 behind a step-up transformer of
