@@ -10,6 +10,7 @@
 #include "psse/io/dyr_reader.h"
 #include "psse/io/psse_text.h"
 #include "psse/io/raw_reader.h"
+#include "psse/network/step_up.h"
 
 namespace lsdae::psse {
 
@@ -41,11 +42,13 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
   PowerFlowOptions pf;
   pf.vs_set_points = options.vs_set_points;
   out.operating_point = solve_operating_point(rc, net, pf);
-  const OperatingPoint& op = out.operating_point;
+  OperatingPoint& op = out.operating_point;
   report.push_back(op.summary);
   if (!op.converged)
     throw ModelError(rc.path + ": the power flow does not converge from the stored voltages (largest mismatch " +
                      std::to_string(op.mismatch) + " p.u.) → solve the case in PSS/E and save it again");
+  if (const std::string step_up = add_step_up_transformers(rc, net, op); !step_up.empty())
+    report.push_back("  network: " + step_up);
 
   // Generators by unit.
   std::map<std::string, std::size_t> generator_of;
@@ -94,7 +97,7 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
     u.zsource = Complex(gen.zr, gen.zx);
     PlacedComponent p;
     p.component = entry->make(as, u);
-    p.bus = net.bus_index(gen.bus);
+    p.bus = net.generators[g->second].terminal;
     p.injection = op.generator_power[g->second];
     p.unit = unit;
     if (entry->role == Role::machine) ++machine_count[unit];
@@ -138,12 +141,13 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
     source.bus = g.bus;
     source.id = "G" + g.id;
     const Complex s = op.generator_power[k] * rc.sbase;
-    const double u0 = std::abs(op.voltage[net.bus_index(g.bus)]);
+    const std::size_t at = net.generators[k].terminal;
+    const double u0 = std::abs(op.voltage[at]);
     source.ip = -s.real() / u0;
     source.iq = -s.imag() / u0;
     PlacedComponent p;
     p.component = make_zip_load(source, rc.sbase, LoadConversion{0, 0, 0, 0, 1e-3}, rc.path + ":" + std::to_string(g.line));
-    p.bus = net.bus_index(g.bus);
+    p.bus = at;
     p.unit = "S:" + std::to_string(g.bus) + ":" + g.id;
     in.components.push_back(std::move(p));
     held.push_back(std::to_string(g.bus) + " '" + g.id + "'");

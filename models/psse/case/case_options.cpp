@@ -95,22 +95,21 @@ CaseOptions case_options(const std::map<std::string, std::string>& settings) {
                                      real("faults", item, p[4], form)});
   }
   for (const std::string& item : split(get("trips"), ',')) {
-    const char* form = "FROM-TO-CKT@TIME, comma-separated";
+    const char* form = "FROM-TO-CKT@TIME (the circuit id as in the .raw), comma-separated";
     const auto at = item.find('@');
     if (at == std::string::npos) bad("trips", item, form);
     const auto ends = split(item.substr(0, at), '-');
     if (ends.size() != 3) bad("trips", item, form);
     o.disturbances.trips.push_back({integer("trips", item, ends[0], form), integer("trips", item, ends[1], form),
-                                    integer("trips", item, ends[2], form), real("trips", item, item.substr(at + 1), form)});
+                                    ends[2], real("trips", item, item.substr(at + 1), form)});
   }
   for (const std::string& item : split(get("gentrips"), ',')) {
-    const char* form = "BUS-ID@TIME (numeric id), comma-separated";
+    const char* form = "BUS-ID@TIME (the machine id as in the .raw), comma-separated";
     const auto at = item.find('@');
     if (at == std::string::npos) bad("gentrips", item, form);
     const auto ends = split(item.substr(0, at), '-');
     if (ends.size() != 2) bad("gentrips", item, form);
-    o.disturbances.gen_trips.push_back({integer("gentrips", item, ends[0], form),
-                                        integer("gentrips", item, ends[1], form),
+    o.disturbances.gen_trips.push_back({integer("gentrips", item, ends[0], form), ends[1],
                                         real("gentrips", item, item.substr(at + 1), form)});
   }
   for (const std::string& item : split(get("loadsteps"), ',')) {
@@ -150,11 +149,11 @@ std::map<std::string, std::string> case_settings(const CaseOptions& o) {
   join("faults", items);
   items.clear();
   for (const auto& t : o.disturbances.trips)
-    items.push_back(std::to_string(t.from) + "-" + std::to_string(t.to) + "-" + std::to_string(t.ckt) + "@" + g(t.time));
+    items.push_back(std::to_string(t.from) + "-" + std::to_string(t.to) + "-" + t.ckt + "@" + g(t.time));
   join("trips", items);
   items.clear();
   for (const auto& t : o.disturbances.gen_trips)
-    items.push_back(std::to_string(t.bus) + "-" + std::to_string(t.id) + "@" + g(t.time));
+    items.push_back(std::to_string(t.bus) + "-" + t.id + "@" + g(t.time));
   join("gentrips", items);
   items.clear();
   for (const auto& l : o.disturbances.load_steps)

@@ -13,9 +13,15 @@
 //                at a bus for t >= time.
 //
 // Each is a set of FMU parameters (fault[1].bus, fault[1].t_on, ...: bus,
-// branch ends and ids are Float64 parameters holding whole numbers; a
-// circuit or machine id must be numeric to be chosen by a parameter); 0 as
-// the bus means "none". The manifest's dependency kinds are fixed when the
+// branch ends and ids are Float64 parameters holding whole numbers); 0 as
+// the bus means "none". A branch or transformer is chosen by its row in the
+// case's table of branch records (trip[k].branch, 1-based, lsdae-grid
+// --list-branches) or, when that is 0, by from, to and a numeric circuit;
+// a generator by its row in the table of generator records
+// (gentrip[k].machine, lsdae-grid --list-machines) or, when that is 0, by
+// bus and a numeric id. Configured disturbances name their circuit or
+// machine id as text (any id, e.g. WECC240's 'C'); one that is not numeric
+// starts as the row. The manifest's dependency kinds are fixed when the
 // FMU is built, so the locations a parameter may pick are fixed then too:
 // the candidates (configuration keys fault_buses, trip_branches,
 // loadstep_buses: a list or `all`; by default the configured disturbances'
@@ -37,13 +43,13 @@ struct FaultSpec {
 
 struct TripSpec {
   int from = 0, to = 0;
-  int ckt = 1;
+  std::string ckt = "1";  // circuit id as in the .raw
   double time = 1.0;
 };
 
 struct GenTripSpec {
   int bus = 0;
-  int id = 1;
+  std::string id = "1";   // machine id as in the .raw
   double time = 1.0;
 };
 
@@ -59,7 +65,7 @@ struct Disturbances {
   std::vector<GenTripSpec> gen_trips;
   std::vector<LoadStepSpec> load_steps;
   // Candidates: "" (the disturbances' own locations), "all", or a list:
-  // buses "7,12", branches "7-12-1,3-4-2".
+  // buses "7,12", branches "7-12-1,3-4-C" (FROM-TO-CIRCUIT).
   std::string fault_buses, trip_branches, loadstep_buses;
 };
 

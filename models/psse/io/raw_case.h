@@ -11,6 +11,7 @@
 #define LSDAE_MODELS_PSSE_IO_RAW_CASE_H
 
 #include <array>
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,18 @@ struct RawSwitchedShunt {
   int line = 0;
 };
 
+// A transformer impedance correction table: the factor F(T) by which the
+// impedance of a winding naming it (TAB) is multiplied, T its ratio or phase
+// shift angle. v32/33: real factors on one line (I, T1, F1, ..., T11, F11);
+// v34: complex factors, I, T1, Re(F1), Im(F1), ... over as many lines as
+// needed, ended by a point 0.0, 0.0, 0.0.
+struct RawImpedanceCorrection {
+  int number = 0;
+  std::vector<double> t;
+  std::vector<std::complex<double>> f;
+  int line = 0;
+};
+
 struct RawCase {
   std::string path;
   int version = 33;
@@ -119,6 +132,7 @@ struct RawCase {
   std::vector<RawBranch> branches;      // non-transformer branches, then (v34) switching devices
   std::vector<RawTransformer> transformers;
   std::vector<RawSwitchedShunt> switched_shunts;
+  std::vector<RawImpedanceCorrection> impedance_corrections;
   std::vector<std::string> notes;       // "areas: 4 records read (not used)", "FACTS devices: skipped", ...
 };
 

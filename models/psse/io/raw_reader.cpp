@@ -236,6 +236,23 @@ RawCase parse_raw(std::string_view text, const std::string& path, int version) {
         case Section::switched_shunt:
           rc.switched_shunts.push_back(raw::switched_shunt(src, std::move(s.fields), l.number));
           break;
+        case Section::impedance_correction: {
+          std::vector<Field> fields = std::move(s.fields);
+          bool last = rc.version < 34 || raw::ends_impedance_correction(fields);
+          while (!last) {
+            if (c.at_end())
+              throw TextError(path + ":" + std::to_string(l.number) +
+                              ": impedance correction table: no end point (0.0, 0.0, 0.0) before the end of the file → "
+                              "end the table with it");
+            const Line& more = c.next();
+            if (is_column_header(more.text)) continue;
+            std::vector<Field> next = split_fields(more.text).fields;
+            last = raw::ends_impedance_correction(next);
+            for (Field& f : next) fields.push_back(std::move(f));
+          }
+          rc.impedance_corrections.push_back(raw::impedance_correction(src, std::move(fields), l.number));
+          break;
+        }
         case Section::transformer: {
           const FieldReader first(s.fields, path, l.number, "transformer record (line 1)");
           const int k = first.integer(2, "K", 0);
@@ -261,7 +278,8 @@ RawCase parse_raw(std::string_view text, const std::string& path, int version) {
     const bool parsed = info.section == Section::bus || info.section == Section::load ||
                         info.section == Section::fixed_shunt || info.section == Section::generator ||
                         info.section == Section::branch || info.section == Section::switching_device ||
-                        info.section == Section::transformer || info.section == Section::switched_shunt;
+                        info.section == Section::transformer || info.section == Section::switched_shunt ||
+                        info.section == Section::impedance_correction;
     if (!parsed && records > 0)
       rc.notes.push_back(std::string(info.name) + " data: " + plural(records, "line") + " from line " +
                          std::to_string(start_line) +

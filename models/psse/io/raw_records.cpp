@@ -229,6 +229,38 @@ RawSwitchedShunt switched_shunt(const Source& s, std::vector<Field> fields, int 
   return w;
 }
 
+bool ends_impedance_correction(const std::vector<Field>& fields) {
+  if (fields.size() < 3) return true;
+  for (std::size_t i = fields.size() - 3; i < fields.size(); ++i) {
+    const auto v = parse_real(fields[i].text);
+    if (fields[i].empty || !v || *v != 0.0) return false;
+  }
+  return true;
+}
+
+RawImpedanceCorrection impedance_correction(const Source& s, std::vector<Field> fields, int line) {
+  const FieldReader r(std::move(fields), s.file, line, "impedance correction table");
+  RawImpedanceCorrection c;
+  c.number = r.integer(0, "I");
+  if (c.number <= 0) r.fail(0, "I", "is " + std::to_string(c.number) + ", not a positive table number → number the table");
+  const std::size_t width = s.version >= 34 ? 3 : 2;  // T, F or T, Re(F), Im(F)
+  for (std::size_t i = 1; r.present(i); i += width) {
+    const double t = r.real(i, "T");
+    const double re = r.real(i + 1, "F", 0.0);
+    const double im = width == 3 ? r.real(i + 2, "Im(F)", 0.0) : 0.0;
+    if (t == 0.0 && re == 0.0 && im == 0.0) break;  // an unused point (v33 zeros, v34 end marker)
+    if (!c.t.empty() && !(t > c.t.back()))
+      r.fail(i, "T", "= " + std::to_string(t) + " is not above the previous T " + std::to_string(c.t.back()) +
+                         " → give the points in strictly ascending T");
+    if (!(re > 0.0)) r.fail(i + 1, "F", "= " + std::to_string(re) + " is not positive → give positive factors");
+    c.t.push_back(t);
+    c.f.emplace_back(re, im);
+  }
+  if (c.t.size() < 2) r.fail(1, "T1", "the table has " + std::to_string(c.t.size()) + " points, at least 2 needed → complete it");
+  c.line = line;
+  return c;
+}
+
 RawTransformer transformer(const Source& s, const std::vector<std::vector<Field>>& records,
                            const std::vector<int>& lines) {
   RawTransformer t;

@@ -35,6 +35,11 @@ RawGenerator generator(const Source& s, std::vector<Field> fields, int line);
 RawBranch branch(const Source& s, std::vector<Field> fields, int line);
 RawBranch switching_device(const Source& s, std::vector<Field> fields, int line);
 RawSwitchedShunt switched_shunt(const Source& s, std::vector<Field> fields, int line);
+// An impedance correction table: v32/33 one line; v34 the fields of all its
+// lines (ended by the point 0, 0, 0), `line` the first one's number.
+RawImpedanceCorrection impedance_correction(const Source& s, std::vector<Field> fields, int line);
+// v34: whether this line ends a table (its last three fields are zero, or it has fewer than three).
+bool ends_impedance_correction(const std::vector<Field>& fields);
 // The 4 (two windings) or 5 lines of a transformer; `lines` their numbers.
 RawTransformer transformer(const Source& s, const std::vector<std::vector<Field>>& records, const std::vector<int>& lines);
 

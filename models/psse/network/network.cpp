@@ -72,7 +72,43 @@ Complex series_admittance(Complex z, double thrshz) {
   return 1.0 / z;
 }
 
+// The correction of winding `w` (0-based) of `tr`, whose ratio is `ratio`:
+// 1 without a table; throws for a table the case does not have.
+Complex winding_correction(const RawCase& rc, const RawTransformer& tr, std::size_t w, double ratio) {
+  const int tab = tr.w[w].tab;
+  if (tab == 0) return 1.0;
+  for (const RawImpedanceCorrection& table : rc.impedance_corrections) {
+    if (table.number != tab) continue;
+    const bool angle = rc.version >= 34 ? std::abs(tr.w[w].cod) == 3
+                                        : table.t.front() < 0.5 || table.t.back() > 1.5;
+    return correction_factor(table, angle ? tr.w[w].ang : ratio);
+  }
+  throw TextError(where(rc, tr.line, "transformer record") + ": winding " + std::to_string(w + 1) + " names TAB = " +
+                  std::to_string(tab) + ", which is not a table of the impedance correction data → add the table "
+                  "or set TAB to 0");
+}
+
 }  // namespace
+
+Complex correction_factor(const RawImpedanceCorrection& table, double x) {
+  const auto& t = table.t;
+  if (x <= t.front()) return table.f.front();
+  if (x >= t.back()) return table.f.back();
+  std::size_t k = 1;
+  while (t[k] < x) ++k;
+  const double a = (x - t[k - 1]) / (t[k] - t[k - 1]);
+  return table.f[k - 1] + a * (table.f[k] - table.f[k - 1]);
+}
+
+std::string Network::branch_label(std::size_t row) const {
+  const BranchRecord& r = branch_records.at(row);
+  const char* kind = r.kind == BranchRecord::Kind::line               ? "line "
+                     : r.kind == BranchRecord::Kind::switching_device ? "switching device "
+                                                                       : "transformer ";
+  std::string ends = std::to_string(r.from) + "-" + std::to_string(r.to);
+  if (r.third != 0) ends += "-" + std::to_string(r.third);
+  return std::string(kind) + ends + " circuit '" + r.ckt + "'";
+}
 
 WindingAdmittance transformer_admittance(Complex y, Complex a1, double t2) {
   WindingAdmittance w;
@@ -117,6 +153,30 @@ Network build_network(const RawCase& rc) {
     net.branches.push_back(std::move(b));
   };
   std::size_t dropped = 0, zero_impedance = 0;
+  for (const RawBranch& br : rc.branches) {
+    BranchRecord r;
+    r.kind = br.switching_device ? BranchRecord::Kind::switching_device : BranchRecord::Kind::line;
+    r.from = br.from;
+    r.to = br.to;
+    r.ckt = br.ckt;
+    r.line = br.line;
+    net.branch_records.push_back(std::move(r));
+  }
+  for (const RawTransformer& tr : rc.transformers) {
+    BranchRecord r;
+    r.kind = tr.three_winding() ? BranchRecord::Kind::three_winding : BranchRecord::Kind::transformer;
+    r.from = tr.i;
+    r.to = tr.j;
+    r.third = tr.k;
+    r.ckt = tr.ckt;
+    r.line = tr.line;
+    net.branch_records.push_back(std::move(r));
+  }
+  auto stamp_row = [&](int row) {
+    BranchRecord& r = net.branch_records[static_cast<std::size_t>(row)];
+    r.stamps.push_back(net.branches.size() - 1);
+    r.in_service = true;
+  };
   for (std::size_t k = 0; k < rc.branches.size(); ++k) {
     const RawBranch& br = rc.branches[k];
     if (br.status == 0) continue;
@@ -139,7 +199,9 @@ Network build_network(const RawCase& rc) {
     s.ckt = br.ckt;
     s.record = static_cast<int>(k);
     s.line = br.line;
+    s.row = static_cast<int>(k);
     stamp(std::move(s));
+    stamp_row(static_cast<int>(k));
   }
   if (zero_impedance > 0)
     net.notes.push_back(std::to_string(zero_impedance) + " zero-impedance branches (R = 0, |X| < THRSHZ) given X = THRSHZ = " +
@@ -154,14 +216,16 @@ Network build_network(const RawCase& rc) {
       ++dropped;
       continue;
     }
-    if (tr.w[0].tab != 0 || tr.w[1].tab != 0 || tr.w[2].tab != 0) ++corrected;
+    const int row = static_cast<int>(rc.branches.size() + k);
+    if (tr.w[0].tab != 0 || tr.w[1].tab != 0 || (three && tr.w[2].tab != 0)) ++corrected;
     const std::size_t bi = net.bus_index(tr.i);
     const Complex ym = magnetizing(rc, tr, net.buses[bi].base_kv);
     if (!three) {
       const std::size_t bj = net.bus_index(tr.j);
       const double t1 = winding_ratio(rc, tr, tr.w[0], net.buses[bi].base_kv, 1);
       const double t2 = winding_ratio(rc, tr, tr.w[1], net.buses[bj].base_kv, 2);
-      const Complex y = series_admittance(pair_impedance(rc, tr, tr.r12, tr.x12, tr.sbase12, "X1-2"), rc.thrshz);
+      const Complex z = pair_impedance(rc, tr, tr.r12, tr.x12, tr.sbase12, "X1-2") * winding_correction(rc, tr, 0, t1);
+      const Complex y = series_admittance(z, rc.thrshz);
       const WindingAdmittance w = transformer_admittance(y, std::polar(t1, tr.w[0].ang * kDeg), t2);
       BranchStamp s;
       s.kind = BranchStamp::Kind::transformer;
@@ -176,7 +240,9 @@ Network build_network(const RawCase& rc) {
       s.ckt = tr.ckt;
       s.record = static_cast<int>(k);
       s.line = tr.line;
+      s.row = row;
       stamp(std::move(s));
+      stamp_row(row);
       continue;
     }
     // Star point.
@@ -198,7 +264,8 @@ Network build_network(const RawCase& rc) {
       if ((tr.status == 4 && w == 0) || (tr.status == 2 && w == 1) || (tr.status == 3 && w == 2)) continue;
       const std::size_t bw = net.bus_index(bus_of[w]);
       const double tw = winding_ratio(rc, tr, tr.w[static_cast<std::size_t>(w)], net.buses[bw].base_kv, w + 1);
-      const WindingAdmittance a = transformer_admittance(series_admittance(zk[w], rc.thrshz),
+      const Complex zw = zk[w] * winding_correction(rc, tr, static_cast<std::size_t>(w), tw);
+      const WindingAdmittance a = transformer_admittance(series_admittance(zw, rc.thrshz),
                                                          std::polar(tw, tr.w[static_cast<std::size_t>(w)].ang * kDeg), 1.0);
       BranchStamp s;
       s.kind = BranchStamp::Kind::winding;
@@ -215,33 +282,43 @@ Network build_network(const RawCase& rc) {
       s.record = static_cast<int>(k);
       s.winding = w + 1;
       s.line = tr.line;
+      s.row = row;
       stamp(std::move(s));
+      stamp_row(row);
     }
   }
   if (dropped > 0)
     net.notes.push_back(std::to_string(dropped) + " in-service branches or transformers at isolated buses left out");
   if (corrected > 0)
-    net.notes.push_back(std::to_string(corrected) +
-                        " transformers name an impedance correction table (TAB); the tables are not applied");
+    net.notes.push_back(std::to_string(corrected) + " transformers name an impedance correction table (TAB): their " +
+                        "impedances corrected at their ratio or angle (" +
+                        std::to_string(rc.impedance_corrections.size()) + " tables)");
 
   net.shunt.assign(net.buses.size(), Complex());
   for (const RawFixedShunt& f : rc.fixed_shunts)
     if (f.status != 0 && in(f.bus)) net.shunt[net.bus_index(f.bus)] += Complex(f.gl, f.bl) / rc.sbase;
   for (const RawSwitchedShunt& w : rc.switched_shunts)
     if (w.status != 0 && in(w.bus)) net.shunt[net.bus_index(w.bus)] += Complex(0.0, w.binit) / rc.sbase;
-  if (!rc.switched_shunts.empty())
+  if (!rc.switched_shunts.empty()) {
+    std::size_t switching = 0;
+    for (const RawSwitchedShunt& w : rc.switched_shunts) switching += w.status != 0 && w.modsw != 0 ? 1 : 0;
     net.notes.push_back(std::to_string(rc.switched_shunts.size()) +
-                        " switched shunts held at their present setting BINIT (no switching)");
+                        " switched shunts held at their present setting BINIT (" + std::to_string(switching) +
+                        " with a switching mode MODSW != 0: they do not switch during the simulation, as in PSS/E's "
+                        "dynamics without a switched-shunt model)");
+  }
   for (std::size_t i = 0; i < net.buses.size(); ++i)
     if (net.shunt[i] != Complex()) t.push_back({i, i, net.shunt[i]});
   net.y = grid::assemble_csr(net.buses.size(), t);
-  std::size_t step_up = 0;
-  for (const RawGenerator& g : rc.generators)
-    if (g.status != 0 && (g.xt != 0.0 || g.rt != 0.0)) ++step_up;
-  if (step_up > 0)
-    net.notes.push_back(std::to_string(step_up) +
-                        " generators carry a step-up transformer impedance RT + jXT; it is not modelled (add the "
-                        "transformer to the case)");
+  for (const RawGenerator& g : rc.generators) {
+    GeneratorRecord r;
+    r.bus = g.bus;
+    r.id = g.id;
+    r.line = g.line;
+    r.in_service = g.status != 0 && in(g.bus);
+    if (r.in_service) r.terminal = net.bus_index(g.bus);
+    net.generators.push_back(std::move(r));
+  }
   return net;
 }
 

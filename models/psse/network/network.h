@@ -28,9 +28,22 @@
 //   winding 2, 3, 1 out; the magnetizing admittance at winding 1's bus.
 // * Fixed shunts (GL + jBL)/SBASE and switched shunts at their present
 //   setting j BINIT/SBASE (no switching during the simulation).
+// * Impedance correction tables (TAB != 0 on a winding): the winding's
+//   impedance (two windings: Z1-2; three windings: its star impedance Z_k)
+//   is multiplied by F(T), interpolated linearly in the table at the
+//   winding's ratio t_k (in p.u. of its bus base, as above) or, for a phase
+//   shifter, at its angle; outside the table the end value. A phase shifter:
+//   |COD| = 3 (v34), or a table whose first T < 0.5 or last T > 1.5 (v32/33,
+//   PSS/E's rule). Taps do not move in a dynamic simulation, so neither does
+//   the factor.
 // * Isolated buses (IDE = 4) and out-of-service elements are left out.
+// * Every branch and transformer record is a row of `branch_records` (the
+//   lines and switching devices in file order, then the transformers), and
+//   every generator record a row of `generators`: the tables by which a trip
+//   or a generator trip names one (disturbances.h), printed by lsdae-grid.
 // Loads are not in y: they are dynamic components (loads/zip_load.h). A
-// transformer's impedance correction table (TAB != 0) is not applied: noted.
+// generator's step-up transformer (RT + jXT) is added after the power flow
+// (step_up.h).
 //
 // Contract: build_network() throws TextError ("file:line: what → seen →
 // fix") for data it cannot represent: a transformer whose ratio is zero or
@@ -60,11 +73,13 @@ struct NetworkBus {
   Complex stored_voltage; // VM∠VA of the .raw (VMSTAR∠ANSTAR for a star point)
   bool star_point = false;
   int transformer = -1;   // star point: index into RawCase::transformers
+  int generator = -1;     // the internal terminal of that generator record (step_up.h)
+  bool internal() const { return star_point || generator >= 0; }
 };
 
 // One in-service two-terminal element with its π-model entries (p.u. on SBASE).
 struct BranchStamp {
-  enum class Kind { line, transformer, winding, switching_device } kind = Kind::line;
+  enum class Kind { line, transformer, winding, switching_device, step_up } kind = Kind::line;
   std::size_t from = 0, to = 0;  // bus indices (a winding: from = winding bus, to = star point)
   Complex yff, yft, ytf, ytt;
   int raw_from = 0, raw_to = 0, raw_k = 0;  // the record's I, J (and K)
@@ -72,6 +87,26 @@ struct BranchStamp {
   int record = -1;   // index into RawCase::branches or ::transformers
   int winding = 0;   // 1..3 for a winding of a three-winding transformer
   int line = 0;      // line of the record
+  int row = -1;      // its row of Network::branch_records (-1: a step-up transformer)
+};
+
+// One branch or transformer record of the .raw, in file order (network.h).
+struct BranchRecord {
+  enum class Kind { line, switching_device, transformer, three_winding } kind = Kind::line;
+  int from = 0, to = 0, third = 0;  // I, J (and K)
+  std::string ckt;
+  bool in_service = false;          // some of its stamps are in the network
+  int line = 0;
+  std::vector<std::size_t> stamps;  // indices into Network::branches
+};
+
+// One generator record of the .raw, in file order.
+struct GeneratorRecord {
+  int bus = 0;
+  std::string id;
+  bool in_service = false;          // in service at an in-service bus
+  int line = 0;
+  std::size_t terminal = static_cast<std::size_t>(-1);  // the network bus its machine sits at (bus I, or step_up.h)
 };
 
 struct Network {
@@ -81,11 +116,15 @@ struct Network {
   std::vector<NetworkBus> buses;
   std::unordered_map<int, std::size_t> index_of;  // bus number -> index (in-service buses only)
   std::vector<BranchStamp> branches;
+  std::vector<BranchRecord> branch_records;
+  std::vector<GeneratorRecord> generators;
   std::vector<Complex> shunt;  // per bus: fixed and switched shunts, p.u.
   ComplexCsr y;                // branches and shunts
   std::vector<std::string> notes;
 
   std::size_t bus_index(int number) const;  // throws std::out_of_range
+  // "line 7001-7002 circuit '1'", "transformer 7002-7003-7004 circuit '1'" (row: 0-based)
+  std::string branch_label(std::size_t row) const;
 };
 
 Network build_network(const RawCase& rc);
@@ -96,6 +135,10 @@ struct WindingAdmittance {
   Complex yff, yft, ytf, ytt;
 };
 WindingAdmittance transformer_admittance(Complex y, Complex a1, double t2);
+
+// F(x) of an impedance correction table (network.h): linear between its
+// points, the end value outside them.
+Complex correction_factor(const RawImpedanceCorrection& table, double x);
 
 }  // namespace lsdae::psse
 

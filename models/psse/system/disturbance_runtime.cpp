@@ -1,6 +1,8 @@
 // models/psse/system/disturbance_runtime.cpp -- see disturbance_runtime.h.
 #include "psse/system/disturbance_runtime.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -10,6 +12,14 @@
 namespace lsdae::psse {
 
 namespace {
+
+// Circuit and machine ids as PSS/E compares them: without regard to case.
+bool same_id(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::toupper(static_cast<unsigned char>(a[i])) != std::toupper(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
 
 std::vector<std::string> split(const std::string& list, char sep) {
   std::vector<std::string> out;
@@ -54,7 +64,7 @@ DisturbanceRuntime::DisturbanceRuntime(const Network& net, Disturbances spec) : 
     std::vector<int> buses;
     if (text == "all") {
       for (std::size_t i = 0; i < n; ++i)
-        if (!net.buses[i].star_point) buses.push_back(net.buses[i].number);
+        if (!net.buses[i].internal()) buses.push_back(net.buses[i].number);
     } else if (text.empty()) {
       buses = std::move(defaults);
     } else {
@@ -83,38 +93,45 @@ DisturbanceRuntime::DisturbanceRuntime(const Network& net, Disturbances spec) : 
   bus_list(spec_.fault_buses, "fault_buses", fault_buses, fault_candidate_, fault_text_);
   bus_list(spec_.loadstep_buses, "loadstep_buses", step_buses, loadstep_candidate_, loadstep_text_);
 
-  // Trip candidates, by (I, J, circuit).
-  std::vector<TripKey> keys;
-  if (spec_.trip_branches == "all") {
-    for (const BranchStamp& b : net.branches) {
-      const auto ckt = parse_integer(b.ckt);
-      if (!ckt) continue;
-      TripKey k{b.raw_from, b.raw_to, *ckt};
-      bool seen = false;
-      for (const TripKey& o : keys) seen = seen || (o.from == k.from && o.to == k.to && o.ckt == k.ckt);
-      if (!seen) keys.push_back(k);
+  // Trip candidates: rows of the branch table, named FROM-TO-CIRCUIT (or all).
+  std::vector<std::size_t> rows;
+  auto row_of = [&](int from, int to, const std::string& ckt, const std::string& item) {
+    for (std::size_t r = 0; r < net.branch_records.size(); ++r) {
+      const BranchRecord& b = net.branch_records[r];
+      const bool ends = (b.from == from && b.to == to) || (b.from == to && b.to == from);
+      if (!ends || !same_id(b.ckt, ckt)) continue;
+      if (!b.in_service)
+        throw std::invalid_argument("model configuration: " + item + " names " + net.branch_label(r) +
+                                    ", which is out of service (or at an isolated bus) → choose an in-service branch");
+      return r;
     }
+    throw std::invalid_argument("model configuration: " + item + ": no branch or transformer " + std::to_string(from) +
+                                "-" + std::to_string(to) + " circuit '" + ckt +
+                                "' in the case → check the bus numbers and the circuit (lsdae-grid --list-branches)");
+  };
+  if (spec_.trip_branches == "all") {
+    for (std::size_t r = 0; r < net.branch_records.size(); ++r)
+      if (net.branch_records[r].in_service) rows.push_back(r);
   } else if (spec_.trip_branches.empty()) {
     for (const auto& t : spec_.trips)
-      if (t.from != 0) keys.push_back({t.from, t.to, t.ckt});
+      if (t.from != 0) rows.push_back(row_of(t.from, t.to, t.ckt, "trips"));
   } else {
     for (const std::string& item : split(spec_.trip_branches, ',')) {
       const auto parts = split(item, '-');
-      std::optional<int> a, b, c;
-      if (parts.size() == 3) a = parse_integer(parts[0]), b = parse_integer(parts[1]), c = parse_integer(parts[2]);
-      if (!a || !b || !c)
+      std::optional<int> a, b;
+      if (parts.size() == 3) a = parse_integer(parts[0]), b = parse_integer(parts[1]);
+      if (!a || !b)
         throw std::invalid_argument("model configuration: trip_branches lists \"" + item +
                                     "\", not FROM-TO-CIRCUIT → write e.g. 101-102-1, or all");
-      keys.push_back({*a, *b, *c});
+      rows.push_back(row_of(*a, *b, parts[2], "trip_branches"));
     }
   }
-  for (const TripKey& k : keys) {
+  for (std::size_t r : rows) {
+    if (std::find(trip_rows_.begin(), trip_rows_.end(), r) != trip_rows_.end()) continue;
+    const BranchRecord& rec = net.branch_records[r];
     TripTarget target;
-    for (std::size_t i = 0; i < net.branches.size(); ++i) {
+    for (std::size_t i : rec.stamps) {
       const BranchStamp& b = net.branches[i];
-      const auto ckt = parse_integer(b.ckt);
-      const bool ends = (b.raw_from == k.from && b.raw_to == k.to) || (b.raw_from == k.to && b.raw_to == k.from);
-      if (!ends || !ckt || *ckt != k.ckt) continue;
       target.branches.push_back(i);
       branch_switched_[i] = true;
       if (b.kind == BranchStamp::Kind::winding) {
@@ -122,17 +139,31 @@ DisturbanceRuntime::DisturbanceRuntime(const Network& net, Disturbances spec) : 
         bus_switched_[b.to] = true;
       }
     }
-    if (target.branches.empty())
-      throw std::invalid_argument("model configuration: no in-service branch or transformer " + std::to_string(k.from) +
-                                  "-" + std::to_string(k.to) + " circuit " + std::to_string(k.ckt) +
-                                  " to trip → check the bus numbers and the circuit");
     targets_.push_back(std::move(target));
-    target_keys_.push_back(k);
-    trip_text_ += (trip_text_.empty() ? "" : ",") + std::to_string(k.from) + "-" + std::to_string(k.to) + "-" +
-                  std::to_string(k.ckt);
+    trip_rows_.push_back(r);
+    if (spec_.trip_branches != "all")
+      trip_text_ += (trip_text_.empty() ? "" : ",") + std::to_string(rec.from) + "-" + std::to_string(rec.to) + "-" +
+                    rec.ckt;
   }
   if (spec_.trip_branches == "all") trip_text_ = "all";
   if (trip_text_.empty()) trip_text_ = "none";
+  for (const GenTripSpec& g : spec_.gen_trips) {
+    if (g.bus == 0) continue;
+    bool found = false;
+    for (const GeneratorRecord& r : net.generators) found = found || (r.bus == g.bus && same_id(r.id, g.id) && r.in_service);
+    if (!found)
+      throw std::invalid_argument("model configuration: gentrips names generator " + std::to_string(g.bus) + " '" + g.id +
+                                  "', which is not an in-service generator of the case → check the bus and the id "
+                                  "(lsdae-grid --list-machines)");
+  }
+}
+
+std::size_t DisturbanceRuntime::find_row(int from, int to, const std::string& ckt) const {
+  for (std::size_t k = 0; k < trip_rows_.size(); ++k) {
+    const BranchRecord& b = net_.branch_records[trip_rows_[k]];
+    if (((b.from == from && b.to == to) || (b.from == to && b.to == from)) && same_id(b.ckt, ckt)) return k;
+  }
+  return kNone;
 }
 
 void DisturbanceRuntime::declare(kit::Builder& b) {
@@ -151,19 +182,31 @@ void DisturbanceRuntime::declare(kit::Builder& b) {
   for (std::size_t k = 0; k < spec_.trips.size(); ++k) {
     const TripSpec& t = spec_.trips[k];
     const std::string s = slot("trip", k);
-    trip_p_.push_back(b.parameter(s + "from", t.from, "", "from bus of the branch or transformer tripped (0: none); "
-                                                          "candidates " + trip_text_));
+    // A numeric circuit is named by from, to, ckt; any other by its row.
+    const auto ckt = parse_integer(t.ckt);
+    const std::size_t at = t.from != 0 && !ckt ? find_row(t.from, t.to, t.ckt) : kNone;
+    trip_p_.push_back(b.parameter(s + "from", t.from, "", "from bus of the branch or transformer tripped (0 and branch "
+                                                          "0: none); candidates " + trip_text_));
     b.parameter(s + "to", t.to, "", "to bus of the branch or transformer tripped");
-    b.parameter(s + "ckt", t.ckt, "", "circuit id (numeric)");
+    b.parameter(s + "ckt", ckt ? *ckt : 0, "", "circuit id, numeric (other ids: choose the branch by its row)");
     b.parameter(s + "time", t.time, "s", "time the branch is opened");
+    b.parameter(s + "branch", at == kNone ? 0.0 : static_cast<double>(trip_rows_[at] + 1), "",
+                "row of the branch table (lsdae-grid --list-branches), 1-based; 0: the branch from, to, ckt");
     trip_flag_.push_back(b.add(flag(s + "open", "1 once the branch is open")));
   }
   for (std::size_t k = 0; k < spec_.gen_trips.size(); ++k) {
     const GenTripSpec& g = spec_.gen_trips[k];
     const std::string s = slot("gentrip", k);
-    gentrip_p_.push_back(b.parameter(s + "bus", g.bus, "", "bus of the generator tripped (0: none)"));
-    b.parameter(s + "id", g.id, "", "machine id (numeric)");
+    const auto id = parse_integer(g.id);
+    double row = 0;
+    if (g.bus != 0 && !id)
+      for (std::size_t r = 0; r < net_.generators.size(); ++r)
+        if (net_.generators[r].bus == g.bus && same_id(net_.generators[r].id, g.id)) row = static_cast<double>(r + 1);
+    gentrip_p_.push_back(b.parameter(s + "bus", g.bus, "", "bus of the generator tripped (0 and machine 0: none)"));
+    b.parameter(s + "id", id ? *id : 0, "", "machine id, numeric (other ids: choose the machine by its row)");
     b.parameter(s + "time", g.time, "s", "time the generator is disconnected");
+    b.parameter(s + "machine", row, "",
+                "row of the generator table (lsdae-grid --list-machines), 1-based; 0: the machine bus, id");
     gentrip_flag_.push_back(b.add(flag(s + "open", "1 once the generator is disconnected")));
   }
   for (std::size_t k = 0; k < spec_.load_steps.size(); ++k) {
@@ -208,19 +251,28 @@ void DisturbanceRuntime::resolve(const double* v, ActiveDisturbances& out) const
     const kit::ValueRef p = trip_p_[k];
     ActiveDisturbances::Trip t;
     t.time = v[p + 3];
-    const int from = whole(v[p]), to = whole(v[p + 1]), ckt = whole(v[p + 2]);
-    if (from != 0) {
-      for (std::size_t i = 0; i < target_keys_.size(); ++i) {
-        const TripKey& key = target_keys_[i];
-        if (key.ckt == ckt && ((key.from == from && key.to == to) || (key.from == to && key.to == from)))
+    const int from = whole(v[p]), to = whole(v[p + 1]), ckt = whole(v[p + 2]), row = whole(v[p + 4]);
+    const std::string name = "trip[" + std::to_string(k + 1) + "]";
+    if (row != 0) {
+      for (std::size_t i = 0; i < trip_rows_.size(); ++i)
+        if (trip_rows_[i] + 1 == static_cast<std::size_t>(row)) t.target = &targets_[i];
+      if (t.target == nullptr)
+        throw std::invalid_argument(name + ".branch = " + number_text(v[p + 4]) +
+                                    ": not the row of a branch this FMU can trip (trip_branches=" + trip_text_ +
+                                    ") → rebuild it with that branch in trip_branches (or all), or choose one of " +
+                                    trip_text_ + " (rows: lsdae-grid --list-branches)");
+    } else if (from != 0) {
+      for (std::size_t i = 0; i < trip_rows_.size() && t.target == nullptr; ++i) {
+        const BranchRecord& b = net_.branch_records[trip_rows_[i]];
+        const auto id = parse_integer(b.ckt);
+        if (id && *id == ckt && ((b.from == from && b.to == to) || (b.from == to && b.to == from)))
           t.target = &targets_[i];
       }
       if (t.target == nullptr)
-        throw std::invalid_argument("trip[" + std::to_string(k + 1) + "] = " + std::to_string(from) + "-" +
-                                    std::to_string(to) + " circuit " + std::to_string(ckt) +
-                                    ": not one of the branches this FMU can trip (trip_branches=" + trip_text_ +
-                                    ") → rebuild it with that branch in trip_branches (or all), or choose one of " +
-                                    trip_text_);
+        throw std::invalid_argument(name + " = " + std::to_string(from) + "-" + std::to_string(to) + " circuit " +
+                                    std::to_string(ckt) + ": not one of the branches this FMU can trip (trip_branches=" +
+                                    trip_text_ + ") → rebuild it with that branch in trip_branches (or all), or "
+                                    "choose one of " + trip_text_);
     }
     out.trips.push_back(t);
   }
@@ -228,7 +280,26 @@ void DisturbanceRuntime::resolve(const double* v, ActiveDisturbances& out) const
     const kit::ValueRef p = gentrip_p_[k];
     ActiveDisturbances::GenTrip g;
     g.time = v[p + 2];
-    if (whole(v[p]) != 0) g.unit = "G:" + std::to_string(whole(v[p])) + ":" + std::to_string(whole(v[p + 1]));
+    const int bus = whole(v[p]), id = whole(v[p + 1]), row = whole(v[p + 3]);
+    const std::string name = "gentrip[" + std::to_string(k + 1) + "]";
+    if (row != 0) {
+      if (row < 0 || static_cast<std::size_t>(row) > net_.generators.size() ||
+          !net_.generators[static_cast<std::size_t>(row) - 1].in_service)
+        throw std::invalid_argument(name + ".machine = " + number_text(v[p + 3]) + ": not the row of an in-service "
+                                    "generator (1.." + std::to_string(net_.generators.size()) +
+                                    ") → choose a row of lsdae-grid --list-machines");
+      g.generator = static_cast<std::size_t>(row) - 1;
+    } else if (bus != 0) {
+      for (std::size_t r = 0; r < net_.generators.size() && g.generator == kNone; ++r) {
+        const GeneratorRecord& gen = net_.generators[r];
+        const auto gid = parse_integer(gen.id);
+        if (gen.bus == bus && gid && *gid == id && gen.in_service) g.generator = r;
+      }
+      if (g.generator == kNone)
+        throw std::invalid_argument(name + " = bus " + std::to_string(bus) + " id " + std::to_string(id) +
+                                    ": no in-service generator with that bus and numeric id → choose its row "
+                                    "(gentrip[k].machine, lsdae-grid --list-machines)");
+    }
     out.gen_trips.push_back(g);
   }
   for (std::size_t k = 0; k < loadstep_p_.size(); ++k) {
@@ -255,7 +326,7 @@ void DisturbanceRuntime::set_flags(double t, const ActiveDisturbances& a, double
   for (std::size_t k = 0; k < a.trips.size(); ++k)
     v[trip_flag_[k]] = a.trips[k].target != nullptr && t >= a.trips[k].time ? 1.0 : 0.0;
   for (std::size_t k = 0; k < a.gen_trips.size(); ++k)
-    v[gentrip_flag_[k]] = !a.gen_trips[k].unit.empty() && t >= a.gen_trips[k].time ? 1.0 : 0.0;
+    v[gentrip_flag_[k]] = a.gen_trips[k].generator != kNone && t >= a.gen_trips[k].time ? 1.0 : 0.0;
   for (std::size_t k = 0; k < a.load_steps.size(); ++k)
     v[loadstep_flag_[k]] = a.load_steps[k].bus != kNone && t >= a.load_steps[k].time ? 1.0 : 0.0;
 }
@@ -270,7 +341,7 @@ std::optional<double> DisturbanceRuntime::next_event(double t, const ActiveDistu
     consider(f.bus != kNone, f.t_off);
   }
   for (const auto& tr : a.trips) consider(tr.target != nullptr, tr.time);
-  for (const auto& g : a.gen_trips) consider(!g.unit.empty(), g.time);
+  for (const auto& g : a.gen_trips) consider(g.generator != kNone, g.time);
   for (const auto& l : a.load_steps) consider(l.bus != kNone, l.time);
   return next;
 }

@@ -8,7 +8,11 @@
 // not a candidate or does not exist, e.g.
 //   fault[1].bus = 5: not one of the buses this FMU can fault (fault_buses=7)
 //   → rebuild it with fault_buses=5 (or all), or choose one of 7
-// and does not allocate unless it throws (compute() calls it).
+// Trips name their branch by row (trip[k].branch) or by from, to and a
+// numeric circuit; generator trips by row (gentrip[k].machine) or by bus and
+// a numeric id (core/disturbances.h). Every in-service generator may be
+// tripped (its unit's variables are dependent already); the branches are
+// candidates as the buses are, since a trip switches admittance entries.
 #ifndef LSDAE_MODELS_PSSE_SYSTEM_DISTURBANCE_RUNTIME_H
 #define LSDAE_MODELS_PSSE_SYSTEM_DISTURBANCE_RUNTIME_H
 
@@ -41,7 +45,7 @@ struct ActiveDisturbances {
     double time = 0;
   };
   struct GenTrip {
-    std::string unit;  // "G:<bus>:<id>"
+    std::size_t generator = kNone;  // row of Network::generators
     double time = 0;
   };
   struct LoadStep {
@@ -79,16 +83,16 @@ class DisturbanceRuntime {
   bool bus_switched(std::size_t bus) const { return bus_switched_[bus]; }
   bool branch_switched(std::size_t branch) const { return branch_switched_[branch]; }
   const std::vector<TripTarget>& targets() const { return targets_; }
+  // The candidate branch rows (0-based rows of Network::branch_records).
+  const std::vector<std::size_t>& trip_rows() const { return trip_rows_; }
 
  private:
+  std::size_t find_row(int from, int to, const std::string& ckt) const;  // kNone when no candidate matches
   const Network& net_;
   Disturbances spec_;
   std::vector<bool> fault_candidate_, loadstep_candidate_, bus_switched_, branch_switched_;
-  std::vector<TripTarget> targets_;  // per candidate trip location
-  struct TripKey {
-    int from, to, ckt;
-  };
-  std::vector<TripKey> target_keys_;
+  std::vector<TripTarget> targets_;    // per candidate trip row
+  std::vector<std::size_t> trip_rows_; // the candidate rows, as targets_
   std::string fault_text_, trip_text_, loadstep_text_;
   std::vector<kit::ValueRef> fault_p_, trip_p_, gentrip_p_, loadstep_p_;  // first parameter of each slot
   std::vector<kit::ValueRef> fault_flag_, trip_flag_, gentrip_flag_, loadstep_flag_;

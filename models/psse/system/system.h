@@ -32,6 +32,14 @@
 // Newton's reach (IDACalcIC fails where it is of constant admittance), and
 // 1e-6 s later it starts from the new point.
 //
+// Islands (islands.h): at every event after a trip or a generator trip, the
+// network's islands are found anew; one without a machine that runs (a
+// tripped machine does not count) is de-energized: every component at its
+// buses is frozen, its buses are grounded through 1 p.u., so its voltages go
+// to zero, and islands.dead_buses counts its buses, islands.lost_load adds
+// the power its loads drew at the point before the trip (MW). The islands
+// with machines run on.
+//
 // Initialization happens in the constructor, by stage (component.h): every
 // declared variable gets its value, the unit signals are bound, the limiter
 // modes follow the values, and InitReport says what the models noted, which

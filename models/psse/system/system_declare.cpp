@@ -48,7 +48,9 @@ void System::Impl::declare(kit::Builder& b) {
   vi.assign(n, kNoRef);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string bus = "bus[" + std::to_string(net.buses[i].number) + "].";
-    const std::string what = net.buses[i].star_point ? "star point of a three-winding transformer, " : "";
+    const std::string what = net.buses[i].star_point       ? "star point of a three-winding transformer, "
+                             : net.buses[i].generator >= 0 ? "terminal of a generator behind its step-up transformer, "
+                                                           : "";
     vr[i] = b.algebraic(bus + "Vr", v0[i].real(), "", what + "voltage, real part, p.u.");
     vi[i] = b.algebraic(bus + "Vi", v0[i].imag(), "", what + "voltage, imaginary part, p.u.");
   }
@@ -115,6 +117,10 @@ void System::Impl::declare(kit::Builder& b) {
     s.tangent.clear();
   }
   events_vr = b.add(discrete_variable("limits.events", "number of limiter mode changes so far (limit events)", 0.0));
+  dead_buses_vr = b.add(discrete_variable("islands.dead_buses",
+                                          "number of buses de-energized: in an island without a machine", 0.0));
+  lost_load_vr = b.add(discrete_variable("islands.lost_load",
+                                         "load dropped with the de-energized buses, MW (at the moment of the trip)", 0.0));
 
   res_re.assign(n, kNoRef);
   res_im.assign(n, kNoRef);
@@ -155,6 +161,8 @@ void System::Impl::declare(kit::Builder& b) {
     for (auto [r, c] : {std::pair{br.from, br.from}, {br.from, br.to}, {br.to, br.from}, {br.to, br.to}})
       switched[y.find(r, c)] = true;
   }
+  bus_groundable.assign(n, false);
+  for (std::size_t i = 0; i < n; ++i) bus_groundable[i] = switched[y.find(i, i)] || !devices_at[i].empty();
   for (std::size_t i = 0; i < n; ++i) {
     Deps d;
     for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p) {

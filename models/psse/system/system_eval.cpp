@@ -93,6 +93,11 @@ void System::Impl::compute(double* v, double time, bool write_indicators) {
                              ? limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l])
                              : 1.0;
   }
+  for (std::size_t i = 0; i < bus_dead.size(); ++i)  // a de-energized bus: grounded (islands.h)
+    if (bus_dead[i] && bus_groundable[i]) {
+      re[i] += v[vr[i]];
+      im[i] += v[vi[i]];
+    }
   for (std::size_t i = 0; i < net.buses.size(); ++i) {
     v[res_re[i]] = re[i];
     v[res_im[i]] = im[i];
@@ -134,6 +139,11 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
     }
     if (t.grounded_star != kNone) block(t.grounded_star, t.grounded_star, 1.0);
   }
+  for (std::size_t i = 0; i < bus_dead.size(); ++i)
+    if (bus_dead[i] && bus_groundable[i]) {
+      sink.add(res_re[i], vr[i], 1.0);
+      sink.add(res_im[i], vi[i], 1.0);
+    }
   const bool implicit = form == kit::Form::fully_implicit;
   for (SlotState& s : slots) {
     const FrameShape& sh = s.slot->shape();

@@ -52,9 +52,11 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   disturbances.set_flags(t, active, v);
   for (std::size_t k = 0; k < active.gen_trips.size(); ++k) {
     if (!disturbances.gen_tripped(v, k)) continue;
+    const GeneratorRecord& gen = net.generators[active.gen_trips[k].generator];
+    const std::string unit = "G:" + std::to_string(gen.bus) + ":" + gen.id;
     bool found = false;
     for (SlotState& s : slots) {
-      if (s.placed.unit != active.gen_trips[k].unit) continue;
+      if (s.placed.unit != unit) continue;
       found = true;
       if (s.frozen) continue;
       s.frozen = true;
@@ -62,10 +64,11 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
       for (std::size_t j = 0; j < s.z_vr.size(); ++j) s.z_frozen[j] = v[s.z_vr[j]];
     }
     if (!found)
-      throw std::invalid_argument("gentrip[" + std::to_string(k + 1) + "]: no generator " +
-                                  active.gen_trips[k].unit.substr(2) +
-                                  " (bus:id) with a dynamic model in this case → choose one of the machines");
+      throw std::invalid_argument("gentrip[" + std::to_string(k + 1) + "]: generator " + std::to_string(gen.bus) +
+                                  " '" + gen.id + "' has no dynamic model in this case → choose one of the machines");
   }
+
+  update_islands(v, t);
 
   // (3) the algebraic variables at the new point, and the modes they call for.
   // When Newton fails (constant-power loads at a faulted bus), it tries once

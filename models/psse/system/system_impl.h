@@ -69,6 +69,10 @@ struct System::Impl {
   InitReport report;
   std::vector<ValueRef> vr, vi, res_re, res_im;
   ValueRef events_vr = kNoRef;
+  ValueRef dead_buses_vr = kNoRef, lost_load_vr = kNoRef;  // islands.dead_buses, islands.lost_load
+  std::vector<bool> bus_dead;  // in an island without a source (islands.h)
+  // A dead bus is grounded where its diagonal may change: it has devices, or a branch a trip opens ends there.
+  std::vector<bool> bus_groundable;
   std::vector<std::vector<std::size_t>> devices_at;  // network devices per bus
   std::unique_ptr<EventSolver> solver;
   bool declared = false;
@@ -91,6 +95,9 @@ struct System::Impl {
   void partials(const double* v, double time, kit::PartialSink& sink);
   // system_events.cpp
   kit::DiscreteUpdate update_discrete(kit::Context& c);
+  // system_islands.cpp: after the disturbances switched, de-energizes the
+  // islands left without a source (islands.h).
+  void update_islands(double* v, double time);
   // system_declare.cpp
   void declare(kit::Builder& b);
 };

@@ -30,7 +30,10 @@
 #include "psse/case/case_builder.h"
 #include "psse/core/registry.h"
 #include "psse/io/psse_text.h"
+#include "psse/io/dyr_reader.h"
+#include "psse/io/raw_reader.h"
 #include "psse/system/system.h"
+#include "psse/tool/case_tables.h"
 
 namespace fs = std::filesystem;
 using namespace lsdae;
@@ -49,15 +52,17 @@ constexpr const char* kUsage =
     "  --load-breakpoint U                   constant power/current become admittance below U p.u. (PQBRAK)\n"
     "  --pv-set-points stored|vs             hold PV buses at the stored voltage (default) or at VS\n"
     "  --fault BUS:T_ON:T_OFF:R:X            a three-phase fault (R, X p.u. on SBASE); repeatable\n"
-    "  --trip FROM-TO-CKT@T                  open a branch or transformer at T; repeatable\n"
-    "  --gentrip BUS-ID@T                    disconnect a generator at T; repeatable\n"
+    "  --trip FROM-TO-CKT@T                  open a branch or transformer at T (CKT as in the .raw); repeatable\n"
+    "  --gentrip BUS-ID@T                    disconnect a generator at T (ID as in the .raw); repeatable\n"
     "  --loadstep BUS:T:P:Q                  add P + jQ (MW, Mvar at 1 p.u., constant admittance) at T\n"
     "  --fault-buses LIST|all  --trip-branches LIST|all  --loadstep-buses LIST|all\n"
     "                                        the locations the FMU's parameters may choose later\n"
     "  --flat-reference FILE.csv             also write the undisturbed operating point (t = 0, 0.25, 0.5)\n"
     "  --check                               read, solve, initialize and report; write no FMU (no -o)\n"
     "  --quiet                               print only errors\n"
-    "  --list-models                         the dynamic models lsdae implements\n";
+    "  --list-models                         the dynamic models lsdae implements\n"
+    "  --list-branches, --list-machines      the case's branch and generator records by row (the rows\n"
+    "                                        trip[k].branch and gentrip[k].machine name); write no FMU\n";
 
 int usage(const std::string& message) {
   std::cerr << "lsdae-grid: " << message << "\n" << kUsage;
@@ -141,7 +146,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> positional;
   std::map<std::string, std::string> settings;
   std::string output, form = "semi_explicit", stop_time = "10", flat_reference;
-  bool quiet = false, check_only = false;
+  bool quiet = false, check_only = false, list_branches = false, list_machines = false;
   std::vector<std::string> faults, trips, gentrips, loadsteps, substitutes;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -182,6 +187,8 @@ int main(int argc, char** argv) {
       else if (a == "--flat-reference") flat_reference = value("a CSV file name");
       else if (a == "--quiet") quiet = true;
       else if (a == "--check") check_only = true;
+      else if (a == "--list-branches") list_branches = true;
+      else if (a == "--list-machines") list_machines = true;
       else if (!a.empty() && a[0] == '-') return usage("unknown option \"" + a + "\"");
       else positional.push_back(a);
     } catch (const std::invalid_argument& e) {
@@ -189,6 +196,19 @@ int main(int argc, char** argv) {
     }
   }
   if (positional.size() != 2) return usage("give the .raw and the .dyr file");
+  if (list_branches || list_machines) {
+    try {
+      const int version = settings.count("raw_version") ? std::stoi(settings["raw_version"]) : 0;
+      const psse::RawCase rc = psse::read_raw(positional[0], version);
+      const psse::Network net = psse::build_network(rc);
+      if (list_branches) std::cout << psse::branch_table(net);
+      if (list_machines) std::cout << psse::machine_table(rc, net, psse::read_dyr(positional[1]));
+    } catch (const std::exception& e) {
+      std::cerr << "lsdae-grid: " << e.what() << "\n";
+      return 1;
+    }
+    return 0;
+  }
   if (output.empty() && !check_only) return usage("give the FMU to write with -o CASE.fmu (or --check)");
   if (form != "semi_explicit" && form != "fully_implicit")
     return usage("--form \"" + form + "\": expected semi_explicit or fully_implicit");

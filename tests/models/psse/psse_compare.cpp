@@ -4,7 +4,8 @@
 //
 //   psse_compare ACTUAL.csv REFERENCE.csv [--min-rows N] CHECK...
 //   psse_compare --last ACTUAL.csv COLUMN VALUE
-//     (the last row's COLUMN equals VALUE: a count, e.g. limits.events)
+//     (the last row's COLUMN equals VALUE: a count, e.g. limits.events;
+//     VALUE~TOL: within TOL of VALUE)
 //   psse_compare --flat ACTUAL.csv TOLERANCE
 //     (an undisturbed run: every column stays within TOLERANCE of its first row)
 //   CHECK = REFCOL:KIND:LSDAE_COLUMNS:TOLERANCE
@@ -87,9 +88,13 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < names.size(); ++k)
         if (names[k] == argv[3]) c = k;
       if (c == names.size() || rows.empty()) throw std::runtime_error(std::string(argv[2]) + ": no column \"" + argv[3] + "\"");
-      const double want = std::stod(argv[4]), got = rows.back()[c];
-      std::printf("%s last %s = %.17g (expected %s)\n", got == want ? "PASS" : "FAIL", argv[3], got, argv[4]);
-      return got == want ? 0 : 1;
+      const std::string expected = argv[4];
+      const auto tilde = expected.find('~');
+      const double want = std::stod(expected.substr(0, tilde)), got = rows.back()[c];
+      const double tolerance = tilde == std::string::npos ? 0.0 : std::stod(expected.substr(tilde + 1));
+      const bool pass = tolerance == 0.0 ? got == want : std::fabs(got - want) <= tolerance;
+      std::printf("%s last %s = %.17g (expected %s)\n", pass ? "PASS" : "FAIL", argv[3], got, argv[4]);
+      return pass ? 0 : 1;
     }
     if (std::string(argv[1]) == "--flat") {
       std::vector<std::string> names;
