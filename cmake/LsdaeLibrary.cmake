@@ -20,7 +20,7 @@ endif()
 
 add_library(lsdae_shared SHARED
   $<TARGET_OBJECTS:lsdae_structure> $<TARGET_OBJECTS:lsdae_kernels> $<TARGET_OBJECTS:lsdae_runtime>
-  $<TARGET_OBJECTS:lsdae_results>)
+  $<TARGET_OBJECTS:lsdae_powergrid_scenarios> $<TARGET_OBJECTS:lsdae_results>)
 add_library(lsdae::lsdae ALIAS lsdae_shared)
 # For the modules' own dependencies (SUNDIALS, KLU, libzip, pugixml, OpenMP, ...): the
 # archives themselves add nothing, every symbol in them is already defined by the objects.
@@ -50,9 +50,9 @@ install(TARGETS lsdae_shared EXPORT lsdaeTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/lsdae
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/lsdae/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lsdae)
-# lsdae/sweep.h includes "sweep/scenario.h": beside it once installed (runtime/sweep/ in the tree),
-# with the public ScenarioRunner (one scenario at a time on a reused model): lsdae/sweep/scenario_runner.h.
-install(FILES ${PROJECT_SOURCE_DIR}/runtime/sweep/scenario.h ${PROJECT_SOURCE_DIR}/runtime/sweep/scenario_runner.h
+# The public ScenarioRunner (one scenario at a time on a reused model): lsdae/sweep/scenario_runner.h
+# (it includes only lsdae/*.h).
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/sweep/scenario_runner.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lsdae/sweep)
 # The program, linked against the same library, finds it relative to itself.
 set_target_properties(lsdae PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")

@@ -10,5 +10,8 @@ if [ "${1:-}" = "--sanitize" ]; then
   flags=(-DCMAKE_BUILD_TYPE=Debug -DLSDAE_SANITIZE=ON)
 fi
 cmake -S . -B "$build_dir" "${flags[@]}" >/dev/null
-cmake --build "$build_dir" -j"$(nproc)" 2>&1 | { grep -E "warning|error|Error" || true; }
+# Compiler and linker diagnostics only ("file:line:col: warning:", "ld: ... error"),
+# and make's own failures; not compile lines of files whose names contain "error".
+cmake --build "$build_dir" -j"$(nproc)" 2>&1 |
+  { grep -E '^[^ ]+:[0-9]+(:[0-9]+)?: (fatal error|error|warning|note):|^(/usr/bin/)?ld: |undefined reference|^collect2: error|^gmake(\[[0-9]+\])?: \*\*\*|^CMake (Error|Warning)' || true; }
 exit "${PIPESTATUS[0]}"

@@ -1,7 +1,7 @@
 // models/kit/fmi2_functions.cpp -- the exported FMI 2.0 Model Exchange entry
 // points of every kit FMU (FMI 2.0.4, sections 2.1 and 3.2), over the same
 // Instance as fmi3_functions.cpp, plus the constraint functions of Najafi et
-// al.'s extension (runtime/fmi2/fmi2_abi.h).
+// al.'s extension (abi/fmi2_abi.h).
 //
 // An fmi2Component is a Component: the importer's callbacks, the instance
 // name, the start time of fmi2SetupExperiment and the Instance. The FMI 2.0

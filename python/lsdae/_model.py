@@ -1,8 +1,10 @@
 """load / Model / Simulation / simulate: the package's API (docs/python.md).
 
 Model and simulate follow PyFMI and FMPy; Simulation is the stepping object
-a pipeline drives. Everything integrates through lsdae's C++ API
-(liblsdae.so), with the GIL released while it works.
+a pipeline drives. Everything integrates through lsdae's C++ API and its run
+layer (liblsdae.so), with the GIL released while it works. The keyword
+arguments are lsdae's options table (docs/run.md): the same keys, values,
+ranges and messages as ``lsdae simulate --rtol ...`` and the C API's.
 """
 import csv
 import json
@@ -71,12 +73,19 @@ class Simulation:
         print(sim.statistics())
 
     Options (keyword arguments, all optional; unset: the model's
-    DefaultExperiment, else lsdae's defaults): start_time, stop_time, rtol,
+    DefaultExperiment, else lsdae's defaults): the simulation options of
+    lsdae's options table (docs/run.md) -- start_time, stop_time, rtol,
     atol, output_interval, threads, jacobian ("auto", "fd", "directional",
-    "check"), max_steps (>= 1), constraints ("dummy-derivatives", "project",
-    "none"), klu_ordering ("amd", "colamd", "metis"), row_order ("matched",
-    "declared"), reselect (bool), max_step, projection_tolerance, eliminate
-    ("auto": solve the linear algebraic unknowns away before IDA, "off").
+    "check"), max_steps (>= 1), max_step, constraints ("dummy", "project",
+    "none"; "dummy-derivatives" too), projection_tolerance, reselect (bool),
+    klu_ordering ("amd", "colamd", "metis"), row_order ("matched",
+    "declared"), eliminate ("auto": solve the linear algebraic unknowns away
+    before IDA, "off"), and the benchmark baselines linear_solver, coloring,
+    constant_entries, klu_reanalyze. A bad value is a UsageError saying what
+    the command line says for it (``rtol=5 is out of range: ...``).
+
+    The model may be an FMU, an unpacked FMU folder or a system of FMUs
+    (.ssp, .ssd: every variable named "component.variable").
 
     One thread drives a Simulation at a time; cancel() is the exception (any
     thread). Ctrl-C during advance_to()/run() stops the integration after its
@@ -86,7 +95,7 @@ class Simulation:
 
     def __init__(self, model, **options):
         self.model = model if isinstance(model, Model) else Model(model)
-        self._sim = _lsdae.Simulation(self.model._fmu, options)
+        self._sim = _lsdae.Simulation(self.model._handle, options)
         for name, value in self.model._values.items():
             self._sim.set(name, value)
         if self.model._input is not None:
@@ -121,14 +130,21 @@ class Simulation:
         current step (it raises CancelledError; the point reached is kept)."""
         self._sim.cancel()
 
-    def run(self, output=None, all=False):  # noqa: A002
+    def run(self, output=None, all=False, result_file=None, statistics_file=None, **options):  # noqa: A002
         """Integrates from where the simulation stands to the stop time,
         recording ``output`` (names or globs; default: the outputs and the
-        states) at every output point and event, as ``lsdae simulate`` does.
-        Initializes first when needed. Returns a Result; an error or Ctrl-C
-        raises with the rows so far as ``.result``."""
+        states) at every output point and event, as ``lsdae simulate`` does
+        (the same run loop). Initializes first when needed. ``result_file``
+        (.csv, .h5, .mat) and ``statistics_file`` (JSON) are written as
+        ``lsdae simulate -o ... --stats ...`` writes them, byte for byte in
+        CSV; ``options`` are the output and result-file options of the table
+        (output_grid, output_times, output_steps, output_every, max_rows,
+        format, csv_units, csv_events, hdf5_deflate, output_roles, ...).
+        Returns a Result; an error or Ctrl-C raises with the rows so far as
+        ``.result``."""
         patterns = [output] if isinstance(output, str) else list(output or [])
-        raw = self._sim.run(patterns, bool(all))
+        raw = self._sim.run(patterns, bool(all), options, os.fspath(result_file) if result_file else "",
+                            os.fspath(statistics_file) if statistics_file else "")
         result = Result(raw["names"], raw["time"], raw["columns"], _drained(self._sim.statistics),
                         raw["terminated"], completed=raw["error"] is None)
         if raw["error"] is not None:
@@ -186,9 +202,15 @@ class Simulation:
         return self._sim.initialized
 
     def statistics(self):
-        """Model size, solver counters and phase times (a dict; the fields of
-        ``lsdae simulate --stats``)."""
+        """Model size, solver counters and phase times: a dict by the flat
+        names of lsdae's one statistics table (docs/run.md; the fields of the
+        C API's lsdae_stats, and the texts)."""
         return self._sim.statistics()
+
+    def statistics_json(self):
+        """The statistics of the run so far as the JSON document of ``lsdae
+        simulate --stats`` (the same keys, docs/run.md)."""
+        return self._sim.statistics_json()
 
     def structure(self):
         """The structural analysis (``lsdae info --structure --json``) as a dict."""
@@ -236,7 +258,8 @@ def _pairs(name, value):
 
 
 class Model:
-    """An FMU, loaded (unpacked, parsed, validated) once; PyFMI's model object::
+    """An FMU or a system of FMUs (.ssp, .ssd), loaded (unpacked, parsed,
+    validated) once; PyFMI's model object::
 
         model = lsdae.load("model.fmu")
         model.variables["k"].start       # the model description
@@ -250,7 +273,7 @@ class Model:
 
     def __init__(self, path):
         self.path = os.fspath(path)
-        self._fmu = _drained(_lsdae.Fmu.open, self.path)
+        self._handle = _drained(_lsdae.Model.open, self.path)
         self._values = {}
         self._input = None
         self._last = None
@@ -258,29 +281,29 @@ class Model:
 
     @property
     def name(self):
-        return self._fmu.model_name
+        return self._handle.model_name
 
     @property
     def default_experiment(self):
-        return self._fmu.default_experiment
+        return self._handle.default_experiment
 
     @property
     def variables(self):
         """Every variable, in model-description order: a dict name → Variable."""
         if self._variables is None:
-            self._variables = {d["name"]: Variable(**d) for d in self._fmu.variables()}
+            self._variables = {d["name"]: Variable(**d) for d in self._handle.variables()}
         return self._variables
 
     def states(self):
         """The continuous states ("x" or "x[2]"), in fmi3GetContinuousStates order."""
-        return self._fmu.states()
+        return self._handle.states()
 
     def set(self, name, value=None):
         """Values for the next simulate(): ``set("k", 2.5)``, ``set(["a", "b"],
         [1, 2])`` or ``set({"a": 1})``. Checked now against the variable's
         type (UsageError naming it otherwise)."""
         for n, v in _pairs(name, value):
-            self._fmu.check_value(n, v)
+            self._handle.check_value(n, v)
             self._values[n] = v
 
     def get(self, name):
@@ -292,7 +315,7 @@ class Model:
             return self._last.get(name)
         if name in self._values:
             return self._values[name]
-        return self._fmu.start_value(name)
+        return self._handle.start_value(name)
 
     def reset(self):
         """Forgets the values set and the last run (PyFMI's reset)."""
@@ -310,8 +333,12 @@ class Model:
 
         options (a dict, PyFMI style): "ncp" (number of output intervals),
         "filter" (names or globs to record; default: outputs and states),
-        "all" (record every variable), and any Simulation option ("rtol",
-        "atol", "output_interval", "threads", "jacobian", ...).
+        "all" (record every variable), "result_file" (also PyFMI's
+        "result_file_name") and "statistics_file" (the files ``lsdae
+        simulate -o ... --stats ...`` writes), and any option of lsdae's
+        options table: the Simulation's ("rtol", "atol", "output_interval",
+        "threads", "jacobian", ...) and the run's ("output_grid",
+        "max_rows", "format", ...).
         input: a CSV file (time column, one column per input) or PyFMI's
         (names, table) pair, the table's first column the time.
         """
@@ -319,6 +346,12 @@ class Model:
         output = opts.pop("filter", None)
         record_all = bool(opts.pop("all", False))
         ncp = opts.pop("ncp", None)
+        result_file = opts.pop("result_file", None) or opts.pop("result_file_name", None)
+        statistics_file = opts.pop("statistics_file", None)
+        # The options table says which keyword goes where: the run's options to
+        # run(), everything else to the Simulation (which names what it does not know).
+        categories = _lsdae.option_categories()
+        run_options = {k: opts.pop(k) for k in list(opts) if categories.get(k) in ("output", "results")}
         if start_time is not None:
             opts["start_time"] = start_time
         if final_time is not None:
@@ -335,7 +368,8 @@ class Model:
                     opts["output_interval"] = (stop - start) / ncp
                 sim = Simulation(self, **opts)
                 self._last = sim
-                return sim.run(output, all=record_all)
+                return sim.run(output, all=record_all, result_file=result_file, statistics_file=statistics_file,
+                               **run_options)
             finally:
                 self._input = saved
 
@@ -394,12 +428,14 @@ def _cell(x):
 
 
 def load(path):
-    """Loads an FMU: ``model = lsdae.load("model.fmu")`` (PyFMI's load_fmu)."""
+    """Loads an FMU or a system of FMUs: ``model = lsdae.load("model.fmu")``
+    (PyFMI's load_fmu; also an unpacked FMU folder, an .ssp or an .ssd)."""
     return Model(path)
 
 
 def simulate(filename, start_time=None, stop_time=None, output=None, start_values=None, rtol=None, atol=None,
-             output_interval=None, input=None, threads=None, all=False, **options):  # noqa: A002
+             output_interval=None, input=None, threads=None, all=False, result_file=None, statistics_file=None,
+             **options):  # noqa: A002
     """Simulates an FMU and returns the rows as a NumPy structured array
     (field "time", then one per recorded variable), like FMPy's simulate_fmu::
 
@@ -409,8 +445,11 @@ def simulate(filename, start_time=None, stop_time=None, output=None, start_value
 
     output: names or globs (default: the outputs and the states); all=True
     records every variable. start_values: {name: value} set before
-    initialization. input: a CSV path or a (names, table) pair. Further
-    keyword arguments are Simulation options (jacobian=, max_steps=, ...).
+    initialization. input: a CSV path or a (names, table) pair.
+    result_file, statistics_file: also write the files ``lsdae simulate -o
+    ... --stats ...`` writes. Further keyword arguments are options of
+    lsdae's options table (docs/run.md: jacobian=, max_steps=, output_grid=,
+    ...).
     An error raises an LsdaeError subclass; one in mid-run carries the rows
     computed so far as ``.result`` (a Result).
     """
@@ -423,4 +462,8 @@ def simulate(filename, start_time=None, stop_time=None, output=None, start_value
     if output is not None:
         options["filter"] = output
     options["all"] = all
+    if result_file is not None:
+        options["result_file"] = result_file
+    if statistics_file is not None:
+        options["statistics_file"] = statistics_file
     return model.simulate(start_time=start_time, final_time=stop_time, input=input, options=options).data

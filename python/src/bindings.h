@@ -1,28 +1,66 @@
 // python/src/bindings.h -- what the source files of the extension module
-// lsdae._lsdae share (module.cpp: errors, the log, Fmu, Simulation and the
-// module itself; scenario_runner.cpp: ScenarioRunner). Internal to the
-// module: its symbols are hidden (CXX_VISIBILITY_PRESET hidden).
+// lsdae._lsdae share (support.cpp: errors, the log, the options table;
+// module.cpp: the module itself; model.cpp: values and the Model;
+// simulation.cpp: Simulation and its run; scenario_runner.cpp: ScenarioRunner). Internal to the module:
+// its symbols are hidden (CXX_VISIBILITY_PRESET hidden).
 #ifndef LSDAE_PYTHON_SRC_BINDINGS_H
 #define LSDAE_PYTHON_SRC_BINDINGS_H
 
 #include <pybind11/pybind11.h>
 
-#include "lsdae/simulation.h"
+#include <memory>
+#include <string>
+
+#include "lsdae/error.h"
+#include "lsdae/model.h"
+#include "lsdae/values.h"
+#include "run/options.h"
+#include "run/respell.h"
 
 namespace lsdae::python {
 
-// The SimulationOptions of the Python layer's options dict (the keyword
-// arguments of lsdae.simulate: start_time, stop_time, rtol, ...; None: the
-// default). An unknown key or a value of the wrong type or range is an
-// lsdae::Error(usage) naming the option, the value seen and what to give.
-lsdae::SimulationOptions options_from(const pybind11::dict& options);
+// A model opened by the run layer (run/open_model.h): an FMU, an unpacked
+// folder, or a system of FMUs (.ssp, .ssd). lsdae._lsdae.Model.
+struct PyModel {
+  std::shared_ptr<const lsdae::Model> model;
+};
+
+// The options of a dict of keyword arguments (None: not given) as the options
+// table reads them (run/options.h): a bool, an int, a float, a str, or a list
+// of str, each with its repr for the messages.
+lsdae::run::GivenOptions given_options(const pybind11::dict& options);
+// run::settings_from in Python's spelling (rtol=), Error(usage) after `where`.
+lsdae::run::RunSettings settings_from(const pybind11::dict& options, unsigned categories, const std::string& where);
+
+// An lsdae::Error with its message in Python's words (run/respell.h: the
+// flags of the command line become keyword arguments; `words` adds the
+// call's own, a scenario runner's).
+lsdae::Error respelled(const lsdae::Error& e, const lsdae::run::Respellings& words);
+// The exception instance for an lsdae::Error (run() returns it with the rows).
+pybind11::object error_object(const lsdae::Error& e);
 
 // Hands lsdae's queued log messages (its own and the FMUs', queued from any
 // thread) to logging.getLogger("lsdae"). With the GIL held, after each call
 // into lsdae.
 void drain_log();
 
-// Adds lsdae._lsdae.ScenarioRunner to the module (scenario_runner.cpp).
+// The exception classes of the module (LsdaeError and one per lsdae::ErrorKind),
+// the sink that queues lsdae's log for drain_log, and the log's threshold
+// (support.cpp).
+void define_errors(pybind11::module_& m);
+void install_log_sink();
+void set_log_level(const std::string& level);
+
+// Python values and lsdae's typed values (model.cpp).
+pybind11::object values_to_python(const lsdae::Values& v, bool as_array);
+pybind11::object element_to_python(const lsdae::Values& v, std::size_t k);
+std::string python_to_text(const pybind11::handle& value);
+pybind11::object hex_to_bytes(const std::string& hex);
+
+// Adds lsdae._lsdae.Model (model.cpp), Simulation (simulation.cpp) and
+// ScenarioRunner (scenario_runner.cpp) to the module.
+void define_model(pybind11::module_& m);
+void define_simulation(pybind11::module_& m);
 void define_scenario_runner(pybind11::module_& m);
 
 }  // namespace lsdae::python

@@ -4,10 +4,11 @@
 // reset between scenarios (lsdae/sweep.h, sweep/scenario_runner.h).
 //
 // Contract (as the rest of the module, module.cpp): the GIL is released while
-// the model is opened and while a scenario runs; a scenario's own failure is
-// a row with status "failed", an lsdae::Error only a bad call; a runner used
-// by two threads at once raises UsageError; lsdae's log is drained after
-// each call.
+// the model is opened (run/open_model.h) and while a scenario runs; a
+// scenario's own failure is a row with status "failed", an lsdae::Error only
+// a bad call; messages and rows name the runner's keyword arguments, not the
+// command line's flags (run/respell.h); a runner used by two threads at once
+// raises UsageError; lsdae's log is drained after each call.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -24,9 +25,9 @@
 #include "bindings.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
-#include "lsdae/ssp.h"
 #include "lsdae/sweep.h"
-#include "lsdae/system.h"
+#include "run/open_model.h"
+#include "run/respell.h"
 #include "sweep/scenario_runner.h"
 #include "sweep/scenario_sources.h"
 
@@ -35,6 +36,10 @@ namespace py = pybind11;
 namespace lsdae::python {
 
 namespace {
+
+// What a scenario runner's messages call the command line's flags: its
+// keyword arguments (metrics=, stop_when=, sets=, settle=; run/respell.h).
+const lsdae::run::Respellings& runner_words() { return lsdae::run::sweep_words(lsdae::run::Door::python); }
 
 // One scenario at a time on a reused model (sweep/scenario_runner.h): the
 // Python layer's lsdae.ScenarioRunner (python/lsdae/_sweep.py).
@@ -51,7 +56,10 @@ std::unique_ptr<PyScenarioRunner> make_scenario_runner(const std::filesystem::pa
                                                        std::optional<std::tuple<double, double, std::optional<double>>> settle,
                                                        bool reuse) {
   lsdae::sweep::SweepOptions o;
-  o.simulation = options_from(options);
+  const lsdae::run::RunSettings settings =
+      settings_from(options, lsdae::run::category::simulation, "lsdae.ScenarioRunner: ");
+  o.simulation = settings.simulation;
+  o.check_jacobian = settings.check_jacobian;
   o.metrics = metrics;
   o.stop_when = stop_when;
   o.sets = sets;
@@ -59,15 +67,22 @@ std::unique_ptr<PyScenarioRunner> make_scenario_runner(const std::filesystem::pa
   o.isolate = false;
   if (settle) o.settle = lsdae::sweep::Settle{std::get<0>(*settle), std::get<1>(*settle), std::get<2>(*settle)};
   auto r = std::make_unique<PyScenarioRunner>();
+  std::optional<lsdae::Error> error;
   {
     py::gil_scoped_release release;
-    std::shared_ptr<const lsdae::Model> model;
-    if (lsdae::is_system_file(path)) model = lsdae::System::create(lsdae::read_system_description(path));
-    else model = lsdae::Fmu::open(path);
-    std::vector<lsdae::sweep::Scenario> common{{"common", o.sets}};
-    lsdae::sweep::check_names(model->model_description(), common, "sets");
-    r->plan = lsdae::sweep::SweepPlan::compile(model, o);
-    r->runner = std::make_unique<lsdae::sweep::ScenarioRunner>(*r->plan);
+    try {
+      const std::shared_ptr<const lsdae::Model> model = lsdae::run::open_model(path).model;
+      std::vector<lsdae::sweep::Scenario> common{{"common", o.sets}};
+      lsdae::sweep::check_names(model->model_description(), common, "sets");
+      r->plan = lsdae::sweep::SweepPlan::compile(model, o);
+      r->runner = std::make_unique<lsdae::sweep::ScenarioRunner>(*r->plan);
+    } catch (const lsdae::Error& e) {
+      error = respelled(e, runner_words());
+    }
+  }
+  if (error) {
+    drain_log();
+    throw *error;
   }
   drain_log();
   return r;
@@ -91,7 +106,7 @@ py::dict run_one_scenario(PyScenarioRunner& r, const std::string& id,
   py::dict d;
   d["id"] = row.id;
   d["status"] = lsdae::sweep::to_string(row.status);
-  d["message"] = row.message;
+  d["message"] = lsdae::run::respell(row.message, lsdae::run::Door::python, runner_words());
   d["reached_time"] = row.reached_time ? py::cast(*row.reached_time) : py::none();
   d["steps"] = row.steps;
   d["wall_time"] = row.wall_time;
@@ -99,7 +114,9 @@ py::dict run_one_scenario(PyScenarioRunner& r, const std::string& id,
   py::list metrics;
   for (const auto& m : row.metrics) metrics.append(m ? py::cast(*m) : py::none());
   d["metrics"] = metrics;
-  d["csv_row"] = row.to_csv();
+  lsdae::sweep::SummaryRow python_row = row;
+  python_row.message = d["message"].cast<std::string>();
+  d["csv_row"] = python_row.to_csv();
   return d;
 }
 

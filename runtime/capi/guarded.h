@@ -3,8 +3,11 @@
 // never an exception across the boundary.
 //
 // guarded(error, body) runs body(); an lsdae::Error becomes the status of
-// its kind (to_status) with its message in `error`, any other exception
-// LSDAE_ERR_INTERNAL; on success `error` is cleared. Every failure's message
+// its kind (to_status) with its message in `error` -- in C's words: the
+// options the library names as the command line spells them are respelled
+// (run/respell.h: "--rtol" → "options.rtol"; `words` adds the call's own,
+// a sweep's spec fields) --, any other exception LSDAE_ERR_INTERNAL; on
+// success `error` is cleared. Every failure's message
 // is also kept in latest_error() (per thread: what lsdae_run_isolated's child
 // hands back). open_error() is the per-thread message of calls without a
 // handle (lsdae_open, lsdae_sweep, ...: lsdae_last_error(NULL)).
@@ -17,6 +20,7 @@
 
 #include "lsdae/error.h"
 #include "lsdae/lsdae.h"
+#include "run/respell.h"
 
 namespace lsdae::capi {
 
@@ -25,14 +29,15 @@ std::string& open_error();
 std::string& latest_error();
 
 template <typename F>
-lsdae_status guarded(std::string& error, F&& body) {
+lsdae_status guarded(std::string& error, F&& body,
+                     const run::Respellings& words = run::simulation_words(run::Door::c)) {
   lsdae_status status = LSDAE_OK;
   try {
     body();
     error.clear();
     return LSDAE_OK;
   } catch (const Error& e) {
-    error = e.what();
+    error = run::respell(e.what(), run::Door::c, words);
     status = to_status(e.kind());
   } catch (const std::bad_alloc&) {
     error = "lsdae: out of memory";

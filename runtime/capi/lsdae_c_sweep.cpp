@@ -2,12 +2,17 @@
 // (lsdae/lsdae.h): lsdae_sweep over lsdae::sweep::run_sweep, writing and
 // resuming its summary with the CLI's sweep/summary_file.h, and the scenario
 // runner (one scenario at a time on a reused model) over
-// lsdae::sweep::ScenarioRunner and run_scenario. Every entry point catches
-// every exception (capi/guarded.h).
+// lsdae::sweep::ScenarioRunner and run_scenario. The model is opened by the
+// run layer (run/open_model.h), the options read into the options table
+// (capi/options.h), the contingency fields handed to the PowerGrid FMU's
+// scenario source by name (models/powergrid/scenarios/). Every entry point
+// catches every exception (capi/guarded.h); messages and rows name the
+// spec's and the options' fields, not the command line's flags (run/respell.h).
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capi/guarded.h"
@@ -17,9 +22,10 @@
 #include "lsdae/fmu.h"
 #include "lsdae/log.h"
 #include "lsdae/lsdae.h"
-#include "lsdae/ssp.h"
 #include "lsdae/sweep.h"
-#include "lsdae/system.h"
+#include "powergrid/scenarios/contingency_source.h"
+#include "run/open_model.h"
+#include "run/respell.h"
 #include "sweep/csv_line.h"
 #include "sweep/scenario_runner.h"
 #include "sweep/scenario_sources.h"
@@ -41,8 +47,29 @@ using lsdae::ErrorKind;
 // An FMU (.fmu, unpacked folder) or a system of FMUs (.ssp, .ssd).
 std::shared_ptr<const lsdae::Model> open_model(const char* function, const char* path) {
   if (path == nullptr) refuse(std::string(function) + ": model_path must not be NULL → pass an .fmu, .ssp or .ssd");
-  if (lsdae::is_system_file(path)) return lsdae::System::create(lsdae::read_system_description(path));
-  return lsdae::Fmu::open(path);
+  return lsdae::run::open_model(path).model;
+}
+
+// What the sweep's messages call the command line's flags here: the spec's
+// fields (run/respell.h), those of the contingency source included.
+const lsdae::run::Respellings& sweep_words() {
+  static const lsdae::run::Respellings words = [] {
+    lsdae::run::Respellings w = lsdae::run::sweep_words(lsdae::run::Door::c);
+    w.insert(w.end(), {{"--contingencies", "spec->contingencies"},
+                       {"--case", "spec->case_file"},
+                       {"--fault-on", "spec->fault_on"},
+                       {"--clear-after", "spec->clear_after"},
+                       {"--no-fault", "spec->no_fault"}});
+    return w;
+  }();
+  return words;
+}
+
+std::string c_words(const std::string& message) { return lsdae::run::respell(message, lsdae::run::Door::c, sweep_words()); }
+
+template <typename F>
+lsdae_status guarded_sweep(std::string& error, F&& body) {
+  return lsdae::capi::guarded(error, std::forward<F>(body), sweep_words());
 }
 
 std::vector<std::string> texts(const char* function, const char* field, const char* const* array, size_t count) {
@@ -62,7 +89,9 @@ std::vector<std::string> texts(const char* function, const char* field, const ch
 lsdae::sweep::SweepOptions sweep_options(const char* function, const lsdae_options* options,
                                          const lsdae_sweep_spec* spec) {
   lsdae::sweep::SweepOptions o;
-  o.simulation = lsdae::capi::to_simulation_options(options);
+  const lsdae::run::RunSettings settings = lsdae::capi::settings_from(options, std::string(function) + ": ");
+  o.simulation = settings.simulation;
+  o.check_jacobian = settings.check_jacobian;
   if (spec == nullptr) return o;
   o.metrics = texts(function, "metrics", spec->metrics, spec->metric_count);
   o.stop_when = texts(function, "stop_when", spec->stop_when, spec->stop_when_count);
@@ -113,7 +142,7 @@ lsdae_scenario_status to_c(lsdae::sweep::Status status) {
 lsdae_status run_one(lsdae_scenario_runner* r, const char* function, const char* id,
                      std::vector<std::pair<std::string, std::string>> sets, lsdae_scenario_result* result,
                      double* metrics, size_t metric_capacity) {
-  return lsdae::capi::guarded(r->error, [&] {
+  return guarded_sweep(r->error, [&] {
     if (result == nullptr) refuse(std::string(function) + ": result must not be NULL → pass an lsdae_scenario_result");
     const size_t count = r->plan->options().metrics.size();
     if (metric_capacity < count || (count > 0 && metrics == nullptr))
@@ -122,8 +151,10 @@ lsdae_status run_one(lsdae_scenario_runner* r, const char* function, const char*
     const std::size_t reused_before = r->runner->reused();
     const lsdae::sweep::SummaryRow row =
         lsdae::sweep::run_scenario(*r->plan, lsdae::sweep::Scenario{id != nullptr ? id : "", std::move(sets)}, *r->runner);
-    r->message = row.message;
-    r->csv_row = row.to_csv();
+    lsdae::sweep::SummaryRow c_row = row;
+    c_row.message = c_words(row.message);
+    r->message = c_row.message;
+    r->csv_row = c_row.to_csv();
     result->status = to_c(row.status);
     result->message = r->message.c_str();
     result->reached_time = row.reached_time.value_or(std::numeric_limits<double>::quiet_NaN());
@@ -157,7 +188,8 @@ void lsdae_sweep_spec_init(lsdae_sweep_spec* spec) {
 
 lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
                          size_t* failed) {
-  return lsdae::capi::guarded(lsdae::capi::open_error(), [&] {
+  return guarded_sweep(lsdae::capi::open_error(), [&] {
+    lsdae::powergrid::register_powergrid_scenario_sources();
     if (model_path == nullptr || spec == nullptr || spec->summary_csv == nullptr)
       refuse("lsdae_sweep: model_path, spec and spec->summary_csv must not be NULL → pass them");
     if (spec->resume != 0 && spec->resume != 1)
@@ -171,19 +203,20 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
     source.monte_carlo = static_cast<std::int64_t>(spec->monte_carlo);
     source.draws = texts("lsdae_sweep", "draws", spec->draws, spec->draw_count);
     source.seed = spec->seed;
-    if (spec->contingencies != nullptr) source.contingencies = spec->contingencies;
-    if (spec->case_file != nullptr) source.case_file = spec->case_file;
-    // Zero is "not given" only for a zeroed spec of older code; NaN is the documented default.
-    if (!std::isnan(spec->fault_on) && spec->contingencies != nullptr) source.fault_on = spec->fault_on;
-    if (!std::isnan(spec->clear_after) && spec->contingencies != nullptr) source.clear_after = spec->clear_after;
-    source.no_fault = spec->no_fault != 0;
-    if (spec->contingencies == nullptr && spec->no_fault != 0)
-      refuse("lsdae_sweep: spec->no_fault goes with spec->contingencies → set both, or neither");
-    if (source.clear_after && !(*source.clear_after > 0))
-      refuse("lsdae_sweep: spec->clear_after is " + lsdae::sweep::round_trip(*source.clear_after) +
-             " → give a positive duration in seconds, or NaN for the FMU's own times");
+    // The contingency fields: the options of the PowerGrid FMU's scenario
+    // source (models/powergrid/scenarios/). Zero is "not given" only for a
+    // zeroed spec of older code; NaN is the documented default.
+    lsdae::sweep::ScenarioSourceArguments contingencies;
+    if (spec->contingencies != nullptr) contingencies.emplace_back("contingencies", spec->contingencies);
+    if (spec->case_file != nullptr) contingencies.emplace_back("case", spec->case_file);
+    if (!std::isnan(spec->fault_on) && spec->contingencies != nullptr)
+      contingencies.emplace_back("fault-on", lsdae::sweep::round_trip(spec->fault_on));
+    if (!std::isnan(spec->clear_after) && spec->contingencies != nullptr)
+      contingencies.emplace_back("clear-after", lsdae::sweep::round_trip(spec->clear_after));
+    if (spec->no_fault != 0) contingencies.emplace_back("no-fault", "1");
+    source.sources.emplace_back("contingencies", std::move(contingencies));
     lsdae::sweep::ScenarioList list = lsdae::sweep::make_scenarios(source, *model);
-    for (const auto& note : list.skipped) lsdae::log_info("lsdae_sweep: contingencies: skipped " + note);
+    for (const auto& note : list.skipped) lsdae::log_info("lsdae_sweep: " + list.skipped_by + ": skipped " + note);
     if (o.settle && !o.settle->from) o.settle->from = list.settle_from;
     check_common_sets(*model, o);
     auto plan = lsdae::sweep::SweepPlan::compile(model, o);
@@ -204,7 +237,9 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
         if (row.status == lsdae::sweep::Status::failed) ++failures;
         if (!write_error.empty()) return;
         try {
-          summary->append(row);
+          lsdae::sweep::SummaryRow c_row = row;
+          c_row.message = c_words(row.message);
+          summary->append(c_row);
         } catch (const Error& e) {
           write_error = e.what();
         }
@@ -221,7 +256,7 @@ lsdae_status lsdae_scenario_runner_open(const char* model_path, const lsdae_opti
     return LSDAE_ERR_USAGE;
   }
   *runner = nullptr;
-  return lsdae::capi::guarded(lsdae::capi::open_error(), [&] {
+  return guarded_sweep(lsdae::capi::open_error(), [&] {
     lsdae::sweep::SweepOptions o = sweep_options("lsdae_scenario_runner_open", options, spec);
     o.isolate = false;
     auto model = open_model("lsdae_scenario_runner_open", model_path);
@@ -239,7 +274,7 @@ lsdae_status lsdae_scenario_run(lsdae_scenario_runner* runner, const char* id, s
                                 size_t metric_capacity) {
   if (runner == nullptr) return null_runner("lsdae_scenario_run");
   std::vector<std::pair<std::string, std::string>> sets;
-  const lsdae_status status = lsdae::capi::guarded(runner->error, [&] {
+  const lsdae_status status = guarded_sweep(runner->error, [&] {
     if (n > 0 && (names == nullptr || values == nullptr))
       refuse("lsdae_scenario_run: names and texts must not be NULL when n = " + std::to_string(n) + " → pass both");
     for (size_t i = 0; i < n; ++i) {
@@ -258,7 +293,7 @@ lsdae_status lsdae_scenario_run_values(lsdae_scenario_runner* runner, const char
                                        double* metrics, size_t metric_capacity) {
   if (runner == nullptr) return null_runner("lsdae_scenario_run_values");
   std::vector<std::pair<std::string, std::string>> sets;
-  const lsdae_status status = lsdae::capi::guarded(runner->error, [&] {
+  const lsdae_status status = guarded_sweep(runner->error, [&] {
     if (n > 0 && (names == nullptr || values == nullptr))
       refuse("lsdae_scenario_run_values: names and values must not be NULL when n = " + std::to_string(n) +
              " → pass both");

@@ -12,7 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/isolation_option.h"
-#include "cli/json_writer.h"
+#include "run/json_writer.h"
 #include "cli/limits_option.h"
 #include "cli/system_commands.h"
 #include "lsdae/error.h"
@@ -31,6 +31,8 @@
 #include "structure/pipeline.h"
 
 namespace lsdae::cli {
+
+using run::JsonWriter;
 
 namespace {
 

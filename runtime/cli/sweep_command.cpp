@@ -4,9 +4,12 @@
 // summary row each (docs/sweeps.md; the engine: lsdae/sweep.h).
 //
 // Scenario sources: --scenarios table.csv, --monte-carlo N with --draw and
-// --seed, --contingencies chgtab.m with --case (MATPOWER), and --grid axes
-// (alone, or crossed with one of the others). Every name, value, metric and
-// stop condition is checked before the first scenario runs.
+// --seed, the sources models register (the PowerGrid FMU's --contingencies
+// chgtab.m with --case: models/powergrid/scenarios/, offered here from the
+// registry), and --grid axes (alone, or crossed with one of the others). The
+// simulation options are the options table's (run/options.h), as for `lsdae
+// simulate`. Every name, value, metric and stop condition is checked before
+// the first scenario runs.
 //
 // The summary (CSV, or HDF5 for a .h5/.hdf5 name: sweep/summary_file.h, the
 // writer lsdae_sweep uses too) is written row by row as scenarios finish, so
@@ -29,6 +32,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <map>
@@ -37,14 +41,16 @@
 
 #include "cli/commands.h"
 #include "cli/option_values.h"
+#include "cli/table_options.h"
 #include "common/format.h"
 #include "import/temp_dir.h"
 #include "lsdae/error.h"
-#include "lsdae/ssp.h"
 #include "lsdae/supervise.h"
 #include "lsdae/sweep.h"
-#include "lsdae/system.h"
+#include "powergrid/scenarios/contingency_source.h"
 #include "results/result_writer.h"
+#include "run/open_model.h"
+#include "run/options.h"
 #include "simulation/output_channels.h"
 #include "sweep/scenario_sources.h"
 #include "sweep/summary_file.h"
@@ -56,19 +62,23 @@ namespace lsdae::cli {
 
 namespace {
 
+// An option of a registered scenario source (lsdae/sweep.h), as given.
+struct SourceOption {
+  std::string source, name;
+  std::string text;
+  bool flag = false;
+  CLI::Option* option = nullptr;
+};
+
 struct SweepCliOptions {
   std::string path;
-  std::string scenarios, contingencies, case_file;
+  std::string scenarios;
   std::vector<std::string> grid, draws, sets, metrics, stop_when;
   std::int64_t monte_carlo = 0;
   std::uint64_t seed = 1;
-  std::optional<double> fault_on, clear_after;
-  bool no_fault = false;
+  std::vector<std::unique_ptr<SourceOption>> source_options;
   std::string settle;
-  std::optional<double> start, stop, rtol, atol, interval;
-  std::string jacobian = "auto";
-  std::size_t threads = 1;
-  long max_steps = 100000;
+  std::shared_ptr<TableOptions> table;  // the simulation options of the options table (run/options.h)
   std::string summary = "sweep-summary.csv";
   bool resume = false, overwrite = false;
   std::size_t jobs = 1;
@@ -92,14 +102,15 @@ std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Mod
   spec.monte_carlo = o.monte_carlo;
   spec.draws = o.draws;
   spec.seed = o.seed;
-  spec.contingencies = o.contingencies;
-  spec.case_file = o.case_file;
-  spec.fault_on = o.fault_on;
-  spec.clear_after = o.clear_after;
-  spec.no_fault = o.no_fault;
+  for (const auto& given : o.source_options) {
+    if (given->option->count() == 0) continue;
+    auto it = std::find_if(spec.sources.begin(), spec.sources.end(), [&](const auto& s) { return s.first == given->source; });
+    if (it == spec.sources.end()) it = spec.sources.insert(spec.sources.end(), {given->source, {}});
+    it->second.emplace_back(given->name, given->flag ? "1" : given->text);
+  }
   sweep::ScenarioList list = sweep::make_scenarios(spec, model);
   if (!list.skipped.empty()) {
-    std::cerr << "lsdae: note: --contingencies: " << count_of(list.skipped.size(), "entry", "entries")
+    std::cerr << "lsdae: note: --" << list.skipped_by << ": " << count_of(list.skipped.size(), "entry", "entries")
               << " skipped (only single branch outages are swept):\n";
     for (std::size_t i = 0; i < list.skipped.size() && i < 5; ++i) std::cerr << "  " << list.skipped[i] << '\n';
     if (list.skipped.size() > 5) std::cerr << "  ... and " << list.skipped.size() - 5 << " more\n";
@@ -191,16 +202,9 @@ int run_sweep_command(const SweepCliOptions& o) {
   import::TempDir::set_signal_cleanup(false);
   StopSignals stop_signals;
   sweep::SweepOptions options;
-  options.simulation.start_time = o.start;
-  options.simulation.stop_time = o.stop;
-  options.simulation.rtol = o.rtol;
-  options.simulation.atol = o.atol;
-  options.simulation.output_interval = o.interval;
-  options.simulation.threads = o.threads;
-  options.simulation.max_steps = o.max_steps;
-  options.simulation.jacobian = o.jacobian == "fd"            ? JacobianMode::finite_differences
-                                : o.jacobian == "directional" ? JacobianMode::directional
-                                                              : JacobianMode::automatic;
+  const run::RunSettings settings = o.table->settings("sweep ");
+  options.simulation = settings.simulation;
+  options.check_jacobian = settings.check_jacobian;
   for (const auto& assignment : o.sets) {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -215,26 +219,13 @@ int run_sweep_command(const SweepCliOptions& o) {
   options.scenario_timeout = o.scenario_timeout;
 
   // An .ssp or .ssd is a system of FMUs (lsdae/system.h), opened as
-  // `lsdae simulate` opens it; the binaries are loaded only by whoever runs
-  // the scenarios (the workers, after the fork).
-  std::shared_ptr<Fmu> fmu;
-  std::shared_ptr<const Model> model;
+  // `lsdae simulate` opens it (run/open_model.h); the binaries are loaded only
+  // by whoever runs the scenarios (the workers, after the fork).
+  const run::OpenedModel opened = run::open_model(o.path);
+  for (const auto& folder : opened.unpacked) StopSignals::remove_on_abort(folder);
+  const std::shared_ptr<Fmu>& fmu = opened.fmu;
+  const std::shared_ptr<const Model>& model = opened.model;
   std::error_code ec;
-  const bool system = is_system_file(o.path);
-  if (system) {
-    const SystemDescription description = read_system_description(o.path);
-    if (!description.unpacked_dir.empty()) StopSignals::remove_on_abort(description.unpacked_dir);
-    auto opened = System::create(description);
-    for (std::size_t c = 0; c < opened->component_count(); ++c) {
-      const Fmu& component = opened->component_fmu(c);
-      if (!std::filesystem::is_directory(component.path(), ec)) StopSignals::remove_on_abort(component.unpacked_dir());
-    }
-    model = std::move(opened);
-  } else {
-    fmu = Fmu::open(o.path);
-    if (!std::filesystem::is_directory(fmu->path(), ec)) StopSignals::remove_on_abort(fmu->unpacked_dir());
-    model = fmu;
-  }
   std::optional<double> settle_from;
   const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *model, settle_from);
   std::vector<sweep::Scenario> common{{"common", options.sets}};
@@ -445,21 +436,26 @@ Runner add_sweep_command(CLI::App& app) {
   app.add_option("--seed", o->seed, "Monte Carlo seed: scenario k's draws depend only on it and k")
       ->transform(count_value(0, std::numeric_limits<std::int64_t>::max(), "the seed", "--seed 42"))
       ->capture_default_str()->group("Scenarios");
-  app.add_option("--contingencies", o->contingencies,
-                 "MATPOWER change table (chgtab): each branch outage is a fault at the branch's from-bus, cleared "
-                 "by opening the branch (PowerGrid FMU: fault.bus, trip.branch)")
-      ->type_name("CHGTAB.m")->group("Scenarios");
-  app.add_option("--case", o->case_file, "MATPOWER case file of the grid (the branches' from-buses)")
-      ->type_name("CASE.m")->group("Scenarios");
-  app.add_option("--fault-on", o->fault_on, "Contingencies: fault.t_on (default: the FMU's)")
-      ->type_name("TIME")->check(real_value({-inf, inf, true, true, "the fault time", "--fault-on 1"}))
-      ->group("Scenarios");
-  app.add_option("--clear-after", o->clear_after,
-                 "Contingencies: fault.t_off = trip.time = t_on + this (default: the FMU's times)")
-      ->type_name("SECONDS")->check(real_value({0.0, inf, false, true, "the fault duration", "--clear-after 0.1"}))
-      ->group("Scenarios");
-  app.add_flag("--no-fault", o->no_fault, "Contingencies: open the branches without a fault (fault.bus = 0)")
-      ->group("Scenarios");
+  // The options of the scenario sources models register (the PowerGrid FMU's
+  // --contingencies and what goes with it: models/powergrid/scenarios/).
+  powergrid::register_powergrid_scenario_sources();
+  for (const sweep::ScenarioSource& source : sweep::scenario_sources())
+    for (const sweep::ScenarioSourceOption& option : source.options) {
+      auto given = std::make_unique<SourceOption>();
+      given->source = source.name;
+      given->name = option.name;
+      const std::string flag = "--" + option.name;
+      if (option.kind == sweep::ScenarioSourceOption::Kind::flag) {
+        given->option = app.add_flag(flag, given->flag, option.help);
+      } else {
+        given->option = app.add_option(flag, given->text, option.help)->type_name(option.value_name);
+        if (option.kind == sweep::ScenarioSourceOption::Kind::number)
+          given->option->check(real_value({option.low, option.high, option.low_inclusive, option.high_inclusive,
+                                           option.meaning, option.example}));
+      }
+      given->option->group("Scenarios");
+      o->source_options.push_back(std::move(given));
+    }
   app.add_option("--set", o->sets, "A value for every scenario: name=value (repeatable; a scenario's own wins)");
   app.add_option("--metric", o->metrics,
                  "STAT:SELECTOR, STAT min, max, final, tmax or tmin; SELECTOR a name, hypot(A,B), min|max|mean|spread|maxdev(GLOB) "
@@ -498,23 +494,8 @@ Runner add_sweep_command(CLI::App& app) {
                "A new model instance (binary, structural analysis, instances) for every scenario instead of one "
                "per worker reset between scenarios: the same rows, slower (for comparison)");
   app.add_flag("!--no-progress", o->progress, "No progress bar or progress lines on stderr");
-  app.add_option("--start", o->start, "Start time (default: DefaultExperiment)")
-      ->type_name("TIME")->check(real_value({-inf, inf, true, true, "the start time", "--start 0"}));
-  app.add_option("--stop", o->stop, "Stop time (default: DefaultExperiment)")
-      ->type_name("TIME")->check(real_value({-inf, inf, true, true, "the stop time", "--stop 10"}));
-  app.add_option("--rtol", o->rtol, "Relative tolerance, from 1e-15 to 1")
-      ->type_name("NUMBER")->check(real_value({1e-15, 1.0, true, true, "the relative tolerance", "--rtol 1e-6"}));
-  app.add_option("--atol", o->atol, "Absolute tolerance (default: rtol)")
-      ->type_name("NUMBER")->check(real_value({0.0, inf, false, true, "the absolute tolerance", "--atol 1e-8"}));
-  app.add_option("--output-interval", o->interval, "Time between the points metrics are sampled at")
-      ->type_name("TIME")->check(real_value({0.0, inf, false, true, "the output interval", "--output-interval 0.01"}));
-  app.add_option("--jacobian", o->jacobian, "auto, fd or directional")->check(one_of({"auto", "fd", "directional"}));
-  app.add_option("--threads", o->threads, "Threads per scenario for Jacobian evaluation, 1 to 1024")
-      ->type_name("N")->transform(count_value(1, 1024, "the thread count", "--threads 2"));
-  app.add_option("--max-steps", o->max_steps, "Most IDA steps between two output points")
-      ->type_name("N")
-      ->transform(count_value(1, std::numeric_limits<long>::max(), "the most steps between two output points",
-                              "--max-steps 1000000"));
+  // Every simulation option of the options table, as `lsdae simulate` has them.
+  o->table = std::make_shared<TableOptions>(app, run::category::simulation);
   return [o]() { return run_sweep_command(*o); };
 }
 

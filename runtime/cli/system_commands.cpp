@@ -10,7 +10,7 @@
 #include <sstream>
 #include <vector>
 
-#include "cli/json_writer.h"
+#include "run/json_writer.h"
 #include "cli/limits_option.h"
 #include "common/format.h"
 #include "import/ssp/system_checks.h"
@@ -21,6 +21,8 @@
 #include "lsdae/supervise.h"
 
 namespace lsdae::cli {
+
+using run::JsonWriter;
 
 namespace {
 
@@ -259,11 +261,13 @@ int validate_system(const std::string& path, bool json, bool quiet, bool no_load
   for (const auto& d : ssd.items()) findings.push_back({"", d});
   std::size_t errors = ssd.validation_errors(), warnings = ssd.count(Severity::warning);
   const auto opened = open_components(system, max_unpacked_size);
-  std::vector<std::shared_ptr<Fmu>> fmus;
+  std::vector<import::ComponentModel> models;
   std::vector<std::string> binary(system.components.size(), "skipped");
   for (std::size_t i = 0; i < opened.size(); ++i) {
     const auto& c = system.components[i];
-    fmus.push_back(opened[i].fmu);
+    models.push_back(opened[i].fmu ? import::ComponentModel{&opened[i].fmu->model_description(),
+                                                            opened[i].fmu->display_name()}
+                                   : import::ComponentModel{});
     if (opened[i].failure) {
       if (!c.fmu.empty()) {  // an empty path: the SSD reader reported the source already
         findings.push_back({c.name, Diagnostic{Severity::error, "", 0, opened[i].failure->what(), ""}});
@@ -298,7 +302,7 @@ int validate_system(const std::string& path, bool json, bool quiet, bool no_load
     }
   }
   Diagnostics checks;
-  import::check_system(system, fmus, checks);
+  import::check_system(system, models, checks);
   for (const auto& d : checks.items()) findings.push_back({"", d});
   errors += checks.validation_errors();
   warnings += checks.count(Severity::warning);

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <optional>
 
-#include "cli/did_you_mean.h"
+#include "run/did_you_mean.h"
 #include "cli/option_values.h"
 
 namespace lsdae::cli {
+
+using run::did_you_mean;
 
 namespace {
 

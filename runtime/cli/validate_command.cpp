@@ -22,7 +22,7 @@
 #include "cli/commands.h"
 #include "common/format.h"
 #include "cli/isolation_option.h"
-#include "cli/json_writer.h"
+#include "run/json_writer.h"
 #include "cli/limits_option.h"
 #include "cli/system_commands.h"
 #include "import/temp_dir.h"
@@ -32,6 +32,8 @@
 #include "lsdae/supervise.h"
 
 namespace lsdae::cli {
+
+using run::JsonWriter;
 
 namespace {
 

@@ -1,6 +1,4 @@
-// runtime/common/model_description.cpp -- names and lookups of lsdae/model_description.h
-// and lsdae/manifest.h.
-#include "lsdae/manifest.h"
+// runtime/common/model_description.cpp -- names and lookups of lsdae/model_description.h.
 #include "lsdae/model_description.h"
 
 namespace lsdae {
@@ -28,6 +26,12 @@ const char* to_string(VariableType type) noexcept {
     case VariableType::clock: return "Clock";
   }
   return "?";
+}
+
+const char* fmi_type_name(FmiVersion version, VariableType type) noexcept {
+  if (version == FmiVersion::fmi2 && type == VariableType::float64) return "Real";
+  if (version == FmiVersion::fmi2 && type == VariableType::int32) return "Integer";
+  return to_string(type);
 }
 
 const char* to_string(Causality causality) noexcept {
@@ -71,24 +75,6 @@ const char* to_string(DependencyKind kind) noexcept {
     case DependencyKind::tunable: return "tunable";
     case DependencyKind::discrete: return "discrete";
     case DependencyKind::dependent: return "dependent";
-  }
-  return "?";
-}
-
-const char* to_string(ManifestShape shape) noexcept {
-  switch (shape) {
-    case ManifestShape::none: return "none";
-    case ManifestShape::draft_0_1: return "A (draft 0.1)";
-    case ManifestShape::alpha_1_0_0: return "B (1.0.0-alpha.1)";
-  }
-  return "?";
-}
-
-const char* to_key(ManifestShape shape) noexcept {
-  switch (shape) {
-    case ManifestShape::none: return "none";
-    case ManifestShape::draft_0_1: return "A";
-    case ManifestShape::alpha_1_0_0: return "B";
   }
   return "?";
 }
@@ -193,12 +179,6 @@ void ModelDescription::rebuild_index() {
     if (!fresh && !is_float(variables[it->second].type) && is_float(variables[i].type)) it->second = i;
     by_name_.emplace(variables[i].name, i);
   }
-}
-
-std::size_t Manifest::formulation_count() const {
-  std::size_t n = 0;
-  for (const auto& g : residuals) n += g.formulations.size();
-  return n;
 }
 
 }  // namespace lsdae

@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "lsdae/diagnostics.h"
-#include "lsdae/fmu.h"
+#include "lsdae/archive_limits.h"
 
 namespace lsdae::import {
 

@@ -1,9 +1,36 @@
-// runtime/import/dae_form.cpp -- see dae_form.h.
+// runtime/import/dae_form.cpp -- see dae_form.h; also the names of a DaeForm
+// (lsdae/dae_form.h).
 #include "import/dae_form.h"
 
 #include <string>
 
 #include "import/manifest_parser.h"
+
+namespace lsdae {
+
+const char* to_string(DaeForm form) noexcept {
+  switch (form) {
+    case DaeForm::ode: return "ODE";
+    case DaeForm::semi_explicit: return "semi-explicit DAE";
+    case DaeForm::fully_implicit: return "fully implicit DAE";
+    case DaeForm::fully_implicit_openmodelica:
+      return "fully implicit DAE (OpenModelica form: no ContinuousStateDerivative; a state in dependencies stands "
+             "for x and ẋ)";
+  }
+  return "?";
+}
+
+const char* to_key(DaeForm form) noexcept {
+  switch (form) {
+    case DaeForm::ode: return "ode";
+    case DaeForm::semi_explicit: return "semi_explicit";
+    case DaeForm::fully_implicit: return "fully_implicit";
+    case DaeForm::fully_implicit_openmodelica: return "fully_implicit_openmodelica";
+  }
+  return "?";
+}
+
+}  // namespace lsdae
 
 namespace lsdae::import {
 

@@ -32,8 +32,8 @@
 
 #include <cstddef>
 
+#include "lsdae/dae_form.h"
 #include "lsdae/diagnostics.h"
-#include "lsdae/fmu.h"
 #include "lsdae/manifest.h"
 
 namespace lsdae::import {

@@ -24,7 +24,6 @@
 #include "import/dae_form.h"
 #include "import/manifest_parser.h"
 #include "import/model_description_parser.h"
-#include "lsdae/fmi_names.h"
 
 namespace lsdae::import {
 

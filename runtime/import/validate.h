@@ -39,8 +39,8 @@
 
 #include <vector>
 
+#include "lsdae/dae_form.h"
 #include "lsdae/diagnostics.h"
-#include "lsdae/fmu.h"
 #include "lsdae/manifest.h"
 #include "lsdae/model_description.h"
 

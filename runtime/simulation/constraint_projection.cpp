@@ -157,7 +157,7 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
     case ProjectionOptions::Jacobian::automatic: directional_ = available; break;
     case ProjectionOptions::Jacobian::finite_differences: directional_ = false; break;
     case ProjectionOptions::Jacobian::directional:
-      if (!available) throw Error(ErrorKind::usage, messages::no_directional(instance_.model().display_name()));
+      if (!available) throw Error(ErrorKind::usage, messages::no_directional(instance_.model_display_name()));
       directional_ = true;
       break;
   }
@@ -184,7 +184,7 @@ ConstraintProjector::ConstraintProjector(FmuResidual& residual, const FmuDae& da
         // The one-level d/dt(g) is always the highest formulation, never a constraint.
         if (!s->two_levels()) throw Error(ErrorKind::internal, messages::synthesized(names_.back()));
         if (!synthesis_)
-          synthesis_ = std::make_unique<ConstraintSynthesis>(instance_, dae, state_nominals(instance_.model(), dae));
+          synthesis_ = std::make_unique<ConstraintSynthesis>(instance_, dae, state_nominals(instance_.model_description(), dae));
         synthesized_.emplace_back(vrs_.size(), synthesis_->add_row(system.group_source[g], system.level_of(e.id)));
       }
       vrs_.push_back(dae.residual_vrs.at(system.group_source[g]).at(system.level_of(e.id)));

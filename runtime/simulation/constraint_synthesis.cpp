@@ -65,10 +65,10 @@ std::optional<double> first_derivative_along(
   return first_difference(f, h);
 }
 
-std::vector<double> state_nominals(const Model& model, const FmuDae& dae) {
+std::vector<double> state_nominals(const ModelDescription& md, const FmuDae& dae) {
   std::vector<double> out(dae.state_vrs.size(), 1.0);
   for (std::size_t i = 0; i < out.size(); ++i)
-    if (const Variable* v = model.model_description().find(dae.state_vrs[i]);
+    if (const Variable* v = md.find(dae.state_vrs[i]);
         v != nullptr && v->nominal && *v->nominal > 0 && std::isfinite(*v->nominal))
       out[i] = *v->nominal;
   return out;

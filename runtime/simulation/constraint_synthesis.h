@@ -102,7 +102,7 @@ std::optional<double> second_derivative_along(const CurveFunction& g, double t, 
                                               std::span<const double> v, std::span<const double> a, double h);
 
 // Per state of `dae`: its nominal from the model description, 1 if none.
-std::vector<double> state_nominals(const Model& model, const FmuDae& dae);
+std::vector<double> state_nominals(const ModelDescription& md, const FmuDae& dae);
 
 class ConstraintSynthesis {
  public:

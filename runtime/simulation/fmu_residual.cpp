@@ -17,7 +17,7 @@ FmuResidual::FmuResidual(Instance& instance, const FmuDae& dae, const structure:
       fully_implicit_(dae.fully_implicit),
       state_stands_for_derivative_(dae.state_stands_for_derivative),
       unknowns_(index1.unknowns),
-      synthesis_(instance, dae, state_nominals(instance.model(), dae)) {
+      synthesis_(instance, dae, state_nominals(instance.model_description(), dae)) {
   const std::size_t n = dae.state_vrs.size(), m = dae.algebraic_vrs.size();
   constexpr std::size_t none = structure::no_index;
   x_from_.assign(n, none);

@@ -1,13 +1,18 @@
 // runtime/sweep/run_scenario.cpp -- one scenario on an opened model, its
 // summary row (lsdae/sweep.h: the points sampled, early termination). The
-// one place that runs a scenario; its Simulation comes from a ScenarioRunner
+// one place that runs a scenario, through the run layer's loop
+// (run/run_loop.h); its Simulation comes from a ScenarioRunner
 // (sweep/scenario_runner.h: reset() of the previous scenario's, or new).
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/sweep.h"
+#include "run/output_plan.h"
+#include "run/run_loop.h"
 #include "sweep/metrics.h"
 #include "sweep/scenario_runner.h"
 
@@ -37,73 +42,89 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const O
   return run_scenario(plan, scenario, fresh, observe);
 }
 
+namespace {
+
+// The rows of a scenario's run (run/run_loop.h): the sampled points, where
+// the metrics, the stop conditions and the settle test are evaluated.
+class ScenarioSink final : public run::RowSink {
+ public:
+  ScenarioSink(const SweepPlan& plan, ScenarioObserver* observer)
+      : checks_(plan.checks()), observer_(observer), metrics_(checks_), reader_(checks_.channels),
+        samples_(checks_.channels.size()), der_vrs_(plan.model()->derivatives()), ders_(der_vrs_.size()) {}
+
+  void row(Simulation& sim, run::RowKind kind) override {
+    const int phase = static_cast<int>(kind);  // 0 an output point, 1 just before an event, 2 just after
+    const bool event = phase != 0;
+    if (observer_) observer_->sampled(sim, phase);
+    reader_.read(sim);
+    for (std::size_t c = 0; c < samples_.size(); ++c) samples_[c] = reader_.number(c);
+    const double t = sim.time();
+    sampled_ = true;
+    const std::string hit = metrics_.sample(t, samples_);
+    if (!hit.empty() && stop_reason_.empty()) stop_reason_ = hit + " at t = " + format_number(t);
+    if (checks_.settle && stop_reason_.empty()) {
+      const double from = checks_.settle->from.value_or(sim.start_time());
+      if (event || t < from) {
+        settled_since_.reset();
+        return;
+      }
+      sim.get(der_vrs_, ders_);
+      double largest = 0;
+      for (double d : ders_) largest = std::max(largest, std::isnan(d) ? HUGE_VAL : std::fabs(d));
+      if (largest >= checks_.settle->tol) settled_since_.reset();
+      else if (!settled_since_) settled_since_ = t;
+      if (settled_since_ && t - *settled_since_ >= checks_.settle->duration)
+        stop_reason_ = "settled: every derivative below " + format_number(checks_.settle->tol) + " from t = " +
+                       format_number(*settled_since_) + " to " + format_number(t);
+    }
+  }
+  // A stop condition or the settle test ends the scenario at the next output point.
+  bool finished() override { return !stop_reason_.empty(); }
+
+  const std::string& stop_reason() const { return stop_reason_; }
+  bool sampled() const { return sampled_; }
+  std::vector<std::optional<double>> metrics() const { return metrics_.results(); }
+
+ private:
+  const CompiledChecks& checks_;
+  ScenarioObserver* observer_;
+  MetricAccumulator metrics_;
+  simulation::OutputReader reader_;
+  std::vector<double> samples_;
+  const std::vector<ValueReference>& der_vrs_;
+  std::vector<double> ders_;
+  std::optional<double> settled_since_;
+  std::string stop_reason_;
+  bool sampled_ = false;
+};
+
+}  // namespace
+
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner,
                         const ObserverFactory& observe) {
   const auto t0 = std::chrono::steady_clock::now();
-  const CompiledChecks& checks = plan.checks();
   SummaryRow row;
   row.id = scenario.id;
-  MetricAccumulator metrics(checks);
-  bool sampled = false;
   Simulation* sim = nullptr;
-  std::string stop_reason;
   std::unique_ptr<ScenarioObserver> observer;
+  std::optional<ScenarioSink> sink;
   try {
     if (observe) observer = observe(scenario);
     sim = &runner.next({});
     for (const auto& [name, value] : plan.options().sets) sim->set(name, value);
     for (const auto& [name, value] : scenario.sets) sim->set(name, value);
     if (observer) observer->started(*sim);
-    simulation::OutputReader reader(checks.channels);
-    std::vector<double> samples(checks.channels.size());
-    const std::vector<ValueReference>& der_vrs = plan.model()->derivatives();
-    std::vector<double> ders(der_vrs.size());
-    std::optional<double> settled_since;
-    double last_sample = std::nan("");
-    const auto sample = [&](int phase) {
-      const bool event = phase != 0;
-      if (observer) observer->sampled(*sim, phase);
-      reader.read(*sim);
-      for (std::size_t c = 0; c < samples.size(); ++c) samples[c] = reader.number(c);
-      const double t = sim->time();
-      last_sample = t;
-      sampled = true;
-      std::string hit = metrics.sample(t, samples);
-      if (!hit.empty() && stop_reason.empty())
-        stop_reason = hit + " at t = " + format_number(t);
-      if (checks.settle && stop_reason.empty()) {
-        const double from = checks.settle->from.value_or(sim->start_time());
-        if (event || t < from) {
-          settled_since.reset();
-          return;
-        }
-        sim->get(der_vrs, ders);
-        double largest = 0;
-        for (double d : ders) largest = std::max(largest, std::isnan(d) ? HUGE_VAL : std::fabs(d));
-        if (largest >= checks.settle->tol) settled_since.reset();
-        else if (!settled_since) settled_since = t;
-        if (settled_since && t - *settled_since >= checks.settle->duration)
-          stop_reason = "settled: every derivative below " + format_number(checks.settle->tol) + " from t = " +
-                        format_number(*settled_since) + " to " + format_number(t);
-      }
-    };
-    sim->observe_events([&](double, EventPhase phase) { sample(phase == EventPhase::before ? 1 : 2); });
-    sim->initialize();
-    sample(0);
-    const double start = sim->start_time(), stop = sim->stop_time(), interval = sim->output_interval();
-    const auto points = static_cast<std::int64_t>(std::ceil((stop - start) / interval - 1e-9));
+    sink.emplace(plan, observer.get());
+    // The points `lsdae simulate` writes by default: a sweep has no row limit.
+    run::OutputControl control;
+    control.max_rows = run::kLargestMaxRows;
+    const run::OutputPlan points = run::plan_output(*sim, control, plan.options().check_jacobian);
     row.status = Status::ok;
-    for (std::int64_t k = 1; k <= points && stop_reason.empty(); ++k) {
-      sim->advance_to(k == points ? stop : start + static_cast<double>(k) * interval);
-      if (sim->time() != last_sample) sample(0);
-      if (sim->terminated()) {
-        row.message = "the FMU asked to terminate at t = " + format_number(sim->time());
-        break;
-      }
-    }
-    if (!stop_reason.empty()) {
+    if (run::run(*sim, points, *sink) == run::Ending::terminated)
+      row.message = "the FMU asked to terminate at t = " + format_number(sim->time());
+    if (!sink->stop_reason().empty()) {
       row.status = Status::stopped_early;
-      row.message = stop_reason;
+      row.message = sink->stop_reason();
     }
   } catch (const Error& e) {
     row.status = Status::failed;
@@ -118,13 +139,9 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, Scenari
       row.steps = sim->statistics().steps;
     } catch (const std::exception&) {
     }
-    // The Simulation outlives this call (the runner keeps it): drop the
-    // observers that point into it (reset() would too, before the next run).
-    sim->observe_events({});
-    sim->observe_steps({});
   }
-  if (sampled) row.metrics = metrics.results();
-  else row.metrics.assign(checks.metrics.size(), std::nullopt);
+  if (sink && sink->sampled()) row.metrics = sink->metrics();
+  else row.metrics.assign(plan.checks().metrics.size(), std::nullopt);
   if (observer) {
     try {
       observer->finished(row);

@@ -14,6 +14,7 @@
 #include "lsdae/model.h"
 #include "lsdae/model_description.h"
 #include "lsdae/values.h"
+#include "run/value_checks.h"
 #include "sweep/csv_line.h"
 
 namespace lsdae::sweep {
@@ -251,154 +252,6 @@ std::vector<Scenario> monte_carlo(const std::vector<Draw>& draws, std::int64_t c
   return scenarios;
 }
 
-namespace {
-
-// MATPOWER's constants in a change table (idx_ct.m, idx_brch.m).
-const std::map<std::string, double>& chgtab_constants() {
-  static const std::map<std::string, double> constants{
-      {"CT_TBUS", 1},     {"CT_TGEN", 2},      {"CT_TBRCH", 3},   {"CT_TAREABUS", 4}, {"CT_TAREAGEN", 5},
-      {"CT_TAREABRCH", 6}, {"CT_TLOAD", 7},    {"CT_TAREALOAD", 8}, {"CT_TGENCOST", 9}, {"CT_TAREAGENCOST", 10},
-      {"CT_REP", 1},      {"CT_REL", 2},       {"CT_ADD", 3},     {"BR_STATUS", 11},  {"F_BUS", 1},
-      {"T_BUS", 2},       {"BR_R", 3},         {"BR_X", 4},       {"BR_B", 5},        {"RATE_A", 6},
-      {"RATE_B", 7},      {"RATE_C", 8},       {"TAP", 9},        {"SHIFT", 10},      {"ANGMIN", 12},
-      {"ANGMAX", 13},     {"GEN_BUS", 1},      {"PG", 2},         {"QG", 3},          {"QMAX", 4},
-      {"QMIN", 5},        {"VG", 6},           {"MBASE", 7},      {"GEN_STATUS", 8},  {"PMAX", 9},
-      {"PMIN", 10},       {"BUS_TYPE", 2},     {"PD", 3},         {"QD", 4},          {"GS", 5},
-      {"BS", 6},          {"CT_LOAD_ALL_PQ", 1}, {"CT_LOAD_ALL_P", 2}};
-  return constants;
-}
-
-// The rows between `<name> = [` and `];`, comments removed, split at ';' and
-// newlines: (line number, fields).
-std::vector<std::pair<int, std::vector<std::string>>> matrix_rows(const std::string& text, const std::string& name,
-                                                                  const std::string& where) {
-  std::vector<std::pair<int, std::vector<std::string>>> rows;
-  std::istringstream in(text);
-  bool inside = false, found = false;
-  int line_no = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++line_no;
-    if (auto pct = line.find('%'); pct != std::string::npos) line.erase(pct);
-    if (!inside) {
-      auto at = line.find(name);
-      if (at == std::string::npos) continue;
-      auto eq = line.find('=', at + name.size());
-      if (eq == std::string::npos || trim(line.substr(at + name.size(), eq - at - name.size())) != "") continue;
-      auto open = line.find('[', eq);
-      if (open == std::string::npos) continue;
-      inside = found = true;
-      line = line.substr(open + 1);
-    }
-    bool ends = false;
-    if (auto close = line.find(']'); close != std::string::npos) {
-      line.erase(close);
-      ends = true;
-    }
-    std::stringstream pieces(line);
-    for (std::string piece; std::getline(pieces, piece, ';');) {
-      std::istringstream fields(piece);
-      std::vector<std::string> row;
-      for (std::string f; fields >> f;) row.push_back(f);
-      if (!row.empty()) rows.emplace_back(line_no, std::move(row));
-    }
-    if (ends) break;
-  }
-  if (!found) refuse(where + ": no \"" + name + " = [ ... ];\" matrix → is this the right file?");
-  return rows;
-}
-
-}  // namespace
-
-ChangeTable read_chgtab(const std::filesystem::path& m) {
-  const std::string where = "--contingencies \"" + m.string() + "\"";
-  const std::string text = read_file(m, "--contingencies");
-  auto rows = matrix_rows(text, "chgtab", where);
-  struct Row {
-    std::string label;
-    double table, row, col, type, value;
-    int line;
-  };
-  std::vector<Row> parsed;
-  for (auto& [line, fields] : rows) {
-    if (fields.size() != 7)
-      refuse(where + ", line " + std::to_string(line) + ": " + std::to_string(fields.size()) +
-             " fields → a change table row has 7: label prob table row col chgtype newval");
-    double v[7];
-    for (int i = 0; i < 7; ++i) {
-      auto number = parse_double(fields[static_cast<std::size_t>(i)]);
-      if (!number) {
-        auto c = chgtab_constants().find(fields[static_cast<std::size_t>(i)]);
-        if (c == chgtab_constants().end())
-          refuse(where + ", line " + std::to_string(line) + ", field " + std::to_string(i + 1) + ": \"" +
-                 fields[static_cast<std::size_t>(i)] +
-                 "\" is neither a number nor a MATPOWER constant → e.g. CT_TBRCH, BR_STATUS, CT_REP");
-        number = c->second;
-      }
-      v[i] = *number;
-    }
-    parsed.push_back({fields[0], v[2], v[3], v[4], v[5], v[6], line});
-  }
-  if (parsed.empty()) refuse(where + ": the change table is empty → nothing to sweep");
-  std::map<std::string, int> per_label;
-  for (const auto& r : parsed) ++per_label[r.label];
-  ChangeTable table;
-  std::set<std::string> done;
-  for (const auto& r : parsed) {
-    if (!done.insert(r.label).second) continue;  // its first row speaks for a multi-row label
-    const std::string at = "label " + r.label + " (line " + std::to_string(r.line) + ")";
-    if (per_label[r.label] > 1) {
-      table.skipped.push_back(at + ": " + std::to_string(per_label[r.label]) + " changes (an N-k contingency)");
-    } else if (r.table != 3) {
-      table.skipped.push_back(at + ": a change of another table than the branches");
-    } else if (r.col != 11 || r.type != 1 || r.value != 0) {
-      table.skipped.push_back(at + ": a branch change other than taking it out of service");
-    } else if (!(r.row >= 1) || r.row != std::floor(r.row)) {
-      refuse(where + ", line " + std::to_string(r.line) + ": branch row " + round_trip(r.row) +
-             " → rows of mpc.branch are whole numbers from 1");
-    } else {
-      table.outages.push_back({r.label, static_cast<std::int64_t>(r.row), r.line});
-    }
-  }
-  return table;
-}
-
-std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m) {
-  const std::string where = "--case \"" + case_m.string() + "\"";
-  auto rows = matrix_rows(read_file(case_m, "--case"), "mpc.branch", where);
-  std::vector<std::int64_t> from;
-  for (auto& [line, fields] : rows) {
-    auto bus = parse_double(fields[0]);
-    if (fields.size() < 11 || !bus || *bus != std::floor(*bus))
-      refuse(where + ", line " + std::to_string(line) + ": not a branch row (13 numbers, the first the from-bus) → "
-             "give a MATPOWER case file");
-    from.push_back(static_cast<std::int64_t>(*bus));
-  }
-  return from;
-}
-
-std::vector<Scenario> contingency_scenarios(const ChangeTable& table, const std::vector<std::int64_t>& from_buses,
-                                            const ContingencyTimes& times, double t_on_default) {
-  std::vector<Scenario> scenarios;
-  for (const auto& o : table.outages) {
-    if (times.fault && static_cast<std::size_t>(o.branch) > from_buses.size())
-      refuse("--contingencies, line " + std::to_string(o.line) + ": branch row " + std::to_string(o.branch) +
-             " but the case has " + std::to_string(from_buses.size()) + " branches → is this the case the table is for?");
-    Scenario s{o.label, {}};
-    s.sets.emplace_back("fault.bus",
-                        times.fault ? std::to_string(from_buses[static_cast<std::size_t>(o.branch - 1)]) : "0");
-    s.sets.emplace_back("trip.branch", std::to_string(o.branch));
-    if (times.fault_on) s.sets.emplace_back("fault.t_on", round_trip(*times.fault_on));
-    if (times.clear_after) {
-      const double clear = times.fault_on.value_or(t_on_default) + *times.clear_after;
-      s.sets.emplace_back("fault.t_off", round_trip(clear));
-      s.sets.emplace_back("trip.time", round_trip(clear));
-    }
-    scenarios.push_back(std::move(s));
-  }
-  check_unique_ids(scenarios, "--contingencies");
-  return scenarios;
-}
-
 std::vector<Scenario> cross(const std::vector<Scenario>& a, const std::vector<Scenario>& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
@@ -478,23 +331,75 @@ void check_unique_ids(const std::vector<Scenario>& scenarios, const std::string&
       refuse(source + ": scenario id \"" + s.id + "\" appears twice → give every scenario its own id");
 }
 
+namespace {
+
+// "--a, --b and --c"
+std::string and_list(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
+  return out;
+}
+
+// A registered source's number options checked against their ranges (the
+// command line checks them while parsing; C hands them in as text).
+void check_numbers(const ScenarioSource& source, const ScenarioSourceArguments& arguments) {
+  for (const auto& [name, text] : arguments)
+    for (const auto& option : source.options) {
+      if (option.name != name || option.kind != ScenarioSourceOption::Kind::number) continue;
+      const run::RealRange range{option.low, option.high, option.low_inclusive, option.high_inclusive, option.meaning,
+                                 option.example};
+      if (const auto refusal = run::refuse_real_text(text, range))
+        refuse("--" + name + ": " + refusal->after(run::quoted_value(text)));
+    }
+}
+
+}  // namespace
+
 ScenarioList make_scenarios(const ScenarioSourceSpec& o, const Model& model) {
-  const int sources = (!o.table.empty()) + (o.monte_carlo > 0) + (!o.contingencies.empty());
-  if (sources > 1)
-    refuse("sweep: --scenarios, --monte-carlo and --contingencies are alternatives → give one (--grid may be "
-           "added to any of them)");
-  if (sources == 0 && o.grid.empty())
-    refuse("sweep: no scenarios → give --scenarios table.csv, --grid name=v1,v2, --monte-carlo N --draw ..., or "
-           "--contingencies chgtab.m --case case.m");
+  const std::vector<ScenarioSource> registered = scenario_sources();
+  // The registered source given (its selecting option), and options of a
+  // source given without the option that selects it.
+  const ScenarioSource* chosen = nullptr;
+  const ScenarioSourceArguments* chosen_arguments = nullptr;
+  int chosen_count = 0;
+  for (const auto& [name, arguments] : o.sources) {
+    const ScenarioSource* source = nullptr;
+    for (const auto& r : registered)
+      if (r.name == name) source = &r;
+    if (source == nullptr) refuse("sweep: no scenario source is named \"" + name + "\" → the sources: --scenarios, --grid, --monte-carlo" + [&] {
+      std::string list;
+      for (const auto& r : registered) list += ", --" + r.name;
+      return list;
+    }());
+    if (arguments.empty()) continue;
+    bool selected = false;
+    for (const auto& [key, value] : arguments) selected = selected || key == source->name;
+    if (!selected) {
+      std::vector<std::string> others;
+      for (std::size_t i = 1; i < source->options.size(); ++i) others.push_back("--" + source->options[i].name);
+      refuse(and_list(others) + " go with --" + source->name + " " + source->example);
+    }
+    check_numbers(*source, arguments);
+    chosen = source;
+    chosen_arguments = &arguments;
+    ++chosen_count;
+  }
+  const int sources = (!o.table.empty()) + (o.monte_carlo > 0) + chosen_count;
+  if (sources > 1) {
+    std::vector<std::string> names{"--scenarios", "--monte-carlo"};
+    for (const auto& r : registered) names.push_back("--" + r.name);
+    refuse("sweep: " + and_list(names) + " are alternatives → give one (--grid may be added to any of them)");
+  }
+  if (sources == 0 && o.grid.empty()) {
+    std::string usage;
+    for (const auto& r : registered) usage += ", or " + r.usage;
+    if (usage.empty()) usage = " or --monte-carlo N --draw ...";
+    else usage = ", --monte-carlo N --draw ..." + usage;
+    refuse("sweep: no scenarios → give --scenarios table.csv, --grid name=v1,v2" + usage);
+  }
   if (!o.draws.empty() && o.monte_carlo == 0) refuse("--draw: only with --monte-carlo N → e.g. --monte-carlo 100");
   if (o.monte_carlo < 0) refuse("--monte-carlo " + std::to_string(o.monte_carlo) + ": a count → give 1 or more");
-  if ((!o.case_file.empty() || o.fault_on || o.clear_after || o.no_fault) && o.contingencies.empty())
-    refuse("--case, --fault-on, --clear-after and --no-fault go with --contingencies chgtab.m");
-  if (!o.contingencies.empty() && dynamic_cast<const Fmu*>(&model) == nullptr)
-    refuse("--contingencies: the branch outages map onto one PowerGrid FMU's disturbance parameters (fault.bus, "
-           "trip.branch), and \"" + model.path().string() + "\" is a system of FMUs → sweep the PowerGrid FMU "
-           "itself, or give the outages as a --scenarios table whose columns name the component's variables (e.g. "
-           "grid.fault.bus)");
   const ModelDescription& md = model.model_description();
   ScenarioList out;
   std::vector<Scenario> base;
@@ -507,24 +412,17 @@ ScenarioList make_scenarios(const ScenarioSourceSpec& o, const Model& model) {
     for (const auto& d : o.draws) draws.push_back(parse_draw(d));
     base = monte_carlo(draws, o.monte_carlo, o.seed);
     source = "--draw";
-  } else if (!o.contingencies.empty()) {
-    if (o.case_file.empty() && !o.no_fault)
-      refuse("--contingencies: the fault is at each branch's from-bus, which the MATPOWER case file gives → add "
-             "--case case.m (or --no-fault to only open the branches)");
-    const ChangeTable table = read_chgtab(o.contingencies);
-    out.skipped = table.skipped;
-    if (table.outages.empty()) refuse("--contingencies \"" + o.contingencies + "\": no branch outage to sweep");
-    const auto from = o.no_fault ? std::vector<std::int64_t>{} : read_branch_from_buses(o.case_file);
-    ContingencyTimes times{o.fault_on, o.clear_after, !o.no_fault};
-    const Variable* t_on = md.find("fault.t_on");
-    const Variable* trip_time = md.find("trip.time");
-    if (o.clear_after && !o.fault_on && (t_on == nullptr || !t_on->start))
-      refuse("--clear-after: the FMU has no fault.t_on start value to count from → add --fault-on T");
-    base = contingency_scenarios(table, from, times, t_on && t_on->start ? *t_on->start : 0.0);
-    // The settle test starts once the branch is open.
-    if (o.clear_after) out.settle_from = o.fault_on.value_or(t_on && t_on->start ? *t_on->start : 0.0) + *o.clear_after;
-    else if (trip_time != nullptr && trip_time->start) out.settle_from = trip_time->start;
-    source = "--contingencies \"" + o.contingencies + "\"";
+  } else if (chosen != nullptr) {
+    SourceScenarios made = chosen->make(model, *chosen_arguments);
+    base = std::move(made.scenarios);
+    out.skipped = std::move(made.skipped);
+    out.skipped_by = chosen->name;
+    out.settle_from = made.settle_from;
+    check_unique_ids(base, "--" + chosen->name);
+    std::string input;
+    for (const auto& [key, value] : *chosen_arguments)
+      if (key == chosen->name) input = value;
+    source = "--" + chosen->name + " \"" + input + "\"";
   }
   std::vector<Scenario> grid = full_factorial(o.grid);
   if (!grid.empty()) check_names(md, grid, "--grid");

@@ -16,25 +16,17 @@
 //       Box–Muller (Box & Muller 1958), written out here so that every
 //       platform draws the same numbers. Values are written in the shortest
 //       text that reads back to the same double.
-//   read_chgtab(m) + contingency_scenarios  a MATPOWER change table
-//       (`chgtab = [ label prob table row col chgtype newval; ... ];`,
-//       symbolic constants CT_TBRCH, BR_STATUS, CT_REP or their numbers
-//       3, 11, 1). A label with exactly one row that sets a branch's status
-//       to 0 is a branch outage; anything else (other tables, other columns,
-//       several rows under one label: N-k) is skipped and listed in `skipped`.
-//       A line that is not a row of 7 fields, or a field that is neither a
-//       number nor a known constant, is Error(usage) naming the line.
-//       Each outage becomes: fault.bus = the branch's from-bus (from the
-//       MATPOWER case, read_branch_from_buses), trip.branch = the row, and
-//       the fault and clearing times when given; id = the label.
 //   cross(a, b)                every scenario of a with every one of b (ids
 //       "a.id/b.id", sets of a then b).
 //
 //   make_scenarios(spec, model)  the scenarios of `lsdae sweep`'s options (and
-//       of lsdae_sweep_spec): one source (table, Monte Carlo, contingencies)
+//       of lsdae_sweep_spec): one source (table, Monte Carlo, or a source a
+//       model registered by name, lsdae/sweep.h register_scenario_source: the
+//       PowerGrid FMU's MATPOWER contingencies, models/powergrid/scenarios/)
 //       and/or a grid, crossed; every name checked against the model, ids
-//       unique. Contingencies need an FMU (a system is refused: the change
-//       table maps onto one PowerGrid FMU's parameters).
+//       unique. A registered source's number options are checked against
+//       their ranges here, before it runs; the options that shape a source
+//       go only with the option that selects it.
 //
 // Errors are lsdae::Error(usage) in the shape where → what → value → what to do.
 #ifndef LSDAE_RUNTIME_SWEEP_SCENARIO_SOURCES_H
@@ -46,7 +38,7 @@
 #include <string>
 #include <vector>
 
-#include "sweep/scenario.h"
+#include "lsdae/sweep.h"
 
 namespace lsdae {
 struct ModelDescription;
@@ -69,28 +61,6 @@ std::vector<Scenario> monte_carlo(const std::vector<Draw>& draws, std::int64_t c
 // The values of scenario k (1-based) alone: what monte_carlo gives it.
 std::vector<double> monte_carlo_values(const std::vector<Draw>& draws, std::int64_t k, std::uint64_t seed);
 
-struct BranchOutage {
-  std::string label;
-  std::int64_t branch = 0;  // 1-based row of mpc.branch
-  int line = 0;
-};
-struct ChangeTable {
-  std::vector<BranchOutage> outages;
-  std::vector<std::string> skipped;  // "label 17 (line 40): a change of the bus table"
-};
-ChangeTable read_chgtab(const std::filesystem::path& m);
-// From-bus (F_BUS, column 1) of every row of mpc.branch in a MATPOWER case file.
-std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m);
-
-struct ContingencyTimes {
-  std::optional<double> fault_on;      // fault.t_on
-  std::optional<double> clear_after;   // fault.t_off = trip.time = t_on + this
-  bool fault = true;                   // false: trip only (fault.bus = 0)
-};
-// `t_on_default`: the FMU's fault.t_on start value, used with clear_after alone.
-std::vector<Scenario> contingency_scenarios(const ChangeTable& table, const std::vector<std::int64_t>& from_buses,
-                                            const ContingencyTimes& times, double t_on_default);
-
 std::vector<Scenario> cross(const std::vector<Scenario>& a, const std::vector<Scenario>& b);
 
 // Every name set by a scenario must be a variable (or array element) of the
@@ -110,14 +80,15 @@ struct ScenarioSourceSpec {
   std::int64_t monte_carlo = 0;                   // --monte-carlo N
   std::vector<std::string> draws;                 // --draw name=uniform(lo,hi)
   std::uint64_t seed = 1;                         // --seed
-  std::string contingencies, case_file;           // --contingencies chgtab.m --case case.m
-  std::optional<double> fault_on, clear_after;    // --fault-on, --clear-after
-  bool no_fault = false;                          // --no-fault
+  // The options given to registered sources (lsdae/sweep.h), by source name:
+  // e.g. {"contingencies", {{"contingencies", "chgtab.m"}, {"case", "case.m"}}}.
+  std::vector<std::pair<std::string, ScenarioSourceArguments>> sources;
 };
 struct ScenarioList {
   std::vector<Scenario> scenarios;
-  std::vector<std::string> skipped;    // change-table entries that are not single branch outages
-  std::optional<double> settle_from;   // contingencies: the clearing time (the settle test starts there)
+  std::vector<std::string> skipped;    // entries of a source's input that make no scenario (a note)
+  std::string skipped_by;              // the source that skipped them ("contingencies")
+  std::optional<double> settle_from;   // from the source: where the settle test starts (contingencies: the clearing)
 };
 // Error(usage) for a bad combination, file, draw or name (naming the option).
 ScenarioList make_scenarios(const ScenarioSourceSpec& spec, const Model& model);

@@ -63,7 +63,7 @@ CompositeInstance::DerivativePlan& CompositeInstance::derivative_plan_for(std::s
   };
   for (ValueReference vr : unknowns) {
     if (vr >= composition_.globals.size())
-      throw Error(ErrorKind::usage, "instance \"" + name_ + "\": get_directional_derivative: unknown value reference " +
+      throw Error(ErrorKind::usage, "instance \"" + name() + "\": get_directional_derivative: unknown value reference " +
                                         std::to_string(vr) + " is not one of the system's (" +
                                         std::to_string(composition_.globals.size()) + ") → use a name");
     p.first_term.push_back(p.terms.size());
@@ -183,7 +183,7 @@ CallStatus CompositeInstance::get_directional_derivative(std::span<const ValueRe
                                                          std::span<double> sensitivity) {
   if (!provides_directional_derivatives()) {
     const std::string why = model_->directional_derivatives_note();
-    throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + model_->display_name() + ": " +
+    throw Error(ErrorKind::usage, "instance \"" + name() + "\": " + model_display_name() + ": " +
                                       (why.empty() ? "no directional derivatives" : why) +
                                       " → use finite differences (--jacobian fd)");
   }
@@ -197,7 +197,7 @@ CallStatus CompositeInstance::get_directional_derivative(std::span<const ValueRe
   for (std::size_t i = 0; i < knowns.size(); ++i) {
     const ValueReference vr = knowns[i];
     if (vr >= composition_.globals.size())
-      throw Error(ErrorKind::usage, "instance \"" + name_ + "\": get_directional_derivative: known value reference " +
+      throw Error(ErrorKind::usage, "instance \"" + name() + "\": get_directional_derivative: known value reference " +
                                         std::to_string(vr) + " is not one of the system's (" +
                                         std::to_string(composition_.globals.size()) + ") → use a name");
     const Global& g = composition_.globals[vr];

@@ -76,7 +76,8 @@ struct CompositeInstance::Plan {
 
 CompositeInstance::CompositeInstance(std::shared_ptr<const Model> model, const Composition& composition,
                                      std::string name, std::vector<std::unique_ptr<Instance>> parts)
-    : Instance(std::move(model), std::move(name), FmiVersion::fmi3),
+    : Instance(std::move(name), model->model_description(), model->manifest(), model->display_name()),
+      model_(std::move(model)),
       composition_(composition),
       parts_(std::move(parts)),
       kept_xdot_(composition.states.size(), 0.0),
@@ -85,7 +86,7 @@ CompositeInstance::CompositeInstance(std::shared_ptr<const Model> model, const C
       seed_of_(composition.globals.size(), 0.0),
       known_local_(parts_.size()),
       known_seed_(parts_.size()) {
-  dae_mode_ = true;  // the system is DAE-only; the components' switches are set at instantiation
+  set_dae_mode(true);  // the system is DAE-only; the components' switches are set at instantiation
   errors_.resize(parts_.size());
   task_seconds_.assign(parts_.size(), 0.0);
   by_differences_.assign(parts_.size(), 0);
@@ -111,10 +112,19 @@ CompositeInstance::CompositeInstance(std::shared_ptr<const Model> model, const C
 
 CompositeInstance::~CompositeInstance() = default;
 
+bool CompositeInstance::provides_directional_derivatives() const {
+  return model_->directional_derivatives_available();
+}
+
+std::string CompositeInstance::absence_message(const std::string& what) const {
+  return "instance \"" + name() + "\": " + model_display_name() + " is a system of FMUs, and its composite "
+         "instance passes no " + what + " on to its components → use them on the components' own FMUs";
+}
+
 void CompositeInstance::not_a_component_variable(ValueReference vr, const char* what) const {
-  const std::string name = vr < composition_.md.variables.size() ? composition_.md.variables[vr].name
-                                                                  : "value reference " + std::to_string(vr);
-  throw Error(ErrorKind::usage, "instance \"" + name_ + "\": " + name + " is " + what +
+  const std::string variable = vr < composition_.md.variables.size() ? composition_.md.variables[vr].name
+                                                                      : "value reference " + std::to_string(vr);
+  throw Error(ErrorKind::usage, "instance \"" + name() + "\": " + variable + " is " + what +
                                     " of the system, computed by lsdae → read it, do not set it");
 }
 
@@ -197,7 +207,7 @@ CompositeInstance::Plan& CompositeInstance::plan_for(std::span<const ValueRefere
   std::vector<std::uint8_t> need_f(parts_.size(), 0);
   for (std::size_t i = 0; i < vrs.size(); ++i) {
     if (vrs[i] >= composition_.globals.size())
-      throw Error(ErrorKind::usage, "instance \"" + name_ + "\": value reference " + std::to_string(vrs[i]) +
+      throw Error(ErrorKind::usage, "instance \"" + name() + "\": value reference " + std::to_string(vrs[i]) +
                                         " is not one of the system's (" +
                                         std::to_string(composition_.globals.size()) + ") → use a name");
     const Global& g = composition_.globals[vrs[i]];
@@ -424,23 +434,22 @@ CallStatus CompositeInstance::set_string(std::span<const ValueReference> vrs, st
 
 void CompositeInstance::enter_initialization_mode(std::optional<double> tolerance, double start_time,
                                                   std::optional<double> stop_time) {
-  require("enter_initialization_mode", {InstanceState::instantiated});
+  require(ModeChange::enter_initialization, "enter_initialization_mode");
   for (auto& p : parts_) p->enter_initialization_mode(tolerance, start_time, stop_time);
-  time_ = start_time;  // no call slot of its own: the components mark their calls
-  state_ = InstanceState::initialization;
+  complete(ModeChange::enter_initialization);
 }
 
 void CompositeInstance::exit_initialization_mode() {
-  require("exit_initialization_mode", {InstanceState::initialization});
+  require(ModeChange::exit_initialization, "exit_initialization_mode");
   copy_discrete_connections();
   for (auto& p : parts_) p->exit_initialization_mode();
-  state_ = InstanceState::event;
+  complete(ModeChange::exit_initialization);
 }
 
 void CompositeInstance::enter_event_mode() {
-  require("enter_event_mode", {InstanceState::continuous_time});
+  require(ModeChange::enter_event, "enter_event_mode");
   for (auto& p : parts_) p->enter_event_mode();
-  state_ = InstanceState::event;
+  complete(ModeChange::enter_event);
 }
 
 bool CompositeInstance::copy_discrete_connections() {
@@ -478,15 +487,14 @@ DiscreteStatesUpdate CompositeInstance::update_discrete_states() {
 }
 
 void CompositeInstance::enter_continuous_time_mode() {
-  require("enter_continuous_time_mode", {InstanceState::event});
+  require(ModeChange::enter_continuous_time, "enter_continuous_time_mode");
   for (auto& p : parts_) p->enter_continuous_time_mode();
-  state_ = InstanceState::continuous_time;
+  complete(ModeChange::enter_continuous_time);
 }
 
 CallStatus CompositeInstance::set_time(double time) {
   CallStatus status = CallStatus::ok;
-  for (auto& p : parts_) status = worst(status, p->set_time(time));
-  time_ = time;
+  for (auto& p : parts_) status = worst(status, p->set_time(time));  // each marks its own call record
   return status;
 }
 
@@ -544,9 +552,11 @@ std::size_t CompositeInstance::number_of_event_indicators() {
 }
 
 void CompositeInstance::terminate() {
+  // Every live component, whatever state the system is in (no check: the
+  // simulation ends a system on any path).
   for (auto& p : parts_)
     if (p->state() != InstanceState::terminated && p->state() != InstanceState::failed) p->terminate();
-  state_ = InstanceState::terminated;
+  complete(ModeChange::terminate);
 }
 
 void CompositeInstance::reset() {
@@ -558,7 +568,7 @@ void CompositeInstance::reset() {
   }
   plans_.clear();
   std::fill(kept_xdot_.begin(), kept_xdot_.end(), 0.0);
-  state_ = InstanceState::instantiated;
+  complete(ModeChange::reset);  // DAE mode stays on: the components' switches are on again
 }
 
 }  // namespace lsdae::system

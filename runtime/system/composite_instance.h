@@ -2,6 +2,14 @@
 // instance per component behind the one interface the simulation drives
 // (lsdae/instance.h), in the system's value references (composition.h).
 //
+// It implements that interface directly, not as an FMU: it keeps the
+// interface's mode machine (its mode changes are checked and made like an
+// FMU instance's, then passed to every component), and has no FMI version,
+// call-record slot or discard record of its own -- its components' FMU
+// instances make the FMI calls under their own call discipline
+// (runtime/fmu/fmu_instance.h). Its messages name the FMI functions of the
+// System's composed model description (FMI 3.0).
+//
 // Calls fan out to the components:
 //   - set/get of values: the value references are split by component (the
 //     split of a list is prepared on its first use and kept: FmuResidual
@@ -123,6 +131,11 @@ class CompositeInstance final : public Instance {
 
   Instance& part(std::size_t c) { return *parts_[c]; }
 
+  // Its own FMU calls: none (each component's instance counts its discards).
+  const DiscardRecord& discards() const override { return no_discards_; }
+  // When the System offers them (lsdae/system.h): at least one component's.
+  bool provides_directional_derivatives() const override;
+
   CallStatus get_float64(std::span<const ValueReference> vrs, std::span<double> values) override;
   CallStatus set_float64(std::span<const ValueReference> vrs, std::span<const double> values) override;
   CallStatus get_boolean(std::span<const ValueReference> vrs, std::span<bool> values) override;
@@ -239,7 +252,10 @@ class CompositeInstance final : public Instance {
   template <typename T, typename Set>
   CallStatus set_passthrough(std::span<const ValueReference> vrs, std::span<const T> values, Set set);
   [[noreturn]] void not_a_component_variable(ValueReference vr, const char* what) const;
+  // Binary variables and Configuration Mode: not passed on to the components.
+  std::string absence_message(const std::string& what) const override;
 
+  std::shared_ptr<const Model> model_;  // the System: keeps the composition and the description alive
   const Composition& composition_;
   std::vector<std::unique_ptr<Instance>> parts_;
   std::vector<std::unique_ptr<Plan>> plans_;  // most recent first
@@ -251,6 +267,7 @@ class CompositeInstance final : public Instance {
   std::vector<double> task_seconds_;          // per component, for_components' scratch
   WorkEstimate derivatives_work_, indicators_work_;  // for_components
   std::vector<std::uint32_t> with_states_, with_indicators_;
+  DiscardRecord no_discards_;
   // Directional derivatives (composite_directional.cpp).
   std::vector<std::unique_ptr<DerivativePlan>> derivative_plans_;  // most recent first
   std::vector<std::uint8_t> system_unknown_;  // per system vr: x, ẋ or z of the system (a known of the rows)

@@ -2,7 +2,7 @@
 // kit FMU: its modelDescription.xml parsed with pugixml (ScalarVariables,
 // 1-based ModelStructure indices, the constraint extension's attributes) and
 // its binaries/linux64 library loaded with dlopen, every function resolved
-// with the types of runtime/fmi2/fmi2_abi.h. No lsdae runtime involved: the
+// with the types of abi/fmi2_abi.h. No lsdae runtime involved: the
 // kit's FMI 2.0 output is checked independently of the 2.0 importer.
 #ifndef LSDAE_TESTS_MODELS_FMI2_HARNESS_H
 #define LSDAE_TESTS_MODELS_FMI2_HARNESS_H

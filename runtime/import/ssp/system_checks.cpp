@@ -36,8 +36,8 @@ std::string ssp_family(VariableType type) {
 
 class Checker {
  public:
-  Checker(const SystemDescription& system, const std::vector<std::shared_ptr<Fmu>>& fmus, Diagnostics& diagnostics)
-      : system_(system), fmus_(fmus), diagnostics_(diagnostics) {
+  Checker(const SystemDescription& system, const std::vector<ComponentModel>& models, Diagnostics& diagnostics)
+      : system_(system), models_(models), diagnostics_(diagnostics) {
     for (std::size_t i = 0; i < system.components.size(); ++i) index_.emplace(system.components[i].name, i);
   }
 
@@ -58,10 +58,11 @@ class Checker {
     diagnostics_.error(std::move(file), line, std::move(message), std::move(hint));
   }
 
-  const Fmu* fmu_of(const std::string& component) const {
+  const ComponentModel* model_of(const std::string& component) const {
     auto it = index_.find(component);
-    if (it == index_.end() || it->second >= fmus_.size()) return nullptr;
-    return fmus_[it->second].get();
+    if (it == index_.end() || it->second >= models_.size() || models_[it->second].description == nullptr)
+      return nullptr;
+    return &models_[it->second];
   }
 
   // The variable, or null after reporting it missing (null too when the FMU is not open).
@@ -71,25 +72,25 @@ class Checker {
       error(where, role + ": no component \"" + ref.component + "\" in the system", "fix the component name");
       return nullptr;
     }
-    const Fmu* fmu = fmu_of(ref.component);
-    if (!fmu) return nullptr;
-    const Variable* v = fmu->model_description().find(ref.variable);
+    const ComponentModel* model = model_of(ref.component);
+    if (!model) return nullptr;
+    const Variable* v = model->description->find(ref.variable);
     if (!v)
       error(where,
-            role + ": " + fmu->display_name() + " (component \"" + ref.component + "\") has no variable \"" +
+            role + ": " + model->display_name + " (component \"" + ref.component + "\") has no variable \"" +
                 ref.variable + "\"",
-            "use the FMU's variable name (`lsdae info " + fmu->display_name() + " --variables`)");
+            "use the FMU's variable name (`lsdae info " + model->display_name + " --variables`)");
     return v;
   }
 
   void check_component(std::size_t i) {
-    if (i >= fmus_.size() || !fmus_[i]) return;
+    if (i >= models_.size() || models_[i].description == nullptr) return;
     const ComponentDescription& c = system_.components[i];
-    const Fmu& fmu = *fmus_[i];
-    const ModelDescription& md = fmu.model_description();
+    const ComponentModel& model = models_[i];
+    const ModelDescription& md = *model.description;
     if (!md.model_exchange)
       error(c.where,
-            "component \"" + c.name + "\": " + fmu.display_name() + " has no ModelExchange interface" +
+            "component \"" + c.name + "\": " + model.display_name + " has no ModelExchange interface" +
                 (md.has_co_simulation ? " (Co-Simulation only)" : ""),
             "export the FMU for Model Exchange: lsdae integrates all components in one DAE");
     for (const auto& k : c.connectors) {
@@ -203,7 +204,7 @@ class Checker {
   }
 
   const SystemDescription& system_;
-  const std::vector<std::shared_ptr<Fmu>>& fmus_;
+  const std::vector<ComponentModel>& models_;
   Diagnostics& diagnostics_;
   std::map<std::string, std::size_t> index_;
   std::map<std::string, SourceLocation> driven_;
@@ -211,9 +212,9 @@ class Checker {
 
 }  // namespace
 
-void check_system(const SystemDescription& system, const std::vector<std::shared_ptr<Fmu>>& fmus,
+void check_system(const SystemDescription& system, const std::vector<ComponentModel>& models,
                   Diagnostics& diagnostics) {
-  Checker(system, fmus, diagnostics).run();
+  Checker(system, models, diagnostics).run();
 }
 
 }  // namespace lsdae::import

@@ -1,8 +1,8 @@
 // runtime/import/ssp/system_checks.h -- the checks of a SystemDescription
 // that need the components' model descriptions (`lsdae validate x.ssp`).
 //
-// For every component with an opened FMU (null entries are skipped: their
-// FMU failed to open and was reported already):
+// For every component whose model description is given (null entries are
+// skipped: their FMU failed to open and was reported already):
 //   - Model Exchange: lsdae simulates components as ME FMUs;
 //   - declared connectors: the FMU has the variable; the declared kind fits
 //     its causality (input/output/parameter); the declared type (ssc:Real...)
@@ -25,17 +25,25 @@
 #ifndef LSDAE_RUNTIME_IMPORT_SSP_SYSTEM_CHECKS_H
 #define LSDAE_RUNTIME_IMPORT_SSP_SYSTEM_CHECKS_H
 
-#include <memory>
+#include <string>
 #include <vector>
 
 #include "lsdae/diagnostics.h"
-#include "lsdae/fmu.h"
+#include "lsdae/model_description.h"
 #include "lsdae/system_description.h"
 
 namespace lsdae::import {
 
-// `fmus[i]` is the opened FMU of system.components[i] (or null).
-void check_system(const SystemDescription& system, const std::vector<std::shared_ptr<Fmu>>& fmus,
+// What the checks know of one component's FMU: its model description (null:
+// the FMU did not open) and its name in messages (the FMU's file name).
+struct ComponentModel {
+  const ModelDescription* description = nullptr;
+  std::string display_name;
+};
+
+// `models[i]` is the model of system.components[i]; the descriptions must
+// outlive the call.
+void check_system(const SystemDescription& system, const std::vector<ComponentModel>& models,
                   Diagnostics& diagnostics);
 
 }  // namespace lsdae::import

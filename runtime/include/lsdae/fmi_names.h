@@ -4,12 +4,16 @@
 // lsdae's engine is version-neutral ("one model, two ABIs", docs/fmi2.md):
 // a message that names an FMI call or status must name the one the FMU
 // actually got -- fmi2GetDerivatives for an FMI 2.0 FMU, not
-// fmi3GetContinuousStateDerivatives. Every message outside runtime/fmi2 and
-// runtime/fmi3 takes the name from here (or from Instance::function_name,
+// fmi3GetContinuousStateDerivatives. Every message outside the FMU binding
+// (runtime/fmu/) takes the name from here (or from Instance::function_name,
 // which asks with the instance's version), never from a literal.
 //
-// The correspondence is the one the two binary interfaces implement
-// (runtime/fmi2/instance.cpp, runtime/fmi3/instance.cpp).
+// The names come from the binding's one table of FMI functions
+// (runtime/fmu/fmi_functions.h), and the correspondence is the one the two
+// binary interfaces implement (runtime/fmu/fmi2/instance.cpp,
+// runtime/fmu/fmi3/instance.cpp). The names of variable types in each
+// version (fmi_type_name) are vocabulary of the model description
+// (lsdae/model_description.h).
 #ifndef LSDAE_FMI_NAMES_H
 #define LSDAE_FMI_NAMES_H
 
@@ -38,11 +42,6 @@ const char* fmi_call_name(FmiVersion version, FmiCall call) noexcept;
 // A type the FMI version lacks gives "fmi2Get<Type>" (no such call: the
 // instance refuses it before any message could name it).
 std::string fmi_accessor_name(FmiVersion version, VariableType type, bool set);
-// A variable type as the FMU's own FMI version names its element: FMI 2.0
-// writes Float64 as "Real" and Int32 as "Integer" (and has no other numeric
-// types); FMI 3.0 names are lsdae's canonical ones (to_string(VariableType)),
-// which machine-readable output (`info --json`, results) always uses.
-const char* fmi_type_name(FmiVersion version, VariableType type) noexcept;
 // "fmi3Discard", "fmi2Error", ... for the status values OK=0 ... Fatal=4
 // (the same in fmi2Status and fmi3Status); "fmi2Pending (a Co-Simulation
 // status)" for 5 in FMI 2.0; "an invalid fmi3Status (7)" otherwise.

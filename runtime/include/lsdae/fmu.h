@@ -11,9 +11,9 @@
 //
 // Fmu::open extracts the archive into a private temporary directory (mode
 // 0700) with the protections of runtime/import/archive.h: no absolute paths,
-// no `..`, no symlinks, capped member count and size. The directory is
-// removed when the last reference to the Fmu (including its instances) goes
-// away, and on SIGINT/SIGTERM/SIGHUP. A directory (an unpacked FMU) can be
+// no `..`, no symlinks, capped member count and size (lsdae/archive_limits.h). The
+// directory is removed when the last reference to the Fmu and the last of
+// its instances go away, and on SIGINT/SIGTERM/SIGHUP. A directory (an unpacked FMU) can be
 // opened in place; nothing is then extracted or removed.
 //
 // Errors throw lsdae::Error (lsdae/error.h) with the stage as its kind.
@@ -26,7 +26,6 @@
 #ifndef LSDAE_FMU_H
 #define LSDAE_FMU_H
 
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -34,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "lsdae/archive_limits.h"
 #include "lsdae/diagnostics.h"
 #include "lsdae/instance.h"
 #include "lsdae/manifest.h"
@@ -41,17 +41,6 @@
 #include "lsdae/model_description.h"
 
 namespace lsdae {
-
-struct ArchiveLimits {
-  std::uint64_t max_entries = 100000;                    // zip members
-  std::uint64_t max_total_bytes = 8ull << 30;            // uncompressed, all members
-  std::uint64_t max_entry_bytes = 4ull << 30;            // uncompressed, one member
-  std::uint64_t max_xml_bytes = 512ull << 20;            // modelDescription.xml / manifest
-  // A member declaring more than ratio_check_bytes uncompressed and more than
-  // max_compression_ratio times its compressed size is refused before inflating.
-  double max_compression_ratio = 1000;
-  std::uint64_t ratio_check_bytes = 8ull << 20;
-};
 
 struct OpenOptions {
   ArchiveLimits limits;
@@ -81,6 +70,8 @@ struct FmuSummary {
 
 class Instance;
 class FmuBinary;
+class InstanceCounter;
+struct InstanceContext;
 
 // One FMU: the Model (lsdae/model.h) of a single component.
 class Fmu : public Model, public std::enable_shared_from_this<Fmu> {
@@ -94,8 +85,8 @@ class Fmu : public Model, public std::enable_shared_from_this<Fmu> {
   const std::filesystem::path& path() const override { return path_; }
   std::string display_name() const override;  // file name, for messages
   const std::filesystem::path& unpacked_dir() const { return unpacked_dir_; }
-  const ModelDescription& model_description() const override { return md_; }
-  const Manifest& manifest() const override { return manifest_; }
+  const ModelDescription& model_description() const override { return *md_; }
+  const Manifest& manifest() const override { return *manifest_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
   DaeForm form() const override { return form_; }
   FmuSummary summary() const;
@@ -116,7 +107,7 @@ class Fmu : public Model, public std::enable_shared_from_this<Fmu> {
   // Loads binaries/<platform>/<modelIdentifier>.so (RTLD_NOW | RTLD_LOCAL)
   // with the binary interface of the model description's FMI version
   // (x86_64-linux and the fmi3 functions for FMI 3.0, linux64 and the fmi2
-  // functions for FMI 2.0; runtime/fmi/binary.h), resolves the functions
+  // functions for FMI 2.0; runtime/fmu/loader.h), resolves the functions
   // and checks GetVersion. Called by instantiate() on first use. Throws
   // Error(binary) naming the missing symbol or the dlopen message. Missing
   // optional functions disable features (a warning is logged).
@@ -135,13 +126,17 @@ class Fmu : public Model, public std::enable_shared_from_this<Fmu> {
   // A new instance (fmi3InstantiateModelExchange / fmi2Instantiate with the
   // instantiation token or guid and the resources directory). Throws Error(fmu_call) when the FMU refuses
   // (e.g. a token mismatch) and Error(usage) for a second live instance of an
-  // FMU with canBeInstantiatedOnlyOncePerProcess.
+  // FMU with canBeInstantiatedOnlyOncePerProcess. The instance knows this
+  // FMU through a small context (runtime/fmu/instance_context.h: the model
+  // description, the resources folder, the display name), not this object;
+  // it keeps the unpacked folder and the loaded binary while it lives.
   std::unique_ptr<Instance> instantiate(const std::string& instance_name) const override;
   std::size_t live_instances() const;
 
  private:
-  friend class Instance;
-  Fmu() = default;
+  Fmu();
+  // What an instance of this FMU is given (runtime/fmu/instance_context.h).
+  InstanceContext instance_context() const;
   void analyse();
   // OpenOptions::reject_invalid: throws Error(invalid) listing the errors (and,
   // when `strict`, the conformance errors); otherwise logs each conformance
@@ -151,15 +146,16 @@ class Fmu : public Model, public std::enable_shared_from_this<Fmu> {
   std::filesystem::path path_;
   std::filesystem::path unpacked_dir_;
   std::shared_ptr<void> temp_dir_;  // removes the extraction directory when released
-  ModelDescription md_;
-  Manifest manifest_;
+  // Shared with the instances (their context), which may outlive this object.
+  std::shared_ptr<ModelDescription> md_;
+  std::shared_ptr<Manifest> manifest_;
   Diagnostics diagnostics_;
   DaeForm form_ = DaeForm::ode;
   std::vector<ValueReference> states_, derivatives_;
   std::vector<std::size_t> state_elements_;
   std::size_t event_indicators_ = 0;
   mutable std::shared_ptr<FmuBinary> library_;
-  mutable std::atomic<std::size_t> live_instances_{0};
+  std::shared_ptr<InstanceCounter> live_;  // shared with the instances, which count themselves in it
 };
 
 }  // namespace lsdae

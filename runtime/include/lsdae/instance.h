@@ -1,21 +1,26 @@
-// lsdae/instance.h -- one Model Exchange instance of an FMU, FMI 2.0 or FMI
-// 3.0, with the FMI state machine enforced on the lsdae side.
+// lsdae/instance.h -- one Model Exchange instance: of an FMU (FMI 2.0 or FMI
+// 3.0), or of a System of FMUs (lsdae/system.h), with the Model Exchange
+// mode machine enforced on the lsdae side.
 //
-// One interface, two binary interfaces behind it ("one model, two ABIs"):
-// runtime/fmi3/instance.cpp (Fmi3Instance) and runtime/fmi2/instance.cpp
-// (Fmi2Instance) implement the calls; this class keeps what both share, in
-// one place: the state, the status policy (check), the state-machine check
-// (require), the discard record, the log routing and the supervisor's call
-// record. Fmu::instantiate chooses the implementation once, from the model
-// description's FmiVersion; nothing above it asks which one it got.
+// One interface, three implementations behind it, chosen once by the Model
+// that makes the instance (lsdae/model.h); nothing above asks which it got:
+//   - runtime/fmu/fmi3/instance.h (FMI 3.0) and runtime/fmu/fmi2/instance.h
+//     (FMI 2.0): the FMU's own calls, made by Fmu::instantiate (lsdae/fmu.h),
+//     over runtime/fmu/fmu_instance.h, the call discipline they share: the
+//     status policy, the discard record, the log routing and the
+//     supervisor's call record (below);
+//   - runtime/system/composite_instance.h: a System's instance, which fans
+//     every call out to its components' FMU instances.
+// This class keeps what all three share: the name, the state and its mode
+// machine (which mode change may start where, and where it leads), the DAE
+// switch, and the typed-value plumbing built on the typed getters/setters.
 //
-// Created by Fmu::instantiate (lsdae/fmu.h); freed by the destructor
-// (fmi3FreeInstance / fmi2FreeInstance), on every path. The FMU's log
-// messages go to lsdae's Logger (lsdae/log.h) as
-// "[<instance name>] <category>: <message>".
+// Freed by the destructor (an FMU instance: fmi3FreeInstance /
+// fmi2FreeInstance), on every path. An FMU instance's log messages go to
+// lsdae's Logger (lsdae/log.h) as "[<instance name>] <category>: <message>".
 //
-// Status policy (the SUNDIALS sign rule, mapped to FMI; fmi2Status and
-// fmi3Status have the same values for OK..Fatal):
+// Status policy of an FMU instance (the SUNDIALS sign rule, mapped to FMI;
+// fmi2Status and fmi3Status have the same values for OK..Fatal):
 //   OK, Warning -> CallStatus::ok (a warning is logged by the FMU)
 //   Discard     -> CallStatus::discard: recoverable, e.g. "retry with a
 //                  smaller step"; returned by the data functions. In a mode
@@ -32,16 +37,18 @@
 // called; so does a typed getter/setter of a type the FMI version lacks
 // (FMI 2.0 has Real, Integer, Boolean and String: get_float64, get_int32,
 // get_boolean, get_string and the Enumeration path of get_values).
+// A composite instance passes its components' statuses on (a Discard of any
+// component is the call's Discard; an Error throws, named by the component).
 //
-// Every call into the FMU is marked in this process's call record
-// (runtime/supervise/call_record.h: the function, the instance name and the
-// last simulation time, written with plain stores), which a supervising
-// parent reads when the FMU crashes or hangs (lsdae/supervise.h).
+// Every call into an FMU is marked in this process's call record
+// (runtime/fmu/call_record.h: the function, the instance name and the last
+// simulation time, written with plain stores), which a supervising parent
+// reads when the FMU crashes or hangs (lsdae/supervise.h).
 //
 // Najafi et al.'s constraint functions (an FMI 2.0 extension): the optional
 // calls below are usable when the FMU declares them and the binary exports
 // them (has_constraints() ...); otherwise they throw Error(usage). FMI 3.0
-// instances report them absent.
+// instances and composite instances report them absent.
 //
 // An Instance is not thread-safe; use one instance per thread (the FMU must
 // not declare canBeInstantiatedOnlyOncePerProcess for that).
@@ -49,6 +56,7 @@
 #define LSDAE_INSTANCE_H
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <span>
@@ -56,17 +64,11 @@
 #include <vector>
 
 #include "lsdae/fmi_names.h"
+#include "lsdae/manifest.h"
 #include "lsdae/model_description.h"
 #include "lsdae/values.h"
 
 namespace lsdae {
-
-class Fmu;
-class Model;
-namespace supervise {
-struct CallSlot;
-enum class FmuFunction : std::uint32_t;
-}
 
 enum class CallStatus { ok, discard };
 
@@ -113,29 +115,31 @@ class Instance {
 
   const std::string& name() const { return name_; }
   InstanceState state() const { return state_; }
-  // The model this is an instance of (lsdae/model.h): the Fmu, or the System
-  // whose composite instance this is.
-  const Model& model() const { return *model_; }
-  // The FMU of an FMU instance; Error(usage) for a composite instance (a
-  // System's), which has no single FMU.
-  const Fmu& fmu() const;
-  // The FMI version of the binary interface (from the model description).
-  FmiVersion fmi_version() const { return version_; }
+  // What this is an instance of: the model description whose value
+  // references the calls take (an FMU's, or a System's composed one), and
+  // the model's name for messages (the FMU's file name, the system's).
+  const ModelDescription& model_description() const { return *description_; }
+  const std::string& model_display_name() const { return model_display_name_; }
+  // The FMI version of that model description, whose function and status
+  // names the messages use (a System composes an FMI 3.0 description:
+  // runtime/system/composition.h).
+  FmiVersion fmi_version() const { return description_->fmi_major; }
   // The name of `call` in this instance's FMI version, for messages
   // ("fmi2GetDerivatives"); see lsdae/fmi_names.h.
-  const char* function_name(FmiCall call) const { return fmi_call_name(version_, call); }
+  const char* function_name(FmiCall call) const { return fmi_call_name(fmi_version(), call); }
   // "fmi2Discard", "fmi3Error", ... (lsdae/fmi_names.h).
-  std::string status_name(int status) const { return fmi_status_name(version_, status); }
-  // The last message the FMU logged with status Error or Fatal.
-  const std::string& last_error_message() const { return last_error_; }
-  const DiscardRecord& discards() const { return discards_; }
+  std::string status_name(int status) const { return fmi_status_name(fmi_version(), status); }
+  // The Discard returns of this instance's own FMU calls (a composite
+  // instance makes none: each component's instance counts its own).
+  virtual const DiscardRecord& discards() const = 0;
 
   // --- configuration (structural parameters, the DAE switch; FMI 3.0 only)
   virtual void enter_configuration_mode();
   virtual void exit_configuration_mode();
   // Switches the FMU into DAE mode through the manifest's enable switch
-  // (configuration mode, set the Boolean, exit). No-op for a DAE-only FMU;
-  // Error(usage) for an FMU without a manifest. Only in state `instantiated`.
+  // (configuration mode, set the Boolean, exit). No-op for a DAE-only FMU
+  // (and a System); Error(usage) for an FMU without a manifest. Only in
+  // state `instantiated`.
   void enable_dae_mode();
   bool dae_mode() const { return dae_mode_; }
 
@@ -184,7 +188,7 @@ class Instance {
   // Sets one scalar variable of any numeric or Boolean type from a double
   // (range-checked for integers). Error(usage) names the variable on failure.
   void set_scalar(const Variable& variable, double value);
-  // Scalar elements `vrs` stand for (a plain count when the FMU has no arrays).
+  // Scalar elements `vrs` stand for (a plain count when the model has no arrays).
   std::size_t element_count(std::span<const ValueReference> vrs) const;
 
   // --- initialization (FMI 2.0: fmi2SetupExperiment, then
@@ -212,8 +216,8 @@ class Instance {
   virtual std::size_t number_of_continuous_states() = 0;
   virtual std::size_t number_of_event_indicators() = 0;
 
-  // --- derivatives (only when the FMU provides them; Error(usage) otherwise)
-  bool provides_directional_derivatives() const;
+  // --- derivatives (only when the model provides them; Error(usage) otherwise)
+  virtual bool provides_directional_derivatives() const = 0;
   virtual CallStatus get_directional_derivative(std::span<const ValueReference> unknowns,
                                                 std::span<const ValueReference> knowns,
                                                 std::span<const double> seed, std::span<double> sensitivity) = 0;
@@ -244,40 +248,63 @@ class Instance {
   virtual void reset() = 0;
 
  protected:
-  friend class Fmu;
-  Instance(std::shared_ptr<const Fmu> fmu, std::string name);
-  // A composite instance (runtime/system/): no FMU of its own; it keeps
-  // `state_` itself and calls the components' instances.
-  Instance(std::shared_ptr<const Model> model, std::string name, FmiVersion version);
+  // `description` and `manifest` are the model's: they outlive the instance
+  // (the implementation keeps their owner).
+  Instance(std::string name, const ModelDescription& description, const Manifest& manifest,
+           std::string model_display_name);
+
+  // The Model Exchange mode machine (FMI 3.0 section 3.2, FMI 2.0 section
+  // 3.2.3; the same changes in both, FMI 2.0 without Configuration Mode):
+  //   change                  may start in                           leads to
+  //   enter_configuration     Instantiated                           Configuration Mode
+  //   exit_configuration      Configuration Mode                     Instantiated
+  //   enter_initialization    Instantiated                           Initialization Mode
+  //   exit_initialization     Initialization Mode                    Event Mode
+  //   enter_event             Continuous-Time Mode                   Event Mode
+  //   enter_continuous_time   Event Mode                             Continuous-Time Mode
+  //   terminate               Initialization, Event, Continuous-Time Terminated
+  //   reset                   any state but Failed                   Instantiated
+  // An implementation calls require(change, its function) before it calls
+  // anything, then complete(change) once the change is made.
+  enum class ModeChange : std::uint8_t {
+    enter_configuration,
+    exit_configuration,
+    enter_initialization,
+    exit_initialization,
+    enter_event,
+    enter_continuous_time,
+    terminate,
+    reset,
+  };
+  // Error(usage) naming `function` unless `change` may start in the present state.
+  void require(ModeChange change, const char* function) const;
+  void complete(ModeChange change);
+  // The data functions' own state tables (they differ by FMI version):
   // Error(usage) unless the instance is in one of `allowed`.
-  void require(const char* function, std::initializer_list<InstanceState> allowed) const;
-  // The status policy above; `function` names the call ("fmi2GetReal").
-  CallStatus check(int status, const char* function, bool discard_is_error = false);
-  // Error(usage): `what` ("Int8 values", "Configuration Mode") does not exist in this FMI version.
-  [[noreturn]] void not_in_this_version(const std::string& what) const;
-  // Error(binary): the binary does not export `function`.
-  [[noreturn]] void not_exported(const std::string& function, const std::string& consequence = {}) const;
+  void require(const char* function, std::initializer_list<InstanceState> allowed) const {
+    require_state(function, {allowed.begin(), allowed.size()});
+  }
+  // A Fatal status: no further calls.
+  void mark_failed() { state_ = InstanceState::failed; }
+  void set_dae_mode(bool on) { dae_mode_ = on; }
+  // Error(usage) with absence_message(what): `what` ("Int8 variables",
+  // "Configuration Mode") is not offered by this instance. The typed
+  // accessors and the configuration mode an implementation does not
+  // override end here; each implementation words the message its own way.
+  [[noreturn]] void lacks(const std::string& what) const;
+  virtual std::string absence_message(const std::string& what) const = 0;
   // Error(usage) unless `vrs` stand for `values` scalar elements.
   void require_count(const char* function, std::span<const ValueReference> vrs, std::size_t values) const;
-  // A message from the FMU's logger callback, already formatted.
-  void receive_log(int status, const char* category, const char* message);
-  // Marks a call in the supervisor's call record for its lifetime.
-  supervise::CallSlot* call_slot() const { return call_slot_; }
-  void note_time(double time);
-
-  std::shared_ptr<const Fmu> fmu_;  // null for a composite instance
-  std::shared_ptr<const Model> model_;
-  std::string name_;
-  FmiVersion version_ = FmiVersion::fmi3;
-  InstanceState state_ = InstanceState::instantiated;
-  bool dae_mode_ = false;
-  std::string last_error_;
-  DiscardRecord discards_;
-  double time_;  // the last time given to the FMU (NaN: none yet)
 
  private:
-  // "The call in progress" for a supervising process (runtime/supervise/call_record.h).
-  supervise::CallSlot* call_slot_ = nullptr;
+  void require_state(const char* function, std::span<const InstanceState> allowed) const;
+
+  std::string name_;
+  const ModelDescription* description_;
+  const Manifest* manifest_;
+  std::string model_display_name_;
+  InstanceState state_ = InstanceState::instantiated;
+  bool dae_mode_ = false;
 };
 
 }  // namespace lsdae

@@ -75,14 +75,16 @@ typedef enum {
 typedef enum {
   LSDAE_JACOBIAN_AUTO = 0,
   LSDAE_JACOBIAN_FINITE_DIFFERENCES = 1,
-  LSDAE_JACOBIAN_DIRECTIONAL = 2
+  LSDAE_JACOBIAN_DIRECTIONAL = 2,
+  LSDAE_JACOBIAN_CHECK = 3          /* directional, compared with finite differences at the start (lsdae_run) */
 } lsdae_jacobian;
 
 /* How a higher-index model is kept on its constraints (SimulationOptions::constraints). */
 typedef enum {
   LSDAE_CONSTRAINTS_DEFAULT = 0,            /* dummy derivatives */
   LSDAE_CONSTRAINTS_DUMMY_DERIVATIVES = 1,  /* lower formulations are rows; dummies re-selected at run time */
-  LSDAE_CONSTRAINTS_PROJECTION = 2          /* index-1 formulations, projected onto the lower ones after steps */
+  LSDAE_CONSTRAINTS_PROJECTION = 2,         /* index-1 formulations, projected onto the lower ones after steps */
+  LSDAE_CONSTRAINTS_NONE = 3                /* index-1 formulations only; the drift is measured, not enforced */
 } lsdae_constraint_method;
 
 /* The order of IDA's rows (SimulationOptions::match_rows). */
@@ -94,28 +96,36 @@ typedef enum {
 
 /* Always fill with lsdae_options_init first, then change fields: it sets
  * every field to its "use the default" value (NaN in most double fields, so
- * a zeroed struct is NOT the defaults). lsdae_open checks the fields below
- * and returns LSDAE_ERR_USAGE with a message naming the field and the value
- * seen; the simulation then checks the values against the model.
+ * a zeroed struct is NOT the defaults). The fields are the simulation options
+ * of lsdae's one options table (docs/run.md: the same keys, values, ranges and
+ * defaults as `lsdae simulate --rtol ...`, Python's rtol=, a sweep's); lsdae_open
+ * checks them there and returns LSDAE_ERR_USAGE with one line per bad field,
+ * naming it and the value seen ("lsdae_open: options.rtol = 5 is out of
+ * range: ..."); the simulation then checks the values against the model.
+ * An enum field must hold one of its values.
  * Defaults: DefaultExperiment, else lsdae's (lsdae/simulation.h). */
 typedef struct {
-  double start_time, stop_time, rtol, atol, output_interval;  /* NaN: default */
-  int threads;                      /* 0: default (1); negative: usage error */
-  lsdae_jacobian jacobian;          /* any other value: LSDAE_JACOBIAN_AUTO */
-  long max_steps;                   /* IDA steps between two output points, at least 1 (init: 100000);
-                                       <= 0: usage error -- one rule with --max-steps and Python's max_steps */
+  double start_time, stop_time, rtol, atol, output_interval;  /* NaN: default; rtol from 1e-15 to 1, atol and
+                                                                 output_interval > 0 */
+  int threads;                      /* 1 to 1024; 0: default (1) */
+  lsdae_jacobian jacobian;          /* init: LSDAE_JACOBIAN_AUTO */
+  long max_steps;                   /* IDA steps between two output points, at least 1 (init: 100000) */
   /* -- appended later (index reduction, KLU, step size); lsdae_options_init sets them too -- */
   lsdae_constraint_method constraints;  /* init: LSDAE_CONSTRAINTS_DEFAULT */
   double projection_tolerance;      /* projection: project when max |constraint| exceeds this;
-                                       NaN: default (every step); else must be positive and finite */
+                                       NaN: default (every step); else positive and finite */
   const char* klu_ordering;         /* "amd", "colamd" or "metis"; NULL: default (amd). Copied by lsdae_open */
   lsdae_row_order row_order;        /* init: LSDAE_ROW_ORDER_DEFAULT */
   int reselect;                     /* 1: re-select dummy derivatives when conditioning degrades (init, the
-                                       default); 0: keep the initial choice; anything else: usage error */
-  double max_step;                  /* largest IDA step; 0, NaN or +inf: no limit (init: NaN); negative: usage error */
+                                       default); 0: keep the initial choice */
+  double max_step;                  /* largest IDA step; 0, NaN or +inf: no limit (init: NaN); else positive */
   /* -- appended: run-time elimination of linear algebraic unknowns (--eliminate) -- */
-  int eliminate;                    /* 1: auto (eliminate where the cost model allows); 0: off (init, the
-                                       default); anything else: usage error */
+  int eliminate;                    /* 1: auto (eliminate where the cost model allows); 0: off (init, the default) */
+  /* -- appended: the benchmark baselines, so that every option of the table is here -- */
+  const char* linear_solver;        /* "klu" or "dense" (a baseline); NULL: default (klu) */
+  int coloring;                     /* 1: coloured Jacobians (init); 0: one column at a time (a baseline) */
+  int constant_entries;             /* 1: constant Jacobian entries evaluated once (init); 0: every time */
+  int klu_reanalyze;                /* 0: KLU's analysis kept at events (init); 1: redone at each (a baseline) */
 } lsdae_options;
 
 /* SimulationStats as plain numbers (counters: for the whole run so far). */
@@ -149,6 +159,12 @@ typedef struct {
   /* -- appended: IDA's first steps (SimulationStats) -- */
   long first_step_retries;            /* first steps from a start (the initial point, an event) that failed
                                          IDA's error test down to its limit and were tried again smaller */
+  /* -- appended: the rest of the statistics' numbers (docs/run.md lists every one) -- */
+  size_t structural_index;            /* the DAE's structural index */
+  double largest_projection;          /* the largest projection correction, in IDA's error norm */
+  double largest_drift;               /* the largest constraint drift (constraints projection or none) */
+  int terminated_by_fmu;              /* 1 when the FMU asked to terminate */
+  double klu_fill_ratio;              /* (klu_lnz + klu_unz) / jacobian_nonzeros */
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;
@@ -159,6 +175,8 @@ typedef struct lsdae_simulation lsdae_simulation;
 const char* lsdae_version(void);
 
 void lsdae_options_init(lsdae_options* options);
+/* fmu_path: an .fmu, an unpacked FMU folder, or a system of FMUs (.ssp,
+ * .ssd: every variable named "component.variable"). */
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation);
 void lsdae_free(lsdae_simulation* simulation);
 
@@ -216,6 +234,51 @@ lsdae_status lsdae_statistics(lsdae_simulation* simulation, lsdae_stats* stats);
  * lsdae_free. NULL (with lsdae_last_error) on failure or a NULL handle. */
 const char* lsdae_structure_report(lsdae_simulation* simulation);
 const char* lsdae_last_error(const lsdae_simulation* simulation);
+
+/* ---- A whole run, as `lsdae simulate` makes it (docs/run.md) -----------------
+ * lsdae_run integrates from where the simulation stands (initializing it
+ * first when needed) to its stop time through lsdae's one run loop: a row at
+ * the start, at every output point and on both sides of every event, written
+ * to `result_file` as it is computed (CSV, HDF5 or MAT: the file `lsdae
+ * simulate -o` writes for the same run, byte for byte in CSV), and the
+ * statistics JSON (`lsdae simulate --stats`: the same document) to
+ * `statistics_file`. With jacobian LSDAE_JACOBIAN_CHECK the Jacobians are
+ * compared at the start and the verdict logged. The files are created only
+ * once the simulation has initialised; a failure keeps the rows so far,
+ * writes the statistics with the error and returns its status (the message
+ * says where it stopped and what was kept); lsdae_cancel from another thread
+ * ends it with LSDAE_ERR_INTERRUPTED, the same way.
+ * The other fields are the output and result-file options of the options
+ * table (docs/run.md), spelled output.<field> in messages; fill the struct
+ * with lsdae_output_init first (a bad value: LSDAE_ERR_USAGE naming it). */
+typedef struct {
+  const char* result_file;          /* .csv, .h5/.hdf5 or .mat; NULL: none (init) */
+  const char* statistics_file;      /* the statistics JSON; NULL: none (init) */
+  const char* const* output_vars;   /* output_var_count names or globs ("C[*].v"); 0: outputs and states */
+  size_t output_var_count;
+  const char* format;               /* "csv", "hdf5" or "mat"; NULL: from the file's extension (init) */
+  int csv_units, csv_events;        /* CSV: a units line; an event column (init 0) */
+  int hdf5_deflate;                 /* HDF5: 0 (none) to 9 (init 1) */
+  int hdf5_compress_all;            /* HDF5: compress every chunk, waiting for the writer (init 0) */
+  const char* output_roles;         /* "outputs,states,...": variables by role; NULL: none (init) */
+  int all;                          /* 1: every variable (init 0) */
+  int output_steps;                 /* 1: a row at every step IDA accepts instead of a grid (init 0) */
+  const char* output_times;         /* "t1,t2,...": rows at these times only; NULL: none (init) */
+  const char* output_grid;          /* "linear" or "log"; NULL: linear (init) */
+  double output_first;              /* the log grid's first time after the start; NaN: 1e-6 (init) */
+  long long output_per_decade;      /* log grid rows per factor of 10, 1 to 1000; 0: 10 (init) */
+  long long output_every;           /* every K-th point or step; 0: 1 (init) */
+  long long max_rows;               /* the most rows; 0: 100000000 (init) */
+} lsdae_output;
+
+void lsdae_output_init(lsdae_output* output);
+lsdae_status lsdae_run(lsdae_simulation* simulation, const lsdae_output* output);
+/* The statistics JSON of the run so far (the document of lsdae_run's
+ * statistics_file and of `lsdae simulate --stats`, without a result file's
+ * part). Writes at most `size` bytes including the terminating NUL; *needed
+ * (may be NULL) gets the full length + 1, so a call with size 0 asks for the
+ * size. A buffer that is too small is LSDAE_ERR_USAGE. */
+lsdae_status lsdae_statistics_json(lsdae_simulation* simulation, char* buffer, size_t size, size_t* needed);
 
 /* ---- Variables -------------------------------------------------------------
  * The model description's variables, in document order, index 0 ..

@@ -17,7 +17,7 @@
 //     would: states() / derivatives() in the order of get_continuous_states,
 //     the manifest's residual groups and algebraic variables by value
 //     reference of model_description(); form() says how residuals relate to
-//     the state derivatives (lsdae/fmu.h DaeForm).
+//     the state derivatives (lsdae/dae_form.h).
 //   - instantiate(name) returns an Instance (lsdae/instance.h) whose value
 //     references are those of model_description(); enable_dae_mode() is a
 //     no-op on it when the manifest has no enable switch.
@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "lsdae/dae_form.h"
 #include "lsdae/manifest.h"
 #include "lsdae/model_description.h"
 
@@ -37,31 +38,9 @@ namespace lsdae {
 
 class Instance;
 
-// How the DAE-mode residuals relate to the state derivatives (docs/fmi-ls-dae.md,
-// runtime/import/dae_form.h).
-enum class DaeForm {
-  ode,             // no manifest: plain ME FMU, F = x' - f(x)
-  semi_explicit,   // x' = f(x, z, t) from GetContinuousStateDerivatives, plus g(x, z, t) = 0
-  fully_implicit,  // residuals F(x', x, z, t) = 0 take the derivatives as knowns
-  // F(x', x, z, t) = 0 as OpenModelica exports it: no ContinuousStateDerivative
-  // in the manifest, one residual per state and algebraic variable, and a
-  // state's value reference in dependencies stands for both x and x'. lsdae
-  // writes x' into the derivative variables, as in `fully_implicit`.
-  fully_implicit_openmodelica,
-};
-// "ODE", "semi-explicit DAE", "fully implicit DAE", "fully implicit DAE
-// (OpenModelica form: ...)": what `lsdae info` prints.
-const char* to_string(DaeForm form) noexcept;
-// "ode", "semi_explicit", "fully_implicit", "fully_implicit_openmodelica" (JSON).
-const char* to_key(DaeForm form) noexcept;
-// Both fully implicit forms: lsdae writes x' and the residuals are the whole system.
-inline bool is_fully_implicit(DaeForm form) noexcept {
-  return form == DaeForm::fully_implicit || form == DaeForm::fully_implicit_openmodelica;
-}
-
 class Model {
  public:
-  virtual ~Model() = default;
+  virtual ~Model();
 
   // The file the model was read from (an .fmu, an .ssp; empty when built by a program).
   virtual const std::filesystem::path& path() const = 0;

@@ -7,7 +7,7 @@
 // Enumeration), turns the 1-based indices of `derivative` and of ModelStructure
 // `index`/`dependencies` into value references, and stores guid as the
 // instantiation token, so nothing above import/ knows about indices.
-// `fmi_major` says which binary interface (runtime/fmi2 or runtime/fmi3) the
+// `fmi_major` says which binary interface (runtime/fmu/fmi2 or fmu/fmi3) the
 // FMU's binary speaks. FMI 2.0 lets several variables share one value
 // reference (aliases): `index_of(vr)` then finds the first of them.
 //
@@ -63,6 +63,11 @@ const char* to_string(Initial initial) noexcept;
 const char* to_string(DependencyKind kind) noexcept;
 bool is_float(VariableType type) noexcept;    // Float32 or Float64
 bool is_integer(VariableType type) noexcept;  // Int8 ... UInt64 (not Enumeration)
+// A variable type as the FMU's own FMI version names its element: FMI 2.0
+// writes Float64 as "Real" and Int32 as "Integer" (and has no other numeric
+// types); FMI 3.0 names are lsdae's canonical ones (to_string(VariableType)),
+// which machine-readable output (`info --json`, results) always uses.
+const char* fmi_type_name(FmiVersion version, VariableType type) noexcept;
 
 // One <Dimension> of an array variable: a fixed size `start`, or the value
 // reference of a structural parameter that holds the size.

@@ -31,7 +31,7 @@
 #include <filesystem>
 
 #include "lsdae/diagnostics.h"
-#include "lsdae/fmu.h"
+#include "lsdae/archive_limits.h"
 #include "lsdae/system_description.h"
 
 namespace lsdae {

@@ -31,8 +31,9 @@
 //   it inherited (so the parent's extraction folder stays the parent's).
 // - Every FMU call made through lsdae::Instance is recorded (function,
 //   instance, simulation time) in a page of memory shared with the parent
-//   (runtime/supervise/call_record.h): plain stores, no system call per
-//   call. When the child dies the parent says in which call.
+//   (the FMU binding's call record, runtime/fmu/call_record.h, which the
+//   supervisor only reads): plain stores, no system call per call. When the
+//   child dies the parent says in which call.
 // - The child's $TMPDIR is a private folder ($TMPDIR/lsdae-XXXXXX) that the
 //   parent creates and removes, so whatever the child unpacks or the FMU
 //   writes there is gone however the child ends.
@@ -77,7 +78,7 @@
 namespace lsdae {
 
 namespace supervise {
-struct CallPage;
+struct RunReport;
 }
 
 struct IsolationOptions {
@@ -107,7 +108,7 @@ class RunContext {
   int results_fd_ = 1;
   double timeout_ = 0.0;
   double started_ = 0.0;  // steady clock, seconds (in-process time limit)
-  supervise::CallPage* page_ = nullptr;
+  supervise::RunReport* report_ = nullptr;  // the shared page's in a child; null in process
 };
 
 enum class RunEnd {

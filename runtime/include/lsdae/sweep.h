@@ -9,7 +9,7 @@
 //   options.stop_when = {"maxdev(gen[*].delta) > 3.14159"};
 //   options.jobs = 2;
 //   auto plan = lsdae::sweep::SweepPlan::compile(fmu, options);   // checks every name and metric
-//   std::vector<lsdae::sweep::Scenario> scenarios = ...;             // sweep/scenario_sources.h
+//   std::vector<lsdae::sweep::Scenario> scenarios = ...;             // sweep/scenario_sources.h, or a source below
 //   lsdae::sweep::run_sweep(plan, scenarios, [](std::size_t k, const lsdae::sweep::SummaryRow& row) {
 //     std::cout << row.to_csv() << '\n';                              // in the order they finish
 //   });
@@ -53,6 +53,15 @@
 //   abandoned without a row (a --resume runs them again).
 // - Rows serialise to one CSV record and back (to_csv, from_csv) exactly:
 //   numbers in the shortest text that reads back to the same double.
+// - A scenario runs through the run layer's loop (runtime/run/run_loop.h),
+//   as `lsdae simulate` runs: the same points, the same --jacobian check.
+// - Scenario sources a model brings with it (the MATPOWER contingencies of
+//   the PowerGrid FMU: models/powergrid/scenarios/) register themselves by
+//   name (register_scenario_source) with the options that select and shape
+//   them; the generic sweep knows them only through this interface, and the
+//   front doors offer their options (`lsdae sweep --contingencies ...`).
+//
+// This header includes only public headers (lsdae/*.h).
 #ifndef LSDAE_SWEEP_H
 #define LSDAE_SWEEP_H
 
@@ -63,12 +72,24 @@
 #include <string>
 #include <vector>
 
+#include <limits>
+#include <utility>
+
 #include "lsdae/fmu.h"
 #include "lsdae/model.h"
 #include "lsdae/simulation.h"
-#include "sweep/scenario.h"  // runtime/sweep/scenario.h; installed as lsdae/sweep/scenario.h
 
 namespace lsdae::sweep {
+
+// One scenario of a sweep: an id and the values set (by name, as text,
+// parsed for the variable's type by Simulation::set) on top of the settings
+// every scenario shares. The id names the scenario in the summary (and in
+// --resume); it is unique within a sweep. The sets are applied in order after
+// the sweep's common --set values, so a scenario's value wins.
+struct Scenario {
+  std::string id;
+  std::vector<std::pair<std::string, std::string>> sets;  // name → text value
+};
 
 // Exit code of `lsdae sweep` when the sweep ran to its end but at least one
 // scenario failed (README "Exit codes").
@@ -81,6 +102,7 @@ struct Settle {
 
 struct SweepOptions {
   SimulationOptions simulation;
+  bool check_jacobian = false;         // --jacobian check: compared at each scenario's start (logged)
   std::vector<std::pair<std::string, std::string>> sets;  // common to every scenario
   std::vector<std::string> metrics;    // "STAT:SELECTOR", e.g. "max:gen[1].delta" (see docs/sweeps.md)
   std::vector<std::string> stop_when;  // "SELECTOR OP NUMBER", e.g. "maxdev(gen[*].delta) > 3.14159"
@@ -203,6 +225,50 @@ class ScenarioWorker {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// ---- Scenario sources a model brings with it ----------------------------------
+
+// An option of a source, named as the command line spells it without the
+// dashes ("contingencies" is --contingencies). The first option of a source
+// selects it (its value is the source's input file, say); the others shape
+// it and go only with it.
+struct ScenarioSourceOption {
+  enum class Kind { text, number, flag };
+  std::string name;
+  Kind kind = Kind::text;
+  std::string value_name;  // in --help: "CHGTAB.m", "TIME"
+  std::string help;
+  // number: the values accepted (low and high may be ±infinity) and what
+  // the value is, for the messages ("the fault duration", "--clear-after 0.1")
+  double low = -std::numeric_limits<double>::infinity(), high = std::numeric_limits<double>::infinity();
+  bool low_inclusive = true, high_inclusive = true;
+  std::string meaning, example;
+};
+
+// The options given to a source: name → text ("1" for a flag given); a
+// number's text was checked against its range.
+using ScenarioSourceArguments = std::vector<std::pair<std::string, std::string>>;
+
+struct SourceScenarios {
+  std::vector<Scenario> scenarios;
+  std::vector<std::string> skipped;   // entries of the input that make no scenario, for a note
+  std::optional<double> settle_from;  // where the settle test starts for these scenarios (default: the start)
+};
+
+struct ScenarioSource {
+  std::string name;     // = options[0].name
+  std::string example;  // the selecting option's value in messages: "chgtab.m"
+  std::string usage;    // how it is given: "--contingencies chgtab.m --case case.m"
+  std::vector<ScenarioSourceOption> options;
+  // The scenarios for `model`; Error(usage) for a bad input, naming the option.
+  std::function<SourceScenarios(const Model& model, const ScenarioSourceArguments& arguments)> make;
+};
+
+// Adds a source. A name registered already keeps its first source
+// (registering twice is harmless). Thread-safe.
+void register_scenario_source(ScenarioSource source);
+// The sources registered, in the order registered.
+std::vector<ScenarioSource> scenario_sources();
 
 }  // namespace lsdae::sweep
 

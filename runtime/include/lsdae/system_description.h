@@ -21,9 +21,9 @@
 // The equations, for a Connection (causal, output → input):
 //     to = factor · from + offset                (SSP LinearTransformation)
 // A continuous (Float64, continuous variability) connection makes `to` an
-// algebraic unknown of the global system and this a residual row (so an
+// algebraic unknown of the system's one DAE and this a residual row (so an
 // algebraic loop through direct feedthrough is solved by IDA's Newton
-// iteration with the whole system). A discrete connection (Boolean,
+// iteration with the whole DAE). A discrete connection (Boolean,
 // integer, or discrete Float64) is not an unknown: the value is copied
 // after every event iteration, until no component changes.
 //

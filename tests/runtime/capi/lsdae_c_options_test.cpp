@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -93,6 +94,13 @@ TEST(CApiOptions, EachFieldIsTranslated) {
   EXPECT_EQ(lsdae::capi::to_simulation_options(&options).max_step, 0.0);
 }
 
+// An int a C caller may store in an enum field, outside the enum's values.
+template <typename E>
+void store(E& field, int value) {
+  static_assert(sizeof(E) == sizeof(int));
+  std::memcpy(&field, &value, sizeof value);
+}
+
 struct BadOption {
   const char* label;
   void (*spoil)(lsdae_options&);
@@ -117,26 +125,50 @@ INSTANTIATE_TEST_SUITE_P(
     Fields, CApiBadOption,
     testing::Values(
         BadOption{"klu_ordering", [](lsdae_options& o) { o.klu_ordering = "nested_dissection"; },
-                  "klu_ordering is \"nested_dissection\""},
-        BadOption{"klu_ordering_empty", [](lsdae_options& o) { o.klu_ordering = ""; }, "klu_ordering is \"\""},
-        BadOption{"constraints", [](lsdae_options& o) { o.constraints = static_cast<lsdae_constraint_method>(3); },
-                  "constraints is 3"},
+                  "klu_ordering = \"nested_dissection\" is not one of amd, colamd, metis"},
+        BadOption{"klu_ordering_empty", [](lsdae_options& o) { o.klu_ordering = ""; }, "klu_ordering = \"\""},
+        BadOption{"constraints", [](lsdae_options& o) { store(o.constraints, 4); },
+                  "constraints = 4 is not one of LSDAE_CONSTRAINTS_DEFAULT"},
         BadOption{"row_order", [](lsdae_options& o) { o.row_order = static_cast<lsdae_row_order>(3); },
-                  "row_order is 3"},
-        BadOption{"reselect", [](lsdae_options& o) { o.reselect = 2; }, "reselect is 2"},
-        BadOption{"eliminate", [](lsdae_options& o) { o.eliminate = -1; }, "eliminate is -1"},
+                  "row_order = 3"},
+        BadOption{"reselect", [](lsdae_options& o) { o.reselect = 2; }, "reselect = 2 is not 0 or 1"},
+        BadOption{"eliminate", [](lsdae_options& o) { o.eliminate = -1; }, "eliminate = -1"},
         BadOption{"projection_tolerance", [](lsdae_options& o) { o.projection_tolerance = -1e-6; },
-                  "projection_tolerance is -1e-06"},
+                  "projection_tolerance = -1e-06 is out of range"},
         BadOption{"projection_tolerance_zero", [](lsdae_options& o) { o.projection_tolerance = 0.0; },
-                  "projection_tolerance is 0"},
+                  "projection_tolerance = 0"},
         BadOption{"projection_tolerance_inf", [](lsdae_options& o) { o.projection_tolerance = inf; },
-                  "projection_tolerance is inf"},
-        BadOption{"max_step", [](lsdae_options& o) { o.max_step = -0.5; }, "max_step is -0.5"},
-        BadOption{"threads", [](lsdae_options& o) { o.threads = -2; }, "threads is -2"},
+                  "projection_tolerance = inf is not a finite number"},
+        BadOption{"max_step", [](lsdae_options& o) { o.max_step = -0.5; }, "max_step = -0.5"},
+        BadOption{"threads", [](lsdae_options& o) { o.threads = -2; }, "threads = -2 is out of range: the thread count must be a whole number from 1 to 1024"},
         // <= 0 is refused, as `lsdae simulate --max-steps 0` is (it used to mean the default here).
-        BadOption{"max_steps_zero", [](lsdae_options& o) { o.max_steps = 0; }, "max_steps is 0"},
-        BadOption{"max_steps_negative", [](lsdae_options& o) { o.max_steps = -5; }, "max_steps is -5"}),
+        BadOption{"max_steps_zero", [](lsdae_options& o) { o.max_steps = 0; }, "max_steps = 0 is out of range"},
+        BadOption{"max_steps_negative", [](lsdae_options& o) { o.max_steps = -5; }, "max_steps = -5"},
+        // The table's range everywhere: --rtol 5 was refused by the command line and taken from C.
+        BadOption{"rtol", [](lsdae_options& o) { o.rtol = 5; },
+                  "rtol = 5 is out of range: the relative tolerance must be from 1e-15 to 1 → e.g. options.rtol = 1e-6"},
+        // Any other value used to mean automatic; now an enum field holds one of its values.
+        BadOption{"jacobian", [](lsdae_options& o) { store(o.jacobian, 7); },
+                  "jacobian = 7 is not one of LSDAE_JACOBIAN_AUTO, LSDAE_JACOBIAN_FINITE_DIFFERENCES"},
+        BadOption{"linear_solver", [](lsdae_options& o) { o.linear_solver = "sparse"; },
+                  "linear_solver = \"sparse\" is not one of klu, dense"},
+        BadOption{"coloring", [](lsdae_options& o) { o.coloring = 3; }, "coloring = 3 is not 0 or 1"}),
     [](const auto& param_info) { return std::string(param_info.param.label); });
+
+// One message per bad field, each naming its field as C spells it.
+TEST(CApiOptions, EveryBadFieldIsNamedOnItsOwnLine) {
+  lsdae_options options = defaults();
+  options.rtol = 0;
+  options.threads = 2000;
+  lsdae_simulation* sim = nullptr;
+  EXPECT_EQ(lsdae_open(lsdae::test::fmu_path("HelloWorld_ode").c_str(), &options, &sim), LSDAE_ERR_USAGE);
+  const std::string message = lsdae_last_error(nullptr);
+  EXPECT_EQ(message,
+            "lsdae_open: options.rtol = 0 is out of range: the relative tolerance must be from 1e-15 to 1 → e.g. "
+            "options.rtol = 1e-6\n"
+            "lsdae_open: options.threads = 2000 is out of range: the thread count must be a whole number from 1 to "
+            "1024 → e.g. options.threads = 4");
+}
 
 // --- each option reaches the simulation (Pendulum: index 3, reduced at run time) ---
 

@@ -1,5 +1,5 @@
 // tests/runtime/cli/cli_support_test.cpp -- the command line's checks in
-// isolation: runtime/cli/did_you_mean, option_values, simulate_options_check
+// isolation: runtime/run/did_you_mean, option_values, simulate_options_check, run/output_plan
 // and usage_errors (the program itself is run in bad_input_test.cpp).
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/did_you_mean.h"
+#include "run/did_you_mean.h"
+#include "run/output_plan.h"
 #include "cli/option_values.h"
 #include "cli/simulate_options_check.h"
 #include "cli/usage_errors.h"
@@ -21,6 +22,20 @@ namespace lsdae::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The run layer's checks the command line relies on (run/did_you_mean.h, run/output_plan.h).
+using run::check_run_length;
+using run::closest_names;
+using run::did_you_mean;
+using run::edit_distance;
+using run::kDefaultMaxRows;
+using run::OutputControl;
+using run::OutputPlan;
+
+OutputPlan plan_output(double start, double stop, double interval, OutputControl control, std::int64_t max_rows) {
+  control.max_rows = max_rows;
+  return run::plan_output(start, stop, interval, control);
+}
 
 // ---- did_you_mean ---------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 // Built three times (tests/runtime/cli/CMakeLists.txt), selected by a macro:
 //   LSDAE_STUB_MISSING_SYMBOL  exports fmi3GetVersion ... fmi3Reset (the
 //                              first nine required functions, in the order
-//                              runtime/fmi3/library.cpp resolves them) but
+//                              runtime/fmu/fmi3/library.cpp resolves them) but
 //                              not fmi3GetFloat64 and the rest.
 //   LSDAE_STUB_FMI2_VERSION    exports every required function, but
 //                              fmi3GetVersion returns "2.0".

@@ -4,7 +4,7 @@
 // aliases accepted), and the logger's "#r17#" substitution of fmi2/instance.cpp.
 #include <gtest/gtest.h>
 
-#include "fmi2/instance.h"
+#include "fmu/fmi2/instance.h"
 #include "import/model_description_parser.h"
 #include "import/validate.h"
 #include "lsdae/error.h"

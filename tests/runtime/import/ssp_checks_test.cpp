@@ -68,8 +68,11 @@ class SystemChecks : public ::testing::Test {
     return Fmu::open(root_ / name, o);
   }
   std::vector<std::string> check(const SystemDescription& s, const std::vector<std::shared_ptr<Fmu>>& fmus) {
+    std::vector<ComponentModel> models;
+    for (const auto& f : fmus)
+      models.push_back(f ? ComponentModel{&f->model_description(), f->display_name()} : ComponentModel{});
     Diagnostics d;
-    check_system(s, fmus, d);
+    check_system(s, models, d);
     std::vector<std::string> out;
     for (const auto& x : d.items()) out.push_back(x.format());
     return out;

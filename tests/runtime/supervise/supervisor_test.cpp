@@ -1,9 +1,9 @@
 // tests/runtime/supervise/supervisor_test.cpp -- lsdae::run_isolated and
 // run_in_process (lsdae/supervise.h) with work functions that misbehave
-// themselves, and the call record an Instance keeps
-// (runtime/supervise/call_record.h). The FMU side (crashing and hanging
-// binaries) is tested through the `lsdae` program in
-// tests/runtime/cli/isolation_test.cpp.
+// themselves, reading the call record (runtime/fmu/call_record.h; what an
+// instance writes there: tests/runtime/fmu/call_record_test.cpp). The FMU
+// side (crashing and hanging binaries) is tested through the `lsdae` program
+// in tests/runtime/cli/isolation_test.cpp.
 #include "lsdae/supervise.h"
 
 #include <gtest/gtest.h>
@@ -16,10 +16,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "catalog.h"
-#include "lsdae/fmu.h"
-#include "lsdae/instance.h"
-#include "supervise/call_record.h"
+#include "fmu/call_record.h"
 
 namespace lsdae {
 namespace {
@@ -94,9 +91,9 @@ TEST(RunIsolated, ACallThatDoesNotReturnIsStoppedAndNamed) {
   const auto started = std::chrono::steady_clock::now();
   RunOutcome r = run_isolated(
       [](RunContext&) {
-        supervise::CallSlot* slot = supervise::claim_slot("unit-instance");
-        supervise::note_time(slot, 2.5);
-        supervise::CallScope call(slot, supervise::FmuFunction::UpdateDiscreteStates);
+        call_record::CallSlot* slot = call_record::claim_slot("unit-instance");
+        call_record::note_time(slot, 2.5);
+        call_record::CallScope call(slot, FmiFunction::fmi3UpdateDiscreteStates);
         for (;;) pause();
         return 0;
       },
@@ -120,10 +117,10 @@ TEST(RunIsolated, ManyShortCallsAreNotATimeout) {
   options.call_timeout = 0.2;
   RunOutcome r = run_isolated(
       [](RunContext&) {
-        supervise::CallSlot* slot = supervise::claim_slot("busy");
+        call_record::CallSlot* slot = call_record::claim_slot("busy");
         const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
         while (std::chrono::steady_clock::now() < end) {
-          supervise::CallScope call(slot, supervise::FmuFunction::GetFloat64);
+          call_record::CallScope call(slot, FmiFunction::fmi3GetFloat64);
           std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         return 0;
@@ -235,45 +232,6 @@ TEST(StopSignals, ASignalReachesTheChildAsAStopRequest) {
   EXPECT_EQ(r.end, RunEnd::interrupted);
   EXPECT_FALSE(r.killed) << "it stopped by itself";
   EXPECT_EQ(r.exit_code, 130) << "the child saw SIGTERM as its stop signal";
-}
-
-// ---- the call record an Instance keeps --------------------------------------------
-
-TEST(CallRecord, AnInstanceHasASlotWithItsNameAndTime) {
-  auto fmu = Fmu::open(test::fmu_path("HelloWorld_ode"));
-  supervise::CallPage& page = supervise::current_page();
-  auto find = [&](const std::string& name) -> const supervise::CallSlot* {
-    for (const auto& slot : page.slots)
-      if (slot.used.load() != 0 && supervise::read_bounded(slot.instance, supervise::kInstanceNameBytes) == name)
-        return &slot;
-    return nullptr;
-  };
-  {
-    auto inst = fmu->instantiate("record-me");
-    const supervise::CallSlot* slot = find("record-me");
-    ASSERT_NE(slot, nullptr);
-    EXPECT_GE(slot->sequence.load(), 1u) << "fmi3InstantiateModelExchange went through it";
-    EXPECT_EQ(slot->function.load(), 0u) << "no call in progress between calls";
-    EXPECT_TRUE(std::isnan(slot->time.load())) << "no time before initialization";
-    inst->enter_initialization_mode(std::nullopt, 0.25, std::nullopt);
-    EXPECT_EQ(slot->time.load(), 0.25);
-    inst->exit_initialization_mode();
-    inst->update_discrete_states();
-    inst->enter_continuous_time_mode();
-    const std::uint64_t before = slot->sequence.load();
-    inst->set_time(0.75);
-    EXPECT_EQ(slot->time.load(), 0.75);
-    EXPECT_EQ(slot->sequence.load(), before + 1);
-  }
-  EXPECT_EQ(find("record-me"), nullptr) << "the slot is released with the instance";
-}
-
-TEST(CallRecord, NamesAreBoundedAndUnknownFunctionsAreMarked) {
-  EXPECT_STREQ(supervise::function_name(static_cast<std::uint32_t>(supervise::FmuFunction::GetFloat64)),
-               "fmi3GetFloat64");
-  EXPECT_STREQ(supervise::function_name(9999), "?");
-  char unterminated[4] = {'a', 'b', 'c', 'd'};
-  EXPECT_EQ(supervise::read_bounded(unterminated, sizeof unterminated), "abcd");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "cli_fixture.h"
 #include "summary_rows.h"
 #include "sweep/csv_line.h"
+#include "powergrid/scenarios/matpower_changes.h"
 #include "sweep/scenario_sources.h"
 
 namespace lsdae::test {
@@ -91,7 +92,7 @@ TEST_F(SweepCli, Case39BranchOutagesMatchSimulateAndJobs) {
   EXPECT_EQ(jobs1, jobs2);
 
   // The from-buses of case39's branches, for the simulate runs.
-  const auto from = sweep::read_branch_from_buses(case39());
+  const auto from = powergrid::read_branch_from_buses(case39());
   ASSERT_EQ(from.size(), 46u);
   int ok = 0;
   for (const auto& [id, row] : jobs1) {

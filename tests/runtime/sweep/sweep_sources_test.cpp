@@ -1,5 +1,6 @@
 // tests/runtime/sweep/sweep_sources_test.cpp -- runtime/sweep/scenario_sources.h
-// and csv_line.h: tables, grids, Monte Carlo draws, change tables.
+// and csv_line.h: tables, grids, Monte Carlo draws (the MATPOWER change
+// tables of the PowerGrid FMU's own source: contingency_source_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -119,51 +120,6 @@ TEST_F(SweepSources, DrawErrors) {
   EXPECT_NE(error_of([] { parse_draw("x=normal(0,1,50,60)"); }).find("almost none"), std::string::npos);
   EXPECT_NE(error_of([] { parse_draw("x=normal(0,-1)"); }).find("sd > 0"), std::string::npos);
   EXPECT_NE(error_of([] { parse_draw("x=uniform(a,1)"); }).find("\"a\" is not a finite number"), std::string::npos);
-}
-
-TEST_F(SweepSources, ChangeTableBranchOutagesAndSkippedRows) {
-  auto path = write("c.m", "function chgtab = c\ndefine_constants;\n%% comment\nchgtab = [\n"
-                           "\t1\t0\tCT_TBRCH\t3\tBR_STATUS\tCT_REP\t0;\n"
-                           "\t2\t0\t3\t1\t11\t1\t0; % numeric codes\n"
-                           "\t3\t0\tCT_TGEN\t1\tBR_STATUS\tCT_REP\t0;\n"
-                           "\t4\t0\tCT_TBRCH\t4\tBR_STATUS\tCT_REP\t0;\n"
-                           "\t4\t0\tCT_TBRCH\t5\tBR_STATUS\tCT_REP\t0;\n"
-                           "\t5\t0\tCT_TBRCH\t2\tBR_X\tCT_REL\t2;\n];\n");
-  auto table = read_chgtab(path);
-  ASSERT_EQ(table.outages.size(), 2u);
-  EXPECT_EQ(table.outages[0].branch, 3);
-  EXPECT_EQ(table.outages[1].label, "2");
-  ASSERT_EQ(table.skipped.size(), 3u);
-  EXPECT_NE(table.skipped[1].find("N-k"), std::string::npos);
-
-  auto case_path = write("case.m", "mpc.bus = [1 3 0 0 0 0 1 1 0 345 1 1.1 0.9;];\nmpc.branch = [\n"
-                                   "\t7\t2\t0.01\t0.1\t0\t0\t0\t0\t0\t0\t1\t-360\t360;\n"
-                                   "\t2\t9\t0.01\t0.1\t0\t0\t0\t0\t0\t0\t1\t-360\t360;\n"
-                                   "\t9\t7\t0.01\t0.1\t0\t0\t0\t0\t0\t0\t1\t-360\t360;\n];\n");
-  auto from = read_branch_from_buses(case_path);
-  EXPECT_EQ(from, (std::vector<std::int64_t>{7, 2, 9}));
-  auto s = contingency_scenarios(table, from, {1.0, 0.15, true}, 0.5);
-  ASSERT_EQ(s.size(), 2u);
-  EXPECT_EQ(s[0].id, "1");
-  EXPECT_EQ(s[0].sets, (std::vector<std::pair<std::string, std::string>>{
-                           {"fault.bus", "9"}, {"trip.branch", "3"}, {"fault.t_on", "1"},
-                           {"fault.t_off", "1.15"}, {"trip.time", "1.15"}}));
-  EXPECT_EQ(s[1].sets[0].second, "7");
-}
-
-TEST_F(SweepSources, MalformedChangeTableLines) {
-  auto six = write("six.m", "chgtab = [\n1 0 CT_TBRCH 3 BR_STATUS CT_REP 0;\n2 0 CT_TBRCH 4 BR_STATUS 0;\n];\n");
-  const std::string e1 = error_of([&] { read_chgtab(six); });
-  EXPECT_NE(e1.find("line 3"), std::string::npos) << e1;
-  EXPECT_NE(e1.find("6 fields"), std::string::npos) << e1;
-  auto word = write("word.m", "chgtab = [\n1 0 CT_TBRNCH 3 BR_STATUS CT_REP 0;\n];\n");
-  EXPECT_NE(error_of([&] { read_chgtab(word); }).find("\"CT_TBRNCH\" is neither"), std::string::npos);
-  auto none = write("none.m", "x = 1;\n");
-  EXPECT_NE(error_of([&] { read_chgtab(none); }).find("no \"chgtab = [ ... ];\""), std::string::npos);
-  // A branch row beyond the case.
-  auto ok = write("ok.m", "chgtab = [\n1 0 CT_TBRCH 30 BR_STATUS CT_REP 0;\n];\n");
-  EXPECT_NE(error_of([&] { contingency_scenarios(read_chgtab(ok), {1, 2}, {}, 1.0); }).find("has 2 branches"),
-            std::string::npos);
 }
 
 TEST_F(SweepSources, CrossJoinsIdsAndSets) {
