@@ -7,64 +7,9 @@
 #include <limits>
 #include <numbers>
 
-#include "powergrid/klu_solver.h"
+#include "gridcore/newton_power_flow.h"
 
 namespace lsdae::powergrid {
-
-namespace {
-
-constexpr int kNone = -1;
-
-// The Newton Jacobian's pattern, derived once from Ybus: entry p = (i, k) of
-// Ybus feeds up to four Jacobian entries, (P_i or Q_i) x (θ_k or |V|_k);
-// slot[4p + b] is the position of block b in the CSC value array, or kNone.
-struct JacobianPattern {
-  int m = 0;
-  std::vector<int> column_start, row;
-  std::vector<int> slot;
-};
-
-JacobianPattern jacobian_pattern(const ComplexCsr& y, const std::vector<int>& pos_angle,
-                                 const std::vector<int>& pos_magnitude, int m) {
-  struct Entry {
-    int col, row, slot;
-  };
-  std::vector<Entry> entries;
-  for (std::size_t i = 0; i < y.n; ++i)
-    for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p) {
-      const std::size_t k = y.column[p];
-      const int rows[4] = {pos_angle[i], pos_angle[i], pos_magnitude[i], pos_magnitude[i]};
-      const int cols[4] = {pos_angle[k], pos_magnitude[k], pos_angle[k], pos_magnitude[k]};
-      for (int b = 0; b < 4; ++b)
-        if (rows[b] != kNone && cols[b] != kNone) entries.push_back({cols[b], rows[b], static_cast<int>(4 * p) + b});
-    }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.col != b.col ? a.col < b.col : a.row < b.row; });
-  JacobianPattern j;
-  j.m = m;
-  j.column_start.assign(static_cast<std::size_t>(m) + 1, 0);
-  j.row.resize(entries.size());
-  j.slot.assign(4 * y.nnz(), kNone);
-  for (std::size_t e = 0; e < entries.size(); ++e) {
-    ++j.column_start[static_cast<std::size_t>(entries[e].col) + 1];
-    j.row[e] = entries[e].row;
-    j.slot[static_cast<std::size_t>(entries[e].slot)] = static_cast<int>(e);
-  }
-  for (int c = 0; c < m; ++c) j.column_start[static_cast<std::size_t>(c) + 1] += j.column_start[static_cast<std::size_t>(c)];
-  return j;
-}
-
-std::vector<Complex> multiply(const ComplexCsr& y, const std::vector<Complex>& v) {
-  std::vector<Complex> out(y.n);
-  for (std::size_t i = 0; i < y.n; ++i) {
-    Complex sum = 0;
-    for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p) sum += y.value[p] * v[y.column[p]];
-    out[i] = sum;
-  }
-  return out;
-}
-
-}  // namespace
 
 PowerFlowResult solve_power_flow(const Case& c, const PowerFlowOptions& options) {
   const BusNumbering buses = number_buses(c);
@@ -103,91 +48,28 @@ PowerFlowResult solve_power_flow(const Case& c, const PowerFlowOptions& options)
   }
   r.slack = slack;
 
-  // Start point and the positions of the unknowns: angles of PV and PQ buses,
-  // then magnitudes of PQ buses.
+  // Start point: set points at PV and slack buses; flat or stored elsewhere.
   std::vector<double> vm(n), va(n);
-  std::vector<int> pos_angle(n, kNone), pos_magnitude(n, kNone);
-  int m = 0;
+  std::vector<grid::BusRole> role(n);
   for (std::size_t i = 0; i < n; ++i) {
     const bool keep_stored = !options.flat_start || r.solved_as[i] == BusType::slack;
     vm[i] = r.solved_as[i] == BusType::pq ? (options.flat_start ? 1.0 : c.buses[i].vm) : set_point[i];
     va[i] = keep_stored ? c.buses[i].va * kDeg : 0.0;
-    if (r.solved_as[i] != BusType::slack) pos_angle[i] = m++;
+    role[i] = r.solved_as[i] == BusType::slack ? grid::BusRole::slack
+                                                : (r.solved_as[i] == BusType::pv ? grid::BusRole::pv : grid::BusRole::pq);
   }
-  for (std::size_t i = 0; i < n; ++i)
-    if (r.solved_as[i] == BusType::pq) pos_magnitude[i] = m++;
-
-  const JacobianPattern jp = jacobian_pattern(y, pos_angle, pos_magnitude, m);
-  KluSolver lu;
-  lu.analyze(m, jp.column_start, jp.row);
-  std::vector<double> f(static_cast<std::size_t>(m)), jx(jp.row.size());
-  std::vector<Complex> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = std::polar(vm[i], va[i]);
-  std::vector<Complex> before_polish;
-  int polish_left = options.polish_steps;
-
-  while (true) {
-    const std::vector<Complex> current = multiply(y, v);
-    double largest = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const Complex mis = v[i] * std::conj(current[i]) - scheduled[i];
-      if (pos_angle[i] != kNone) f[static_cast<std::size_t>(pos_angle[i])] = mis.real();
-      if (pos_magnitude[i] != kNone) f[static_cast<std::size_t>(pos_magnitude[i])] = mis.imag();
-      if (pos_angle[i] != kNone) largest = std::max(largest, std::abs(mis.real()));
-      if (pos_magnitude[i] != kNone) largest = std::max(largest, std::abs(mis.imag()));
-      if (!std::isfinite(mis.real()) || !std::isfinite(mis.imag())) largest = std::numeric_limits<double>::infinity();
-    }
-    if (r.converged) {
-      // A polishing step: keep it only if it helped.
-      if (!(largest < r.mismatch)) {
-        v = before_polish;
-        break;
-      }
-      r.history.push_back(largest);
-      r.mismatch = largest;
-      if (--polish_left < 0) break;
-    } else {
-      r.history.push_back(largest);
-      r.mismatch = largest;
-      if (largest <= options.tolerance) {
-        r.converged = true;
-        if (--polish_left < 0) break;
-      } else if (r.iterations >= options.max_iterations || !(largest <= options.divergence)) {
-        break;
-      }
-    }
-    before_polish = v;
-
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p) {
-        const std::size_t k = y.column[p];
-        const Complex unit_k = v[k] / std::abs(v[k]);
-        Complex ds_dvm = v[i] * std::conj(y.value[p] * unit_k);
-        Complex ds_dva = Complex(0, -1) * v[i] * std::conj(y.value[p] * v[k]);
-        if (i == k) {
-          ds_dvm += std::conj(current[i]) * unit_k;
-          ds_dva += Complex(0, 1) * v[i] * std::conj(current[i]);
-        }
-        const double block[4] = {ds_dva.real(), ds_dvm.real(), ds_dva.imag(), ds_dvm.imag()};
-        for (int b = 0; b < 4; ++b) {
-          const int s = jp.slot[4 * p + static_cast<std::size_t>(b)];
-          if (s != kNone) jx[static_cast<std::size_t>(s)] = block[b];
-        }
-      }
-    lu.factor(jx);
-    lu.solve(f);  // f := J⁻¹ F; the Newton step is −f
-    for (std::size_t i = 0; i < n; ++i) {
-      if (pos_angle[i] != kNone) va[i] -= f[static_cast<std::size_t>(pos_angle[i])];
-      if (pos_magnitude[i] != kNone) vm[i] -= f[static_cast<std::size_t>(pos_magnitude[i])];
-      v[i] = std::polar(vm[i], va[i]);
-    }
-    if (!r.converged) ++r.iterations;
-  }
-
-  r.voltage = v;
-  const std::vector<Complex> current = multiply(y, v);
-  r.injection.resize(n);
-  for (std::size_t i = 0; i < n; ++i) r.injection[i] = v[i] * std::conj(current[i]);
+  grid::NewtonOptions newton;
+  newton.tolerance = options.tolerance;
+  newton.max_iterations = options.max_iterations;
+  newton.divergence = options.divergence;
+  newton.polish_steps = options.polish_steps;
+  grid::NewtonResult solved = grid::solve_newton(y, role, scheduled, std::move(vm), std::move(va), newton);
+  r.converged = solved.converged;
+  r.iterations = solved.iterations;
+  r.mismatch = solved.mismatch;
+  r.history = std::move(solved.history);
+  r.voltage = std::move(solved.voltage);
+  r.injection = std::move(solved.injection);
   return r;
 }
 

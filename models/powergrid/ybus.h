@@ -38,15 +38,9 @@ struct BranchAdmittance {
 };
 BranchAdmittance branch_admittance(const Branch& b);
 
-// One entry to add into a matrix.
-struct ComplexTriplet {
-  std::size_t row, col;
-  Complex value;
-};
-
-// Sums the triplets into an n-by-n CSR matrix (duplicates added; every
-// diagonal present, zero if no triplet touches it). Rows must be < n.
-ComplexCsr assemble_csr(std::size_t n, const std::vector<ComplexTriplet>& triplets);
+// One entry to add into a matrix, and their sum as a CSR matrix (gridcore).
+using grid::assemble_csr;
+using grid::ComplexTriplet;
 
 // Ybus of the in-service branches and the bus shunts.
 ComplexCsr make_ybus(const Case& c, const BusNumbering& buses);

@@ -1,12 +1,12 @@
-// models/powergrid/klu_solver.cpp -- see klu_solver.h.
-#include "powergrid/klu_solver.h"
+// models/gridcore/klu_solver.cpp -- see klu_solver.h.
+#include "gridcore/klu_solver.h"
 
 #include <klu.h>
 
 #include <stdexcept>
 #include <string>
 
-namespace lsdae::powergrid {
+namespace lsdae::grid {
 
 namespace {
 const char* status_name(int status) {
@@ -83,4 +83,4 @@ void KluSolver::solve(std::vector<double>& rhs) const {
   if (!klu_solve(m.symbolic, m.numeric, m.n, 1, rhs.data(), &m.common)) m.fail("klu_solve");
 }
 
-}  // namespace lsdae::powergrid
+}  // namespace lsdae::grid

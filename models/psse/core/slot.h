@@ -1,0 +1,96 @@
+// models/psse/core/slot.h -- one component as the framework holds it: what it
+// declared (names, inputs, outputs, parameters, limiters), and its
+// evaluation on a local vector of knowns, values or exact local Jacobian.
+//
+// The local vectors (frame.h): knowns = [x | z | u | Vr Vi] (FrameShape::
+// known_count()), outputs = [f | g | Ir Ii] (output_count()). The System
+// (system.h) gathers the knowns from the FMU's variables and scatters the
+// outputs; the model tests (tests/models/psse/component_harness.h) drive a
+// slot directly.
+//
+// Cost: evaluate() is one call of the model's equations; jacobian() is
+// known_count() calls with Dual (one column each), into a dense
+// output_count() x known_count() block, column major.
+#ifndef LSDAE_MODELS_PSSE_CORE_SLOT_H
+#define LSDAE_MODELS_PSSE_CORE_SLOT_H
+
+#include <string>
+#include <vector>
+
+#include "psse/core/component.h"
+
+namespace lsdae::psse {
+
+struct DeclaredVariable {
+  std::string name, description, unit;
+};
+
+struct DeclaredInput {
+  std::string signal;
+  double default_value = kNoDefault;
+};
+
+struct DeclaredOutput {
+  std::string signal;
+  Var variable;
+};
+
+struct DeclaredLimiter {
+  std::string name;
+  LimiterKind kind = LimiterKind::windup;
+  int state = -1;  // non_windup: the state it holds
+};
+
+class ComponentSlot {
+ public:
+  // Declares the component twice (component.h, Layout::consumed): first
+  // with nothing consumed, to learn its inputs; then with `consumed`. The
+  // second call is the one kept. Throws ModelError for an inconsistent
+  // declaration (an output naming a variable that does not exist, a
+  // non_windup limiter without a valid state, a signal written twice).
+  ComponentSlot(Component& component, const std::vector<std::string>& consumed);
+  // Only the first pass: the inputs the component reads.
+  static std::vector<DeclaredInput> inputs_of(Component& component);
+
+  Component& component() const { return *component_; }
+  const FrameShape& shape() const { return shape_; }
+  const std::vector<DeclaredVariable>& states() const { return states_; }
+  const std::vector<DeclaredVariable>& algebraics() const { return algebraics_; }
+  const std::vector<DeclaredInput>& inputs() const { return inputs_; }
+  const std::vector<DeclaredOutput>& outputs() const { return outputs_; }
+  const std::vector<DeclaredVariable>& parameters() const { return parameters_; }
+  const std::vector<DeclaredLimiter>& limiters() const { return limiters_; }
+
+  // outputs := the model's [f | g | Ir Ii] at `known`; `record` (limiters()
+  // entries, may be null) receives each limiter's tested values.
+  void evaluate(const double* known, double* out, const double* parameter, const int* mode, LimiterRecord* record,
+                double time) const;
+  // The limiters' modes at initialization (limiter_initial_mode, no
+  // hysteresis), from the values at `known`: evaluated with the modes found
+  // so far and repeated until no mode changes, because one limiter's mode
+  // can move another's input (a gate or the rectifier's segment before a
+  // clamp; starting from all "free" would test the clamp with the wrong
+  // branch). `record` receives the tested values of the last pass and
+  // outside[l] whether limiter l lies beyond its limits (by > tolerance).
+  // Throws ModelError naming the component when the modes do not settle
+  // within limiters() + 2 passes.
+  void initial_modes(const double* known, const double* parameter, double tolerance, std::vector<int>& mode,
+                     std::vector<LimiterRecord>& record, std::vector<char>& outside) const;
+  // jacobian[c * output_count + r] = d out_r / d known_c; when `tangents`
+  // is given, (*tangents)[c * limiters + l] = d (limiter l's record) / d known_c.
+  void jacobian(const double* known, const double* parameter, const int* mode, double time,
+                std::vector<double>& jacobian, std::vector<LimiterRecord>* tangents = nullptr) const;
+
+ private:
+  Component* component_;
+  FrameShape shape_;
+  std::vector<DeclaredVariable> states_, algebraics_, parameters_;
+  std::vector<DeclaredInput> inputs_;
+  std::vector<DeclaredOutput> outputs_;
+  std::vector<DeclaredLimiter> limiters_;
+  mutable std::vector<Dual> dual_known_, dual_out_;
+};
+
+}  // namespace lsdae::psse
+
+#endif  // LSDAE_MODELS_PSSE_CORE_SLOT_H

@@ -1,0 +1,261 @@
+// models/psse/system/system_build.cpp -- System: binding the components'
+// signals and initializing them (system.h).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "psse/core/limiter.h"
+#include "psse/core/parameters.h"
+#include "psse/system/event_solver.h"
+#include "psse/system/system_impl.h"
+
+namespace lsdae::psse {
+
+namespace {
+
+std::string sanitized(const std::string& id) {
+  std::string out;
+  for (char c : id) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  return out;
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+using SignalKey = std::pair<std::string, std::string>;  // (unit, signal)
+
+class Init final : public InitContext {
+ public:
+  Init(SlotState& s, const System::Impl& sys, std::map<SignalKey, double>& table, std::map<SignalKey, std::string>& who,
+       std::vector<std::string>& notes)
+      : s_(s), sys_(sys), table_(table), who_(who), notes_(notes) {}
+  Complex voltage() const override { return sys_.v0[s_.placed.bus]; }
+  Complex injection() const override { return s_.placed.injection; }
+  double system_base() const override { return sys_.net.sbase; }
+  double frequency() const override { return sys_.net.frequency; }
+  void state(int i, double value) override { s_.x0.at(static_cast<std::size_t>(i)) = value; }
+  void algebraic(int j, double value) override { s_.z0.at(static_cast<std::size_t>(j)) = value; }
+  void parameter(int k, double value) override { s_.p0.at(static_cast<std::size_t>(k)) = value; }
+  double signal(const char* name) const override {
+    auto it = table_.find({s_.placed.unit, name});
+    if (it == table_.end())
+      throw ModelError(s_.placed.component->describe() + ": initialization reads signal \"" + name +
+                       "\" of its unit, which no model of the unit has set → give the unit the model that sets it "
+                       "(core/signals.h), or check the initialization order (InitStage)");
+    return it->second;
+  }
+  bool has_signal(const char* name) const override { return table_.count({s_.placed.unit, name}) != 0; }
+  void set_signal(const char* name, double value) override {
+    const SignalKey key{s_.placed.unit, name};
+    auto it = table_.find(key);
+    if (it != table_.end() && std::fabs(it->second - value) > 1e-8 * std::max(1.0, std::fabs(value)))
+      throw ModelError(s_.placed.component->describe() + ": sets signal \"" + name + "\" to " + number(value) +
+                       ", but " + who_[key] + " set it to " + number(it->second) +
+                       " → the unit's models disagree on its operating point");
+    table_[key] = value;
+    who_[key] = s_.placed.component->describe();
+  }
+  void note(const std::string& message) override { notes_.push_back(s_.placed.component->describe() + ": " + message); }
+
+ private:
+  SlotState& s_;
+  const System::Impl& sys_;
+  std::map<SignalKey, double>& table_;
+  std::map<SignalKey, std::string>& who_;
+  std::vector<std::string>& notes_;
+};
+
+}  // namespace
+
+System::Impl::Impl(SystemInput input, kit::Form f)
+    : form(f), net(std::move(input.network)), v0(std::move(input.voltage)), disturbances(net, std::move(input.disturbances)) {
+  slots.resize(input.components.size());
+  for (std::size_t k = 0; k < input.components.size(); ++k) slots[k].placed = std::move(input.components[k]);
+  devices_at.resize(net.buses.size());
+  bind();
+  initialize();
+  check_rest();
+}
+
+System::Impl::~Impl() = default;
+
+void System::Impl::bind() {
+  std::map<std::string, std::vector<std::string>> consumed;  // unit -> signals read
+  for (SlotState& s : slots)
+    for (const DeclaredInput& in : ComponentSlot::inputs_of(*s.placed.component))
+      consumed[s.placed.unit].push_back(in.signal);
+  std::set<std::string> prefixes;
+  std::map<SignalKey, std::size_t> producer;
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    SlotState& s = slots[k];
+    const ComponentInfo& info = s.placed.component->info();
+    s.slot = std::make_unique<ComponentSlot>(*s.placed.component, consumed[s.placed.unit]);
+    const std::string id = sanitized(info.id);
+    s.prefix = std::string(role_prefix(info.role)) + "[" + std::to_string(info.bus) + (id.empty() ? "" : "_" + id) + "]";
+    if (!prefixes.insert(s.prefix).second)
+      throw ModelError(s.placed.component->describe() + ": a second " + role_prefix(info.role) +
+                       " model for the same unit (" + s.prefix + ") → keep one record per role and unit");
+    s.network_device = info.stage == InitStage::network_device;
+    if (s.network_device) devices_at[s.placed.bus].push_back(k);
+    for (const DeclaredOutput& o : s.slot->outputs()) {
+      auto [it, fresh] = producer.emplace(SignalKey{s.placed.unit, o.signal}, k);
+      if (!fresh)
+        throw ModelError(s.placed.component->describe() + ": writes signal \"" + o.signal + "\", which " +
+                         slots[it->second].placed.component->describe() + " writes already → drop one of them");
+    }
+    const FrameShape& sh = s.slot->shape();
+    s.x0.assign(static_cast<std::size_t>(sh.states), 0.0);
+    s.z0.assign(static_cast<std::size_t>(sh.algebraics), 0.0);
+    s.p0.assign(static_cast<std::size_t>(sh.parameters), 0.0);
+    s.mode0.assign(static_cast<std::size_t>(sh.limiters), kModeFree);
+  }
+  std::map<SignalKey, int> constant_of;
+  for (SlotState& s : slots) {
+    for (const DeclaredInput& in : s.slot->inputs()) {
+      InputSource src;
+      const SignalKey key{s.placed.unit, in.signal};
+      auto p = producer.find(key);
+      if (p != producer.end()) {
+        src.slot = static_cast<int>(p->second);
+        for (const DeclaredOutput& o : slots[p->second].slot->outputs())
+          if (o.signal == in.signal) src.variable = o.variable;
+      } else {
+        auto c = constant_of.find(key);
+        if (c == constant_of.end()) {
+          HeldConstant h;
+          h.name = s.prefix + "." + in.signal;
+          h.signal = in.signal;
+          h.description = "signal " + in.signal + " of the unit, held (no model of the unit writes it)";
+          if (!std::isnan(in.default_value)) h.value = in.default_value, h.set = true;
+          constants.push_back(h);
+          c = constant_of.emplace(key, static_cast<int>(constants.size()) - 1).first;
+        }
+        src.constant = c->second;
+      }
+      s.input.push_back(src);
+    }
+  }
+}
+
+void System::Impl::initialize() {
+  std::vector<std::size_t> order(slots.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return slots[a].placed.component->info().stage < slots[b].placed.component->info().stage;
+  });
+  std::map<SignalKey, double> table;
+  std::map<SignalKey, std::string> who;
+  for (std::size_t k : order) {
+    SlotState& s = slots[k];
+    Init init(s, *this, table, who, report.notes);
+    s.placed.component->initialize(init);
+    for (const DeclaredOutput& o : s.slot->outputs()) {
+      const double value = o.variable.kind == Var::Kind::state ? s.x0[static_cast<std::size_t>(o.variable.index)]
+                                                               : s.z0[static_cast<std::size_t>(o.variable.index)];
+      const SignalKey key{s.placed.unit, o.signal};
+      auto it = table.find(key);
+      if (it != table.end() && std::fabs(it->second - value) > 1e-8 * std::max(1.0, std::fabs(value)))
+        throw ModelError(s.placed.component->describe() + ": its output \"" + o.signal + "\" starts at " +
+                         number(value) + ", but " + who[key] + " needs " + number(it->second) +
+                         " → the model's initialization must deliver the value its unit needs");
+      table[key] = value;
+      who[key] = s.placed.component->describe();
+    }
+  }
+  for (SlotState& s : slots)
+    for (std::size_t k = 0; k < s.input.size(); ++k) {
+      if (s.input[k].constant < 0) continue;
+      HeldConstant& h = constants[static_cast<std::size_t>(s.input[k].constant)];
+      auto it = table.find({s.placed.unit, h.signal});
+      if (it != table.end()) {
+        h.value = it->second;
+        h.set = true;
+      }
+      if (!h.set)
+        throw ModelError(s.placed.component->describe() + ": reads signal \"" + h.signal +
+                         "\", which no model of its unit writes or sets at initialization, and it has no default → "
+                         "add the model that provides it");
+    }
+  // Limiter modes from the initial values; report those outside their limits.
+  for (SlotState& s : slots) {
+    const FrameShape& sh = s.slot->shape();
+    s.known.assign(static_cast<std::size_t>(sh.known_count()), 0.0);
+    s.out.assign(static_cast<std::size_t>(sh.output_count()), 0.0);
+    s.record.assign(static_cast<std::size_t>(sh.limiters), LimiterRecord{});
+    s.mode.assign(static_cast<std::size_t>(sh.limiters), kModeFree);
+    s.param = s.p0;
+    std::copy(s.x0.begin(), s.x0.end(), s.known.begin());
+    std::copy(s.z0.begin(), s.z0.end(), s.known.begin() + sh.states);
+    for (std::size_t k = 0; k < s.input.size(); ++k) {
+      const InputSource& src = s.input[k];
+      double value = 0;
+      if (src.constant >= 0) value = constants[static_cast<std::size_t>(src.constant)].value;
+      else {
+        const SlotState& p = slots[static_cast<std::size_t>(src.slot)];
+        value = src.variable.kind == Var::Kind::state ? p.x0[static_cast<std::size_t>(src.variable.index)]
+                                                      : p.z0[static_cast<std::size_t>(src.variable.index)];
+      }
+      s.known[static_cast<std::size_t>(sh.states + sh.algebraics) + k] = value;
+    }
+    s.known[static_cast<std::size_t>(sh.vr_index())] = v0[s.placed.bus].real();
+    s.known[static_cast<std::size_t>(sh.vr_index() + 1)] = v0[s.placed.bus].imag();
+    // Modes from the values, repeated until they settle (slot.h: one limiter's
+    // mode can move another's input).
+    std::vector<char> outside;
+    s.slot->initial_modes(s.known.data(), s.param.data(), 1e-6, s.mode0, s.record, outside);
+    for (std::size_t l = 0; l < s.record.size(); ++l) {
+      const DeclaredLimiter& lim = s.slot->limiters()[l];
+      if (outside[l])
+        report.limits.push_back(s.placed.component->describe() + ": limiter " + lim.name + " starts outside its limits (" +
+                                number(s.record[l].u) + " not in [" + number(s.record[l].lo) + ", " +
+                                number(s.record[l].hi) + "]); held at the limit");
+      if (lim.kind == LimiterKind::non_windup && s.mode0[l] != kModeFree)
+        s.x0[static_cast<std::size_t>(lim.state)] = limiter_held_value(s.mode0[l], s.record[l]);
+    }
+    s.mode = s.mode0;
+    report.states += s.x0.size();
+    report.algebraics += s.z0.size();
+    report.limiters += s.mode0.size();
+  }
+  report.components = slots.size();
+  report.algebraics += 2 * net.buses.size();
+}
+
+// The largest derivative and residual at t = 0, by name (the flat start).
+void System::Impl::check_rest() {
+  std::vector<Complex> mismatch(net.buses.size());
+  for (std::size_t i = 0; i < net.buses.size(); ++i)
+    for (std::size_t p = net.y.row_start[i]; p < net.y.row_start[i + 1]; ++p)
+      mismatch[i] += net.y.value[p] * v0[net.y.column[p]];
+  for (SlotState& s : slots) {
+    const FrameShape& sh = s.slot->shape();
+    std::copy(s.x0.begin(), s.x0.end(), s.known.begin());
+    s.slot->evaluate(s.known.data(), s.out.data(), s.param.data(), s.mode.data(), nullptr, 0.0);
+    for (int i = 0; i < sh.states; ++i)
+      if (std::fabs(s.out[static_cast<std::size_t>(i)]) > report.largest_derivative) {
+        report.largest_derivative = std::fabs(s.out[static_cast<std::size_t>(i)]);
+        report.largest_derivative_name = "der(" + s.prefix + "." + s.slot->states()[static_cast<std::size_t>(i)].name + ")";
+      }
+    for (int j = 0; j < sh.algebraics; ++j)
+      if (std::fabs(s.out[static_cast<std::size_t>(sh.states + j)]) > report.largest_residual) {
+        report.largest_residual = std::fabs(s.out[static_cast<std::size_t>(sh.states + j)]);
+        report.largest_residual_name = s.prefix + "." + s.slot->algebraics()[static_cast<std::size_t>(j)].name;
+      }
+    if (s.network_device)
+      mismatch[s.placed.bus] -= Complex(s.out[static_cast<std::size_t>(sh.states + sh.algebraics)],
+                                        s.out[static_cast<std::size_t>(sh.states + sh.algebraics + 1)]);
+  }
+  for (std::size_t i = 0; i < net.buses.size(); ++i)
+    if (std::abs(mismatch[i]) > report.largest_residual) {
+      report.largest_residual = std::abs(mismatch[i]);
+      report.largest_residual_name = "bus[" + std::to_string(net.buses[i].number) + "] current balance";
+    }
+  solver = std::make_unique<EventSolver>(*this);
+}
+
+}  // namespace lsdae::psse

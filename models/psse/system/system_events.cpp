@@ -1,0 +1,132 @@
+// models/psse/system/system_events.cpp -- System: events (system.h, "Events").
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "psse/core/limiter.h"
+#include "psse/system/event_solver.h"
+#include "psse/system/system_impl.h"
+
+namespace lsdae::psse {
+
+namespace {
+constexpr double kHysteresis = 1e-8;
+constexpr int kMaxRounds = 20;
+constexpr double kDeferral = 1e-6;  // s (relative to max(1, |t|)): a switch's release after a jump
+}  // namespace
+
+kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
+  double* v = c.v;
+  const double t = c.time;
+  kit::DiscreteUpdate u;
+  disturbances.resolve(v, active);
+  // Modes at the start, to count the limiters whose mode this event changes.
+  std::vector<std::vector<int>> before(slots.size());
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    for (ValueRef m : slots[k].mode_vr) before[k].push_back(static_cast<int>(std::lround(v[m])));
+
+  auto set_mode = [&](SlotState& s, std::size_t l, int mode, const LimiterRecord& r) {
+    v[s.mode_vr[l]] = mode;
+    s.mode[l] = mode;
+    const DeclaredLimiter& lim = s.slot->limiters()[l];
+    if (lim.kind == LimiterKind::non_windup && mode != kModeFree) {
+      v[s.x_vr[static_cast<std::size_t>(lim.state)]] = limiter_held_value(mode, r);
+      u.values_of_states_changed = true;
+    }
+  };
+
+  // (2) limiters whose indicator crossed zero since the last event: their
+  // records are those of the point the importer located (compute() ran there).
+  if (!first_update) {
+    for (SlotState& s : slots)
+      for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+        if (!s.record[l].written) continue;
+        const double now = v[s.ind_vr[l]];
+        if (s.last_indicator[l] > 0.0 && now <= 0.0)
+          set_mode(s, l, limiter_transition(s.slot->limiters()[l].kind, s.mode[l], s.record[l]), s.record[l]);
+      }
+  }
+  first_update = false;
+
+  // (1) the disturbances due; a generator trip freezes its unit.
+  disturbances.set_flags(t, active, v);
+  for (std::size_t k = 0; k < active.gen_trips.size(); ++k) {
+    if (!disturbances.gen_tripped(v, k)) continue;
+    const GeneratorRecord& gen = net.generators[active.gen_trips[k].generator];
+    const std::string unit = "G:" + std::to_string(gen.bus) + ":" + gen.id;
+    bool found = false;
+    for (SlotState& s : slots) {
+      if (s.placed.unit != unit) continue;
+      found = true;
+      if (s.frozen) continue;
+      s.frozen = true;
+      s.z_frozen.resize(s.z_vr.size());
+      for (std::size_t j = 0; j < s.z_vr.size(); ++j) s.z_frozen[j] = v[s.z_vr[j]];
+    }
+    if (!found)
+      throw std::invalid_argument("gentrip[" + std::to_string(k + 1) + "]: generator " + std::to_string(gen.bus) +
+                                  " '" + gen.id + "' has no dynamic model in this case → choose one of the machines");
+  }
+
+  update_islands(v, t);
+
+  // (3) the algebraic variables at the new point, and the modes they call for.
+  // When Newton fails (constant-power loads at a faulted bus), it tries once
+  // more with every switch below its threshold (loads as admittances, which a
+  // network can always carry) and lets the values decide from there.
+  std::vector<double>& work = event_work;
+  const bool release_now = pending_release && t >= *pending_release - 1e-12;
+  pending_release.reset();
+  bool solved = false, tried_below = false, deferred = false;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    solved = solver->solve(v, value_count, t, work);
+    if (!solved && !tried_below) {
+      tried_below = true;
+      bool any = false;
+      for (SlotState& s : slots)
+        for (std::size_t l = 0; l < s.mode_vr.size(); ++l)
+          if (s.slot->limiters()[l].kind == LimiterKind::below && s.mode[l] != kModeBelow) {
+            set_mode(s, l, kModeBelow, s.record[l]);
+            any = true;
+          }
+      if (any) continue;
+    }
+    if (!solved) break;
+    compute(work.data(), t, true);
+    bool changed = false;
+    for (SlotState& s : slots)
+      for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+        if (!s.record[l].written) continue;
+        const LimiterKind kind = s.slot->limiters()[l].kind;
+        const int m = limiter_mode_by_value(kind, s.mode[l], s.record[l], kHysteresis);
+        if (m == s.mode[l]) continue;
+        if (kind == LimiterKind::below && m == kModeFree && !release_now) {
+          deferred = true;  // released at the deferred event (system.h)
+          continue;
+        }
+        set_mode(s, l, m, s.record[l]);
+        changed = true;
+      }
+    if (!changed) break;
+  }
+  last_event_solve_converged = solved;
+  // The indicators after the event: the reference for the next crossing.
+  compute(solved ? work.data() : v, t, true);
+  for (SlotState& s : slots)
+    for (std::size_t l = 0; l < s.ind_vr.size(); ++l)
+      s.last_indicator[l] = s.record[l].written ? limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l])
+                                                : 1.0;
+  double events = v[events_vr];
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    for (std::size_t l = 0; l < slots[k].mode_vr.size(); ++l)
+      if (static_cast<int>(std::lround(v[slots[k].mode_vr[l]])) != before[k][l]) events += 1.0;
+  v[events_vr] = events;
+  u.next_event_time = disturbances.next_event(t, active);
+  if (deferred) {
+    pending_release = t + kDeferral * std::max(1.0, std::fabs(t));
+    if (!u.next_event_time || *pending_release < *u.next_event_time) u.next_event_time = pending_release;
+  }
+  return u;
+}
+
+}  // namespace lsdae::psse

@@ -1,0 +1,107 @@
+// models/psse/system/system_impl.h -- the inside of System (system.h):
+// every component's slot with its values, bindings and value references,
+// the network's variables, the event solver. Internal to models/psse/system.
+#ifndef LSDAE_MODELS_PSSE_SYSTEM_SYSTEM_IMPL_H
+#define LSDAE_MODELS_PSSE_SYSTEM_SYSTEM_IMPL_H
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "psse/core/slot.h"
+#include "psse/system/disturbance_runtime.h"
+#include "psse/system/system.h"
+
+namespace lsdae::psse {
+
+using kit::ValueRef;
+inline constexpr ValueRef kNoRef = kit::kNoValueRef;
+
+// Where an input's value comes from.
+struct InputSource {
+  int slot = -1;      // a variable of that component (slot index) ...
+  Var variable;
+  int constant = -1;  // ... or a held constant (index into System::Impl::constants)
+};
+
+struct HeldConstant {
+  std::string name, description, signal;
+  double value = 0;
+  bool set = false;
+  ValueRef vr = kNoRef;
+};
+
+struct SlotState {
+  PlacedComponent placed;
+  std::unique_ptr<ComponentSlot> slot;
+  std::string prefix;      // gen[102_1]
+  bool network_device = false;  // InitStage::network_device: its injection enters the bus
+  std::vector<double> x0, z0, p0;
+  std::vector<int> mode0;
+  std::vector<InputSource> input;
+  // Value references, after declare().
+  std::vector<ValueRef> x_vr, der_vr, rx_vr, z_vr, g_vr, u_vr, p_vr, mode_vr, ind_vr;
+  std::vector<char> u_known;    // the input is a state or algebraic variable (a known of the DAE)
+  // Work space.
+  std::vector<double> known, out, jac;
+  std::vector<int> mode;
+  std::vector<double> param;
+  std::vector<LimiterRecord> record, tangent;
+  std::vector<double> last_indicator;
+  bool frozen = false;
+  std::vector<double> z_frozen;
+};
+
+class EventSolver;
+
+struct System::Impl {
+  Impl(SystemInput input, kit::Form form);
+  ~Impl();
+
+  kit::Form form;
+  Network net;
+  std::vector<Complex> v0;
+  std::vector<SlotState> slots;
+  std::vector<HeldConstant> constants;
+  DisturbanceRuntime disturbances;
+  ActiveDisturbances active;
+  InitReport report;
+  std::vector<ValueRef> vr, vi, res_re, res_im;
+  ValueRef events_vr = kNoRef;
+  ValueRef dead_buses_vr = kNoRef, lost_load_vr = kNoRef;  // islands.dead_buses, islands.lost_load
+  std::vector<bool> bus_dead;  // in an island without a source (islands.h)
+  // A dead bus is grounded where its diagonal may change: it has devices, or a branch a trip opens ends there.
+  std::vector<bool> bus_groundable;
+  std::vector<std::vector<std::size_t>> devices_at;  // network devices per bus
+  std::unique_ptr<EventSolver> solver;
+  bool declared = false;
+  std::vector<double> scratch_re, scratch_im;
+  std::vector<double> event_work, event_good;
+  std::size_t value_count = 0;   // variables of the FMU (value references 0 .. value_count - 1)
+  bool first_update = true;
+  bool last_event_solve_converged = true;
+  std::optional<double> pending_release;  // a deferred release of below-switches
+
+  // system_build.cpp
+  void bind();
+  void initialize();
+  void check_rest();
+  // system_eval.cpp
+  void gather(const SlotState& s, const double* v, std::vector<double>& known) const;
+  void network_residuals(const double* v, double* res_re_out, double* res_im_out) const;
+  void evaluate_slot(SlotState& s, const double* v, double time);
+  void compute(double* v, double time, bool write_indicators);
+  void partials(const double* v, double time, kit::PartialSink& sink);
+  // system_events.cpp
+  kit::DiscreteUpdate update_discrete(kit::Context& c);
+  // system_islands.cpp: after the disturbances switched, de-energizes the
+  // islands left without a source (islands.h).
+  void update_islands(double* v, double time);
+  // system_declare.cpp
+  void declare(kit::Builder& b);
+};
+
+}  // namespace lsdae::psse
+
+#endif  // LSDAE_MODELS_PSSE_SYSTEM_SYSTEM_IMPL_H
