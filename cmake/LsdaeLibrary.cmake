@@ -2,8 +2,8 @@
 # pkg-config file (docs/api.md, "Install and link").
 #
 # liblsdae.so is made of the module libraries' objects (lsdae_structure,
-# lsdae_kernels, lsdae_runtime, lsdae_results: static, position-independent), so the tests
-# keep linking the modules as before. lsdae.map exports the C interface and
+# lsdae_kernels and the runtime's layers lsdae_common ... lsdae_capi, runtime/CMakeLists.txt:
+# static, position-independent), so the tests keep linking the modules. lsdae.map exports the C interface and
 # the namespace lsdae, nothing else. SONAME: liblsdae.so.<major>.<minor>
 # while the major version is 0 (every minor release may change the ABI),
 # liblsdae.so.<major> from 1.0 on.
@@ -18,19 +18,28 @@ else()
   set(LSDAE_COMPATIBILITY SameMajorVersion)
 endif()
 
-add_library(lsdae_shared SHARED
-  $<TARGET_OBJECTS:lsdae_structure> $<TARGET_OBJECTS:lsdae_kernels> $<TARGET_OBJECTS:lsdae_runtime>
-  $<TARGET_OBJECTS:lsdae_powergrid_scenarios> $<TARGET_OBJECTS:lsdae_results>)
+# Every layer but the program's own (cli/): the C interface (capi/) and all below it.
+set(lsdae_library_targets lsdae_structure lsdae_kernels)
+set(lsdae_library_objects)
+foreach(layer common import fmu system results simulation supervise run sweep capi)
+  list(APPEND lsdae_library_targets lsdae_${layer})
+endforeach()
+foreach(target IN LISTS lsdae_library_targets)
+  list(APPEND lsdae_library_objects $<TARGET_OBJECTS:${target}>)
+endforeach()
+add_library(lsdae_shared SHARED ${lsdae_library_objects} $<TARGET_OBJECTS:lsdae_powergrid_scenarios>)
 add_library(lsdae::lsdae ALIAS lsdae_shared)
 # For the modules' own dependencies (SUNDIALS, KLU, libzip, pugixml, OpenMP, ...): the
 # archives themselves add nothing, every symbol in them is already defined by the objects.
-target_link_libraries(lsdae_shared PRIVATE lsdae_runtime lsdae_results)
-# lsdae/version.h is generated (top-level CMakeLists.txt).
-target_include_directories(lsdae_runtime PUBLIC $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>)
-target_include_directories(lsdae_shared INTERFACE
-  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/runtime/include>
-  $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
-  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_link_libraries(lsdae_shared PRIVATE ${lsdae_library_targets})
+# lsdae/version.h is generated (top-level CMakeLists.txt; lsdae_common carries its folder).
+# The public headers are each layer's include/lsdae/ (runtime/<layer>/include/), installed as one
+# folder, <prefix>/include/lsdae/.
+get_target_property(lsdae_public_include_dirs lsdae_public_headers INTERFACE_INCLUDE_DIRECTORIES)
+foreach(dir IN LISTS lsdae_public_include_dirs)
+  target_include_directories(lsdae_shared INTERFACE $<BUILD_INTERFACE:${dir}>)
+endforeach()
+target_include_directories(lsdae_shared INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_options(lsdae_shared PRIVATE
   -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/lsdae.map
   # Calls inside the library bind inside it (no PLT indirection on the hot paths).
@@ -47,9 +56,9 @@ set_target_properties(lsdae_shared PROPERTIES
 install(TARGETS lsdae_shared EXPORT lsdaeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/lsdae
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
-install(FILES ${PROJECT_BINARY_DIR}/include/lsdae/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lsdae)
+foreach(dir IN LISTS lsdae_public_include_dirs)
+  install(DIRECTORY ${dir}/lsdae DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+endforeach()
 # The public ScenarioRunner (one scenario at a time on a reused model): lsdae/sweep/scenario_runner.h
 # (it includes only lsdae/*.h).
 install(FILES ${PROJECT_SOURCE_DIR}/runtime/sweep/scenario_runner.h

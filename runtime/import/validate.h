@@ -4,7 +4,8 @@
 // Every finding is a Diagnostic with file:line and the names involved, and a
 // severity decided by two questions (lsdae/diagnostics.h): does FMI 3.0 or
 // FMI-LS-DAE say "must", and can lsdae simulate the FMU without the rule?
-// validate.cpp quotes the clause at every rule; docs/fmi-ls-dae.md
+// validate.cpp, validate_structure.cpp and validate_manifest.cpp quote the
+// clause at every rule; docs/fmi-ls-dae.md
 // ("Validation rules") tabulates them. In short:
 // Errors (lsdae cannot simulate the FMU as written):
 //   - no ModelExchange; a modelIdentifier that is not a plain file name;
