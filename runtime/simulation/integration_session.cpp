@@ -148,7 +148,11 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
   return true;
 }
 
-void IntegrationSession::restart(double at) {
+void IntegrationSession::restart(double at) { start_consistent(at, true); }
+
+bool IntegrationSession::try_restart(double at) { return start_consistent(at, false); }
+
+bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
   integrator_->start(at, y_, yp_);
   integrator_->set_stop_time(stop_time_);
   // IDACalcIC takes the direction and scale of the first step from tout1; it
@@ -159,10 +163,11 @@ void IntegrationSession::restart(double at) {
   double t_next = std::min(at + interval, settings_.t_stop);
   if (!(t_next - at > 1e-10 * std::max(1.0, std::fabs(at))))
     t_next = at + std::max(interval, 1e-6 * std::max(1.0, std::fabs(at)));
-  integrator_->make_consistent(t_next);
+  if (!integrator_->make_consistent(t_next, throw_on_failure)) return false;
   std::copy(integrator_->y().begin(), integrator_->y().end(), y_.begin());
   std::copy(integrator_->yp().begin(), integrator_->yp().end(), yp_.begin());
   t_ = t_ida_ = at;
+  return true;
 }
 
 StepOutcome IntegrationSession::step(double t_target) {

@@ -73,6 +73,10 @@ class IntegrationSession {
   // (Re)starts IDA at (at, y, y') and makes the algebraic variables and the
   // derivatives consistent (IDACalcIC); y, yp, t and t_ida become that point.
   void restart(double at);
+  // The same, but when IDACalcIC itself fails it returns false and leaves
+  // y, yp and t as they were (IDA then holds no consistent point: restart
+  // again before stepping).
+  bool try_restart(double at);
   // One IDA step towards t_target (IDA_ONE_STEP); t_ida becomes IDA's time.
   StepOutcome step(double t_target);
   void reset_faults() {
@@ -111,6 +115,7 @@ class IntegrationSession {
   void carry_klu_analysis(KluAnalysisPtr analysis) { carried_klu_analysis_ = std::move(analysis); }
 
  private:
+  bool start_consistent(double at, bool throw_on_failure);
   // The linear elimination plan when --eliminate allows one and it eliminates
   // something (elimination_, the reduced residuals and colourings set);
   // false otherwise (all cleared).

@@ -16,9 +16,17 @@
 //     selection is checked there (dummy_reselector.h) -- a failure is named
 //     here (Error(solver)) instead of surfacing as IDA's;
 //   - IDA restarts with consistent algebraic variables and derivatives (the
-//     equations may have changed even when the states did not);
+//     equations may have changed even when the states did not), from its own
+//     pre-event algebraic values; when IDACalcIC fails from there, once more
+//     from the algebraic values the FMU holds after its event iteration (read
+//     before anything sets them again): an FMU that solves its equations at
+//     the event (PsseGrid's event solve) has reached the post-event point,
+//     which IDACalcIC's damped Newton may not reach from the pre-event one
+//     (docs/simulation.md, "Events"). A run that restarts at the first try is
+//     unchanged by this: the FMU's values are only read;
 // and the observer sees the values after. The FMU asking to terminate ends
 // the run at t, observed after.
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +45,14 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
     log_info(evaluation->model().display_name() + ": the FMU asked to terminate at t = " + format_number(t));
     events.notify_after(t);
     return;
+  }
+  // The FMU's algebraic values after its event iteration: the second guess
+  // of the restart below (read now: every residual evaluation overwrites them).
+  std::vector<double> fmu_algebraic;
+  const simulation::ModelDae& dae = evaluation->dae();
+  if (!dae.algebraic_vrs.empty()) {
+    fmu_algebraic.resize(dae.algebraic_vrs.size());
+    if (evaluation->instance(0).get_float64(dae.algebraic_vrs, fmu_algebraic) != CallStatus::ok) fmu_algebraic.clear();
   }
   if (iteration.states_changed) {
     // The re-initialized states, and (semi-explicit) the FMU's derivatives
@@ -64,8 +80,32 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
   // project, before IDA sees it. Then restart IDA with consistent algebraic
   // variables and derivatives (reselect_at restarts itself when it switched).
   projection.after_event(*evaluation, t, session.y_to_move(), session.yp());
-  if (!reselect_at(t, session.y(), session.yp(), true)) restart(t);
+  if (!reselect_at(t, session.y(), session.yp(), true)) restart_after_event(t, fmu_algebraic);
   events.notify_after(t);
+}
+
+void Simulation::Impl::restart_after_event(double t, const std::vector<double>& fmu_algebraic) {
+  session.set_stop_time(events.stop_time());
+  if (fmu_algebraic.empty()) {
+    session.restart(t);
+    return;
+  }
+  if (session.try_restart(t)) return;
+  simulation::DaePoint v = evaluation->point_at(t, session.y(), session.yp());
+  bool differs = false;
+  for (std::size_t k = 0; k < v.z.size() && k < fmu_algebraic.size(); ++k) {
+    if (!std::isfinite(fmu_algebraic[k])) continue;
+    differs = differs || v.z[k] != fmu_algebraic[k];
+    v.z[k] = fmu_algebraic[k];
+  }
+  if (differs) {
+    log_info(evaluation->model().display_name() + ": consistent values after the event at t = " + format_number(t) +
+             " not found from the pre-event point; trying from the FMU's post-event algebraic values");
+    std::vector<double> y, yp;
+    evaluation->to_unknowns(v, y, yp);
+    session.set_point(std::move(y), std::move(yp));
+  }
+  session.restart(t);  // the failure names the residuals left
 }
 
 void Simulation::Impl::refresh_invariants(double t) {

@@ -103,6 +103,10 @@ struct Simulation::Impl {
   // instance, the new states, the invariants, re-selection or projection,
   // then IDA restarted with consistent values.
   void handle_event(simulation::EventLoop::Pending kind);
+  // IDA's restart after an event (simulation_events.cpp): from the session's
+  // point, and when IDACalcIC fails there, from the FMU's post-event
+  // algebraic values (`fmu_algebraic`, by algebraic variable; empty: none).
+  void restart_after_event(double t, const std::vector<double>& fmu_algebraic);
   // The invariants' values read again (at the instance's point, time t) and
   // handed to the residuals and the projector.
   void refresh_invariants(double t);

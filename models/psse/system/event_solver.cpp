@@ -91,4 +91,8 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
   }
 }
 
+void EventSolver::publish(const std::vector<double>& work, double* v) const {
+  for (ValueRef r : unknown_) v[r] = work[r];
+}
+
 }  // namespace lsdae::psse

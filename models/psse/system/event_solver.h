@@ -12,8 +12,9 @@
 // steps. Cost per step: one residual evaluation, one partials evaluation and
 // one sparse LU of the algebraic block.
 //
-// Contract: works on a copy of the FMU's values (`work`); never changes the
-// values the importer owns. Returns false, with the last iterate in `work`,
+// Contract: works on a copy of the FMU's values (`work`); solve() never
+// changes the values the importer owns (publish() does, on the caller's
+// word: the algebraic variables only). Returns false, with the last iterate in `work`,
 // when Newton does not converge (a collapsing network): the caller then keeps
 // the modes the crossings gave.
 #ifndef LSDAE_MODELS_PSSE_SYSTEM_EVENT_SOLVER_H
@@ -29,6 +30,10 @@ class EventSolver {
  public:
   explicit EventSolver(System::Impl& system) : sys_(system) {}
   bool solve(const double* v, std::size_t count, double time, std::vector<double>& work);
+  // The algebraic variables of `work` (a converged solve) written into `v`:
+  // after the event the importer reads them as its guess for the restart
+  // (the importer sets them again before any evaluation).
+  void publish(const std::vector<double>& work, double* v) const;
   int iterations() const { return iterations_; }
   double residual() const { return residual_; }
 

@@ -27,10 +27,14 @@
 // loads at a faulted bus), (3) first puts every switch below its threshold
 // (loads as admittances) and lets the values decide from there. A switch the
 // values release (below -> above) at such a jump is released at a time
-// event 1e-6 s (relative) later instead: the DAE solver restarts from the
-// old point, from which a network of constant-power loads is often out of
-// Newton's reach (IDACalcIC fails where it is of constant admittance), and
-// 1e-6 s later it starts from the new point.
+// event limits.release_delay (1e-6 s, relative) later instead: a DAE solver
+// that restarts from the old point may not reach a network of constant-power
+// loads by Newton from there (IDACalcIC fails where it is of constant
+// admittance), and 1e-6 s later it starts from the new point. The solved
+// algebraic variables are written into the FMU's values when (3) converged
+// with the final modes: an importer that reads them after Event Mode (lsdae
+// does when its restart from the old point fails) has the new point, and can
+// run with limits.release_delay = 0 (released at the event itself).
 //
 // Islands (islands.h): at every event after a trip or a generator trip, the
 // network's islands are found anew; one without a machine that runs (a

@@ -12,7 +12,6 @@ namespace lsdae::psse {
 namespace {
 constexpr double kHysteresis = 1e-8;
 constexpr int kMaxRounds = 20;
-constexpr double kDeferral = 1e-6;  // s (relative to max(1, |t|)): a switch's release after a jump
 }  // namespace
 
 kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
@@ -75,9 +74,10 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // more with every switch below its threshold (loads as admittances, which a
   // network can always carry) and lets the values decide from there.
   std::vector<double>& work = event_work;
-  const bool release_now = pending_release && t >= *pending_release - 1e-12;
+  const double deferral = v[release_delay_vr];  // s (relative to max(1, |t|)); 0: none
+  const bool release_now = !(deferral > 0.0) || (pending_release && t >= *pending_release - 1e-12);
   pending_release.reset();
-  bool solved = false, tried_below = false, deferred = false;
+  bool solved = false, tried_below = false, deferred = false, settled = false;
   for (int round = 0; round < kMaxRounds; ++round) {
     solved = solver->solve(v, value_count, t, work);
     if (!solved && !tried_below) {
@@ -107,9 +107,14 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
         set_mode(s, l, m, s.record[l]);
         changed = true;
       }
-    if (!changed) break;
+    if (!changed) {
+      settled = true;
+      break;
+    }
   }
   last_event_solve_converged = solved;
+  // The point solved with the final modes: the importer's guess for the restart.
+  if (solved && settled) solver->publish(work, v);
   // The indicators after the event: the reference for the next crossing.
   compute(solved ? work.data() : v, t, true);
   for (SlotState& s : slots)
@@ -123,7 +128,7 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   v[events_vr] = events;
   u.next_event_time = disturbances.next_event(t, active);
   if (deferred) {
-    pending_release = t + kDeferral * std::max(1.0, std::fabs(t));
+    pending_release = t + deferral * std::max(1.0, std::fabs(t));
     if (!u.next_event_time || *pending_release < *u.next_event_time) u.next_event_time = pending_release;
   }
   return u;

@@ -70,6 +70,7 @@ struct System::Impl {
   std::vector<ValueRef> vr, vi, res_re, res_im;
   ValueRef events_vr = kNoRef;
   ValueRef dead_buses_vr = kNoRef, lost_load_vr = kNoRef;  // islands.dead_buses, islands.lost_load
+  ValueRef release_delay_vr = kNoRef;                       // limits.release_delay
   std::vector<bool> bus_dead;  // in an island without a source (islands.h)
   // A dead bus is grounded where its diagonal may change: it has devices, or a branch a trip opens ends there.
   std::vector<bool> bus_groundable;

@@ -31,7 +31,7 @@ void IdaIntegrator::Impl::use_error_test_mask() {
   check(IDASetSuppressAlg(ida, SUNTRUE), "IDASetSuppressAlg");
 }
 
-void IdaIntegrator::make_consistent(double t_next) {
+bool IdaIntegrator::make_consistent(double t_next, bool throw_on_failure) {
   Impl& m = *impl_;
   m.use_id_for_initial_conditions();
   int flag = IDACalcIC(m.ida, IDA_YA_YDP_INIT, t_next);
@@ -39,11 +39,13 @@ void IdaIntegrator::make_consistent(double t_next) {
   m.diagnostics.rethrow_kept();
   IDAGetConsistentIC(m.ida, m.y, m.yp);
   m.full_valid = false;
-  if (flag >= 0) return;
+  if (flag >= 0) return true;
+  if (!throw_on_failure) return false;
   std::vector<double> r(n_);
   if (m.main.residual(t_, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_}, r) == kernels::EvalStatus::ok)
     m.diagnostics.check_finite(t_, r);
   m.diagnostics.initial_conditions_failed(flag, t_, r);
+  return false;
 }
 
 }  // namespace lsdae::simulation

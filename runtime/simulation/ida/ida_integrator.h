@@ -144,7 +144,10 @@ class IdaIntegrator {
   // Makes the algebraic y and the differential y' consistent (IDACalcIC with
   // IDA_YA_YDP_INIT), `t_next` the first output time. On failure the message
   // lists the largest remaining residuals by name (ida_initial_conditions.cpp).
-  void make_consistent(double t_next);
+  // With `throw_on_failure` false, a failure of IDACalcIC itself (its flag,
+  // not an error the FMU raised) returns false instead, y and y' then being
+  // IDACalcIC's last iterate: a caller that has another guess retries.
+  bool make_consistent(double t_next, bool throw_on_failure = true);
   void set_stop_time(double t_stop);
   // The first step after the next start() (IDASetInitStep), e.g. a quarter of
   // a step that was rejected after IDA accepted it; used once, then IDA
