@@ -176,6 +176,16 @@ const Fmu& Simulation::fmu() const {
 void Simulation::get(std::span<const ValueReference> vrs, std::span<double> values) {
   Impl& m = *impl_;
   Instance& main = m.evaluation->instance(0);
+  if (const simulation::ModelClocks* clocks = m.events.clocks(); clocks != nullptr && clocks->holds_any(vrs)) {
+    Values all(VariableType::float64);  // clocked variables: the last tick's values (get_values)
+    get_values(vrs, all);
+    if (all.reals.size() != values.size())
+      throw Error(ErrorKind::usage, "simulate: get() of " + std::to_string(vrs.size()) + " variables (" +
+                                        std::to_string(all.reals.size()) + " values) into " +
+                                        std::to_string(values.size()) + " values → pass one value per element");
+    std::copy(all.reals.begin(), all.reals.end(), values.begin());
+    return;
+  }
   if (!m.initialized) {
     main.get_float64(vrs, values);
     return;
