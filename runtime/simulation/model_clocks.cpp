@@ -39,6 +39,12 @@ ModelClocks::ModelClocks(const ModelDescription& md, const std::string& model_na
                     "\": lsdae drives input clocks and reads output clocks (FMI 3.0 2.2.9); it cannot know when a "
                     "local clock ticks, so the variables it clocks could be neither read nor recorded",
              "re-export the model with the clock as an input or output clock");
+    if (v.causality == Causality::input && *v.clock->interval_variability != ClockKind::triggered &&
+        !v.clocks.empty())
+      refuse(v, std::string("a ") + v.clock->interval_variability_text +
+                    " input clock that is itself clocked (attribute clocks): it may tick only with the clocks it "
+                    "names, a schedule lsdae does not derive (it ticks time-based clocks by their own timing)",
+             "re-export the model without clocks on the Clock");
     Clock c;
     c.variable = &v;
     c.kind = *v.clock->interval_variability;

@@ -35,8 +35,9 @@
 //
 // Refused at construction (Error(invalid), exit code 1, naming the clock and
 // the rule): a Clock without a valid intervalVariability, a local Clock
-// (lsdae cannot know when it ticks), a Clock array, a clocked variable whose
-// clock is not a declared Clock. In a run: a time-based interval that is not
+// (lsdae cannot know when it ticks), a Clock array, a time-based input clock
+// that is itself clocked (attribute clocks on the Clock), a clocked variable
+// whose clock is not a declared Clock. In a run: a time-based interval that is not
 // a positive finite number (Error(fmu_call)).
 // Contract: every call is made on the instance given; only the instance that
 // is `kept` (instance 0) updates the schedule and the held values, the others
