@@ -19,6 +19,7 @@ void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
     if (!clocks.empty()) clocks_.emplace(std::move(clocks));
   }
   InputTable* inputs = evaluation.inputs();
+  std::vector<ValueReference> ticked;
   // Every instance goes through the same sequence so they stay interchangeable.
   for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
     Instance& inst = evaluation.instance(i);
@@ -32,11 +33,12 @@ void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
     }
     if (clocks_) clocks_->initialize(inst, t_start, i == 0);
     inst.exit_initialization_mode();
-    // Clocks due at the start tick in the event iteration that follows (Event Mode).
-    const std::vector<ValueReference> ticked = clocks_ ? clocks_->due_at(t_start) : std::vector<ValueReference>{};
+    // Clocks due at the start tick in the event iteration that follows (Event
+    // Mode): instance 0's schedule, the same for every instance.
+    if (clocks_ && i == 0) ticked = clocks_->due_at(t_start);
     if (clocks_) clocks_->activate(inst, ticked);
     for (int k = 0;; ++k) {
-      if (clocks_) clocks_->before_update(inst, k == 0 ? std::span<const ValueReference>(ticked) : std::span<const ValueReference>(), i == 0);
+      if (clocks_) clocks_->before_update(inst, ticked, k == 0, i == 0);
       DiscreteStatesUpdate u = inst.update_discrete_states();
       if (clocks_ && k == 0) clocks_->after_update(inst, t_start, ticked, i == 0);
       if (u.terminate_simulation)
@@ -89,7 +91,7 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
     }
     if (clocks_) clocks_->activate(inst, ticked);  // after the inputs: FMI 3.0 3.2.3
     for (int k = 0;; ++k) {
-      if (clocks_) clocks_->before_update(inst, k == 0 ? std::span<const ValueReference>(ticked) : std::span<const ValueReference>(), i == 0);
+      if (clocks_) clocks_->before_update(inst, ticked, k == 0, i == 0);
       DiscreteStatesUpdate u = inst.update_discrete_states();
       if (clocks_ && k == 0) clocks_->after_update(inst, t, ticked, i == 0);
       if (i == 0) {

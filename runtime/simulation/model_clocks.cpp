@@ -19,17 +19,22 @@ bool periodic(ClockKind kind) {
 // absorbs the rounding of t_start + shift + k·interval.
 bool same_time(double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)); }
 
+[[noreturn]] void refuse_clock(const std::string& model, const Variable& v, const std::string& what,
+                               const std::string& todo) {
+  throw Error(ErrorKind::invalid,
+              model + ": Clock \"" + v.name + "\" (line " + std::to_string(v.line) + "): " + what + " → " + todo);
+}
+
 }  // namespace
 
 ModelClocks::ModelClocks(const ModelDescription& md, const std::string& model_name) : md_(md), model_name_(model_name) {
   auto refuse = [&](const Variable& v, const std::string& what, const std::string& todo) {
-    throw Error(ErrorKind::invalid, model_name_ + ": Clock \"" + v.name + "\" (line " + std::to_string(v.line) +
-                                        "): " + what + " → " + todo);
+    refuse_clock(model_name_, v, what, todo);
   };
   for (const Variable& v : md.variables) {
     if (v.type != VariableType::clock) continue;
     if (!v.clock || !v.clock->interval_variability)
-      refuse(v, "intervalVariability=\"" + (v.clock ? v.clock->interval_variability_text : std::string()) +
+      refuse_clock(model_name_, v, "intervalVariability=\"" + (v.clock ? v.clock->interval_variability_text : std::string()) +
                     "\" is not one of constant, fixed, tunable, changing, countdown, triggered (FMI 3.0 2.4.7.5)",
              "the FMU is invalid; re-export it");
     if (v.is_array())
@@ -153,12 +158,13 @@ void ModelClocks::activate(Instance& inst, std::span<const ValueReference> clock
 }
 
 std::vector<ValueReference> ModelClocks::before_update(Instance& inst, std::span<const ValueReference> ticked,
-                                                       bool kept) {
+                                                       bool first_pass, bool kept) {
   std::vector<ValueReference> outputs;
   for (const Clock& c : clocks_)
     if (!c.input && inst.clock_active(c.variable->value_reference)) outputs.push_back(c.variable->value_reference);
   if (kept) {
-    std::vector<ValueReference> active(ticked.begin(), ticked.end());
+    std::vector<ValueReference> active;
+    if (first_pass) active.assign(ticked.begin(), ticked.end());
     active.insert(active.end(), outputs.begin(), outputs.end());
     ticks_ += static_cast<long>(outputs.size());
     if (!active.empty()) read_clocked(inst, active);

@@ -72,10 +72,11 @@ class ModelClocks {
   // Event Mode: activates `clocks` on `inst` (fmi3SetClock).
   void activate(Instance& inst, std::span<const ValueReference> clocks);
   // Event Mode, before an fmi3UpdateDiscreteStates: asks the output clocks;
-  // with the input clocks `ticked`, reads the clocked variables of every
-  // active clock into the held values (kept instance). Returns the active
-  // output clocks.
-  std::vector<ValueReference> before_update(Instance& inst, std::span<const ValueReference> ticked, bool kept);
+  // with the input clocks `ticked` (active until the first update:
+  // `first_pass`), reads the clocked variables of every active clock into the
+  // held values (kept instance). Returns the active output clocks.
+  std::vector<ValueReference> before_update(Instance& inst, std::span<const ValueReference> ticked, bool first_pass,
+                                            bool kept);
   // Event Mode at t, after the first fmi3UpdateDiscreteStates: the next
   // ticks of the clocks that ticked and of the aperiodic ones.
   void after_update(Instance& inst, double t, std::span<const ValueReference> ticked, bool kept);
