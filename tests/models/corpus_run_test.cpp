@@ -187,8 +187,11 @@ TEST(ClockEvents, TicksAreEventRowsWithTheClockedValuesOfTheirTick) {
   const std::vector<double> ticks{0.1, 0.3, 0.6, 1.0, 1.5};
   ASSERT_EQ(before_times.size(), ticks.size());
   for (std::size_t k = 0; k < ticks.size(); ++k) EXPECT_NEAR(before_times[k], ticks[k], 1e-12);
-  for (const auto& r : out.rows)  // between ticks the last tick's values
-    if (r[1] == 0.0 && r[0] > 1.5) EXPECT_EQ(r[3], out.rows.back()[3]);
+  for (const auto& r : out.rows) {  // between ticks the last tick's values
+    if (r[1] == 0.0 && r[0] > 1.5) {
+      EXPECT_EQ(r[3], out.rows.back()[3]);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Issue32, CorpusRun, ::testing::ValuesIn(cases()),
