@@ -79,6 +79,18 @@ const char* to_string(DependencyKind kind) noexcept {
   return "?";
 }
 
+const char* to_string(ClockKind kind) noexcept {
+  switch (kind) {
+    case ClockKind::constant: return "constant";
+    case ClockKind::fixed: return "fixed";
+    case ClockKind::tunable: return "tunable";
+    case ClockKind::changing: return "changing";
+    case ClockKind::countdown: return "countdown";
+    case ClockKind::triggered: return "triggered";
+  }
+  return "?";
+}
+
 bool is_float(VariableType type) noexcept { return type == VariableType::float32 || type == VariableType::float64; }
 
 bool is_integer(VariableType type) noexcept {

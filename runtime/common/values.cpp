@@ -42,6 +42,13 @@ void Values::resize(std::size_t n) {
   }
 }
 
+void append_values(Values& to, const Values& from) {
+  to.reals.insert(to.reals.end(), from.reals.begin(), from.reals.end());
+  to.integers.insert(to.integers.end(), from.integers.begin(), from.integers.end());
+  to.unsigned_integers.insert(to.unsigned_integers.end(), from.unsigned_integers.begin(), from.unsigned_integers.end());
+  to.texts.insert(to.texts.end(), from.texts.begin(), from.texts.end());
+}
+
 std::string Values::text(std::size_t k) const {
   char buffer[64];
   std::to_chars_result r{};

@@ -36,7 +36,8 @@
   X(fmi3GetUInt8) X(fmi3SetUInt8) X(fmi3GetInt16) X(fmi3SetInt16) X(fmi3GetUInt16) X(fmi3SetUInt16)     \
   X(fmi3GetInt32) X(fmi3SetInt32) X(fmi3GetUInt32) X(fmi3SetUInt32) X(fmi3GetInt64) X(fmi3SetInt64)     \
   X(fmi3GetUInt64) X(fmi3SetUInt64) X(fmi3GetBoolean) X(fmi3SetBoolean) X(fmi3GetString)                \
-  X(fmi3SetString) X(fmi3GetBinary) X(fmi3SetBinary) X(fmi3GetClock) X(fmi3SetClock)
+  X(fmi3SetString) X(fmi3GetBinary) X(fmi3SetBinary) X(fmi3GetClock) X(fmi3SetClock)    \
+  X(fmi3GetIntervalDecimal) X(fmi3GetIntervalFraction) X(fmi3GetShiftDecimal) X(fmi3GetShiftFraction)
 
 // FMI 2.0 Model Exchange, with Najafi et al.'s constraint functions.
 #define LSDAE_FMI2_FUNCTIONS(X)                                                                          \

@@ -108,6 +108,10 @@ std::size_t Instance::element_count(std::span<const ValueReference> vrs) const {
 void Instance::lacks(const std::string& what) const { throw Error(ErrorKind::usage, absence_message(what)); }
 
 void Instance::enter_configuration_mode() { lacks("Configuration Mode"); }
+void Instance::activate_clock(ValueReference) { lacks("Clocks"); }
+bool Instance::clock_active(ValueReference) { lacks("Clocks"); }
+ClockTime Instance::clock_interval(ValueReference, bool) { lacks("Clocks"); }
+ClockTime Instance::clock_shift(ValueReference, bool) { lacks("Clocks"); }
 void Instance::exit_configuration_mode() { lacks("Configuration Mode"); }
 
 void Instance::enable_dae_mode() {

@@ -211,6 +211,32 @@ void parse_types(const XmlDocument& doc, const pugi::xml_node& node, ModelDescri
   }
 }
 
+// The attributes of a <Clock> (FMI 3.0 2.4.7.5). A missing or unknown
+// intervalVariability is left absent: the validator and the simulation name it.
+ClockAttributes read_clock_attributes(const AttributeReader& a) {
+  static constexpr std::array<std::pair<const char*, ClockKind>, 6> kKinds{{
+      {"constant", ClockKind::constant},
+      {"fixed", ClockKind::fixed},
+      {"tunable", ClockKind::tunable},
+      {"changing", ClockKind::changing},
+      {"countdown", ClockKind::countdown},
+      {"triggered", ClockKind::triggered},
+  }};
+  ClockAttributes c;
+  c.interval_variability_text = a.text("intervalVariability").value_or("");
+  for (const auto& [text, kind] : kKinds)
+    if (c.interval_variability_text == text) c.interval_variability = kind;
+  c.can_be_deactivated = a.boolean("canBeDeactivated", false);
+  c.priority = a.uint32("priority");
+  c.interval_decimal = a.real("intervalDecimal");
+  c.shift_decimal = a.real("shiftDecimal").value_or(0.0);
+  c.supports_fraction = a.boolean("supportsFraction", false);
+  c.resolution = a.uint64("resolution");
+  c.interval_counter = a.uint64("intervalCounter");
+  c.shift_counter = a.uint64("shiftCounter").value_or(0);
+  return c;
+}
+
 void parse_variable(const XmlDocument& doc, const pugi::xml_node& node, VariableType type, ModelDescription& md,
                     Diagnostics& d) {
   AttributeReader a(doc, node, d);
@@ -248,6 +274,8 @@ void parse_variable(const XmlDocument& doc, const pugi::xml_node& node, Variable
         v.start = static_cast<double>(*x);
       }
     }
+  } else if (type == VariableType::clock) {
+    v.clock = read_clock_attributes(a);
   } else if (type == VariableType::boolean) {
     if (v.start_text && v.start_text->find_first_of(" \t\n") == std::string::npos)
       v.start = a.boolean("start", false) ? 1.0 : 0.0;

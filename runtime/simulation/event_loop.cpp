@@ -12,7 +12,14 @@ namespace lsdae::simulation {
 
 void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
   const double t_start = settings_.t_start;
+  clocks_.reset();
+  {
+    const Instance& first = evaluation.instance(0);
+    ModelClocks clocks(first.model_description(), first.model_display_name());
+    if (!clocks.empty()) clocks_.emplace(std::move(clocks));
+  }
   InputTable* inputs = evaluation.inputs();
+  std::vector<ValueReference> ticked;
   // Every instance goes through the same sequence so they stay interchangeable.
   for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
     Instance& inst = evaluation.instance(i);
@@ -24,9 +31,16 @@ void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
         throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
                                              format_number(t_start) + " from --input → check the table's values");
     }
+    if (clocks_) clocks_->initialize(inst, t_start, i == 0);
     inst.exit_initialization_mode();
+    // Clocks due at the start tick in the event iteration that follows (Event
+    // Mode): instance 0's schedule, the same for every instance.
+    if (clocks_ && i == 0) ticked = clocks_->due_at(t_start);
+    if (clocks_) clocks_->activate(inst, ticked);
     for (int k = 0;; ++k) {
+      if (clocks_) clocks_->before_update(inst, ticked, k == 0, i == 0);
       DiscreteStatesUpdate u = inst.update_discrete_states();
+      if (clocks_ && k == 0) clocks_->after_update(inst, t_start, ticked, i == 0);
       if (u.terminate_simulation)
         throw Error(ErrorKind::fmu_call, "simulate: the FMU asked to terminate during initialization");
       if (i == 0) next_time_event_ = u.next_event_time;
@@ -64,6 +78,7 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
   Iteration result;
   std::optional<double> next;
   InputTable* inputs = evaluation.inputs();
+  const std::vector<ValueReference> ticked = clocks_ ? clocks_->due_at(t) : std::vector<ValueReference>{};
   for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
     Instance& inst = evaluation.instance(i);
     evaluation.residual(i).apply(t, y, yp);
@@ -74,8 +89,11 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
         throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
                                              format_number(t) + " from --input → check the table's values");
     }
+    if (clocks_) clocks_->activate(inst, ticked);  // after the inputs: FMI 3.0 3.2.3
     for (int k = 0;; ++k) {
+      if (clocks_) clocks_->before_update(inst, ticked, k == 0, i == 0);
       DiscreteStatesUpdate u = inst.update_discrete_states();
+      if (clocks_ && k == 0) clocks_->after_update(inst, t, ticked, i == 0);
       if (i == 0) {
         result.states_changed = result.states_changed || u.values_of_continuous_states_changed;
         if (u.terminate_simulation) terminated_ = true;
@@ -133,6 +151,8 @@ const char* EventLoop::name(Pending kind) {
 
 void EventLoop::merge_input_events(std::optional<double> fmu_next, double after, const InputTable* inputs) {
   next_time_event_ = fmu_next;
+  if (clocks_)
+    if (auto tick = clocks_->next_tick(); tick && (!next_time_event_ || *tick < *next_time_event_)) next_time_event_ = tick;
   if (inputs == nullptr) return;
   if (auto e = inputs->next_event_after(after); e && (!next_time_event_ || *e < *next_time_event_))
     next_time_event_ = e;

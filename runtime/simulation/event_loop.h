@@ -8,6 +8,11 @@
 // before initialize(), goes through Initialization Mode (with the inputs at
 // t_start), fmi3UpdateDiscreteStates until the discrete states settle, and
 // Continuous-Time Mode; instance 0's next time event is kept.
+// Clocks (model_clocks.h): their timing is read in Initialization Mode; the
+// clocks due at an event (and at the start) are activated after the inputs
+// are set, the output clocks asked and the clocked variables read before
+// every fmi3UpdateDiscreteStates, the next ticks taken after the first one;
+// the next tick is a time event like the FMU's own.
 // At an event (iterate): the observer sees the values before; every instance
 // is put at the point, enters Event Mode (discrete inputs are set there),
 // iterates fmi3UpdateDiscreteStates and returns to Continuous-Time Mode;
@@ -37,6 +42,7 @@
 #include <span>
 
 #include "lsdae/simulation.h"
+#include "simulation/model_clocks.h"
 #include "simulation/model_evaluation.h"
 #include "simulation/run_settings.h"
 
@@ -91,6 +97,9 @@ class EventLoop {
   }
 
   bool terminated() const { return terminated_; }
+  // The model's clocks (model_clocks.h): null for a model without clocks,
+  // and before initialize_instances().
+  const ModelClocks* clocks() const { return clocks_ ? &*clocks_ : nullptr; }
   const Counts& counts() const { return counts_; }
 
   // ---- observers
@@ -109,6 +118,7 @@ class EventLoop {
   const RunSettings& settings_;
   Pending pending_ = Pending::none;
   std::optional<double> next_time_event_;
+  std::optional<ModelClocks> clocks_;
   int events_at_this_time_ = 0;
   double last_event_time_ = -1e300;
   bool terminated_ = false;

@@ -176,6 +176,16 @@ const Fmu& Simulation::fmu() const {
 void Simulation::get(std::span<const ValueReference> vrs, std::span<double> values) {
   Impl& m = *impl_;
   Instance& main = m.evaluation->instance(0);
+  if (const simulation::ModelClocks* clocks = m.events.clocks(); clocks != nullptr && clocks->holds_any(vrs)) {
+    Values all(VariableType::float64);  // clocked variables: the last tick's values (get_values)
+    get_values(vrs, all);
+    if (all.reals.size() != values.size())
+      throw Error(ErrorKind::usage, "simulate: get() of " + std::to_string(vrs.size()) + " variables (" +
+                                        std::to_string(all.reals.size()) + " values) into " +
+                                        std::to_string(values.size()) + " values → pass one value per element");
+    std::copy(all.reals.begin(), all.reals.end(), values.begin());
+    return;
+  }
   if (!m.initialized) {
     main.get_float64(vrs, values);
     return;
@@ -211,6 +221,21 @@ double Simulation::get(const std::string& name) {
 void Simulation::get_values(std::span<const ValueReference> vrs, Values& values) {
   Impl& m = *impl_;
   Instance& main = m.evaluation->instance(0);
+  // Clocked variables between their ticks: the value of the last tick
+  // (simulation/model_clocks.h), never the FMU's (FMI 3.0 2.2.6.2).
+  if (const simulation::ModelClocks* clocks = m.events.clocks(); clocks != nullptr && clocks->holds_any(vrs)) {
+    Values out(values.type), one(values.type);
+    for (ValueReference vr : vrs) {
+      if (clocks->holds(vr)) {
+        append_values(out, clocks->held(vr));
+      } else {
+        get_values({&vr, 1}, one);
+        append_values(out, one);
+      }
+    }
+    values = std::move(out);
+    return;
+  }
   if (m.initialized) m.evaluation->residual(0).apply(m.session.time(), m.session.y(), m.session.yp());  // the instance at the current point
   if (main.get_values(vrs, values) == CallStatus::discard)
     throw Error(ErrorKind::fmu_call, "simulate: the FMU discarded " +

@@ -472,6 +472,7 @@ bool CompositeInstance::copy_discrete_connections() {
 
 DiscreteStatesUpdate CompositeInstance::update_discrete_states() {
   require("update_discrete_states", {InstanceState::event});
+  propagate_clocks();
   DiscreteStatesUpdate out;
   for (auto& p : parts_) {
     const DiscreteStatesUpdate u = p->update_discrete_states();
@@ -482,6 +483,7 @@ DiscreteStatesUpdate CompositeInstance::update_discrete_states() {
     if (u.next_event_time && (!out.next_event_time || *u.next_event_time < *out.next_event_time))
       out.next_event_time = u.next_event_time;
   }
+  std::fill(clock_driven_.begin(), clock_driven_.end(), 0);  // every clock is inactive after the update
   if (copy_discrete_connections()) out.discrete_states_need_update = true;
   return out;
 }

@@ -59,7 +59,8 @@
 // 160 segments) stays on the calling thread, where 2 threads measured 30
 // times slower on a loaded machine (docs/performance.md). Which path a call
 // takes never changes a value (see above).
-// Event iteration across components: update_discrete_states calls every
+// Event iteration across components: update_discrete_states activates the
+// input clocks driven by active output clocks (composite_clocks.cpp), calls every
 // component once, then copies each discrete connection's value from its
 // output to its input; when a copied value changed, the result asks for
 // another iteration (discrete_states_need_update), so the simulation's own
@@ -183,6 +184,14 @@ class CompositeInstance final : public Instance {
                                         std::span<double> sensitivity) override;
   void terminate() override;
   void reset() override;
+  // Clocks (composite_clocks.cpp): passed to the component that declares
+  // the clock. A clock connection's input clock is the system's output clock:
+  // clock_active() answers for it whether the composite activated it in this
+  // Event Mode (propagate_clocks).
+  void activate_clock(ValueReference clock) override;
+  bool clock_active(ValueReference clock) override;
+  ClockTime clock_interval(ValueReference clock, bool fraction) override;
+  ClockTime clock_shift(ValueReference clock, bool fraction) override;
   // The threads one call may use for the components (>= 1; 1: one after
   // the other), from kParallelWorkSeconds of work on.
   void set_threads(std::size_t threads) override { configure_threads(threads, kParallelWorkSeconds); }
@@ -247,6 +256,13 @@ class CompositeInstance final : public Instance {
   Plan& plan_for(std::span<const ValueReference> vrs, bool for_set);
   // Copies the discrete connections' values; true when one changed.
   bool copy_discrete_connections();
+  // Event Mode: activates the input clock of every clock connection whose
+  // output clock is active (repeated until none changes: chains), once per
+  // fmi3UpdateDiscreteStates of the components.
+  void propagate_clocks();
+  std::vector<std::uint8_t> clock_driven_;  // per clock connection: activated since the last update
+  // The component and its value reference of a system clock; Error(usage) when not a component's Clock.
+  std::pair<std::uint32_t, ValueReference> clock_of(ValueReference clock, const char* function) const;
   template <typename T, typename Get>
   CallStatus get_passthrough(std::span<const ValueReference> vrs, std::span<T> values, Get get);
   template <typename T, typename Set>

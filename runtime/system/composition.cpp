@@ -124,6 +124,8 @@ class Composer {
         if (s.globals[v.value_reference].component != k) continue;
         if (v.derivative) v.derivative = map_or_drop(k, *v.derivative);
         if (v.previous) v.previous = map_or_drop(k, *v.previous);
+        for (ValueReference& clock : v.clocks)
+          if (auto g = map_or_drop(k, clock)) clock = *g;
         if (v.reinit_of) v.reinit_of = map_or_drop(k, *v.reinit_of);
       }
       part.first_state = s.states.size();
@@ -213,6 +215,18 @@ class Composer {
                                          format_number(conn.factor) + " and offset " + format_number(conn.offset) +
                                          " → a transformation applies to Float64 connections only");
       ResolvedConnection r{endpoint(kf, *from), endpoint(kt, *to), conn.factor, conn.offset};
+      if (to->type == VariableType::clock) {
+        // An output clock drives a triggered input clock (FMI 3.0 2.2.9; SSP
+        // 2.0 connectors of type Clock): the composite instance activates the
+        // input clock in the Event Mode where the output clock ticks.
+        if (!to->clock || to->clock->interval_variability != ClockKind::triggered)
+          refuse(conn.where, c().name, what + ": " + q(label(conn.to)) + " is a " +
+                                           (to->clock ? to->clock->interval_variability_text : std::string("?")) +
+                                           " clock; only a triggered input clock can be driven by an output clock "
+                                           "(FMI 3.0 2.2.9) → connect the output clock to a triggered input clock");
+        c().clocks.push_back(r);
+        continue;
+      }
       if (continuous) {
         c().continuous.push_back(r);
         unknown_inputs_[kt].insert(to->value_reference);
@@ -500,7 +514,12 @@ class Composer {
     // Inputs fed by the system are unknowns now, no longer inputs to set.
     for (Variable& v : md.variables) {
       const Global& g = s.globals[v.value_reference];
-      if (g.kind == Kind::component && v.causality == Causality::input &&
+      if (g.kind == Kind::component && v.type == VariableType::clock && v.causality == Causality::input &&
+          driven_[g.component].count(g.local) != 0) {
+        // It ticks exactly when the output clock driving it ticks: to the
+        // simulation an output clock of the system (asked, never activated).
+        v.causality = Causality::output;
+      } else if (g.kind == Kind::component && v.causality == Causality::input &&
           unknown_inputs_[g.component].count(g.local) != 0) {
         v.causality = Causality::local;
         v.initial = Initial::approx;

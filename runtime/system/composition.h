@@ -41,7 +41,10 @@
 // with a semi-explicit one are not the FMU's to take: lsdae writes ẋ there
 // and the composite instance keeps it (composite_instance.h).
 // A discrete connection (not Float64, or not continuous) adds no equation:
-// its value is copied after every event iteration.
+// its value is copied after every event iteration. A clock connection (an
+// output clock to a triggered input clock) adds none either: the composite
+// instance activates the input clock when the output clock ticks; the driven
+// clock is an output clock of the system (it is asked, never activated).
 //
 // compose() makes every check of lsdae/system.h, in description order, and
 // throws the first failure as Error(invalid).
@@ -114,6 +117,7 @@ struct Composition {
   std::vector<std::string> state_names, derivative_names;
   std::size_t event_indicators = 0;
   std::vector<ResolvedConnection> continuous, discrete;
+  std::vector<ResolvedConnection> clocks;  // output clock → triggered input clock
   std::vector<ResolvedCoupling> couplings;
 };
 

@@ -6,8 +6,10 @@
 // reference (rows at events left out: the reference lists both sides there)
 // is matched within 1e-3 of the column's scale at the same time.
 //
+// The clock FMUs of models/clocks and the system clocked_counter are held to
+// their references (FMI 3.0 clocks, docs/simulation.md "Clocks").
 // A case marked PENDING (catalog column 6, models/CMakeLists.txt) needs a
-// feature the runtime lacks today (clocks, checks of claims, Zeno, chatter,
+// feature the runtime lacks today (checks of claims, Zeno, chatter,
 // missed events): the test expects the run NOT to give the reference, and
 // records what lsdae did instead. When the runtime learns the feature the
 // run gives the reference and the test fails with "now gives its reference":
@@ -19,6 +21,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "fmu_fixture.h"
@@ -38,7 +41,9 @@ std::vector<RunCase> cases() {
   const std::string source = LSDAE_SOURCE_DIR;
   for (const CatalogEntry& e : read_catalog()) {
     const bool claims_variant = e.name.find("_claims_") != std::string::npos;
-    if (e.pending.empty() && !claims_variant) continue;
+    // The clock FMUs (models/clocks): every kind of FMI 3.0 Model Exchange clock.
+    const bool clocked = e.reference_csv.find("/models/clocks/") != std::string::npos;
+    if (e.pending.empty() && !claims_variant && !clocked) continue;
     std::string reference = e.reference_csv;
     if (reference.empty() && e.identifier == "SliderCrank") reference = source + "/models/slider_crank/reference/SliderCrank.csv";
     out.push_back({e.name, e.fmu_path, reference, {}, e.pending});
@@ -51,7 +56,7 @@ std::vector<RunCase> cases() {
       if (e.name == fmu) out.push_back({e.name + "_eliminate", e.fmu_path, e.reference_csv, {"--eliminate", "auto"}, "claims"});
   // An output clock driving a triggered input clock through an SSP.
   out.push_back({"clocked_counter_ssp", std::string(LSDAE_SYSTEM_DIR) + "/clocked_counter.ssp",
-                 source + "/models/systems/reference/clocked_counter.csv", {}, "clocks"});
+                 source + "/models/systems/reference/clocked_counter.csv", {}, ""});
   return out;
 }
 
@@ -144,6 +149,49 @@ TEST_P(CorpusRun, GivesItsReferenceUnlessPending) {
                                   << "test's cases) so that it is held to it";
   std::cout << c.name << " (pending " << c.pending << "): " << r.verdict
             << (r.exit_code != 0 ? " -- " + first_error(r.output) : std::string()) << "\n";
+}
+
+// Clock ticks are events in the results: with --csv-events the rows just
+// before (1) and after (2) each tick of ClockTicks_changing (0.1 k(k+1)/2:
+// 0.1, 0.3, 0.6, 1.0, 1.5), count stepping by one across each pair, the
+// clocked t_tick recorded at its tick and held between ticks.
+TEST(ClockEvents, TicksAreEventRowsWithTheClockedValuesOfTheirTick) {
+  namespace fs = std::filesystem;
+  const CatalogEntry* entry = nullptr;
+  const auto catalog = read_catalog();
+  for (const CatalogEntry& e : catalog)
+    if (e.name == "ClockTicks_changing") entry = &e;
+  ASSERT_NE(entry, nullptr);
+  const fs::path dir = fs::temp_directory_path() / ("lsdae-clock-events-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path csv = dir / "r.csv";
+  const std::string command = "timeout 300 " + quoted(LSDAE_BINARY) + " simulate --no-progress --csv-events " +
+                              "--output-vars count,t_tick -o " + quoted(csv.string()) + " " +
+                              quoted(entry->fmu_path) + " 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const ReferenceTable out = read_reference(csv.string());
+  fs::remove_all(dir);
+  ASSERT_EQ(out.columns, (std::vector<std::string>{"time", "event", "count", "t_tick"}));
+  std::vector<double> before_times;
+  for (std::size_t i = 0; i < out.rows.size(); ++i) {
+    const auto& r = out.rows[i];
+    if (r[1] != 1.0) continue;
+    ASSERT_LT(i + 1, out.rows.size());
+    const auto& after = out.rows[i + 1];
+    EXPECT_EQ(after[1], 2.0);
+    EXPECT_EQ(after[0], r[0]);
+    EXPECT_EQ(after[2], r[2] + 1.0) << "count across the tick at t = " << r[0];
+    EXPECT_EQ(after[3], r[0]) << "t_tick is the time of its tick";
+    before_times.push_back(r[0]);
+  }
+  const std::vector<double> ticks{0.1, 0.3, 0.6, 1.0, 1.5};
+  ASSERT_EQ(before_times.size(), ticks.size());
+  for (std::size_t k = 0; k < ticks.size(); ++k) EXPECT_NEAR(before_times[k], ticks[k], 1e-12);
+  for (const auto& r : out.rows) {  // between ticks the last tick's values
+    if (r[1] == 0.0 && r[0] > 1.5) {
+      EXPECT_EQ(r[3], out.rows.back()[3]);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Issue32, CorpusRun, ::testing::ValuesIn(cases()),

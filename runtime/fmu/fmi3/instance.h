@@ -76,6 +76,12 @@ class Fmi3Instance final : public FmuInstance {
   void terminate() override;
   void reset() override;
 
+  // Clocks (fmi3/instance_clocks.cpp).
+  void activate_clock(ValueReference clock) override;
+  bool clock_active(ValueReference clock) override;
+  ClockTime clock_interval(ValueReference clock, bool fraction) override;
+  ClockTime clock_shift(ValueReference clock, bool fraction) override;
+
  private:
   friend struct Fmi3LogAccess;
   std::shared_ptr<const Fmi3Library> library_;

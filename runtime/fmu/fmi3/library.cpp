@@ -116,6 +116,12 @@ Fmi3Library::Fmi3Library(const std::filesystem::path& lib_path, const std::strin
   LSDAE_OPTIONAL(EvaluateDiscreteStates);
   LSDAE_OPTIONAL(GetNumberOfVariableDependencies);
   LSDAE_OPTIONAL(GetVariableDependencies);
+  LSDAE_OPTIONAL(GetClock);
+  LSDAE_OPTIONAL(SetClock);
+  LSDAE_OPTIONAL(GetIntervalDecimal);
+  LSDAE_OPTIONAL(GetIntervalFraction);
+  LSDAE_OPTIONAL(GetShiftDecimal);
+  LSDAE_OPTIONAL(GetShiftFraction);
 #undef LSDAE_REQUIRED
 #undef LSDAE_OPTIONAL
   const char* v = nullptr;

@@ -13,7 +13,9 @@
 // and a warning is logged once): the other typed getters/setters,
 // Enter/ExitConfigurationMode (needed for the DAE switch),
 // GetDirectionalDerivative, GetAdjointDerivative, FMU state functions,
-// EvaluateDiscreteStates, variable-dependency queries.
+// EvaluateDiscreteStates, variable-dependency queries, the clock functions
+// (Get/SetClock, GetInterval/GetShift Decimal/Fraction: a model with clocks
+// that lacks one is refused when its clocks are set up, naming it).
 // The library is opened with RTLD_NOW | RTLD_LOCAL so unresolved symbols
 // fail at load time and two FMUs never see each other's symbols.
 #ifndef LSDAE_RUNTIME_FMU_FMI3_LIBRARY_H
@@ -88,6 +90,12 @@ struct Fmi3Functions {
   fmi3EvaluateDiscreteStatesTYPE* EvaluateDiscreteStates = nullptr;
   fmi3GetNumberOfVariableDependenciesTYPE* GetNumberOfVariableDependencies = nullptr;
   fmi3GetVariableDependenciesTYPE* GetVariableDependencies = nullptr;
+  fmi3GetClockTYPE* GetClock = nullptr;
+  fmi3SetClockTYPE* SetClock = nullptr;
+  fmi3GetIntervalDecimalTYPE* GetIntervalDecimal = nullptr;
+  fmi3GetIntervalFractionTYPE* GetIntervalFraction = nullptr;
+  fmi3GetShiftDecimalTYPE* GetShiftDecimal = nullptr;
+  fmi3GetShiftFractionTYPE* GetShiftFraction = nullptr;
 };
 
 struct Fmi3Library final : FmuBinary, std::enable_shared_from_this<Fmi3Library> {

@@ -21,6 +21,8 @@
 
 #include "cli_fixture.h"
 #include "lsdae/error.h"
+#include "lsdae/fmu.h"
+#include "simulation/model_clocks.h"
 
 namespace lsdae::test {
 namespace {
@@ -337,6 +339,68 @@ TEST_F(ReferenceFmus, ClocksWithoutModelExchangeIsRefusedWithAReason) {
   EXPECT_TRUE(ExitedWith(s, exit_code(ErrorKind::invalid)));
   EXPECT_TRUE(Mentions(s, "no <ModelExchange>"));
   EXPECT_TRUE(leftovers().empty());
+}
+
+// What Model Exchange allows of Clocks: its clock declarations (three input
+// clocks of three kinds, a triggered output clock, clocked Int32 outputs) are
+// read as written; lsdae's clock driver refuses the countdown clock clocked by
+// another clock and accepts the rest; changed to what lsdae does not drive,
+// they are refused naming the clock and the rule.
+TEST_F(ReferenceFmus, ClocksDeclarationsAreReadAndAcceptedByTheClockDriver) {
+  CORPUS_FILE(path, "fmi3/Clocks.fmu");
+  OpenOptions options;
+  options.reject_invalid = false;  // no <ModelExchange>: refused for simulation, readable here
+  const auto fmu = Fmu::open(path, options);
+  ModelDescription md = fmu->model_description();
+  auto clock = [&](const char* name) -> const ClockAttributes& {
+    const Variable* v = md.find(std::string(name));
+    EXPECT_NE(v, nullptr) << name;
+    EXPECT_TRUE(v->clock.has_value()) << name;
+    return *v->clock;
+  };
+  EXPECT_EQ(clock("inClock1").interval_variability, ClockKind::constant);
+  EXPECT_EQ(clock("inClock1").interval_decimal, 1.0);
+  EXPECT_EQ(clock("inClock2").interval_variability, ClockKind::triggered);
+  EXPECT_EQ(clock("inClock3").interval_variability, ClockKind::countdown);
+  EXPECT_EQ(clock("outClock").interval_variability, ClockKind::triggered);
+  EXPECT_EQ(md.find(std::string("outClock"))->causality, Causality::output);
+
+  auto refusal = [&](ModelDescription changed) {
+    changed.rebuild_index();
+    try {
+      simulation::ModelClocks refused(changed, "Clocks.fmu");
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::invalid);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  // inClock3 (countdown) is clocked by inClock1: a schedule Scheduled
+  // Execution gives it, Model Exchange has no rule for; lsdae refuses it.
+  const std::string clocked_clock = refusal(md);
+  EXPECT_NE(clocked_clock.find("Clock \"inClock3\""), std::string::npos) << clocked_clock;
+  EXPECT_NE(clocked_clock.find("itself clocked"), std::string::npos) << clocked_clock;
+  md.variables[*md.index_of(std::string("inClock3"))].clocks.clear();
+  md.rebuild_index();
+  const simulation::ModelClocks clocks(md, "Clocks.fmu");
+  EXPECT_FALSE(clocks.empty());
+  EXPECT_TRUE(clocks.holds(md.find(std::string("totalInClockTicks"))->value_reference));
+  EXPECT_TRUE(clocks.holds(md.find(std::string("inClock1Ticks"))->value_reference));
+  EXPECT_FALSE(clocks.holds(md.find(std::string("inClock3Ticks"))->value_reference));  // not clocked
+  EXPECT_FALSE(clocks.next_tick().has_value());  // nothing is scheduled before Initialization Mode
+
+  ModelDescription local = md;
+  local.variables[*local.index_of(std::string("inClock2"))].causality = Causality::local;
+  const std::string m1 = refusal(local);
+  EXPECT_NE(m1.find("Clock \"inClock2\""), std::string::npos) << m1;
+  EXPECT_NE(m1.find("causality \"local\""), std::string::npos) << m1;
+  ModelDescription unknown_kind = md;
+  unknown_kind.variables[*unknown_kind.index_of(std::string("inClock1"))].clock->interval_variability.reset();
+  EXPECT_NE(refusal(unknown_kind).find("is not one of constant, fixed"), std::string::npos);
+  ModelDescription dangling = md;
+  const ValueReference input2 = md.find(std::string("input2"))->value_reference;
+  dangling.variables[*dangling.index_of(std::string("totalInClockTicks"))].clocks = {input2};
+  EXPECT_NE(refusal(dangling).find("is not the value reference of a Clock"), std::string::npos);
 }
 
 }  // namespace

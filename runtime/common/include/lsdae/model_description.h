@@ -77,6 +77,24 @@ struct Dimension {
   int line = 0;
 };
 
+// The timing of a Clock variable (FMI 3.0 2.4.7.5 "Clock Type": attribute
+// intervalVariability; 2.2.9 "Clocks", table "Overview of Clock types").
+enum class ClockKind { constant, fixed, tunable, changing, countdown, triggered };
+const char* to_string(ClockKind kind) noexcept;
+
+// The attributes of a <Clock> variable, as written (absent: not written).
+struct ClockAttributes {
+  std::optional<ClockKind> interval_variability;  // required by FMI 3.0; absent when missing or unknown
+  std::string interval_variability_text;          // as written, for messages
+  bool can_be_deactivated = false;
+  std::optional<std::uint32_t> priority;
+  std::optional<double> interval_decimal;
+  double shift_decimal = 0.0;
+  bool supports_fraction = false;
+  std::optional<std::uint64_t> resolution, interval_counter;
+  std::uint64_t shift_counter = 0;
+};
+
 struct Variable {
   std::string name;
   ValueReference value_reference = 0;
@@ -103,6 +121,7 @@ struct Variable {
   // could not be resolved: the parser reported that as an error).
   std::vector<std::uint64_t> shape;
   std::vector<ValueReference> clocks;       // clocked variables
+  std::optional<ClockAttributes> clock;     // VariableType::clock only
   int line = 0;
 
   bool is_array() const { return !dimensions.empty(); }

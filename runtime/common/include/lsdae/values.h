@@ -54,6 +54,9 @@ struct Values {
   double number(std::size_t k) const;
 };
 
+// Appends the values of `from` (of the same type) to `to`.
+void append_values(Values& to, const Values& from);
+
 // The value(s) a user typed for `variable`: all of its elements (an array
 // takes them space-separated). Enumerations take an item name or its
 // integer value; Booleans take true/false/1/0; Binary takes hexadecimal.

@@ -102,6 +102,18 @@ struct DiscardRecord {
   double time = 0.0;
 };
 
+// What fmi3GetIntervalDecimal/Fraction says of a clock's interval (FMI 3.0
+// 2.2.9.4, fmi3IntervalQualifier).
+enum class IntervalQualifier { not_yet_known, unchanged, changed };
+// An interval or a shift of a time-based clock: `seconds`, and when it was
+// read as a fraction (fmi3Get*Fraction), counter / resolution exactly
+// (resolution 0: read as a decimal).
+struct ClockTime {
+  IntervalQualifier qualifier = IntervalQualifier::unchanged;  // intervals only
+  double seconds = 0.0;
+  std::uint64_t counter = 0, resolution = 0;
+};
+
 struct IntegratorStepResult {
   bool enter_event_mode = false;
   bool terminate_simulation = false;
@@ -221,6 +233,17 @@ class Instance {
   virtual CallStatus get_directional_derivative(std::span<const ValueReference> unknowns,
                                                 std::span<const ValueReference> knowns,
                                                 std::span<const double> seed, std::span<double> sensitivity) = 0;
+
+  // --- clocks (FMI 3.0 2.2.9; the FMI 3.0 binding and systems). An instance
+  // whose model has no clocks (FMI 2.0) throws Error(usage) from each.
+  // activate_clock: fmi3SetClock(fmi3ClockActive) on an input clock, Event
+  // Mode. clock_active: fmi3GetClock, Event Mode. clock_interval and
+  // clock_shift: fmi3GetIntervalDecimal / fmi3GetShiftDecimal, or the
+  // Fraction functions when `fraction` (Initialization and Event Mode).
+  virtual void activate_clock(ValueReference clock);
+  virtual bool clock_active(ValueReference clock);
+  virtual ClockTime clock_interval(ValueReference clock, bool fraction);
+  virtual ClockTime clock_shift(ValueReference clock, bool fraction);
 
   // The threads one call of this instance may use (lsdae::Simulation passes
   // its --threads). A system's composite instance evaluates its components
