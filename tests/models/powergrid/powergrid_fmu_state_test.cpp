@@ -9,7 +9,6 @@
 
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "grid_fmu_session.h"
@@ -45,9 +44,9 @@ void move_off(GridFmuSession& s, double shift) {
 }
 
 TEST(PowerGridFmuState, DeclaresTheCapabilities) {
-  const ParsedFmu fmu = parse_fmu(stage(kName));
   std::ifstream in(stage(kName) + "/modelDescription.xml");
-  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string xml, line;
+  while (std::getline(in, line)) xml += line + "\n";
   EXPECT_NE(xml.find("canGetAndSetFMUState=\"true\""), std::string::npos);
   EXPECT_NE(xml.find("canSerializeFMUState=\"true\""), std::string::npos);
 }
@@ -74,7 +73,8 @@ TEST(PowerGridFmuState, SetBackReproducesTheEvaluationBitwise) {
   EXPECT_TRUE(bitwise_equal(evaluation(s), before));
   EXPECT_EQ(s.get("fault.active"), 0.0);
   // Continuous-Time Mode again: the time and the states can be set as before.
-  move_off(s, 1e-3);
+  s.set_time(0.9);
+  s.set_states(s.get(s.states()));
   EXPECT_TRUE(bitwise_equal(evaluation(s), before));
 
   // Serialize, free, deserialize: the same state from bytes.
@@ -106,7 +106,7 @@ TEST(PowerGridFmuState, SetBackReproducesTheEvaluationBitwise) {
   const std::vector<double> later = evaluation(s);
   ASSERT_EQ(f.get_fmu_state(s.instance(), &state), fmi3OK) << s.joined_log();
   EXPECT_EQ(state, same);
-  move_off(s, 1e-3);
+  move_off(s, 3e-2);
   ASSERT_EQ(f.set_fmu_state(s.instance(), state), fmi3OK);
   EXPECT_TRUE(bitwise_equal(evaluation(s), later));
   EXPECT_EQ(f.free_fmu_state(s.instance(), &state), fmi3OK);
