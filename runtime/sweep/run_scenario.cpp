@@ -192,12 +192,6 @@ std::optional<SummaryRow> run_staged(const SweepPlan& plan, const Scenario& scen
 
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner,
                         const ObserverFactory& observe) {
-  // Shared stretches: without an observer (it would see the shared rows as
-  // the shared run had them), with reuse (one Simulation to keep snapshots
-  // on), without --jacobian check (made at the start of each scenario).
-  if (!scenario.stages.empty() && !observe && runner.reuses() && runner.snapshots() != false &&
-      !plan.options().check_jacobian)
-    if (std::optional<SummaryRow> row = run_staged(plan, scenario, runner)) return *row;
   const auto t0 = std::chrono::steady_clock::now();
   SummaryRow row;
   row.id = scenario.id;
@@ -206,6 +200,12 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, Scenari
   std::optional<ScenarioSink> sink;
   try {
     if (observe) observer = observe(scenario);
+    // Shared stretches: without an observer (it would see the shared rows as
+    // the shared run had them), with reuse (one Simulation to keep snapshots
+    // on), without --jacobian check (made at the start of each scenario).
+    if (!scenario.stages.empty() && plan.options().share_stretches && !observer && runner.reuses() &&
+        runner.snapshots() != false && !plan.options().check_jacobian)
+      if (std::optional<SummaryRow> staged = run_staged(plan, scenario, runner)) return *staged;
     sim = &runner.next({});
     for (const auto& [name, value] : plan.options().sets) sim->set(name, value);
     for (const auto& [name, value] : scenario.sets) sim->set(name, value);

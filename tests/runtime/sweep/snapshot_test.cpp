@@ -8,7 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <set>
+#include <unistd.h>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +20,9 @@
 #include "catalog.h"
 #include "lsdae/error.h"
 #include "lsdae/simulation.h"
+#include "lsdae/sweep.h"
+#include "powergrid/scenarios/matpower_changes.h"
+#include "sweep/scenario_runner.h"
 
 namespace lsdae {
 namespace {
@@ -150,6 +157,51 @@ TEST(SimulationSnapshot, ContingenciesFromSharedStretchesEqualFreshRunsBitwise) 
   sim->release_snapshot(pre_fault);
   sim->reset();
   EXPECT_THROW(sim->restore(pre_fault), Error);
+}
+
+// The sweep's use of them (docs/sweeps.md, "Shared stretches"): 12 outages
+// of case39 (branches 20-31: several share a from-bus) as the contingency
+// source makes them with --clear-after, with the screening's metrics and
+// stop tests, give the rows of the same sweep with share_stretches off --
+// and all but the first start from a snapshot.
+TEST(SweepSharedStretches, ContingencyRowsEqualRowsRunFromTheStart) {
+  const auto dir = std::filesystem::temp_directory_path() / ("lsdae_stretches_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto table = dir / "contab.m";
+  {
+    std::ofstream out(table);
+    out << "chgtab = [\n";
+    for (int b = 20; b <= 31; ++b) out << b << " 0 CT_TBRCH " << b << " BR_STATUS CT_REP 0;\n";
+    out << "];\n";
+  }
+  const auto from = powergrid::read_branch_from_buses(std::string(LSDAE_GRID_CASES_DIR) + "/case39.m");
+  const std::vector<sweep::Scenario> scenarios =
+      powergrid::contingency_scenarios(powergrid::read_chgtab(table.string()), from, {1.0, 0.1, true}, 1.0);
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(scenarios.size(), 12u);
+  ASSERT_EQ(scenarios[3].stages.size(), 2u);
+
+  sweep::SweepOptions o;
+  o.simulation.stop_time = 4;
+  o.simulation.output_interval = 0.05;
+  o.metrics = {"max:maxdev(gen[*].delta, gen[*].H)", "min:min(hypot(bus[*].Vr, bus[*].Vi))", "tmax:max(gen[*].omega)"};
+  o.stop_when = {"maxdev(gen[*].delta, gen[*].H) > 3.14159"};
+  o.settle = sweep::Settle{0.3, 2, 1.1};
+  sweep::SweepOptions off = o;
+  off.share_stretches = false;
+  auto fmu = Fmu::open(test::fmu_path(kFmu));
+  const auto plan = sweep::SweepPlan::compile(fmu, o), plan_off = sweep::SweepPlan::compile(fmu, off);
+  sweep::ScenarioRunner shared(*plan), from_start(*plan_off);
+  std::set<std::string> statuses;
+  for (const sweep::Scenario& s : scenarios) {
+    sweep::SummaryRow a = sweep::run_scenario(*plan, s, shared), b = sweep::run_scenario(*plan_off, s, from_start);
+    a.wall_time = b.wall_time = 0;
+    EXPECT_EQ(a.to_csv(), b.to_csv()) << "outage " << s.id;
+    statuses.insert(sweep::to_string(b.status));
+  }
+  EXPECT_EQ(shared.resumed(), scenarios.size() - 1) << "every outage after the first starts from a snapshot";
+  EXPECT_EQ(from_start.resumed(), 0u);
+  EXPECT_GE(statuses.size(), 1u);
 }
 
 }  // namespace

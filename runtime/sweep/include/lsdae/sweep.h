@@ -130,6 +130,7 @@ struct SweepOptions {
   bool isolate = true;                 // worker processes; false: in this process, one at a time
   double scenario_timeout = 0;         // seconds per scenario (isolated only); 0: none
   bool reuse = true;                   // one Simulation per worker, reset between scenarios
+  bool share_stretches = true;         // scenarios with stages start from kept snapshots (Scenario)
 };
 
 enum class Status { ok, stopped_early, failed };
