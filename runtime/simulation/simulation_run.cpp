@@ -94,7 +94,6 @@ double Simulation::advance_to(double t_target) {
   try {
     if (m.paused) {  // paused before this event (pause_before_event_at, restore): handle it now
       m.paused = m.sets_at_event = false;
-      m.pause_at.reset();
       m.handle_event(m.events.take_pending());
     }
     while (!m.events.terminated()) {
@@ -104,6 +103,7 @@ double Simulation::advance_to(double t_target) {
           session.keep_point();
           if (m.pause_at && t_end >= *m.pause_at) {  // pause_before_event_at: leave it pending
             m.paused = true;
+            m.pause_at.reset();  // once: a later pause is asked for anew
             break;
           }
           const EventLoop::Pending kind = m.events.take_pending();

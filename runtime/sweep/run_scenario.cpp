@@ -205,7 +205,10 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, Scenari
     // on), without --jacobian check (made at the start of each scenario).
     if (!scenario.stages.empty() && plan.options().share_stretches && !observer && runner.reuses() &&
         runner.snapshots() != false && !plan.options().check_jacobian)
+    {
       if (std::optional<SummaryRow> staged = run_staged(plan, scenario, runner)) return *staged;
+      runner.count_start_over();
+    }
     sim = &runner.next({});
     for (const auto& [name, value] : plan.options().sets) sim->set(name, value);
     for (const auto& [name, value] : scenario.sets) sim->set(name, value);

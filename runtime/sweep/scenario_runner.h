@@ -88,6 +88,9 @@ class ScenarioRunner {
   void set_snapshots(bool can) { snapshots_ = can; }
   bool reuses() const { return reuse_; }
   std::size_t resumed() const { return resumed_; }  // resume() calls
+  // Scenarios with stages that were run again from their start (run_scenario: the staged run did not fit).
+  void count_start_over() { ++started_over_; }
+  std::size_t started_over() const { return started_over_; }
 
   std::size_t scenarios() const { return scenarios_; }    // next() calls
   std::size_t reused() const { return reused_; }          // of them served by reset()
@@ -98,7 +101,7 @@ class ScenarioRunner {
   SimulationOptions options_;
   bool reuse_;
   std::unique_ptr<Simulation> simulation_;
-  std::size_t scenarios_ = 0, reused_ = 0, fresh_after_failed_reset_ = 0, resumed_ = 0;
+  std::size_t scenarios_ = 0, reused_ = 0, fresh_after_failed_reset_ = 0, resumed_ = 0, started_over_ = 0;
   // Stretches of simulation_, most recently used last.
   std::vector<std::pair<std::string, Stretch>> stretches_;
   std::optional<bool> snapshots_;

@@ -200,6 +200,7 @@ TEST(SweepSharedStretches, ContingencyRowsEqualRowsRunFromTheStart) {
     statuses.insert(sweep::to_string(b.status));
   }
   EXPECT_EQ(shared.resumed(), scenarios.size() - 1) << "every outage after the first starts from a snapshot";
+  EXPECT_EQ(shared.started_over(), 0u) << "and none had to be run again from its start";
   EXPECT_EQ(from_start.resumed(), 0u);
   EXPECT_GE(statuses.size(), 1u);
 }
