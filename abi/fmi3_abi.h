@@ -189,6 +189,11 @@ typedef fmi3Status fmi3GetVariableDependenciesTYPE(
 typedef fmi3Status fmi3GetFMUStateTYPE(fmi3Instance instance, fmi3FMUState* FMUState);
 typedef fmi3Status fmi3SetFMUStateTYPE(fmi3Instance instance, fmi3FMUState FMUState);
 typedef fmi3Status fmi3FreeFMUStateTYPE(fmi3Instance instance, fmi3FMUState* FMUState);
+typedef fmi3Status fmi3SerializedFMUStateSizeTYPE(fmi3Instance instance, fmi3FMUState FMUState, size_t* size);
+typedef fmi3Status fmi3SerializeFMUStateTYPE(fmi3Instance instance, fmi3FMUState FMUState, fmi3Byte serializedState[],
+                                             size_t size);
+typedef fmi3Status fmi3DeserializeFMUStateTYPE(fmi3Instance instance, const fmi3Byte serializedState[], size_t size,
+                                               fmi3FMUState* FMUState);
 
 typedef fmi3Status fmi3GetDirectionalDerivativeTYPE(
     fmi3Instance instance, const fmi3ValueReference unknowns[], size_t nUnknowns,

@@ -47,7 +47,7 @@ class ClockTicks final : public Model {
       p.shift_decimal = 0.1;
     } else if (kind_ == "tunable") {
       p.interval_variability = IntervalVariability::tunable;
-      period_ = tunable_parameter(b, "period", 0.3, "s", "interval of the tunable clock");
+      period_ = b.tunable_parameter("period", 0.3, "s", "interval of the tunable clock");
       phase_ = b.parameter("phase", 0.05, "s", "delay of the first tick of the tunable clock");
     } else if (kind_ == "changing") {
       p.interval_variability = IntervalVariability::changing;
@@ -89,19 +89,6 @@ class ClockTicks final : public Model {
   }
 
  private:
-  static ValueRef tunable_parameter(Builder& b, const std::string& name, double value, const std::string& unit,
-                                    const std::string& what) {
-    Variable v;
-    v.name = name;
-    v.description = what;
-    v.causality = Causality::parameter;
-    v.variability = Variability::tunable;
-    v.initial = Initial::exact;
-    v.start = value;
-    v.unit = unit;
-    return b.add(std::move(v));
-  }
-
   std::string kind_;
   ValueRef period_ = 0, phase_ = 0, step_ = 0, tick_ = 0, count_ = 0, previous_count_ = 0, t_tick_ = 0, x_ = 0,
            der_x_ = 0;

@@ -20,6 +20,19 @@ ValueRef Builder::parameter(const std::string& name, double value, const std::st
   return add(std::move(v));
 }
 
+ValueRef Builder::tunable_parameter(const std::string& name, double value, const std::string& unit,
+                                    const std::string& description) {
+  Variable v;
+  v.name = name;
+  v.description = description;
+  v.causality = Causality::parameter;
+  v.variability = Variability::tunable;
+  v.initial = Initial::exact;
+  v.start = value;
+  v.unit = unit;
+  return add(std::move(v));
+}
+
 ValueRef Builder::state(const std::string& name, double start, const std::string& unit,
                         const std::string& description, bool fixed) {
   Variable v;

@@ -390,6 +390,13 @@ Description describe(Model& model, const Config& config) {
   d.lenient_clocked_access = optional_choice("clocked_access", "strict", "lenient");
   if (d.lenient_clocked_access && d.clocks.empty())
     throw std::invalid_argument("model configuration: clocked_access=lenient, but the model declares no clock");
+  const std::string fmu_state = config.get_string("fmu_state", "none");
+  if (fmu_state == "none") d.fmu_state = Description::FmuState::none;
+  else if (fmu_state == "get_set") d.fmu_state = Description::FmuState::get_set;
+  else if (fmu_state == "serialize") d.fmu_state = Description::FmuState::serialize;
+  else
+    throw std::invalid_argument("model configuration: key \"fmu_state\" is \"" + fmu_state +
+                                "\"; allowed values: none, get_set, serialize");
   // A variant without directional derivatives (as many exporters ship).
   if (optional_choice("provides_directional_derivatives", "true", "false")) d.provides_partials = false;
   apply_claims(d);

@@ -86,6 +86,16 @@ struct Description {
   bool exports_constraint_functions() const {
     return provides_constraints != Constraints::none || provides_projection || provides_projection_step;
   }
+  // Config key fmu_state (instance_state.cpp): `none` (the default), `get_set`
+  // (canGetAndSetFMUState: fmi3GetFMUState, fmi3SetFMUState,
+  // fmi3FreeFMUState) or `serialize` (also canSerializeFMUState:
+  // fmi3SerializedFMUStateSize, fmi3SerializeFMUState,
+  // fmi3DeserializeFMUState). FMI 2.0 variants: the fmi2 equivalents.
+  enum class FmuState { none, get_set, serialize };
+  FmuState fmu_state = FmuState::none;
+  bool can_get_and_set_state() const { return fmu_state != FmuState::none; }
+  bool can_serialize_state() const { return fmu_state == FmuState::serialize; }
+
   Config config;
   std::string instantiation_token;
 

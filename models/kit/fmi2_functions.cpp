@@ -4,7 +4,8 @@
 // al.'s extension (abi/fmi2_abi.h).
 //
 // An fmi2Component is a Component: the importer's callbacks, the instance
-// name, the start time of fmi2SetupExperiment and the Instance. The FMI 2.0
+// name and the Instance (which keeps the start time of fmi2SetupExperiment:
+// it is part of the FMU state). The FMI 2.0
 // state machine maps onto Instance's modes one to one (Instantiated
 // --SetupExperiment, EnterInitializationMode--> Initialization Mode
 // --ExitInitializationMode--> Event Mode <--> Continuous-Time Mode,
@@ -17,7 +18,9 @@
 // message goes to the 2.0 logger as the argument of a "%s" format, with '#'
 // doubled (a single '#' would start a variable reference, section 2.1.5).
 //
-// Co-Simulation functions, FMU-state functions and Integer/String variables
+// The FMU-state functions are the Instance's (instance_state.cpp), allowed
+// when the FMU declares canGetAndSetFMUstate / canSerializeFMUstate.
+// Co-Simulation functions and Integer/String variables
 // (kit FMUs have none) answer fmi2Error with a message; every function of the
 // 2.0 standard is exported so that importers that resolve them all load the
 // binary. Each definition is checked against its fmi2_abi.h type.
@@ -43,7 +46,6 @@ struct Component {
   fmi2CallbackLogger logger = nullptr;
   fmi2ComponentEnvironment environment = nullptr;
   std::string name;
-  double start_time = 0.0;
   std::unique_ptr<Instance> instance;
 };
 
@@ -56,6 +58,8 @@ const std::pair<const char*, const char*> kRenames[] = {
     {"fmi3InstantiateModelExchange", "fmi2Instantiate"},
     {"providesDirectionalDerivatives", "providesDirectionalDerivative"},
     {"instantiationToken", "guid"},
+    {"fmi3DeserializeFMUState", "fmi2DeSerializeFMUstate"},
+    {"FMUState", "FMUstate"},
     {"fmi3", "fmi2"},
 };
 
@@ -184,9 +188,9 @@ LSDAE_CHECK_TYPE(fmi2FreeInstance);
 
 LSDAE_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean, fmi2Real, fmi2Real startTime, fmi2Boolean,
                                             fmi2Real) {
-  return guarded(c, "fmi2SetupExperiment", [&](Component& self, Instance& s) {
+  return guarded(c, "fmi2SetupExperiment", [&](Component&, Instance& s) {
     if (!s.check_mode("fmi2SetupExperiment", {lsdae::kit::Mode::instantiated})) return fmi2Error;
-    self.start_time = startTime;
+    s.set_setup_start_time(startTime);
     return fmi2OK;
   });
 }
@@ -194,7 +198,7 @@ LSDAE_CHECK_TYPE(fmi2SetupExperiment);
 
 LSDAE_EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
   return guarded(c, "fmi2EnterInitializationMode",
-                 [](Component& self, Instance& s) { return to_fmi2(s.enter_initialization_mode(self.start_time)); });
+                 [](Component&, Instance& s) { return to_fmi2(s.enter_initialization_mode(s.setup_start_time())); });
 }
 LSDAE_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   return guarded(c, "fmi2ExitInitializationMode",
@@ -204,10 +208,7 @@ LSDAE_EXPORT fmi2Status fmi2Terminate(fmi2Component c) {
   return guarded(c, "fmi2Terminate", [](Component&, Instance& s) { return to_fmi2(s.terminate()); });
 }
 LSDAE_EXPORT fmi2Status fmi2Reset(fmi2Component c) {
-  return guarded(c, "fmi2Reset", [](Component& self, Instance& s) {
-    self.start_time = 0.0;
-    return to_fmi2(s.reset());
-  });
+  return guarded(c, "fmi2Reset", [](Component&, Instance& s) { return to_fmi2(s.reset()); });
 }
 LSDAE_CHECK_TYPE(fmi2EnterInitializationMode);
 LSDAE_CHECK_TYPE(fmi2ExitInitializationMode);
@@ -286,24 +287,32 @@ LSDAE_CHECK_TYPE(fmi2SetInteger);
 LSDAE_CHECK_TYPE(fmi2GetString);
 LSDAE_CHECK_TYPE(fmi2SetString);
 
-// ---- FMU state (canGetAndSetFMUstate="false") -----------------------------------
-LSDAE_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate*) {
-  return refuse(c, "fmi2GetFMUstate", "canGetAndSetFMUstate is false for this FMU");
+// ---- FMU state (instance_state.cpp; the fmi3 rules, messages renamed) -----------
+LSDAE_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate* FMUstate) {
+  return guarded(c, "fmi2GetFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.get_fmu_state(FMUstate)); });
 }
-LSDAE_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate) {
-  return refuse(c, "fmi2SetFMUstate", "canGetAndSetFMUstate is false for this FMU");
+LSDAE_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate) {
+  return guarded(c, "fmi2SetFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.set_fmu_state(FMUstate)); });
 }
-LSDAE_EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate*) {
-  return refuse(c, "fmi2FreeFMUstate", "canGetAndSetFMUstate is false for this FMU");
+LSDAE_EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate* FMUstate) {
+  return guarded(c, "fmi2FreeFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.free_fmu_state(FMUstate)); });
 }
-LSDAE_EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate, size_t*) {
-  return refuse(c, "fmi2SerializedFMUstateSize", "canSerializeFMUstate is false for this FMU");
+LSDAE_EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate FMUstate, size_t* size) {
+  return guarded(c, "fmi2SerializedFMUstateSize",
+                 [&](Component&, Instance& s) { return to_fmi2(s.serialized_fmu_state_size(FMUstate, size)); });
 }
-LSDAE_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate, fmi2Byte[], size_t) {
-  return refuse(c, "fmi2SerializeFMUstate", "canSerializeFMUstate is false for this FMU");
+LSDAE_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUstate, fmi2Byte serializedState[],
+                                              size_t size) {
+  return guarded(c, "fmi2SerializeFMUstate", [&](Component&, Instance& s) {
+    return to_fmi2(s.serialize_fmu_state(FMUstate, reinterpret_cast<std::uint8_t*>(serializedState), size));
+  });
 }
-LSDAE_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte[], size_t, fmi2FMUstate*) {
-  return refuse(c, "fmi2DeSerializeFMUstate", "canSerializeFMUstate is false for this FMU");
+LSDAE_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte serializedState[], size_t size,
+                                                fmi2FMUstate* FMUstate) {
+  return guarded(c, "fmi2DeSerializeFMUstate", [&](Component&, Instance& s) {
+    return to_fmi2(
+        s.deserialize_fmu_state(reinterpret_cast<const std::uint8_t*>(serializedState), size, FMUstate));
+  });
 }
 LSDAE_CHECK_TYPE(fmi2GetFMUstate);
 LSDAE_CHECK_TYPE(fmi2SetFMUstate);

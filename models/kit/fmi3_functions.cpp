@@ -274,24 +274,37 @@ LSDAE_EXPORT fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3V
   });
 }
 
-LSDAE_EXPORT fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState*) {
-  return guarded(instance, "fmi3GetFMUState", [](Instance& s) {
-    s.log(fmi3Error, "logStatusError", "fmi3GetFMUState: canGetAndSetFMUState is false for this FMU");
-    return fmi3Error;
-  });
+// FMU state (instance_state.cpp; canGetAndSetFMUState / canSerializeFMUState
+// as the configuration key fmu_state declares them).
+LSDAE_EXPORT fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState* FMUState) {
+  return guarded(instance, "fmi3GetFMUState", [&](Instance& s) { return s.get_fmu_state(FMUState); });
 }
-LSDAE_EXPORT fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState) {
-  return guarded(instance, "fmi3SetFMUState", [](Instance& s) {
-    s.log(fmi3Error, "logStatusError", "fmi3SetFMUState: canGetAndSetFMUState is false for this FMU");
-    return fmi3Error;
-  });
+LSDAE_EXPORT fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState FMUState) {
+  return guarded(instance, "fmi3SetFMUState", [&](Instance& s) { return s.set_fmu_state(FMUState); });
 }
-LSDAE_EXPORT fmi3Status fmi3FreeFMUState(fmi3Instance instance, fmi3FMUState*) {
-  return guarded(instance, "fmi3FreeFMUState", [](Instance& s) {
-    s.log(fmi3Error, "logStatusError", "fmi3FreeFMUState: canGetAndSetFMUState is false for this FMU");
-    return fmi3Error;
-  });
+LSDAE_EXPORT fmi3Status fmi3FreeFMUState(fmi3Instance instance, fmi3FMUState* FMUState) {
+  return guarded(instance, "fmi3FreeFMUState", [&](Instance& s) { return s.free_fmu_state(FMUState); });
 }
+LSDAE_EXPORT fmi3Status fmi3SerializedFMUStateSize(fmi3Instance instance, fmi3FMUState FMUState, size_t* size) {
+  return guarded(instance, "fmi3SerializedFMUStateSize",
+                 [&](Instance& s) { return s.serialized_fmu_state_size(FMUState, size); });
+}
+LSDAE_EXPORT fmi3Status fmi3SerializeFMUState(fmi3Instance instance, fmi3FMUState FMUState, fmi3Byte serializedState[],
+                                              size_t size) {
+  return guarded(instance, "fmi3SerializeFMUState",
+                 [&](Instance& s) { return s.serialize_fmu_state(FMUState, serializedState, size); });
+}
+LSDAE_EXPORT fmi3Status fmi3DeserializeFMUState(fmi3Instance instance, const fmi3Byte serializedState[], size_t size,
+                                                fmi3FMUState* FMUState) {
+  return guarded(instance, "fmi3DeserializeFMUState",
+                 [&](Instance& s) { return s.deserialize_fmu_state(serializedState, size, FMUState); });
+}
+static_assert(std::is_same_v<decltype(&fmi3GetFMUState), fmi3GetFMUStateTYPE*>);
+static_assert(std::is_same_v<decltype(&fmi3SetFMUState), fmi3SetFMUStateTYPE*>);
+static_assert(std::is_same_v<decltype(&fmi3FreeFMUState), fmi3FreeFMUStateTYPE*>);
+static_assert(std::is_same_v<decltype(&fmi3SerializedFMUStateSize), fmi3SerializedFMUStateSizeTYPE*>);
+static_assert(std::is_same_v<decltype(&fmi3SerializeFMUState), fmi3SerializeFMUStateTYPE*>);
+static_assert(std::is_same_v<decltype(&fmi3DeserializeFMUState), fmi3DeserializeFMUStateTYPE*>);
 
 LSDAE_EXPORT fmi3Status fmi3GetDirectionalDerivative(fmi3Instance instance, const fmi3ValueReference unknowns[],
                                                      size_t nUnknowns, const fmi3ValueReference knowns[],

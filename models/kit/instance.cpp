@@ -92,6 +92,7 @@ Instance::Instance(std::string name, const std::string& token, const std::string
   }
   load_start_values();
   reset_clocks();
+  initial_internal_state_ = model_->internal_state();
 }
 
 void Instance::load_start_values() {
@@ -244,6 +245,8 @@ fmi3Status Instance::reset() {
   std::fill(bool_.begin(), bool_.end(), std::uint8_t{0});
   load_start_values();
   reset_clocks();
+  setup_start_time_ = 0.0;
+  model_->set_internal_state(initial_internal_state_);  // a latch of the last run is not this one's
   return fmi3OK;
 }
 

@@ -8,6 +8,7 @@
 //                             fmi3UpdateDiscreteStates, directional derivatives
 //   instance_clocks.cpp       clocks (below)
 //   instance_constraints.cpp  Najafi's constraint functions (FMI 2.0 variants)
+//   instance_state.cpp        fmi3Get/Set/Free/Serialize/DeserializeFMUState
 //
 // State machine (FMI 3.0 section 3.2, with the FMI-LS-DAE switch):
 //   Instantiated --EnterConfigurationMode--> Configuration --Exit--> Instantiated
@@ -165,6 +166,21 @@ class Instance {
   fmi3Status projection_step(double S[]);
   fmi3Status projection(double P[], double tolerance, size_t iteration_limit, bool apply);
 
+  // The FMU state (FMI 3.0 2.2.6.4, FMI 2.0 2.1.8; instance_state.cpp has the
+  // rules and the byte format). `state` is an fmi3FMUState / fmi2FMUstate.
+  // Messages name the fmi3 functions (the fmi2 layer renames them).
+  fmi3Status get_fmu_state(void** state);
+  fmi3Status set_fmu_state(void* state);
+  fmi3Status free_fmu_state(void** state);
+  fmi3Status serialized_fmu_state_size(void* state, size_t* size);
+  fmi3Status serialize_fmu_state(void* state, std::uint8_t bytes[], size_t size);
+  fmi3Status deserialize_fmu_state(const std::uint8_t bytes[], size_t size, void** state);
+
+  // FMI 2.0: the start time of fmi2SetupExperiment, for
+  // fmi2EnterInitializationMode (part of the instance's state).
+  void set_setup_start_time(double time) { setup_start_time_ = time; }
+  double setup_start_time() const { return setup_start_time_; }
+
   const std::string& name() const { return name_; }
   const Description& description() const { return desc_; }
 
@@ -204,6 +220,17 @@ class Instance {
   fmi3Status check_missed_ticks(const char* function);
   fmi3Status check_clock_duties(const char* function);
   double tick_tolerance(double due) const;
+
+  // FMU state helpers (instance_state.cpp).
+  struct SavedState;
+  bool check_state_capability(const char* function, bool serialize) const;
+  // The state `state` points to when this binary made it and did not free it;
+  // otherwise logs why and returns nullptr.
+  SavedState* known_state(const char* function, void* state) const;
+  SavedState capture() const;
+  std::vector<std::uint8_t> encode(const SavedState& state) const;
+  // Throws std::invalid_argument saying what is wrong with the bytes.
+  SavedState decode(const std::uint8_t bytes[], size_t size) const;
 
   // Constraint extension helpers (instance_constraints.cpp).
   std::size_t active_constraints();
@@ -258,6 +285,9 @@ class Instance {
   std::vector<std::size_t> clock_of_vr_;  // vr -> index in clock_runs_, or npos
   std::vector<std::uint8_t> clocked_;     // vr -> 1 when the variable has clocks
   double start_time_ = 0.0;
+  double setup_start_time_ = 0.0;                // FMI 2.0 fmi2SetupExperiment
+  std::vector<double> initial_internal_state_;  // Model::internal_state() as constructed, for fmi3Reset
+  std::vector<std::shared_ptr<SavedState>> saved_states_;  // the FMU states this instance made and did not free
 };
 
 }  // namespace lsdae::kit

@@ -32,6 +32,14 @@
 // with the hooks number_of_constraints(), constraint_residuals() and
 // constraint_jacobian(); the kit derives the projection functions from them).
 //
+// FMU state (Config key fmu_state=get_set|serialize, docs/authoring-fmus.md
+// "FMU state"): the kit saves and restores an instance's whole state -- every
+// value, the mode, the time, the clocks' schedule -- with
+// fmi3GetFMUState/fmi3SetFMUState (and serializes it). A model that keeps
+// anything its behaviour depends on outside the value store (a latch set in
+// update_discrete()) hands it over with internal_state() and
+// set_internal_state(); caches that are a function of the values need not be.
+//
 // Contract of compute(): all Float64 values live in ctx.v[], indexed by value
 // reference. compute() reads the knowns of the current mode and writes the
 // unknowns. Knowns are: time, parameters, continuous states, and -- in DAE mode
@@ -193,6 +201,11 @@ class Builder {
   virtual ValueRef add(Variable variable) = 0;
   ValueRef parameter(const std::string& name, double value, const std::string& unit = "",
                      const std::string& description = "");
+  // A parameter with variability="tunable": also settable in Event Mode, where
+  // the new value acts from that event on (compute() and update_discrete()
+  // read it as they read any parameter).
+  ValueRef tunable_parameter(const std::string& name, double value, const std::string& unit = "",
+                             const std::string& description = "");
   // A continuous state with initial="exact" (fixed start) or "approx" (guess).
   ValueRef state(const std::string& name, double start, const std::string& unit = "",
                  const std::string& description = "", bool fixed = true);
@@ -333,6 +346,19 @@ class Model {
   virtual void constraint_residuals(const Context& /*ctx*/, double /*C*/[]) {}
   // dC/dx of every active row (only when declared with a Jacobian).
   virtual void constraint_jacobian(const Context& /*ctx*/, ConstraintJacobianSink& /*sink*/) {}
+
+  // --- state kept outside the value store
+  // Everything the model's behaviour depends on that is not a variable's
+  // value (a latch update_discrete() sets once, for good), as numbers; the
+  // same count every time. The kit saves it in fmi3GetFMUState, gives it back
+  // in fmi3SetFMUState and, with the value the model had when constructed, in
+  // fmi3Reset. Caches that are a function of the values alone (a
+  // factorization keyed by the matrix it factors) are not state. A model that
+  // keeps such state and does not hand it over here must not be built with
+  // fmu_state (its restored instances would continue differently).
+  virtual std::vector<double> internal_state() const { return {}; }
+  // `state` has the count internal_state() gives (the kit checks it).
+  virtual void set_internal_state(const std::vector<double>& /*state*/) {}
 };
 
 }  // namespace lsdae::kit

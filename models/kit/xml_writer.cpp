@@ -179,7 +179,9 @@ std::string model_description_xml(const Description& d, const std::string& model
       << "  instantiationToken=\"" << d.instantiation_token << "\"\n"
       << "  generationTool=\"lsdae FMU kit\"\n  variableNamingConvention=\"structured\">\n";
   out << "  <ModelExchange modelIdentifier=\"" << escape(model_identifier) << "\""
-      << " canBeInstantiatedOnlyOncePerProcess=\"false\" canGetAndSetFMUState=\"false\""
+      << " canBeInstantiatedOnlyOncePerProcess=\"false\""
+      << " canGetAndSetFMUState=\"" << (d.can_get_and_set_state() ? "true" : "false") << "\""
+      << " canSerializeFMUState=\"" << (d.can_serialize_state() ? "true" : "false") << "\""
       << " providesDirectionalDerivatives=\"" << (d.provides_partials ? "true" : "false") << "\""
       << " needsCompletedIntegratorStep=\"false\"/>\n";
 

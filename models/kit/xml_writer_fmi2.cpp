@@ -122,7 +122,8 @@ std::string model_description_xml_fmi2(const Description& d, const std::string& 
   out << "  <ModelExchange modelIdentifier=\"" << escape(model_identifier) << "\""
       << " needsExecutionTool=\"false\" completedIntegratorStepNotNeeded=\"true\""
       << " canBeInstantiatedOnlyOncePerProcess=\"false\" canNotUseMemoryManagementFunctions=\"true\""
-      << " canGetAndSetFMUstate=\"false\" canSerializeFMUstate=\"false\""
+      << " canGetAndSetFMUstate=\"" << (d.can_get_and_set_state() ? "true" : "false") << "\""
+      << " canSerializeFMUstate=\"" << (d.can_serialize_state() ? "true" : "false") << "\""
       << " providesDirectionalDerivative=\"" << (d.provides_partials ? "true" : "false") << "\"";
   if (d.exports_constraint_functions()) {
     const char* constraints = d.provides_constraints == Description::Constraints::with_jacobian ? "withJacobian"

@@ -149,16 +149,19 @@ class PowerGrid final : public Model {
                                             "2 H der(omega) - (Pm - Pe - D (omega - 1))");
       }
     }
-    p_fault_bus_ = b.parameter("fault.bus", defaults_.fault_bus, "",
-                               "bus number of the three-phase fault (0: none); must be in fault_buses=" +
-                                   candidates_.fault_text());
+    // fault.bus and trip.branch are tunable: set in Event Mode, a new value
+    // acts from that event on (a sweep that shares the pre-fault run sets them
+    // at the fault's and the trip's events: docs/sweeps.md, "Shared stretches").
+    p_fault_bus_ = b.tunable_parameter("fault.bus", defaults_.fault_bus, "",
+                                       "bus number of the three-phase fault (0: none); must be in fault_buses=" +
+                                           candidates_.fault_text());
     p_fault_on_ = b.parameter("fault.t_on", defaults_.fault_t_on, "s", "time the fault starts");
     p_fault_off_ = b.parameter("fault.t_off", defaults_.fault_t_off, "s", "time the fault is cleared");
     p_fault_r_ = b.parameter("fault.R", defaults_.fault_r, "", "fault resistance, p.u. on the system base");
     p_fault_x_ = b.parameter("fault.X", defaults_.fault_x, "", "fault reactance, p.u. on the system base");
-    p_trip_branch_ = b.parameter("trip.branch", defaults_.trip_branch, "",
-                                 "row of mpc.branch of the line tripped (0: none); must be in trip_branches=" +
-                                     candidates_.trip_text());
+    p_trip_branch_ = b.tunable_parameter("trip.branch", defaults_.trip_branch, "",
+                                         "row of mpc.branch of the line tripped (0: none); must be in trip_branches=" +
+                                             candidates_.trip_text());
     p_trip_time_ = b.parameter("trip.time", defaults_.trip_time, "s", "time the line is tripped");
     // The machines' inertia constants, for the centre of inertia
     // (δ_COI = Σ H_m δ_m / Σ H_m, e.g. lsdae sweep's maxdev(gen[*].delta, gen[*].H)).

@@ -84,6 +84,7 @@ struct SweepCliOptions {
   std::size_t jobs = 1;
   bool no_isolate = false;
   bool no_reuse = false;
+  bool no_shared_stretches = false;
   double scenario_timeout = 0;
   bool progress = true;
   std::string results_dir, results_format = "csv";
@@ -216,6 +217,7 @@ int run_sweep_command(const SweepCliOptions& o) {
   options.jobs = o.jobs;
   options.isolate = !o.no_isolate;
   options.reuse = !o.no_reuse;
+  options.share_stretches = !o.no_shared_stretches;
   options.scenario_timeout = o.scenario_timeout;
 
   // An .ssp or .ssd is a system of FMUs (lsdae/system.h), opened as
@@ -493,6 +495,10 @@ Runner add_sweep_command(CLI::App& app) {
   app.add_flag("--no-reuse", o->no_reuse,
                "A new model instance (binary, structural analysis, instances) for every scenario instead of one "
                "per worker reset between scenarios: the same rows, slower (for comparison)");
+  app.add_flag("--no-shared-stretches", o->no_shared_stretches,
+               "Run every scenario from its start, also where a scenario source says scenarios share their "
+               "start (contingencies: the pre-fault run, the fault-on run per bus): the same rows, slower (for "
+               "comparison; docs/sweeps.md, \"Shared stretches\")");
   app.add_flag("!--no-progress", o->progress, "No progress bar or progress lines on stderr");
   // Every simulation option of the options table, as `lsdae simulate` has them.
   o->table = std::make_shared<TableOptions>(app, run::category::simulation);

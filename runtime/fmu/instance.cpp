@@ -107,6 +107,10 @@ std::size_t Instance::element_count(std::span<const ValueReference> vrs) const {
 
 void Instance::lacks(const std::string& what) const { throw Error(ErrorKind::usage, absence_message(what)); }
 
+void Instance::get_fmu_state(SavedState&) { lacks("the FMU state (canGetAndSetFMUState)"); }
+void Instance::set_fmu_state(const SavedState&) { lacks("the FMU state (canGetAndSetFMUState)"); }
+void Instance::free_fmu_state(SavedState&) { lacks("the FMU state (canGetAndSetFMUState)"); }
+
 void Instance::enter_configuration_mode() { lacks("Configuration Mode"); }
 void Instance::activate_clock(ValueReference) { lacks("Clocks"); }
 bool Instance::clock_active(ValueReference) { lacks("Clocks"); }

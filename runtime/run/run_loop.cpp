@@ -39,7 +39,11 @@ struct Observers {
 }  // namespace
 
 Ending run(Simulation& sim, const OutputPlan& plan, RowSink& sink, const StopToken& stop) {
-  initialize(sim, plan.check_jacobian, [&sink](const JacobianCheck& check) { sink.jacobian_checked(check); });
+  // Paused at an event (pause_before_event_at, Simulation::restore): the run
+  // goes on from there -- the rows up to the event are the sink's already.
+  const bool resuming = sim.initialized() && sim.paused_at_event();
+  if (!resuming)
+    initialize(sim, plan.check_jacobian, [&sink](const JacobianCheck& check) { sink.jacobian_checked(check); });
   Observers observers{sim};
   std::int64_t rows = 0;
   double last_row_time = std::nan("");
@@ -65,8 +69,10 @@ Ending run(Simulation& sim, const OutputPlan& plan, RowSink& sink, const StopTok
                                            "an output grid");
       row(RowKind::ordinary);
     });
-  sink.begin(sim);
-  row(RowKind::ordinary);
+  if (!resuming) {
+    sink.begin(sim);
+    row(RowKind::ordinary);
+  }
   // A stop request reaches the run inside an output interval too: this
   // watcher cancels the simulation at its next IDA step, so one long interval
   // (tiny steps, a storm of events) does not hold the stop up until its end.
@@ -89,7 +95,8 @@ Ending run(Simulation& sim, const OutputPlan& plan, RowSink& sink, const StopTok
     if (stop.stop_requested()) return Ending::stopped;
     if (sink.finished()) return Ending::finished;
     const double target = plan.at(k);
-    if (target <= sim.time()) continue;  // a stepped simulation goes on from where it stands
+    // A stepped simulation goes on from where it stands (a paused one handles its event at time() first).
+    if (target < sim.time() || (target == sim.time() && !sim.paused_at_event())) continue;
     try {
       sim.advance_to(target);
     } catch (const Error& e) {
@@ -97,6 +104,7 @@ Ending run(Simulation& sim, const OutputPlan& plan, RowSink& sink, const StopTok
       if (e.kind() == ErrorKind::interrupted && stop.stop_requested()) return Ending::stopped;
       throw;
     }
+    if (sim.paused_at_event()) return Ending::paused;  // pause_before_event_at: no row yet at the event
     if (sim.terminated()) {
       if (sim.time() != last_row_time) row(RowKind::ordinary);
       return Ending::terminated;

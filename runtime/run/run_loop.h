@@ -24,6 +24,15 @@
 //   at most plan.max_rows rows (Error(output) past them: "results:
 //   --output-steps reached --max-rows ..."), and at the stop time.
 //
+// Pausing and resuming (lsdae/simulation.h, "snapshots"): when advance_to
+// stops before an event because of Simulation::pause_before_event_at, run()
+// returns Ending::paused with no row at the event (the rows before and after
+// it come when it is handled). Called with a simulation paused at an event
+// (that one, or one restored from a snapshot), run() resumes: no
+// initialization, no begin(), no first row; the event is handled inside the
+// advance_to of the output point at or after it, exactly as in an unpaused
+// run, so the sink sees the same rows in the same order.
+//
 // Stop requests: `stop` is polled before each output point, and a watcher
 // thread (only when `stop` can ask at all) calls Simulation::cancel() within
 // 20 ms of a request, so one long output interval does not hold it up; the
@@ -105,6 +114,7 @@ enum class Ending {
   terminated,  // the FMU asked to terminate
   stopped,     // the StopToken asked
   finished,    // the sink's finished() said so
+  paused,      // Simulation::pause_before_event_at: stopped before an event, no row at it yet
 };
 
 Ending run(Simulation& sim, const OutputPlan& plan, RowSink& sink, const StopToken& stop = {});

@@ -83,6 +83,7 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
     Instance& inst = evaluation.instance(i);
     evaluation.residual(i).apply(t, y, yp);
     inst.enter_event_mode();
+    if (sets_at_next_event_) evaluation.apply_set_values(inst);  // Simulation::set while paused at this event
     if (inputs != nullptr) {  // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
       inputs->set_stretch_start(t);
       if (inputs->apply(inst, t, true) == CallStatus::discard)
@@ -111,6 +112,7 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
                 ", not after the current time " + format_number(t) + "; ignored");
     next.reset();
   }
+  sets_at_next_event_ = false;
   merge_input_events(next, t, inputs);
   log_debug(std::string(kind) + " event at t = " + format_number(t) +
             (result.states_changed ? " (states re-initialized)" : ""));

@@ -69,6 +69,30 @@ class EventLoop {
 
   explicit EventLoop(const RunSettings& settings) : settings_(settings) {}
 
+  // ---- a snapshot (run_snapshot.h): everything but the settings and the observers
+  struct Saved {
+    Pending pending = Pending::none;
+    std::optional<double> next_time_event;
+    int events_at_this_time = 0;
+    double last_event_time = -1e300;
+    bool terminated = false;
+    Counts counts;
+  };
+  Saved save() const {
+    return {pending_, next_time_event_, events_at_this_time_, last_event_time_, terminated_, counts_};
+  }
+  void restore(const Saved& s) {
+    pending_ = s.pending;
+    next_time_event_ = s.next_time_event;
+    events_at_this_time_ = s.events_at_this_time;
+    last_event_time_ = s.last_event_time;
+    terminated_ = s.terminated;
+    counts_ = s.counts;
+  }
+  // The values set with ModelEvaluation::set_value since are set on every
+  // instance in Event Mode at the next event (Simulation::set while paused).
+  void apply_sets_at_next_event() { sets_at_next_event_ = true; }
+
   // Initialization Mode, the event iteration at the start and Continuous-Time
   // Mode, for every instance; sets the next time event.
   void initialize_instances(ModelEvaluation& evaluation);
@@ -122,6 +146,7 @@ class EventLoop {
   int events_at_this_time_ = 0;
   double last_event_time_ = -1e300;
   bool terminated_ = false;
+  bool sets_at_next_event_ = false;
   Counts counts_;
   std::function<void(double, EventPhase)> observer_;
   std::function<void(double)> step_observer_;

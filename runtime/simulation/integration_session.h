@@ -105,6 +105,15 @@ class IntegrationSession {
     t_ = t;
   }
 
+  // A snapshot's point and counters (Simulation::restore): t = t_ida = at,
+  // the counters of the run so far (a new integrator's add to them).
+  void restore(double at, std::vector<double> y, std::vector<double> yp, const IntegratorStats& counted) {
+    y_ = std::move(y);
+    yp_ = std::move(yp);
+    t_ = t_ida_ = at;
+    finished_ = counted;
+  }
+
   // ---- counters and what carries to the next run
   IntegratorStats stats() const;  // every integrator of the run
   // The KLU analysis for the next run (Simulation::reset): the one carried

@@ -7,6 +7,7 @@
 #include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/fmi_names.h"
+#include "simulation/run_snapshot.h"
 
 namespace lsdae::simulation {
 
@@ -17,7 +18,8 @@ ModelEvaluation::ModelEvaluation(const RunSettings& settings, ModelDae dae, stru
       dae_(std::move(dae)),
       structure_(std::move(structure)),
       created_structure_(std::move(created)),
-      instances_(std::move(instances)) {}
+      instances_(std::move(instances)),
+      snapshots_(std::make_shared<RunSnapshotStore>()) {}
 
 // ---- instances and residuals ------------------------------------------------
 

@@ -49,6 +49,8 @@
 
 namespace lsdae::simulation {
 
+class RunSnapshotStore;  // run_snapshot.h
+
 class ModelEvaluation {
  public:
   // `settings` must outlive this object. `created`: create()'s outcome when a
@@ -135,6 +137,11 @@ class ModelEvaluation {
   // The values set, in the order first given, onto `instance`; Error(fmu_call)
   // naming the variable when the FMU refuses one.
   void apply_set_values(Instance& instance) const;
+  // Forgets them (Simulation::set while paused at an event: the next values are that event's).
+  void clear_set_values() { set_values_.clear(); }
+
+  // ---- snapshots of runs on these instances (run_snapshot.h), kept across reset_for_next_run
+  RunSnapshotStore& snapshots() { return *snapshots_; }
 
   // ---- faults counted since the last output point
   // Marks the instances' fmi3Discard counts at time t.
@@ -162,6 +169,7 @@ class ModelEvaluation {
   // fmi3Discard counts of the instances at the last output point (mark_faults).
   std::vector<std::uint64_t> discard_marks_;
   double fault_mark_time_ = 0;
+  std::shared_ptr<RunSnapshotStore> snapshots_;  // after instances_: freed before them
 };
 
 template <class F>

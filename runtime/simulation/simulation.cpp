@@ -124,8 +124,14 @@ void Simulation::set(const std::string& name, double value) {
 
 void Simulation::set(const std::string& name, const std::string& text) {
   Impl& m = *impl_;
-  if (m.initialized)
-    throw Error(ErrorKind::usage, "simulate: \"" + name + "\" can only be set before initialize()");
+  if (m.initialized && !m.paused)
+    throw Error(ErrorKind::usage, "simulate: \"" + name + "\" can only be set before initialize() (or while paused at "
+                                  "an event: pause_before_event_at)");
+  if (m.paused && !m.sets_at_event) {  // the values of this event, set in its Event Mode
+    m.evaluation->clear_set_values();
+    m.events.apply_sets_at_next_event();
+    m.sets_at_event = true;
+  }
   const ModelDescription& md = m.settings->model->model_description();
   auto ref = md.find_element(name);
   if (!ref) m.evaluation->variable(name);  // throws the "no variable is named" message

@@ -24,6 +24,7 @@
 //   simulation_structure.cpp  a new index-1 system: residuals, integrator, (re)selection
 //   simulation_jacobian.cpp   check_jacobian() and jacobian() at the current point
 //   simulation_reset.cpp      reset(): back to create()'s state for the next scenario
+//   simulation_snapshot.cpp   pause before an event, snapshot(), restore() (run_snapshot.h)
 //
 // Invariants between calls (what the composition keeps):
 //   - Collaborators that refer to the evaluation's residuals or structure
@@ -40,6 +41,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "lsdae/simulation.h"
@@ -79,6 +81,11 @@ struct Simulation::Impl {
   SimulationStats stats;
   bool initialized = false;
   std::atomic<bool> cancel_requested{false};  // Simulation::cancel(), from any thread
+  // pause_before_event_at(): the next event at or after pause_at is left
+  // pending (paused); advance_to() handles it first when called again.
+  std::optional<double> pause_at;
+  bool paused = false;
+  bool sets_at_event = false;  // set() while paused: the event loop sets the values at this event
 
   // ---- a new index-1 system (simulation_structure.cpp)
   // The evaluation's residuals and the projector for its current structure.

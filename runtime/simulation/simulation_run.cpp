@@ -84,7 +84,7 @@ double Simulation::advance_to(double t_target) {
                                       format_number(session.time()) +
                                       " → integration goes forward only: give a time at or after it");
   if (t_target > settings.t_stop) t_target = settings.t_stop;
-  if (m.events.terminated() || t_target <= session.time()) return session.time();
+  if (m.events.terminated() || (t_target <= session.time() && !m.paused)) return session.time();
   auto t0 = std::chrono::steady_clock::now();
   m.mark_faults();
   long steps_this_call = 0;
@@ -92,12 +92,21 @@ double Simulation::advance_to(double t_target) {
   const long max_steps = settings.options.max_steps;
   const double max_step = settings.options.max_step;
   try {
+    if (m.paused) {  // paused before this event (pause_before_event_at, restore): handle it now
+      m.paused = m.sets_at_event = false;
+      m.handle_event(m.events.take_pending());
+    }
     while (!m.events.terminated()) {
       const double t_end = session.integrator().time();  // IDA's internal time
       if (m.events.pending() != EventLoop::Pending::none) {
         if (t_end <= t_target) {  // the event comes before (or at) the target: handle it
-          const EventLoop::Pending kind = m.events.take_pending();
           session.keep_point();
+          if (m.pause_at && t_end >= *m.pause_at) {  // pause_before_event_at: leave it pending
+            m.paused = true;
+            m.pause_at.reset();  // once: a later pause is asked for anew
+            break;
+          }
+          const EventLoop::Pending kind = m.events.take_pending();
           m.handle_event(kind);
           continue;
         }

@@ -1,12 +1,17 @@
 // runtime/sweep/run_scenario.cpp -- one scenario on an opened model, its
-// summary row (lsdae/sweep.h: the points sampled, early termination). The
+// summary row (lsdae/sweep.h: the points sampled, early termination, shared
+// stretches: a scenario with stages starts from the snapshot of the run it
+// shares with others, kept by its ScenarioRunner). The
 // one place that runs a scenario, through the run layer's loop
 // (run/run_loop.h); its Simulation comes from a ScenarioRunner
 // (sweep/scenario_runner.h: reset() of the previous scenario's, or new).
 #include <chrono>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "common/format.h"
 #include "lsdae/error.h"
@@ -98,6 +103,91 @@ class ScenarioSink final : public run::RowSink {
   bool sampled_ = false;
 };
 
+// The key of the run a scenario shares up to the event of stage j: its
+// shared sets, the stages before j (times and values) and stage j's time.
+std::string stretch_key(const Scenario& s, std::size_t j) {
+  std::string key;
+  auto add = [&key](const std::vector<std::pair<std::string, std::string>>& sets) {
+    for (const auto& [name, value] : sets) key += name + "=" + value + "\n";
+  };
+  add(s.shared_sets);
+  for (std::size_t i = 0; i < j; ++i) {
+    key += "@" + format_number(s.stages[i].at) + "\n";
+    add(s.stages[i].sets);
+  }
+  return key + "@" + format_number(s.stages[j].at);
+}
+
+// A scenario with stages from the shared stretches (lsdae/sweep.h): from the
+// deepest stretch the runner keeps, or from the start (keeping each stretch
+// it passes). nullopt when this cannot give the scenario's row as a fresh run
+// gives it -- the model cannot be snapshot, a stage's event is not where the
+// stage says, the run ends before a stage, or anything fails (the fresh run
+// then gives the failure its own message) -- and the caller runs it fresh.
+std::optional<SummaryRow> run_staged(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<ScenarioStage>& stages = scenario.stages;
+  SummaryRow row;
+  row.id = scenario.id;
+  std::shared_ptr<ScenarioSink> sink;
+  Simulation* sim = nullptr;
+  auto keep = [&](std::size_t j) {
+    const std::string key = stretch_key(scenario, j);
+    if (!runner.stretch(key)) runner.keep(key, {sim->snapshot(), std::make_shared<const ScenarioSink>(*sink)});
+  };
+  try {
+    std::size_t next = stages.size();
+    const ScenarioRunner::Stretch* kept = nullptr;
+    while (next-- > 0)
+      if ((kept = runner.stretch(stretch_key(scenario, next))) != nullptr) break;
+    run::OutputControl control;
+    control.max_rows = run::kLargestMaxRows;
+    std::optional<run::OutputPlan> points;
+    if (kept != nullptr) {
+      sink = std::make_shared<ScenarioSink>(*std::static_pointer_cast<const ScenarioSink>(kept->rows));
+      sim = &runner.resume(*kept);
+      points = run::plan_output(*sim, control, false);
+    } else {
+      next = 0;
+      sim = &runner.next({});
+      runner.set_snapshots(sim->can_snapshot());
+      if (!sim->can_snapshot()) return std::nullopt;
+      for (const auto& [name, value] : plan.options().sets) sim->set(name, value);
+      for (const auto& [name, value] : scenario.shared_sets) sim->set(name, value);
+      sink = std::make_shared<ScenarioSink>(plan, nullptr);
+      points = run::plan_output(*sim, control, false);
+      sim->pause_before_event_at(stages[0].at);
+      if (run::run(*sim, *points, *sink) != run::Ending::paused) return std::nullopt;
+      keep(0);
+    }
+    for (std::size_t i = next; i < stages.size(); ++i) {
+      if (!sim->paused_at_event() || sim->time() != stages[i].at) return std::nullopt;
+      for (const auto& [name, value] : stages[i].sets) sim->set(name, value);
+      if (i + 1 < stages.size()) {
+        sim->pause_before_event_at(stages[i + 1].at);
+        if (run::run(*sim, *points, *sink) != run::Ending::paused) return std::nullopt;
+        keep(i + 1);
+        continue;
+      }
+      row.status = Status::ok;
+      if (run::run(*sim, *points, *sink) == run::Ending::terminated)
+        row.message = "the FMU asked to terminate at t = " + format_number(sim->time());
+    }
+    if (!sink->stop_reason().empty()) {
+      row.status = Status::stopped_early;
+      row.message = sink->stop_reason();
+    }
+    row.reached_time = sim->time();
+    row.steps = sim->statistics().steps;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  row.metrics = sink->sampled() ? sink->metrics()
+                                : std::vector<std::optional<double>>(plan.checks().metrics.size(), std::nullopt);
+  row.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return row;
+}
+
 }  // namespace
 
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner,
@@ -110,6 +200,15 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, Scenari
   std::optional<ScenarioSink> sink;
   try {
     if (observe) observer = observe(scenario);
+    // Shared stretches: without an observer (it would see the shared rows as
+    // the shared run had them), with reuse (one Simulation to keep snapshots
+    // on), without --jacobian check (made at the start of each scenario).
+    if (!scenario.stages.empty() && plan.options().share_stretches && !observer && runner.reuses() &&
+        runner.snapshots() != false && !plan.options().check_jacobian)
+    {
+      if (std::optional<SummaryRow> staged = run_staged(plan, scenario, runner)) return *staged;
+      runner.count_start_over();
+    }
     sim = &runner.next({});
     for (const auto& [name, value] : plan.options().sets) sim->set(name, value);
     for (const auto& [name, value] : scenario.sets) sim->set(name, value);

@@ -2,6 +2,8 @@
 // (scenario_runner.h): Simulation::create once, Simulation::reset after.
 #include "sweep/scenario_runner.h"
 
+#include <algorithm>
+
 #include "lsdae/error.h"
 #include "lsdae/log.h"
 
@@ -31,10 +33,45 @@ Simulation& ScenarioRunner::next(std::span<const std::pair<std::string, std::str
     }
   }
   if (!made) {
+    stretches_.clear();   // their snapshots go with the old Simulation
     simulation_.reset();  // the old instances go before the new ones come (canBeInstantiatedOnlyOncePerProcess)
     simulation_ = Simulation::create(model_, options_);
   }
   for (const auto& [name, value] : sets) simulation_->set(name, value);
+  return *simulation_;
+}
+
+const ScenarioRunner::Stretch* ScenarioRunner::stretch(const std::string& key) {
+  for (std::size_t i = 0; i < stretches_.size(); ++i)
+    if (stretches_[i].first == key) {
+      std::rotate(stretches_.begin() + static_cast<std::ptrdiff_t>(i),
+                  stretches_.begin() + static_cast<std::ptrdiff_t>(i) + 1, stretches_.end());
+      return &stretches_.back().second;
+    }
+  return nullptr;
+}
+
+void ScenarioRunner::keep(const std::string& key, Stretch stretch) {
+  if (stretches_.size() >= kMaxStretches) {
+    simulation_->release_snapshot(stretches_.front().second.snapshot);
+    stretches_.erase(stretches_.begin());
+  }
+  stretches_.emplace_back(key, std::move(stretch));
+}
+
+Simulation& ScenarioRunner::resume(const Stretch& stretch) {
+  ++scenarios_;
+  try {
+    simulation_->reset();
+  } catch (const Error&) {
+    stretches_.clear();
+    simulation_.reset();
+    ++fresh_after_failed_reset_;
+    throw;
+  }
+  ++reused_;
+  ++resumed_;
+  simulation_->restore(stretch.snapshot);
   return *simulation_;
 }
 

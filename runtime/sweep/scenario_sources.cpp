@@ -260,6 +260,17 @@ std::vector<Scenario> cross(const std::vector<Scenario>& a, const std::vector<Sc
     for (const auto& y : b) {
       Scenario s{x.id + "/" + y.id, x.sets};
       s.sets.insert(s.sets.end(), y.sets.begin(), y.sets.end());
+      // A grid value applies from the start, in the shared run too -- unless
+      // it names a variable a stage sets: then no sharing for this scenario.
+      bool staged_name = false;
+      for (const auto& stage : x.stages)
+        for (const auto& [name, value] : stage.sets)
+          for (const auto& [grid_name, grid_value] : y.sets) staged_name = staged_name || grid_name == name;
+      if (!x.stages.empty() && !staged_name) {
+        s.shared_sets = x.shared_sets;
+        s.shared_sets.insert(s.shared_sets.end(), y.sets.begin(), y.sets.end());
+        s.stages = x.stages;
+      }
       out.push_back(std::move(s));
     }
   return out;

@@ -156,6 +156,11 @@ Functions load(const std::string& stage_dir, const std::string& identifier) {
   resolve(f.reset, "fmi2Reset");
   resolve(f.do_step, "fmi2DoStep");
   resolve(f.get_fmu_state, "fmi2GetFMUstate");
+  resolve(f.set_fmu_state, "fmi2SetFMUstate");
+  resolve(f.free_fmu_state, "fmi2FreeFMUstate");
+  resolve(f.serialized_fmu_state_size, "fmi2SerializedFMUstateSize");
+  resolve(f.serialize_fmu_state, "fmi2SerializeFMUstate");
+  resolve(f.deserialize_fmu_state, "fmi2DeSerializeFMUstate");
   resolve(f.get_number_of_constraints, "fmi2GetNumberOfConstraints");
   resolve(f.constraint, "fmi2Constraint");
   resolve(f.constraint_jacobian, "fmi2ConstraintJacobian");

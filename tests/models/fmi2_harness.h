@@ -83,6 +83,11 @@ struct Functions {
   fmi2ResetTYPE* reset = nullptr;
   fmi2DoStepTYPE* do_step = nullptr;
   fmi2GetFMUstateTYPE* get_fmu_state = nullptr;
+  fmi2SetFMUstateTYPE* set_fmu_state = nullptr;
+  fmi2FreeFMUstateTYPE* free_fmu_state = nullptr;
+  fmi2SerializedFMUstateSizeTYPE* serialized_fmu_state_size = nullptr;
+  fmi2SerializeFMUstateTYPE* serialize_fmu_state = nullptr;
+  fmi2DeSerializeFMUstateTYPE* deserialize_fmu_state = nullptr;
   // Najafi et al.'s extension: always exported by kit binaries.
   fmi2GetNumberOfConstraintsTYPE* get_number_of_constraints = nullptr;
   fmi2ConstraintTYPE* constraint = nullptr;

@@ -238,6 +238,12 @@ Fmi3Functions load_binary(const std::string& stage_dir, const std::string& ident
   resolve(f.set_time, "fmi3SetTime");
   resolve(f.get_float64, "fmi3GetFloat64");
   resolve(f.set_float64, "fmi3SetFloat64");
+  resolve(f.get_fmu_state, "fmi3GetFMUState");
+  resolve(f.set_fmu_state, "fmi3SetFMUState");
+  resolve(f.free_fmu_state, "fmi3FreeFMUState");
+  resolve(f.serialized_fmu_state_size, "fmi3SerializedFMUStateSize");
+  resolve(f.serialize_fmu_state, "fmi3SerializeFMUState");
+  resolve(f.deserialize_fmu_state, "fmi3DeserializeFMUState");
   resolve(f.set_boolean, "fmi3SetBoolean");
   resolve(f.get_boolean, "fmi3GetBoolean");
   resolve(f.set_states, "fmi3SetContinuousStates");

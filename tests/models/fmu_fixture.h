@@ -118,6 +118,12 @@ struct Fmi3Functions {
   fmi3SetIntervalFractionTYPE* set_interval_fraction = nullptr;
   fmi3SetShiftDecimalTYPE* set_shift_decimal = nullptr;
   fmi3SetShiftFractionTYPE* set_shift_fraction = nullptr;
+  fmi3GetFMUStateTYPE* get_fmu_state = nullptr;
+  fmi3SetFMUStateTYPE* set_fmu_state = nullptr;
+  fmi3FreeFMUStateTYPE* free_fmu_state = nullptr;
+  fmi3SerializedFMUStateSizeTYPE* serialized_fmu_state_size = nullptr;
+  fmi3SerializeFMUStateTYPE* serialize_fmu_state = nullptr;
+  fmi3DeserializeFMUStateTYPE* deserialize_fmu_state = nullptr;
 };
 Fmi3Functions load_binary(const std::string& stage_dir, const std::string& identifier);
 void unload_binary(Fmi3Functions& f);

@@ -175,6 +175,19 @@ std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& ca
 std::vector<sweep::Scenario> contingency_scenarios(const ChangeTable& table, const std::vector<std::int64_t>& from_buses,
                                             const ContingencyTimes& times, double t_on_default) {
   std::vector<sweep::Scenario> scenarios;
+  // Shared stretches (lsdae/sweep.h): before the fault the run does not
+  // depend on the fault bus, and while the fault is on not on the branch
+  // tripped at its clearing. So every outage is also the run that starts with
+  // one common fault bus and no trip, sets its own fault bus at the fault's
+  // event (t_on) and its branch at the clearing's (fault.t_off = trip.time):
+  // fault.bus and trip.branch are tunable. Only when both times are known
+  // here (--clear-after) and there is a fault.
+  std::string shared_bus;
+  for (const auto& o : table.outages)
+    if (times.fault && times.clear_after && static_cast<std::size_t>(o.branch) <= from_buses.size()) {
+      shared_bus = std::to_string(from_buses[static_cast<std::size_t>(o.branch - 1)]);
+      break;
+    }
   for (const auto& o : table.outages) {
     if (times.fault && static_cast<std::size_t>(o.branch) > from_buses.size())
       refuse("--contingencies, line " + std::to_string(o.line) + ": branch row " + std::to_string(o.branch) +
@@ -188,6 +201,13 @@ std::vector<sweep::Scenario> contingency_scenarios(const ChangeTable& table, con
       const double clear = times.fault_on.value_or(t_on_default) + *times.clear_after;
       s.sets.emplace_back("fault.t_off", round_trip(clear));
       s.sets.emplace_back("trip.time", round_trip(clear));
+    }
+    if (!shared_bus.empty()) {
+      const double t_on = times.fault_on.value_or(t_on_default);
+      const double clear = t_on + *times.clear_after;
+      s.shared_sets = {{"fault.bus", shared_bus}, {"trip.branch", "0"}};
+      s.shared_sets.insert(s.shared_sets.end(), s.sets.begin() + 2, s.sets.end());  // the times
+      s.stages = {{t_on, {s.sets[0]}}, {clear, {s.sets[1]}}};
     }
     scenarios.push_back(std::move(s));
   }

@@ -424,6 +424,45 @@ void Fmi2Instance::terminate() {
   complete(ModeChange::terminate);
 }
 
+// The FMU state: the FMU's own, with lsdae's mode machine beside it.
+constexpr std::initializer_list<InstanceState> kFmuStateStates = {
+    InstanceState::instantiated, InstanceState::initialization, InstanceState::event, InstanceState::continuous_time,
+    InstanceState::terminated};
+
+bool Fmi2Instance::can_get_and_set_fmu_state() const {
+  return model_description().model_exchange && model_description().model_exchange->can_get_and_set_fmu_state &&
+         fn_->GetFMUstate != nullptr && fn_->SetFMUstate != nullptr && fn_->FreeFMUstate != nullptr;
+}
+
+void Fmi2Instance::get_fmu_state(SavedState& saved) {
+  if (!can_get_and_set_fmu_state()) Instance::get_fmu_state(saved);
+  require(F::fmi2GetFMUstate, kFmuStateStates);
+  fmi2FMUstate fmu = saved.fmu;
+  check(LSDAE_FMU_CALL(GetFMUstate, &fmu), F::fmi2GetFMUstate, true);
+  saved.fmu = fmu;
+  saved.state = state();
+  saved.dae_mode = dae_mode();
+}
+
+void Fmi2Instance::set_fmu_state(const SavedState& saved) {
+  if (!can_get_and_set_fmu_state()) Instance::set_fmu_state(saved);
+  require(F::fmi2SetFMUstate, kFmuStateStates);
+  check(LSDAE_FMU_CALL(SetFMUstate, saved.fmu), F::fmi2SetFMUstate, true);
+  restore_mode(saved.state, saved.dae_mode);
+}
+
+void Fmi2Instance::free_fmu_state(SavedState& saved) {
+  if (saved.fmu == nullptr) return;
+  if (!can_get_and_set_fmu_state()) Instance::free_fmu_state(saved);
+  if (state() == InstanceState::failed) {  // no further calls after Fatal; the FMU's memory went with it
+    saved.fmu = nullptr;
+    return;
+  }
+  fmi2FMUstate fmu = saved.fmu;
+  check(LSDAE_FMU_CALL(FreeFMUstate, &fmu), F::fmi2FreeFMUstate, true);
+  saved.fmu = nullptr;
+}
+
 void Fmi2Instance::reset() {
   require(ModeChange::reset, F::fmi2Reset);
   check(LSDAE_FMU_CALL0(Reset), F::fmi2Reset, true);

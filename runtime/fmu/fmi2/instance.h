@@ -77,6 +77,10 @@ class Fmi2Instance final : public FmuInstance {
   CallStatus projection(std::span<double> correction, double tolerance, std::size_t iteration_limit,
                         bool apply) override;
 
+  bool can_get_and_set_fmu_state() const override;
+  void get_fmu_state(SavedState& state) override;
+  void set_fmu_state(const SavedState& state) override;
+  void free_fmu_state(SavedState& state) override;
   void terminate() override;
   void reset() override;
 

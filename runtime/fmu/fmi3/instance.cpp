@@ -271,6 +271,45 @@ void Fmi3Instance::terminate() {
   complete(ModeChange::terminate);
 }
 
+// The FMU state: the FMU's own, with lsdae's mode machine beside it.
+constexpr std::initializer_list<InstanceState> kFmuStateStates = {
+    InstanceState::instantiated, InstanceState::initialization, InstanceState::event, InstanceState::continuous_time,
+    InstanceState::terminated};
+
+bool Fmi3Instance::can_get_and_set_fmu_state() const {
+  return model_description().model_exchange && model_description().model_exchange->can_get_and_set_fmu_state &&
+         fn_->GetFMUState != nullptr && fn_->SetFMUState != nullptr && fn_->FreeFMUState != nullptr;
+}
+
+void Fmi3Instance::get_fmu_state(SavedState& saved) {
+  if (!can_get_and_set_fmu_state()) Instance::get_fmu_state(saved);
+  require(F::fmi3GetFMUState, kFmuStateStates);
+  fmi3FMUState fmu = saved.fmu;
+  check(LSDAE_FMU_CALL(GetFMUState, &fmu), F::fmi3GetFMUState, true);
+  saved.fmu = fmu;
+  saved.state = state();
+  saved.dae_mode = dae_mode();
+}
+
+void Fmi3Instance::set_fmu_state(const SavedState& saved) {
+  if (!can_get_and_set_fmu_state()) Instance::set_fmu_state(saved);
+  require(F::fmi3SetFMUState, kFmuStateStates);
+  check(LSDAE_FMU_CALL(SetFMUState, saved.fmu), F::fmi3SetFMUState, true);
+  restore_mode(saved.state, saved.dae_mode);
+}
+
+void Fmi3Instance::free_fmu_state(SavedState& saved) {
+  if (saved.fmu == nullptr) return;
+  if (!can_get_and_set_fmu_state()) Instance::free_fmu_state(saved);
+  if (state() == InstanceState::failed) {  // no further calls after Fatal; the FMU's memory went with it
+    saved.fmu = nullptr;
+    return;
+  }
+  fmi3FMUState fmu = saved.fmu;
+  check(LSDAE_FMU_CALL(FreeFMUState, &fmu), F::fmi3FreeFMUState, true);
+  saved.fmu = nullptr;
+}
+
 void Fmi3Instance::reset() {
   require(ModeChange::reset, F::fmi3Reset);
   check(LSDAE_FMU_CALL0(Reset), F::fmi3Reset, true);

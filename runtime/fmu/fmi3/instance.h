@@ -73,6 +73,10 @@ class Fmi3Instance final : public FmuInstance {
   CallStatus get_directional_derivative(std::span<const ValueReference> unknowns,
                                         std::span<const ValueReference> knowns, std::span<const double> seed,
                                         std::span<double> sensitivity) override;
+  bool can_get_and_set_fmu_state() const override;
+  void get_fmu_state(SavedState& state) override;
+  void set_fmu_state(const SavedState& state) override;
+  void free_fmu_state(SavedState& state) override;
   void terminate() override;
   void reset() override;
 

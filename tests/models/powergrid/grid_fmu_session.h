@@ -56,6 +56,9 @@ class GridFmuSession {
   Eigen::VectorXd directional(const std::vector<fmi3ValueReference>& unknowns, fmi3ValueReference known);
 
   std::string joined_log() const;
+  // The binary's functions and the instance, for calls the session does not wrap.
+  const Fmi3Functions& functions() const { return fns_; }
+  fmi3Instance instance() const { return inst_; }
 
  private:
   void ok(fmi3Status status, const char* what);

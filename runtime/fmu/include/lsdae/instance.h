@@ -266,6 +266,26 @@ class Instance {
   virtual CallStatus projection(std::span<double> correction, double tolerance, std::size_t iteration_limit,
                                 bool apply);
 
+  // --- the FMU state (FMI 3.0 section 2.2.6.4, FMI 2.0 section 2.1.8):
+  // usable when the model description declares canGetAndSetFMUState and the
+  // binary exports fmi3Get/Set/FreeFMUState (fmi2...FMUstate); otherwise
+  // can_get_and_set_fmu_state() is false and the calls are Error(usage). A
+  // SavedState is the FMU's opaque state plus lsdae's side of it (the mode
+  // and the DAE switch); it belongs to this instance: set it only here and
+  // free it (free_fmu_state) before the instance goes. get_fmu_state with
+  // `state.fmu` set overwrites that state (the standard's in-place form).
+  // Allowed in Instantiated, Initialization, Event, Continuous-Time Mode and
+  // Terminated. A System's instance has no FMU state of its own.
+  struct SavedState {
+    void* fmu = nullptr;
+    InstanceState state = InstanceState::instantiated;
+    bool dae_mode = false;
+  };
+  virtual bool can_get_and_set_fmu_state() const { return false; }
+  virtual void get_fmu_state(SavedState& state);
+  virtual void set_fmu_state(const SavedState& state);
+  virtual void free_fmu_state(SavedState& state);
+
   // --- end
   virtual void terminate() = 0;
   virtual void reset() = 0;
@@ -309,6 +329,11 @@ class Instance {
   }
   // A Fatal status: no further calls.
   void mark_failed() { state_ = InstanceState::failed; }
+  // After the FMU's state was set: lsdae's side of it (set_fmu_state).
+  void restore_mode(InstanceState state, bool dae_mode) {
+    state_ = state;
+    dae_mode_ = dae_mode;
+  }
   void set_dae_mode(bool on) { dae_mode_ = on; }
   // Error(usage) with absence_message(what): `what` ("Int8 variables",
   // "Configuration Mode") is not offered by this instance. The typed

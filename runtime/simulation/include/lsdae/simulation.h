@@ -290,6 +290,39 @@ class Simulation {
   // non-finite cj.
   IterationMatrix jacobian(std::optional<double> cj = std::nullopt);
 
+  // ---- snapshots (docs/simulation.md, "Snapshots"): a run paused just
+  // before an event, kept, and continued from there by other runs on this
+  // Simulation (a sweep's scenarios that share their start). Exact: a run
+  // restored from a snapshot computes from the event on what the run it was
+  // taken from computes (lsdae restarts IDA at every event, so IDA's history
+  // ends there; run_snapshot.h).
+  //
+  // Whether snapshots can be taken: every instance can get and set its FMU
+  // state (canGetAndSetFMUState), the model is index 1 as analysed (no dummy
+  // derivatives, no projection, no FMI 2.0 constraints, no invariants) and
+  // has no --input table.
+  bool can_snapshot() const;
+  // The next advance_to() stops at the first event at or after `t`, before it
+  // is handled: time() is the event's time, paused_at_event() is true (the
+  // run loop returns run::Ending::paused). Any time, also before initialize().
+  void pause_before_event_at(double t);
+  bool paused_at_event() const;
+  // While paused: set() is allowed and sets the values on every instance in
+  // Event Mode at this event (parameters must be tunable, FMI 3.0 §3.2.3:
+  // an FMU refuses fixed ones, Error(fmu_call)). advance_to(time()) handles
+  // the event and returns; a later target goes on past it.
+  using SnapshotId = std::size_t;
+  // While paused: keeps the run's state (Error(usage) when not paused or
+  // can_snapshot() is false). The snapshot belongs to this Simulation's
+  // instances and survives reset().
+  SnapshotId snapshot();
+  // After reset() (or create()), before initialize(): the run continues from
+  // the snapshot, paused at its event (set() then sets values at the event).
+  // Values set() before are dropped. Error(usage) for an unknown or released id.
+  void restore(SnapshotId id);
+  // Frees a snapshot's FMU states; its id becomes unknown.
+  void release_snapshot(SnapshotId id);
+
   const SimulationStats& statistics();
   // The structural analysis report (the text of `lsdae info --structure`).
   std::string structure_report() const;

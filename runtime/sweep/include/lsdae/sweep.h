@@ -86,9 +86,28 @@ namespace lsdae::sweep {
 // every scenario shares. The id names the scenario in the summary (and in
 // --resume); it is unique within a sweep. The sets are applied in order after
 // the sweep's common --set values, so a scenario's value wins.
+//
+// Shared stretches (optional; docs/sweeps.md, "Shared stretches"): a source
+// that knows its model may say that the scenario is also the run that starts
+// with `shared_sets` (instead of `sets`) and, at the event at stages[j].at,
+// sets stages[j].sets in Event Mode (the variables must be settable there:
+// tunable parameters), and that this run's rows equal those of `sets` -- for
+// the PowerGrid FMU the pre-fault run does not depend on the fault bus, nor
+// the fault-on run on the tripped branch. Scenarios with the same
+// shared_sets and the same first j stages then share their run up to the
+// event of stage j: a sweep computes it once and starts each of them from a
+// snapshot there (Simulation::snapshot), when the model can be snapshot and
+// no observer (--results-dir) reads the rows; otherwise, and for a scenario
+// whose staged run fails or ends before a stage, it runs `sets` from the start.
+struct ScenarioStage {
+  double at = 0;                                          // the event's time
+  std::vector<std::pair<std::string, std::string>> sets = {};  // set in its Event Mode
+};
 struct Scenario {
   std::string id;
   std::vector<std::pair<std::string, std::string>> sets;  // name → text value
+  std::vector<std::pair<std::string, std::string>> shared_sets = {};  // with stages: the run's start
+  std::vector<ScenarioStage> stages = {};                             // in time order; empty: no sharing
 };
 
 // Exit code of `lsdae sweep` when the sweep ran to its end but at least one
@@ -111,6 +130,7 @@ struct SweepOptions {
   bool isolate = true;                 // worker processes; false: in this process, one at a time
   double scenario_timeout = 0;         // seconds per scenario (isolated only); 0: none
   bool reuse = true;                   // one Simulation per worker, reset between scenarios
+  bool share_stretches = true;         // scenarios with stages start from kept snapshots (Scenario)
 };
 
 enum class Status { ok, stopped_early, failed };

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""bench/sweep/sweep_snapshot.py -- issue 30's work ratio, before and after shared stretches.
+
+The ratio (issue 30, goal 1): the CPU per contingency of `lsdae sweep` over the CPU of one
+fresh, full 10 s `lsdae simulate` of the same contingency, with the same FMU (the PowerGrid
+FMU built with fault_buses=all trip_branches=all fmu_state=serialize). Measured side by side
+in one go, on a sample of a contingency table (every K-th outage), with the screening settings
+of docs/sweeps.md:
+
+  - simulate: each sampled contingency alone, 10 s, --output-interval 0.05 (the denominator);
+  - before:   `lsdae sweep ... --no-shared-stretches` (every scenario from its start);
+  - after:    `lsdae sweep ...` (shared stretches: docs/sweeps.md);
+each sweep with --jobs 1 and 2, in alternating rounds so that all see the same load. CPU is
+the children's user + system time (getrusage: the sweep's worker processes included). Checks
+that the before and after rows are equal but for the wall time. Not a test: it measures
+(docs/performance.md, "Sweeps: shared stretches").
+
+    bench/sweep/sweep_snapshot.py LSDAE FMU CASE.m CONTAB.m [--every K] [--count N] [--rounds R] [--jobs 1,2]
+"""
+import argparse
+import csv
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SCREENING = ["--stop-when", "maxdev(gen[*].delta, gen[*].H) > 3.14159", "--settle", "0.3,2",
+             "--output-interval", "0.05", "--stop", "10", "--fault-on", "1", "--clear-after", "0.1",
+             "--metric", "max:maxdev(gen[*].delta, gen[*].H)", "--metric", "min:min(hypot(bus[*].Vr, bus[*].Vi))"]
+
+
+def cpu_of(cmd):
+    """Runs cmd; returns (exit code, children's CPU seconds, wall seconds, stderr)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return r.returncode, cpu, wall, r.stderr
+
+
+def sample_table(contab, out, every, count):
+    """Every `every`-th single-branch outage row of CONTAB.m, at most `count`; returns [(label, branch)]."""
+    rows = []
+    with open(contab) as f:
+        for line in f:
+            m = re.match(r"\s*(\d+)\s+\S+\s+(CT_TBRCH|2)\s+(\d+)\s+(BR_STATUS|11)\s+(CT_REP|1)\s+0\s*;", line)
+            if m:
+                rows.append((m.group(1), int(m.group(3)), line.strip()))
+    picked = rows[::every][:count]
+    with open(out, "w") as f:
+        f.write("function chgtab = sample\ndefine_constants;\nchgtab = [\n")
+        for _, _, line in picked:
+            f.write(line + "\n")
+        f.write("];\n")
+    return [(label, branch) for label, branch, _ in picked]
+
+
+def from_buses(case):
+    text = open(case).read()
+    body = text[text.index("mpc.branch"):]
+    body = body[body.index("[") + 1:body.index("];")]
+    out = []
+    for line in body.splitlines():
+        line = line.split("%")[0].strip().rstrip(";")
+        if line:
+            out.append(int(float(line.split()[0])))
+    return out
+
+
+def rows_of(summary):
+    with open(summary) as f:
+        rows = list(csv.reader(f))[1:]
+    return {r[0]: r[:5] + r[6:] for r in rows}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("lsdae")
+    p.add_argument("fmu")
+    p.add_argument("case")
+    p.add_argument("contab")
+    p.add_argument("--every", type=int, default=369)
+    p.add_argument("--count", type=int, default=32)
+    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--jobs", default="1,2")
+    args = p.parse_args()
+    jobs = [int(j) for j in args.jobs.split(",")]
+    fb = from_buses(args.case)
+    with tempfile.TemporaryDirectory() as tmp:
+        table = os.path.join(tmp, "sample.m")
+        picked = sample_table(args.contab, table, args.every, args.count)
+        n = len(picked)
+        print(f"{n} contingencies (every {args.every}th of {os.path.basename(args.contab)}), "
+              f"{len(set(fb[b - 1] for _, b in picked))} distinct fault buses", flush=True)
+        simulate_cpu, before, after = [], {j: [] for j in jobs}, {j: [] for j in jobs}
+        rows = {}
+        for rnd in range(args.rounds):
+            # The denominator: one fresh, full 10 s simulate per contingency.
+            for label, branch in picked:
+                cmd = [args.lsdae, "simulate", args.fmu, "--stop", "10", "--output-interval", "0.05",
+                       "--set", f"fault.bus={fb[branch - 1]}", "--set", f"trip.branch={branch}",
+                       "--set", "fault.t_on=1", "--set", "fault.t_off=1.1", "--set", "trip.time=1.1",
+                       "--no-progress", "-o", os.path.join(tmp, "sim.csv")]
+                code, cpu, _, err = cpu_of(cmd)
+                if code != 0:
+                    print(f"  simulate {label}: exit {code} ({err.strip().splitlines()[-1] if err.strip() else ''})")
+                simulate_cpu.append(cpu)
+            for j in jobs:
+                for name, extra, store in (("before", ["--no-shared-stretches"], before), ("after", [], after)):
+                    summary = os.path.join(tmp, f"{name}{j}.csv")
+                    cmd = [args.lsdae, "sweep", args.fmu, "--contingencies", table, "--case", args.case,
+                           "--jobs", str(j), "--no-progress", "--summary", summary, "--overwrite"] + SCREENING + extra
+                    code, cpu, wall, err = cpu_of(cmd)
+                    if code not in (0, 12):
+                        sys.exit(f"{' '.join(cmd)}: exit {code}\n{err}")
+                    store[j].append((cpu, wall))
+                    rows[(name, j)] = rows_of(summary)
+        reference = rows[("before", jobs[0])]
+        equal = all(r == reference for r in rows.values())
+        sim = statistics.mean(simulate_cpu)
+        print(f"simulate, 10 s, one contingency: {sim:.3f} s CPU (mean of {len(simulate_cpu)})")
+        print("| sweep | --jobs | CPU per contingency | ratio to simulate | wall |")
+        print("|---|---|---|---|---|")
+        for j in jobs:
+            for name, store in (("before (--no-shared-stretches)", before), ("after (shared stretches)", after)):
+                cpu = statistics.mean(c for c, _ in store[j]) / n
+                wall = statistics.mean(w for _, w in store[j])
+                print(f"| {name} | {j} | {cpu:.3f} s | {cpu / sim:.2f} | {wall:.1f} s |")
+        statuses = {}
+        for r in reference.values():
+            statuses[r[1]] = statuses.get(r[1], 0) + 1
+        print(f"rows before = after (but the wall time), every --jobs: {equal}; statuses {statuses}")
+        if not equal:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
