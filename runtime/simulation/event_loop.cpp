@@ -7,29 +7,30 @@
 #include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
+#include "simulation/instance_count.h"
 
 namespace lsdae::simulation {
 
 void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
   const double t_start = settings_.t_start;
   InputTable* inputs = evaluation.inputs();
-  // Every instance goes through the same sequence so they stay interchangeable.
-  for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
+  // Every instance goes through the same sequence so they stay
+  // interchangeable; they are independent, so all at once (instance_count.h).
+  if (inputs != nullptr) inputs->set_stretch_start(t_start);
+  std::optional<double> next;
+  for_each_instance(evaluation.instance_count(), [&](std::size_t i) {
     Instance& inst = evaluation.instance(i);
     evaluation.apply_set_values(inst);
     inst.enter_initialization_mode(settings_.rtol, t_start, settings_.t_stop);
-    if (inputs != nullptr) {
-      inputs->set_stretch_start(t_start);
-      if (inputs->apply(inst, t_start, true) == CallStatus::discard)
-        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
-                                             format_number(t_start) + " from --input → check the table's values");
-    }
+    if (inputs != nullptr && inputs->apply(inst, t_start, true) == CallStatus::discard)
+      throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
+                                           format_number(t_start) + " from --input → check the table's values");
     inst.exit_initialization_mode();
     for (int k = 0;; ++k) {
       DiscreteStatesUpdate u = inst.update_discrete_states();
       if (u.terminate_simulation)
         throw Error(ErrorKind::fmu_call, "simulate: the FMU asked to terminate during initialization");
-      if (i == 0) next_time_event_ = u.next_event_time;
+      if (i == 0) next = u.next_event_time;
       if (!u.discrete_states_need_update) break;
       if (k > kMaxEventsAtOneTime)
         throw Error(ErrorKind::fmu_call, "simulate: event iteration at the start did not settle after " +
@@ -38,7 +39,8 @@ void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
                                              " calls → the FMU keeps changing its discrete states");
     }
     inst.enter_continuous_time_mode();
-  }
+  });
+  next_time_event_ = next;
   merge_input_events(next_time_event_, t_start, inputs);
 }
 
@@ -64,16 +66,17 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
   Iteration result;
   std::optional<double> next;
   InputTable* inputs = evaluation.inputs();
-  for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
+  // Every instance through the same event iteration, all at once; instance
+  // 0's answers are the run's.
+  if (inputs != nullptr) inputs->set_stretch_start(t);
+  for_each_instance(evaluation.instance_count(), [&](std::size_t i) {
     Instance& inst = evaluation.instance(i);
     evaluation.residual(i).apply(t, y, yp);
     inst.enter_event_mode();
-    if (inputs != nullptr) {  // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
-      inputs->set_stretch_start(t);
-      if (inputs->apply(inst, t, true) == CallStatus::discard)
-        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
-                                             format_number(t) + " from --input → check the table's values");
-    }
+    // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
+    if (inputs != nullptr && inputs->apply(inst, t, true) == CallStatus::discard)
+      throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
+                                           format_number(t) + " from --input → check the table's values");
     for (int k = 0;; ++k) {
       DiscreteStatesUpdate u = inst.update_discrete_states();
       if (i == 0) {
@@ -87,7 +90,7 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
                                              " did not settle → the FMU keeps changing its discrete states");
     }
     inst.enter_continuous_time_mode();
-  }
+  });
   if (next && *next <= t) {
     log_warning(settings_.model->display_name() + ": the FMU announced a time event at t = " + format_number(*next) +
                 ", not after the current time " + format_number(t) + "; ignored");

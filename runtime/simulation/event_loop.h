@@ -14,7 +14,8 @@
 // instance 0's answers decide termination, the next time event and whether
 // the continuous states were re-initialized. What follows (new states,
 // invariants, re-selection or projection, IDA's restart) is the simulation's
-// (simulation_events.cpp).
+// (simulation_events.cpp). The instances go through each sequence at once,
+// one thread each (for_each_instance, instance_count.h).
 //
 // Owns: the pending event (found at the end of a step that went past the
 // caller's output time), the next time event (the earlier of the FMU's and

@@ -3,6 +3,7 @@
 #include "lsdae/simulation.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <fstream>
@@ -138,6 +139,43 @@ TEST(Simulation, TwoThreadsTakeTheSameStepsAsOne) {
     EXPECT_EQ(one.first, two.first);
     EXPECT_EQ(one.second, two.second) << "bitwise: colours write disjoint columns";
   }
+}
+
+// --threads N makes no more FMU instances than the Jacobian's colours can use,
+// nor more than the processors (simulation/instance_count.h): counted by
+// the FMU's live instances and the statistics, never timed.
+TEST(Simulation, ThreadsMakeNoMoreInstancesThanTheVaryingColoursCanUse) {
+  const auto cores = static_cast<std::size_t>(std::max(1, omp_get_num_procs()));
+  auto instances = [](const std::string& name, std::size_t threads, JacobianMode mode, bool constants = true) {
+    SimulationOptions options;
+    options.threads = threads;
+    options.jacobian = mode;
+    options.constant_jacobian_entries = constants;
+    options.stop_time = 1e-6;
+    auto fmu = Fmu::open(test::fmu_path(name));
+    auto sim = Simulation::create(fmu, options);
+    const std::size_t live = fmu->live_instances();
+    sim->initialize();
+    sim->advance_to(1e-6);
+    const SimulationStats& s = sim->statistics();
+    EXPECT_EQ(live, s.threads) << name << ": one instance per Jacobian thread";
+    return std::make_pair(s.threads, s);
+  };
+  // A linear line: every entry constant, no colour varies, one instance.
+  EXPECT_EQ(instances("TransmissionLine_dae_shapeA_40", 16, JacobianMode::directional).first, 1u);
+  // The same by finite differences (no constant entries): every colour varies.
+  auto [fd, fd_stats] = instances("TransmissionLine_dae_shapeA_40", 16, JacobianMode::finite_differences);
+  EXPECT_EQ(fd, std::min<std::size_t>({16, fd_stats.colors, cores}));
+  // A grid: only the varying colours count.
+  auto [grid, grid_stats] = instances("PowerGrid_case9_semi_explicit", 16, JacobianMode::directional);
+  ASSERT_GT(grid_stats.varying_colors, 0u);
+  ASSERT_LT(grid_stats.varying_colors, grid_stats.colors) << "the constant entries leave fewer colours";
+  EXPECT_EQ(grid, std::min<std::size_t>({16, grid_stats.varying_colors, cores}));
+  // Without the constant entries every colour is evaluated.
+  auto [all, all_stats] = instances("PowerGrid_case9_semi_explicit", 16, JacobianMode::directional, false);
+  EXPECT_EQ(all, std::min<std::size_t>({16, all_stats.colors, cores}));
+  // One thread asked for: one instance.
+  EXPECT_EQ(instances("PowerGrid_case9_semi_explicit", 1, JacobianMode::directional).first, 1u);
 }
 
 TEST(Simulation, DirectionalAndFiniteDifferenceJacobiansAgree) {
