@@ -36,6 +36,9 @@ table.ranked td.id, table.ranked th.id { text-align: left; font-family: ui-monos
 table.ranked td.key { font-weight: bold; }
 table.ranked .outcome { font-size: 0.85em; }
 figure.distribution { margin: 0.4em 0; }
+table.outcomes { border-collapse: collapse; margin: 0.4em 0; }
+table.outcomes td { padding: 0.15em 0.8em 0.15em 0; text-align: right; white-space: nowrap; }
+table.outcomes td.note { text-align: left; white-space: normal; }
 figure.distribution figcaption { font-size: 0.9em; color: #444; font-family: ui-monospace, monospace; }
 svg text { font-family: system-ui, sans-serif; font-size: 11px; fill: #333; }
 svg line.axis { stroke: #888; } svg line.grid { stroke: #e4e4e4; }
@@ -75,7 +78,7 @@ std::string histogram_svg(const std::vector<std::pair<double, Outcome>>& values)
   std::size_t tallest = 1;
   for (const auto& c : count) tallest = std::max(tallest, c[0] + c[1] + c[2] + c[3]);
   const results::AxisTicks y = results::nice_ticks(0, static_cast<double>(tallest), 4);
-  constexpr double W = 460, H = 190, left = 44, right = 10, top = 8, bottom = 34;
+  constexpr double W = 460, H = 190, left = 44, right = 24, top = 8, bottom = 34;
   const double pw = W - left - right, ph = H - top - bottom;
   auto sx = [&](double v) { return left + (v - x.lo) / (x.hi - x.lo) * pw; };
   auto sy = [&](double v) { return top + ph - v / y.hi * ph; };
@@ -120,11 +123,11 @@ void outcome_section(std::string& out, const SummaryTable& table, const std::vec
     if (n[o] > 0)
       out += "<span class=\"" + std::string(to_string(static_cast<Outcome>(o))) + "\" style=\"width:" +
              format_number(100.0 * static_cast<double>(n[o]) / rows) + "%\"></span>";
-  out += "</div>\n<h2>Outcomes</h2>\n<table class=\"kv\">\n";
+  out += "</div>\n<h2>Outcomes</h2>\n<table class=\"outcomes\">\n";
   for (std::size_t o = 0; o < kOutcomes; ++o)
-    out += "<tr><th>" + badge(static_cast<Outcome>(o)) + "</th><td>" + std::to_string(n[o]) + "</td><td>&nbsp;" +
+    out += "<tr><td>" + badge(static_cast<Outcome>(o)) + "</td><td>" + std::to_string(n[o]) + "</td><td>" +
            format_number(std::round(1000.0 * static_cast<double>(n[o]) / rows) / 10.0) +
-           " %</td><td class=\"note\">&nbsp;" + html_escape(kRules[o]) + "</td></tr>\n";
+           " %</td><td class=\"note\">" + html_escape(kRules[o]) + "</td></tr>\n";
   out += "</table>\n";
 }
 
