@@ -35,6 +35,7 @@ table.ranked th, table.ranked td { border-bottom: 1px solid #e4e4e4; padding: 0.
 table.ranked td.id, table.ranked th.id { text-align: left; font-family: ui-monospace, monospace; }
 table.ranked td.key { font-weight: bold; }
 table.ranked .outcome { font-size: 0.85em; }
+div.distributions { display: grid; grid-template-columns: repeat(auto-fill, minmax(470px, 1fr)); gap: 0.6em 1.5em; }
 figure.distribution { margin: 0.4em 0; }
 table.outcomes { border-collapse: collapse; margin: 0.4em 0; }
 table.outcomes td { padding: 0.15em 0.8em 0.15em 0; text-align: right; white-space: nowrap; }
@@ -170,7 +171,7 @@ void worst_section(std::string& out, const SweepReportInput& in, const std::vect
 void distribution_section(std::string& out, const SummaryTable& table, const std::vector<Outcome>& outcomes,
                           const std::vector<std::string>& metrics) {
   if (metrics.empty()) return;
-  out += "<h2>Distributions</h2>\n<div class=\"grid\">\n";
+  out += "<h2>Distributions</h2>\n<div class=\"distributions\">\n";
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     std::vector<std::pair<double, Outcome>> values;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
