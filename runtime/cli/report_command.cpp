@@ -6,9 +6,14 @@
 // --json`: index, dummy derivatives, BLT blocks, colouring).
 // Plotted: --vars GLOBS, or else the first kDefaultSeries numeric columns of
 // the file (String and Binary columns passed over and named on the page).
+// A sweep's summary (`lsdae sweep --summary`, CSV or HDF5: sweep::is_summary)
+// makes the sweep report instead (sweep/sweep_report.h): outcomes, the worst
+// rows by each metric (--worst N), the distributions and, with --results-dir
+// DIR, the trajectories of the worst (--trajectories N per metric, the
+// columns --vars chooses).
 // Errors: a missing or malformed result or statistics file, a glob matching
-// nothing, an output name that is not .html: usage (exit 2); the page that
-// cannot be written: output (exit 9).
+// nothing, an output name that is not .html, an option of the other kind of
+// report: usage (exit 2); the page that cannot be written: output (exit 9).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -25,6 +30,7 @@
 #include "results/html_report.h"
 #include "results/result_reader.h"
 #include "simulation/output_channels.h"
+#include "sweep/sweep_report.h"
 
 namespace lsdae::cli {
 namespace {
@@ -32,8 +38,10 @@ namespace {
 constexpr std::size_t kDefaultSeries = 6;
 
 struct ReportOptions {
-  std::string result, output, vars, stats, structure, format, title;
+  std::string result, output, vars, stats, structure, format, title, results_dir;
   std::size_t panels = 0;
+  std::size_t worst = 10, trajectories = 3;
+  bool worst_given = false, trajectories_given = false;
 };
 
 std::string lower_extension(const std::string& path) {
@@ -51,11 +59,54 @@ std::string utc_now() {
   return text;
 }
 
+void write_page(const std::string& output, const std::string& page) {
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  if (out) out << page;
+  out.close();
+  if (!out)
+    throw Error(ErrorKind::output, "lsdae report -o " + output + " → cannot be written → " + output +
+                                       " → check the folder exists and is writable");
+}
+
+int run_sweep_report(const ReportOptions& o) {
+  for (const auto& [given, name] : {std::pair{!o.stats.empty(), "--stats"}, std::pair{!o.structure.empty(), "--structure"},
+                                    std::pair{o.panels > 0, "--panels"}, std::pair{!o.format.empty(), "--format"}})
+    if (given)
+      throw Error(ErrorKind::usage, std::string("lsdae report ") + name + " → is an option of a run's report → " +
+                                        o.result + " is a sweep's summary → leave it out, or give a result file");
+  const sweep::SummaryTable table = sweep::read_summary(o.result);
+  sweep::SweepReportInput input;
+  input.summary_path = o.result;
+  input.table = &table;
+  input.worst = o.worst;
+  input.generator = std::string("lsdae ") + kLsdaeVersion;
+  input.created = utc_now();
+  input.title = o.title;
+  if (!o.results_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(o.results_dir, ec))
+      throw Error(ErrorKind::usage, "lsdae report --results-dir → no such folder → \"" + o.results_dir +
+                                        "\" → give the folder lsdae sweep --results-dir wrote");
+    input.results_dir = o.results_dir;
+    for (const std::string& id : sweep::trajectory_ids(table, o.trajectories))
+      input.trajectories.push_back(sweep::read_trajectory(o.results_dir, id, o.vars));
+  }
+  write_page(o.output, sweep::render_sweep_report(input));
+  return 0;
+}
+
 int run_report(const ReportOptions& o) {
   const std::string ext = lower_extension(o.output);
   if (ext != ".html" && ext != ".htm")
     throw Error(ErrorKind::usage, "lsdae report -o → the report is an HTML page → \"" + o.output +
                                       "\" → name the output file *.html");
+  if (sweep::is_summary(o.result)) return run_sweep_report(o);
+  for (const auto& [given, name] : {std::pair{!o.results_dir.empty(), "--results-dir"}, std::pair{o.worst_given, "--worst"},
+                                    std::pair{o.trajectories_given, "--trajectories"}})
+    if (given)
+      throw Error(ErrorKind::usage, std::string("lsdae report ") + name + " → is an option of a sweep's report → " +
+                                        o.result + " is no summary of lsdae sweep → leave it out, or give the "
+                                        "summary (sweep-summary.csv or .h5)");
   results::ReportInput input;
   input.result_path = o.result;
   input.generator = std::string("lsdae ") + kLsdaeVersion;
@@ -137,13 +188,7 @@ int run_report(const ReportOptions& o) {
     input.structure_origin = o.structure;
   }
 
-  const std::string page = results::render_html_report(input);
-  std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
-  if (out) out << page;
-  out.close();
-  if (!out)
-    throw Error(ErrorKind::output, "lsdae report -o " + o.output + " → cannot be written → " + o.output +
-                                       " → check the folder exists and is writable");
+  write_page(o.output, results::render_html_report(input));
   return 0;
 }
 
@@ -151,7 +196,10 @@ int run_report(const ReportOptions& o) {
 
 Runner add_report_command(CLI::App& app) {
   auto options = std::make_shared<ReportOptions>();
-  app.add_option("result", options->result, "The result file (.csv, .h5/.hdf5, .mat) of lsdae simulate")->required();
+  app.add_option("result", options->result,
+                 "The result file (.csv, .h5/.hdf5, .mat) of lsdae simulate, or the summary of lsdae sweep "
+                 "(sweep-summary.csv or .h5: the sweep's report)")
+      ->required();
   app.add_option("-o,--output", options->output, "The report to write: an .html file")->required();
   app.add_option("--vars", options->vars,
                  "The variables to plot: names or globs, comma-separated (default: the first 6 numeric columns)");
@@ -164,7 +212,19 @@ Runner add_report_command(CLI::App& app) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
   app.add_option("--format", options->format, "The result file's format when its extension does not say")
       ->check(CLI::IsMember({"csv", "hdf5", "mat"}));
-  app.add_option("--title", options->title, "The page's heading (default: the FMU's name)");
+  app.add_option("--title", options->title, "The page's heading (default: the FMU's name, or the summary's path)");
+  app.add_option("--results-dir", options->results_dir,
+                 "A sweep's report: the folder of lsdae sweep --results-dir; the worst scenarios' trajectories "
+                 "are plotted (the columns of --vars, default the first 6)");
+  app.add_option_function<std::size_t>(
+         "--worst", [options](std::size_t n) { options->worst = n, options->worst_given = true; },
+         "A sweep's report: the rows ranked for each metric (default 10)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  app.add_option_function<std::size_t>(
+         "--trajectories",
+         [options](std::size_t n) { options->trajectories = n, options->trajectories_given = true; },
+         "A sweep's report with --results-dir: the worst scenarios of each metric plotted (default 3)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{50}));
   return [options]() { return run_report(*options); };
 }
 

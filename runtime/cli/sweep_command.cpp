@@ -54,6 +54,7 @@
 #include "simulation/output_channels.h"
 #include "sweep/scenario_sources.h"
 #include "sweep/summary_file.h"
+#include "sweep/sweep_report.h"
 #ifdef LSDAE_HAVE_MPI
 #include "sweep/mpi_scheduler.h"
 #endif
@@ -180,13 +181,8 @@ class ResultFileObserver final : public sweep::ScenarioObserver {
 
 // A scenario id as a file name: characters other than letters, digits, '.',
 // '-' and '_' become '_'.
-std::string file_name_of(const std::string& id) {
-  std::string name = id;
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
-  if (name.empty() || name[0] == '.') name.insert(0, "_");
-  return name;
-}
+// The report finds the files by the same name (sweep/sweep_report.h).
+std::string file_name_of(const std::string& id) { return sweep::result_file_stem(id); }
 
 int run_sweep_command(const SweepCliOptions& o) {
 #ifdef LSDAE_HAVE_MPI

@@ -241,7 +241,7 @@ void structure_section(std::string& out, const Json& doc, const Json& report, co
   out += "</div>\n";
 }
 
-const char* kStyle = R"(
+const char* const kStyle = R"(
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1000px; color: #222; }
 h1 { font-size: 1.5em; margin-bottom: 0.2em; }
 h2 { font-size: 1.15em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 1.6em; }
@@ -273,6 +273,10 @@ window.addEventListener('load', function () {
 });
 )";
 
+}  // namespace
+
+const char* report_style() { return kStyle; }
+
 // An SVG document as an element inside HTML: without its XML declaration
 // and the white space around it.
 std::string inline_svg(std::string picture) {
@@ -283,14 +287,12 @@ std::string inline_svg(std::string picture) {
   return picture;
 }
 
-std::string page_footer(const std::string& generator, const std::string& created) {
+std::string report_footer(const std::string& generator, const std::string& created) {
   return "<footer><p>Made by " + html_escape(generator) + (created.empty() ? "" : " on " + html_escape(created)) +
          ". This page is self-contained: it needs no network and no other file.</p>\n"
          "<p id=\"rendered\" data-plots=\"\" data-lines=\"\" data-structure=\"\"></p></footer>\n<script>" +
          std::string(kScript) + "</script>\n</body>\n</html>\n";
 }
-
-}  // namespace
 
 std::string render_html_plot(const std::string& svg, const std::string& title, const std::string& generator) {
   const std::string heading = title.empty() ? "lsdae plot" : title;
@@ -299,7 +301,7 @@ std::string render_html_plot(const std::string& svg, const std::string& title, c
   out += "<title>" + html_escape(heading) + "</title>\n<style>" + std::string(kStyle) + "</style>\n";
   out += "</head>\n<body>\n";
   out += "<figure class=\"plot\">" + inline_svg(svg) + "</figure>\n";
-  return out + page_footer(generator, "");
+  return out + report_footer(generator, "");
 }
 
 std::string html_escape(const std::string& text) {
@@ -482,7 +484,7 @@ std::string render_html_report(const ReportInput& in) {
     out += "</div>\n";
   }
 
-  return out + page_footer(in.generator, in.created);
+  return out + report_footer(in.generator, in.created);
 }
 
 }  // namespace lsdae::results

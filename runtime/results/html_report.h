@@ -67,6 +67,16 @@ std::string render_html_report(const ReportInput& input);
 // script (data-plots, data-lines), nothing fetched from anywhere.
 std::string render_html_plot(const std::string& svg, const std::string& title, const std::string& generator);
 
+// The pieces other pages of the same look use (the sweep report,
+// sweep/sweep_report.h): the style sheet (CSS, no <style> tags); the footer
+// with the script that counts the plots (`figure.plot svg`) and their lines
+// into data-plots and data-lines of the element with id "rendered", then
+// </body></html>; an SVG document as an element inside HTML (its XML
+// declaration and surrounding white space dropped).
+const char* report_style();
+std::string report_footer(const std::string& generator, const std::string& created);
+std::string inline_svg(std::string svg);
+
 // `text` with &, <, >, " and ' replaced by character references.
 std::string html_escape(const std::string& text);
 

@@ -7,6 +7,7 @@
 #include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/log.h"
+#include "simulation/instance_count.h"
 
 namespace lsdae::simulation {
 
@@ -20,17 +21,18 @@ void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
   }
   InputTable* inputs = evaluation.inputs();
   std::vector<ValueReference> ticked;
-  // Every instance goes through the same sequence so they stay interchangeable.
-  for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
+  std::optional<double> next;
+  // Every instance goes through the same sequence so they stay
+  // interchangeable; they are independent, so all at once (instance_count.h),
+  // except with clocks: instance 0's answers make the schedule the others follow.
+  if (inputs != nullptr) inputs->set_stretch_start(t_start);
+  const auto initialize_one = [&](std::size_t i) {
     Instance& inst = evaluation.instance(i);
     evaluation.apply_set_values(inst);
     inst.enter_initialization_mode(settings_.rtol, t_start, settings_.t_stop);
-    if (inputs != nullptr) {
-      inputs->set_stretch_start(t_start);
-      if (inputs->apply(inst, t_start, true) == CallStatus::discard)
-        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
-                                             format_number(t_start) + " from --input → check the table's values");
-    }
+    if (inputs != nullptr && inputs->apply(inst, t_start, true) == CallStatus::discard)
+      throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
+                                           format_number(t_start) + " from --input → check the table's values");
     if (clocks_) clocks_->initialize(inst, t_start, i == 0);
     inst.exit_initialization_mode();
     // Clocks due at the start tick in the event iteration that follows (Event
@@ -43,7 +45,7 @@ void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
       if (clocks_ && k == 0) clocks_->after_update(inst, t_start, ticked, i == 0);
       if (u.terminate_simulation)
         throw Error(ErrorKind::fmu_call, "simulate: the FMU asked to terminate during initialization");
-      if (i == 0) next_time_event_ = u.next_event_time;
+      if (i == 0) next = u.next_event_time;
       if (!u.discrete_states_need_update) break;
       if (k > kMaxEventsAtOneTime)
         throw Error(ErrorKind::fmu_call, "simulate: event iteration at the start did not settle after " +
@@ -52,7 +54,9 @@ void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
                                              " calls → the FMU keeps changing its discrete states");
     }
     inst.enter_continuous_time_mode();
-  }
+  };
+  each_instance(evaluation.instance_count(), initialize_one);
+  next_time_event_ = next;
   merge_input_events(next_time_event_, t_start, inputs);
 }
 
@@ -79,17 +83,18 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
   std::optional<double> next;
   InputTable* inputs = evaluation.inputs();
   const std::vector<ValueReference> ticked = clocks_ ? clocks_->due_at(t) : std::vector<ValueReference>{};
-  for (std::size_t i = 0; i < evaluation.instance_count(); ++i) {
+  // Every instance through the same event iteration, all at once unless
+  // clocks are driven; instance 0's answers are the run's.
+  if (inputs != nullptr) inputs->set_stretch_start(t);
+  const auto iterate_one = [&](std::size_t i) {
     Instance& inst = evaluation.instance(i);
     evaluation.residual(i).apply(t, y, yp);
     inst.enter_event_mode();
     if (sets_at_next_event_) evaluation.apply_set_values(inst);  // Simulation::set while paused at this event
-    if (inputs != nullptr) {  // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
-      inputs->set_stretch_start(t);
-      if (inputs->apply(inst, t, true) == CallStatus::discard)
-        throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
-                                             format_number(t) + " from --input → check the table's values");
-    }
+    // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
+    if (inputs != nullptr && inputs->apply(inst, t, true) == CallStatus::discard)
+      throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
+                                           format_number(t) + " from --input → check the table's values");
     if (clocks_) clocks_->activate(inst, ticked);  // after the inputs: FMI 3.0 3.2.3
     for (int k = 0;; ++k) {
       if (clocks_) clocks_->before_update(inst, ticked, k == 0, i == 0);
@@ -106,7 +111,8 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
                                              " did not settle → the FMU keeps changing its discrete states");
     }
     inst.enter_continuous_time_mode();
-  }
+  };
+  each_instance(evaluation.instance_count(), iterate_one);
   if (next && *next <= t) {
     log_warning(settings_.model->display_name() + ": the FMU announced a time event at t = " + format_number(*next) +
                 ", not after the current time " + format_number(t) + "; ignored");
@@ -118,6 +124,14 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
             (result.states_changed ? " (states re-initialized)" : ""));
   result.terminate = terminated_;
   return result;
+}
+
+void EventLoop::each_instance(std::size_t n, const std::function<void(std::size_t)>& task) const {
+  if (!clocks_) {
+    for_each_instance(n, task);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) task(i);
 }
 
 bool EventLoop::completed_step(ModelEvaluation& evaluation, double t, std::span<const double> y,

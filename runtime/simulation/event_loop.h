@@ -19,7 +19,8 @@
 // instance 0's answers decide termination, the next time event and whether
 // the continuous states were re-initialized. What follows (new states,
 // invariants, re-selection or projection, IDA's restart) is the simulation's
-// (simulation_events.cpp).
+// (simulation_events.cpp). The instances go through each sequence at once,
+// one thread each (for_each_instance, instance_count.h).
 //
 // Owns: the pending event (found at the end of a step that went past the
 // caller's output time), the next time event (the earlier of the FMU's and
@@ -138,6 +139,9 @@ class EventLoop {
  private:
   // next_time_event_ from the FMU's announcement and the input table, after `after`.
   void merge_input_events(std::optional<double> fmu_next, double after, const InputTable* inputs);
+  // task(i) for every instance: in parallel (for_each_instance), one after
+  // another when clocks are driven (instance 0's answers make their schedule).
+  void each_instance(std::size_t n, const std::function<void(std::size_t)>& task) const;
 
   const RunSettings& settings_;
   Pending pending_ = Pending::none;

@@ -43,6 +43,14 @@
 
 namespace lsdae::simulation {
 
+// --eliminate auto eliminates only when at least this share of the unknowns
+// goes (plan_elimination's cost model).
+inline constexpr double kMinEliminatedShare = 0.05;
+// Whether eliminating `eliminated` of `unknowns` pays (the share above).
+inline bool elimination_pays(std::size_t eliminated, std::size_t unknowns) {
+  return unknowns > 0 && static_cast<double>(eliminated) >= kMinEliminatedShare * static_cast<double>(unknowns);
+}
+
 class IntegrationSession {
  public:
   // `settings` must outlive this object. The point starts at t_start, empty.

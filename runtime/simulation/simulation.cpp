@@ -16,6 +16,7 @@
 #include "lsdae/error.h"
 #include "lsdae/fmi_names.h"
 #include "lsdae/log.h"
+#include "simulation/instance_count.h"
 #include "simulation/simulation_impl.h"
 #include "structure/pipeline.h"
 
@@ -74,22 +75,25 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
   if (outcome.selection || options.uncolored_jacobian)  // a run may replace it: reset() needs this one back
     created = std::make_shared<const structure::StructureOutcome>(outcome);
 
-  // Instances: one per thread unless the FMU forbids it.
+  // Instances: one per thread the Jacobian's colours can use, unless the FMU
+  // forbids more than one (instance_count.h); made at once.
   t0 = std::chrono::steady_clock::now();
   s.threads = simulation::usable_threads(s);
   the_model.load_binary();
   s.use_directional = simulation::choose_directional(s, dae);
   simulation::log_dae_notes(s, dae);
-  std::vector<std::unique_ptr<Instance>> instances;
-  for (std::size_t i = 0; i < s.threads; ++i) {
+  const std::size_t requested_threads = s.threads;
+  s.threads = simulation::jacobian_instances(s, dae, outcome);
+  std::vector<std::unique_ptr<Instance>> instances(s.threads);
+  simulation::for_each_instance(s.threads, [&](std::size_t i) {
     auto inst = the_model.instantiate(i == 0 ? "lsdae" : "lsdae-" + std::to_string(i));
     if (the_model.manifest().present()) inst->enable_dae_mode();
-    // A system's instance runs its components on these threads when the
-    // call is not already one of the Jacobian's parallel colours
+    // A system's instance runs its components on the threads asked for when
+    // the call is not already one of the Jacobian's parallel colours
     // (runtime/system/composite_instance.h, "Components in parallel").
-    inst->set_threads(s.threads);
-    instances.push_back(std::move(inst));
-  }
+    inst->set_threads(requested_threads);
+    instances[i] = std::move(inst);
+  });
   s.step_callback = md.model_exchange && md.model_exchange->needs_completed_integrator_step;
   s.projection_tolerance = options.projection_tolerance.value_or(10.0 * s.atol);
   s.projection_tolerance_given = options.projection_tolerance.has_value();

@@ -490,6 +490,25 @@ std::vector<std::size_t> unfinished(const std::vector<Scenario>& scenarios, cons
   return todo;
 }
 
+bool is_summary(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  if (summary_format_for(path) == SummaryFormat::csv) {
+    std::ifstream in(path, std::ios::binary);
+    std::string first;
+    std::getline(in, first);
+    return first.rfind(csv_record(summary_header({})), 0) == 0;
+  }
+  quiet_hdf5();
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_file_locking(fapl.get(), false, true);
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  const bool summary = file.valid() && H5Lexists(file.get(), "columns", H5P_DEFAULT) > 0 &&
+                       H5Lexists(file.get(), "id", H5P_DEFAULT) > 0 && H5Lexists(file.get(), "status", H5P_DEFAULT) > 0;
+  results::hdf5::error_message();  // what the failed open left on HDF5's error stack
+  return summary;
+}
+
 SummaryTable read_summary(const std::filesystem::path& path) {
   return summary_format_for(path) == SummaryFormat::hdf5 ? read_hdf5_summary(path) : read_csv_summary(path);
 }

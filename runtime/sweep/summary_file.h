@@ -119,6 +119,11 @@ struct SummaryTable {
 // meets a flush half done may fail: read again). Error(output) when the file
 // cannot be read, Error(usage) when it is not a summary lsdae wrote.
 SummaryTable read_summary(const std::filesystem::path& path);
+// Whether `path` is a summary lsdae wrote (CSV: its first line starts with
+// the fixed columns of summary_header; HDF5: it has /columns, /id and
+// /status), so that `lsdae report` can tell one from a result file. Reads
+// the first line or opens the file only; false for what cannot be read.
+bool is_summary(const std::filesystem::path& path);
 
 }  // namespace lsdae::sweep
 

@@ -5,11 +5,16 @@
 // opened in headless Chromium (it lays out, its script runs without a
 // console error, the plot is drawn), with a screenshot kept in the build
 // tree (report-screenshot.png, a CI artifact).
+// A sweep's summary makes the sweep report (sweep/sweep_report.h): an N-1
+// sweep of case39 with its result files, and a summary written by hand with
+// every outcome; the page in Chromium too (sweep-report-screenshot.png).
 // Chromium is a test dependency (scripts/setup-deps.sh installs it): when it
 // is missing the browser test fails, it does not skip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -213,6 +218,146 @@ TEST_F(ReportCliTest, RendersInHeadlessChromium) {
   ASSERT_GE(png.size(), 8u) << shot;
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   EXPECT_GT(png.size(), 20000u) << "a page with text and a plot, not a blank picture";
+}
+
+// The CSV's column `name` for each row, by id.
+std::map<std::string, double> column_of(const std::filesystem::path& csv, std::size_t column) {
+  std::map<std::string, double> out;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    // ids and metrics hold no quotes here; a message may (it is before the numbers): count from the end.
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, ',');) fields.push_back(f);
+    const std::size_t from_end = 9 - column;  // 9 columns
+    out[fields[0]] = std::strtod(fields[fields.size() - from_end].c_str(), nullptr);
+  }
+  return out;
+}
+
+// An N-1 sweep of case39 (branches 1..8, 3 s, one job) with its result files.
+struct Case39Sweep {
+  std::filesystem::path summary, results;
+};
+class SweepReportTest : public ReportCliTest {
+ protected:
+  Case39Sweep case39_sweep() {
+  const std::filesystem::path& work = work_;
+  std::string table = "function chgtab = contab_case39\n%% written by the test\ndefine_constants;\nchgtab = [\n";
+  for (int b = 1; b <= 8; ++b)
+    table += "\t" + std::to_string(b) + "\t0\tCT_TBRCH\t" + std::to_string(b) + "\tBR_STATUS\tCT_REP\t0;\n";
+  table += "];\n";
+  std::ofstream(work / "contab.m") << table;
+  Case39Sweep s{work / "n1.csv", work / "res"};
+  const auto fmu = std::filesystem::path(LSDAE_FMU_DIR) / "PowerGrid_case39_all_disturbances.fmu";
+  const auto r = lsdae({"sweep", fmu.string(), "--contingencies", (work / "contab.m").string(), "--case",
+                          std::string(LSDAE_GRID_CASES_DIR) + "/case39.m", "--stop", "3", "--output-interval", "0.05",
+                          "--metric", "max:maxdev(gen[*].delta, gen[*].H)", "--metric",
+                          "min:min(hypot(bus[*].Vr, bus[*].Vi))", "--metric", "tmax:maxdev(gen[*].delta, gen[*].H)",
+                          "--stop-when", "maxdev(gen[*].delta, gen[*].H) > 3.14159", "--jobs", "1", "--summary",
+                          s.summary.string(), "--results-dir", s.results.string(), "--output-vars",
+                          "gen[*].delta", "--no-progress"});
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.describe();
+  return s;
+}
+};
+
+TEST_F(SweepReportTest, SweepReportCountsOutcomesRanksTheWorstAndPlotsThem) {
+  const Case39Sweep sweep = case39_sweep();
+  const auto page = work_ / "n1.html";
+  ASSERT_TRUE(ExitedWith(lsdae({"report", sweep.summary.string(), "--results-dir", sweep.results.string(), "--worst",
+                                "3", "--trajectories", "2", "-o", page.string()}),
+                         0));
+  const std::string html = read_text(page);
+  EXPECT_NE(html.find("8 scenarios"), std::string::npos);
+  EXPECT_EQ(count(html, "<table class=\"ranked\">"), 2u) << "max: and min: ranked, tmax: (a time) not";
+  EXPECT_EQ(count(html, "<figure class=\"distribution\">"), 3u) << "one histogram per metric";
+  // The worst by the largest separation is the row with the largest value.
+  const auto separation = column_of(sweep.summary, 6);
+  ASSERT_EQ(separation.size(), 8u);
+  const auto worst = std::max_element(separation.begin(), separation.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto ranked = html.find("max:maxdev(gen[*].delta, gen[*].H) <span");
+  ASSERT_NE(ranked, std::string::npos);
+  EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">" + worst->first + "</td>", ranked), std::string::npos)
+      << "the first row of the ranking is branch " << worst->first;
+  // Trajectories: the first 2 of each ranking, each once, plotted from res/.
+  const std::size_t plots = count(html, "<figure class=\"plot\"><svg");
+  EXPECT_GE(plots, 2u);
+  EXPECT_LE(plots, 4u);
+  EXPECT_EQ(count(html, "No result file"), 0u);
+  EXPECT_FALSE(std::regex_search(html, std::regex(R"((src|href)\s*=)"))) << "no external resource";
+  // The options of the other kind of report are refused, each with exit 2.
+  EXPECT_TRUE(ExitedWith(lsdae({"report", sweep.summary.string(), "--stats", "s.json", "-o", page.string()}), 2));
+  const auto result = std::filesystem::directory_iterator(sweep.results)->path();
+  EXPECT_TRUE(ExitedWith(lsdae({"report", result.string(), "--worst", "3", "-o", (work_ / "r.html").string()}), 2));
+  EXPECT_TRUE(ExitedWith(lsdae({"report", sweep.summary.string(), "--results-dir", (work_ / "none").string(), "-o",
+                                page.string()}),
+                         2));
+}
+
+TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
+  const auto summary = work_ / "hand.csv";
+  std::ofstream(summary)
+      << "id,status,message,reached_time,steps,wall_time_s,max:x,min:y\n"
+         "ran,ok,,10,100,0.1,1.5,0.9\n"
+         "calm,stopped-early,settled: every derivative below 0.3 from t = 2 to 4,4,50,0.05,0.5,0.95\n"
+         "swing,stopped-early,maxdev(gen[*].delta) > 3.14159 at t = 1.6,1.6,40,0.04,3.2,0.7\n"
+         "island,failed,\"ida: consistent initial values at t = 1.1 not found (IDA_NO_RECOVERY), after the event\",1.1,"
+         "30,0.03,0.4,\n"
+         "start,failed,ida: consistent initial values at t = 0 not found,0,0,0.01,,\n"
+         "crash,failed,the worker died (signal 11),,0,0.01,,\n";
+  const auto page = work_ / "hand.html";
+  ASSERT_TRUE(ExitedWith(lsdae({"report", summary.string(), "-o", page.string(), "--title", "hand <made>"}), 0));
+  const std::string html = read_text(page);
+  EXPECT_NE(html.find("<h1>hand &lt;made&gt;</h1>"), std::string::npos) << "the title, escaped";
+  for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>1</b>", "islanded</span> <b>1</b>",
+                               "failed</span> <b>2</b>"})
+    EXPECT_NE(html.find(expected), std::string::npos) << expected;
+  EXPECT_NE(html.find("4 of 6 rows have a value"), std::string::npos) << "rows without a value left out";
+  EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">swing</td>"), std::string::npos) << "max:x, largest first";
+  EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">swing</td><td class=\"key\">0.7</td>"), std::string::npos)
+      << "min:y, smallest first";
+  EXPECT_NE(html.find("the worker died (signal 11)"), std::string::npos) << "the failures listed";
+}
+
+TEST_F(SweepReportTest, SweepReportRendersInHeadlessChromium) {
+  const std::string chromium = find_chromium();
+  ASSERT_FALSE(chromium.empty()) << "Chromium is needed to test the report in a browser: install it "
+                                    "(scripts/setup-deps.sh installs the Debian package chromium) or set LSDAE_CHROMIUM";
+  const Case39Sweep sweep = case39_sweep();
+  const auto page = work_ / "n1.html";
+  ASSERT_TRUE(ExitedWith(lsdae({"report", sweep.summary.string(), "--results-dir", sweep.results.string(),
+                                "--trajectories", "1", "--vars", "gen[*].delta", "-o", page.string()}),
+                         0));
+  const auto profile = work_ / "chromium-profile", browser_tmp = work_ / "chromium-tmp";
+  std::filesystem::create_directories(browser_tmp);
+  const std::map<std::string, std::string> env{{"HOME", work_.string()}, {"TMPDIR", browser_tmp.string()}};
+  const std::vector<std::string> common{chromium,          "--headless",       "--no-sandbox", "--disable-gpu",
+                                        "--no-first-run",  "--user-data-dir=" + profile.string(),
+                                        "--enable-logging=stderr", "--v=0", "--hide-scrollbars"};
+  auto dom_args = common;
+  dom_args.insert(dom_args.end(), {"--dump-dom", "file://" + page.string()});
+  const ProcessResult dom = run_process(dom_args, env, work_, std::chrono::seconds(180));
+  ASSERT_EQ(dom.exit_code, 0) << dom.describe();
+  EXPECT_NE(dom.out.find("data-distributions=\"3\""), std::string::npos) << "three histograms laid out\n" << dom.out;
+  EXPECT_NE(dom.out.find("data-ranked=\"2\""), std::string::npos) << "two rankings";
+  EXPECT_TRUE(std::regex_search(dom.out, std::regex(R"(data-plots="[12]")"))) << "the worst trajectories drawn";
+  EXPECT_TRUE(std::regex_search(dom.out, std::regex(R"re(data-lines="[1-9][0-9]")re"))) << "ten rotor angles each";
+  EXPECT_EQ(dom.err.find(":CONSOLE"), std::string::npos) << "no console message (script error)\n" << dom.err;
+  const std::filesystem::path shot = std::filesystem::path(LSDAE_TEST_ARTIFACT_DIR) / "sweep-report-screenshot.png";
+  std::filesystem::create_directories(shot.parent_path());
+  std::filesystem::remove(shot);
+  auto shot_args = common;
+  shot_args.insert(shot_args.end(), {"--window-size=1100,1800", "--screenshot=" + shot.string(), "file://" + page.string()});
+  const ProcessResult screenshot = run_process(shot_args, env, work_, std::chrono::seconds(180));
+  ASSERT_EQ(screenshot.exit_code, 0) << screenshot.describe();
+  const std::string png = read_text(shot);
+  ASSERT_GE(png.size(), 8u) << shot;
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_GT(png.size(), 20000u) << "a page with text and plots, not a blank picture";
 }
 
 }  // namespace

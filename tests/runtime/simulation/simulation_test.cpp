@@ -3,6 +3,7 @@
 #include "lsdae/simulation.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "catalog.h"
 #include "reference_csv.h"
 #include "lsdae/error.h"
+#include "simulation/integration_session.h"
 
 namespace lsdae {
 namespace {
@@ -138,6 +140,58 @@ TEST(Simulation, TwoThreadsTakeTheSameStepsAsOne) {
     EXPECT_EQ(one.first, two.first);
     EXPECT_EQ(one.second, two.second) << "bitwise: colours write disjoint columns";
   }
+}
+
+// --threads N makes no more FMU instances than the Jacobian's colours can use,
+// nor more than the processors (simulation/instance_count.h): counted by
+// the FMU's live instances and the statistics, never timed.
+TEST(Simulation, ThreadsMakeNoMoreInstancesThanTheVaryingColoursCanUse) {
+  const auto cores = static_cast<std::size_t>(std::max(1, omp_get_num_procs()));
+  auto instances = [](const std::string& name, std::size_t threads, JacobianMode mode, bool constants = true) {
+    SimulationOptions options;
+    options.threads = threads;
+    options.jacobian = mode;
+    options.constant_jacobian_entries = constants;
+    options.stop_time = 1e-6;
+    auto fmu = Fmu::open(test::fmu_path(name));
+    auto sim = Simulation::create(fmu, options);
+    const std::size_t live = fmu->live_instances();
+    sim->initialize();
+    sim->advance_to(1e-6);
+    const SimulationStats& s = sim->statistics();
+    EXPECT_EQ(live, s.threads) << name << ": one instance per Jacobian thread";
+    return std::make_pair(s.threads, s);
+  };
+  // A linear line: every entry constant, no colour varies, one instance.
+  EXPECT_EQ(instances("TransmissionLine_dae_shapeA_40", 16, JacobianMode::directional).first, 1u);
+  // The same by finite differences (no constant entries): every colour varies.
+  auto [fd, fd_stats] = instances("TransmissionLine_dae_shapeA_40", 16, JacobianMode::finite_differences);
+  EXPECT_EQ(fd, std::min<std::size_t>({16, fd_stats.colors, cores}));
+  // A grid: only the varying colours count.
+  auto [grid, grid_stats] = instances("PowerGrid_case9_semi_explicit", 16, JacobianMode::directional);
+  ASSERT_GT(grid_stats.varying_colors, 0u);
+  ASSERT_LT(grid_stats.varying_colors, grid_stats.colors) << "the constant entries leave fewer colours";
+  EXPECT_EQ(grid, std::min<std::size_t>({16, grid_stats.varying_colors, cores}));
+  // Without the constant entries every colour is evaluated.
+  auto [all, all_stats] = instances("PowerGrid_case9_semi_explicit", 16, JacobianMode::directional, false);
+  EXPECT_EQ(all, std::min<std::size_t>({16, all_stats.colors, cores}));
+  // One thread asked for: one instance.
+  EXPECT_EQ(instances("PowerGrid_case9_semi_explicit", 1, JacobianMode::directional).first, 1u);
+}
+
+// --eliminate auto's cost model (integration_session.h): a few unknowns
+// among many are not worth the reduced residual's extra work.
+TEST(Simulation, EliminationPaysOnlyForAShareOfTheUnknowns) {
+  EXPECT_FALSE(simulation::elimination_pays(10, 35502)) << "case13659pegase: 0.03 %, measured 1.33x slower";
+  EXPECT_TRUE(simulation::elimination_pays(3841, 6403)) << "TransmissionLine N = 1280: 60 %, measured 1.75x faster";
+  EXPECT_FALSE(simulation::elimination_pays(0, 0));
+  SimulationOptions options;
+  options.eliminate_linear = true;
+  options.stop_time = 1e-7;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("PowerGrid_case9_semi_explicit")), options);
+  sim->initialize();
+  sim->advance_to(1e-7);
+  EXPECT_EQ(sim->statistics().eliminated, 8u) << "8 of 24: the network's linear unknowns";
 }
 
 TEST(Simulation, DirectionalAndFiniteDifferenceJacobiansAgree) {
