@@ -2,6 +2,7 @@
 #include "simulation/event_loop.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -133,6 +134,18 @@ const char* EventLoop::name(Pending kind) {
   return "no";
 }
 
+namespace {
+
+// Ten digits: the accumulation time and the last event, which %g alone
+// shows as the same 2.55863.
+std::string ten_digits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
+}  // namespace
+
 void EventLoop::check_zeno(double t) {
   if (!last_state_event_) {
     last_state_event_ = t;
@@ -151,8 +164,8 @@ void EventLoop::check_zeno(double t) {
   const double remaining = interval * ratio / (1.0 - ratio);
   if (remaining > kZenoSpan * std::max(1.0, std::fabs(t))) return;
   throw Error(ErrorKind::fmu_call,
-              "simulate: state events accumulate at t = " + format_number(t + remaining) + " (a Zeno point): " +
-                  std::to_string(shrinking_intervals_ + 1) + " in a row up to t = " + format_number(t) +
+              "simulate: state events accumulate at t = " + ten_digits(t + remaining) + " (a Zeno point): " +
+                  std::to_string(shrinking_intervals_ + 1) + " in a row up to t = " + ten_digits(t) +
                   ", each interval shorter than the one before (the last " + format_number(interval) + " s, " +
                   format_number(ratio) + " times the one before) → lsdae cannot step past infinitely many events: give the model a "
                   "rule for the accumulation point (a bouncing ball that rests below a minimum rebound speed, as the "
