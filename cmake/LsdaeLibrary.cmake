@@ -27,11 +27,15 @@ endforeach()
 foreach(target IN LISTS lsdae_library_targets)
   list(APPEND lsdae_library_objects $<TARGET_OBJECTS:${target}>)
 endforeach()
-add_library(lsdae_shared SHARED ${lsdae_library_objects} $<TARGET_OBJECTS:lsdae_powergrid_scenarios>)
+# The composition root's objects (compose/: lsdae_sweep, the models' plug-in list) and the
+# plug-ins themselves (the PowerGrid FMU's scenario source, public headers only).
+add_library(lsdae_shared SHARED ${lsdae_library_objects} $<TARGET_OBJECTS:lsdae_compose>
+                                $<TARGET_OBJECTS:lsdae_powergrid_scenarios>)
 add_library(lsdae::lsdae ALIAS lsdae_shared)
 # For the modules' own dependencies (SUNDIALS, KLU, libzip, pugixml, OpenMP, ...): the
 # archives themselves add nothing, every symbol in them is already defined by the objects.
 target_link_libraries(lsdae_shared PRIVATE ${lsdae_library_targets})
+target_include_directories(lsdae_shared PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/runtime)
 # lsdae/version.h is generated (top-level CMakeLists.txt; lsdae_common carries its folder).
 # The public headers are each layer's include/lsdae/ (runtime/<layer>/include/), installed as one
 # folder, <prefix>/include/lsdae/.

@@ -15,20 +15,26 @@ find_program(LSDAE_GZIP gzip)
 if(LSDAE_HELP2MAN AND LSDAE_GZIP)
   set(man_dir ${CMAKE_BINARY_DIR}/man)
   set(man_pages)
-  # One page per command: help2man runs one program, so a wrapper per command; the page's
-  # NAME line is the first line of the command's --help.
-  file(WRITE ${man_dir}/make_page.sh [=[#!/bin/sh
+  # One page per command: help2man runs one program, so a wrapper per command. The page's
+  # NAME line is the first line of the command's --help, said once: without the program's own
+  # name in front ("lsdae -- simulate ..." names the page "lsdae"), and cut from the help the
+  # wrapper shows help2man, which would repeat it as the DESCRIPTION.
+  file(WRITE ${man_dir}/make_page.sh.in [=[#!/bin/sh
 # make_page.sh <help2man> <gzip> <lsdae> <command or ""> <page> <version> <out dir>
 set -e
 help2man=$1 gzip=$2 lsdae=$3 command=$4 page=$5 version=$6 out=$7
 wrapper=$out/wrappers/$page
 mkdir -p "$out/wrappers"
-printf '#!/bin/sh\nexec "%s" %s "$@"\n' "$lsdae" "$command" >"$wrapper"
+printf '#!/bin/sh\nif [ "$1" = --help ]; then "%s" %s --help | tail -n +2; else exec "%s" %s "$@"; fi\n' \
+  "$lsdae" "$command" "$lsdae" "$command" >"$wrapper"
 chmod +x "$wrapper"
-name=$("$wrapper" --help | head -n 1)
+name=$("$lsdae" $command --help | head -n 1 | sed 's/^lsdae -- //')
 "$help2man" --no-info --no-discard-stderr --version-string="$version" --name="$name" --output="$out/$page.1" "$wrapper"
 "$gzip" -9nf "$out/$page.1"
 ]=])
+  # Copied only when it changed, so that the pages are made again when the script changes (a
+  # DEPENDS below), not at every configure.
+  configure_file(${man_dir}/make_page.sh.in ${man_dir}/make_page.sh COPYONLY)
   foreach(command "" info validate simulate sweep plot report)
     if(command STREQUAL "")
       set(page lsdae)
@@ -38,7 +44,7 @@ name=$("$wrapper" --help | head -n 1)
     add_custom_command(OUTPUT ${man_dir}/${page}.1.gz
       COMMAND sh ${man_dir}/make_page.sh ${LSDAE_HELP2MAN} ${LSDAE_GZIP} $<TARGET_FILE:lsdae> "${command}" ${page}
               ${PROJECT_VERSION} ${man_dir}
-      DEPENDS lsdae
+      DEPENDS lsdae ${man_dir}/make_page.sh
       COMMENT "Man page ${page}(1) from --help"
       VERBATIM)
     list(APPEND man_pages ${man_dir}/${page}.1.gz)

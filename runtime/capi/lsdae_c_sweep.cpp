@@ -1,11 +1,13 @@
 // runtime/capi/lsdae_c_sweep.cpp -- the sweep part of the C interface
-// (lsdae/lsdae.h): lsdae_sweep over lsdae::sweep::run_sweep, writing and
-// resuming its summary with the CLI's sweep/summary_file.h, and the scenario
-// runner (one scenario at a time on a reused model) over
+// (lsdae/lsdae.h): lsdae::capi::sweep (capi/sweep_entry.h; lsdae_sweep is its
+// entry in the composition root, compose/) over lsdae::sweep::run_sweep,
+// writing and resuming its summary with the CLI's sweep/summary_file.h, and
+// the scenario runner (one scenario at a time on a reused model) over
 // lsdae::sweep::ScenarioRunner and run_scenario. The model is opened by the
 // run layer (run/open_model.h), the options read into the options table
-// (capi/options.h), the contingency fields handed to the PowerGrid FMU's
-// scenario source by name (models/powergrid/scenarios/). Every entry point
+// (capi/options.h), the contingency fields handed by name to the scenario
+// source registered as "contingencies" (lsdae/sweep.h; the PowerGrid FMU's,
+// which the composition root installs). Every entry point
 // catches every exception (capi/guarded.h); messages and rows name the
 // spec's and the options' fields, not the command line's flags (run/respell.h).
 #include <cmath>
@@ -17,13 +19,13 @@
 
 #include "capi/guarded.h"
 #include "capi/options.h"
+#include "capi/sweep_entry.h"
 #include "common/format.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
 #include "lsdae/log.h"
 #include "lsdae/lsdae.h"
 #include "lsdae/sweep.h"
-#include "powergrid/scenarios/contingency_source.h"
 #include "run/open_model.h"
 #include "run/respell.h"
 #include "sweep/csv_line.h"
@@ -186,10 +188,12 @@ void lsdae_sweep_spec_init(lsdae_sweep_spec* spec) {
   spec->settle_tol = spec->settle_duration = spec->settle_from = nan;
 }
 
-lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
-                         size_t* failed) {
+}  // extern "C"
+
+lsdae_status lsdae::capi::sweep(const char* model_path, const lsdae_options* options, const lsdae_sweep_spec* spec,
+                                size_t* failed, void (*install_plugins)()) {
   return guarded_sweep(lsdae::capi::open_error(), [&] {
-    lsdae::powergrid::register_powergrid_scenario_sources();
+    if (install_plugins != nullptr) install_plugins();
     if (model_path == nullptr || spec == nullptr || spec->summary_csv == nullptr)
       refuse("lsdae_sweep: model_path, spec and spec->summary_csv must not be NULL → pass them");
     if (spec->resume != 0 && spec->resume != 1)
@@ -203,8 +207,9 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
     source.monte_carlo = static_cast<std::int64_t>(spec->monte_carlo);
     source.draws = texts("lsdae_sweep", "draws", spec->draws, spec->draw_count);
     source.seed = spec->seed;
-    // The contingency fields: the options of the PowerGrid FMU's scenario
-    // source (models/powergrid/scenarios/). Zero is "not given" only for a
+    // The contingency fields: the options of the scenario source named
+    // "contingencies" (the PowerGrid FMU's, installed by the composition
+    // root: compose/model_plugins.h). Zero is "not given" only for a
     // zeroed spec of older code; NaN is the documented default.
     lsdae::sweep::ScenarioSourceArguments contingencies;
     if (spec->contingencies != nullptr) contingencies.emplace_back("contingencies", spec->contingencies);
@@ -248,6 +253,8 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
     if (failed != nullptr) *failed = failures;
   });
 }
+
+extern "C" {
 
 lsdae_status lsdae_scenario_runner_open(const char* model_path, const lsdae_options* options,
                                         const lsdae_sweep_spec* spec, lsdae_scenario_runner** runner) {

@@ -22,8 +22,9 @@ inline constexpr const char* kLsdaeVersion = "0.1.0";
 // The command line lsdae was started with (argv), for the statistics.
 const std::vector<std::string>& command_line();
 
-// The whole `lsdae` program (main.cpp): parses the command line, then runs the
-// selected command and returns its exit code. With run_command false it stops
+// The whole `lsdae` program (program.cpp; its main() is compose/lsdae_main.cpp,
+// which fills the scenario-source registry first): parses the command line,
+// then runs the selected command and returns its exit code. With run_command false it stops
 // after parsing (returning 0, or the usage exit code for a bad command line),
 // so runtime/fuzz/fuzz_cli.cpp can fuzz the option parsing without running
 // commands.

@@ -5,11 +5,11 @@
 //
 // Scenario sources: --scenarios table.csv, --monte-carlo N with --draw and
 // --seed, the sources models register (the PowerGrid FMU's --contingencies
-// chgtab.m with --case: models/powergrid/scenarios/, offered here from the
-// registry), and --grid axes (alone, or crossed with one of the others). The
-// simulation options are the options table's (run/options.h), as for `lsdae
-// simulate`. Every name, value, metric and stop condition is checked before
-// the first scenario runs.
+// chgtab.m with --case, offered here from the registry lsdae/sweep.h keeps
+// and the composition root fills: compose/), and --grid axes (alone, or
+// crossed with one of the others). The simulation options are the options
+// table's (run/options.h), as for `lsdae simulate`. Every name, value, metric
+// and stop condition is checked before the first scenario runs.
 //
 // The summary (CSV, or HDF5 for a .h5/.hdf5 name: sweep/summary_file.h, the
 // writer lsdae_sweep uses too) is written row by row as scenarios finish, so
@@ -47,7 +47,6 @@
 #include "lsdae/error.h"
 #include "lsdae/supervise.h"
 #include "lsdae/sweep.h"
-#include "powergrid/scenarios/contingency_source.h"
 #include "results/result_writer.h"
 #include "run/open_model.h"
 #include "run/options.h"
@@ -435,8 +434,8 @@ Runner add_sweep_command(CLI::App& app) {
       ->transform(count_value(0, std::numeric_limits<std::int64_t>::max(), "the seed", "--seed 42"))
       ->capture_default_str()->group("Scenarios");
   // The options of the scenario sources models register (the PowerGrid FMU's
-  // --contingencies and what goes with it: models/powergrid/scenarios/).
-  powergrid::register_powergrid_scenario_sources();
+  // --contingencies and what goes with it), installed in the registry by the
+  // program's composition root (compose/lsdae_main.cpp) before it parses.
   for (const sweep::ScenarioSource& source : sweep::scenario_sources())
     for (const sweep::ScenarioSourceOption& option : source.options) {
       auto given = std::make_unique<SourceOption>();

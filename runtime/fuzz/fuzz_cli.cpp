@@ -1,6 +1,6 @@
 // runtime/fuzz/fuzz_cli.cpp -- libFuzzer target for the `lsdae` command-line
 // parsing: lsdae::cli::run(argc, argv, /*run_command=*/false) from
-// runtime/cli/main.cpp, built without its main() (LSDAE_CLI_NO_MAIN). It
+// runtime/cli/program.cpp (the program's main() is compose/lsdae_main.cpp). It
 // builds the whole CLI11 app (every subcommand and option, with their
 // validators), parses, and returns before running a command, so no FMU is
 // opened and no file is written.

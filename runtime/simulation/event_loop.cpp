@@ -2,6 +2,8 @@
 #include "simulation/event_loop.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "common/format.h"
@@ -78,6 +80,7 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
     events_at_this_time_ = 0;
   }
   last_event_time_ = t;
+  if (std::strcmp(kind, "state") == 0) check_zeno(t);
   if (observer_) observer_(t, EventPhase::before);
   Iteration result;
   std::optional<double> next;
@@ -163,6 +166,44 @@ const char* EventLoop::name(Pending kind) {
     case Pending::none: break;
   }
   return "no";
+}
+
+namespace {
+
+// Ten digits: the accumulation time and the last event, which %g alone
+// shows as the same 2.55863.
+std::string ten_digits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
+}  // namespace
+
+void EventLoop::check_zeno(double t) {
+  if (!last_state_event_) {
+    last_state_event_ = t;
+    return;
+  }
+  const double interval = t - *last_state_event_;
+  const double previous = last_state_interval_;
+  last_state_event_ = t;
+  last_state_interval_ = interval;
+  if (!(previous > 0.0) || !(interval > 0.0) || interval > kZenoShrink * previous) {
+    shrinking_intervals_ = 0;
+    return;
+  }
+  if (++shrinking_intervals_ < kZenoEvents) return;
+  const double ratio = interval / previous;
+  const double remaining = interval * ratio / (1.0 - ratio);
+  if (remaining > kZenoSpan * std::max(1.0, std::fabs(t))) return;
+  throw Error(ErrorKind::fmu_call,
+              "simulate: state events accumulate at t = " + ten_digits(t + remaining) + " (a Zeno point): " +
+                  std::to_string(shrinking_intervals_ + 1) + " in a row up to t = " + ten_digits(t) +
+                  ", each interval shorter than the one before (the last " + format_number(interval) + " s, " +
+                  format_number(ratio) + " times the one before) → lsdae cannot step past infinitely many events: give the model a "
+                  "rule for the accumulation point (a bouncing ball that rests below a minimum rebound speed, as the "
+                  "Reference-FMUs' BouncingBall does with v_min), or stop the run before that time (--stop)");
 }
 
 void EventLoop::merge_input_events(std::optional<double> fmu_next, double after, const InputTable* inputs) {

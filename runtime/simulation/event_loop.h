@@ -32,8 +32,22 @@
 // Errors: Error(fmu_call) when the iteration does not settle within
 // kMaxEventsAtOneTime calls, when more than kMaxEventsAtOneTime events occur
 // in a row each within kEventChatterSpacing·max(1, |t|) of the last
-// (chattering), when the FMU asks to terminate during initialization, or
-// when it refuses a value set or an input.
+// (chattering), at a Zeno point (below), when the FMU asks to terminate
+// during initialization, or when it refuses a value set or an input.
+//
+// Zeno points (a bouncing ball without a minimum rebound speed: its state
+// events accumulate at a finite time t_inf). The spacing of the state events
+// shrinks geometrically, far above the chattering spacing, until a flight is
+// shorter than IDA's root finding can resolve; then a crossing is missed and
+// the run went on with exit 0 and the ball below the floor. The guard: when
+// kZenoEvents state events in a row each come after an interval at most
+// kZenoShrink times the one before (interval_k <= kZenoShrink·interval_k-1)
+// and the geometric series of the intervals still to come, by the last ratio
+// r, sums to at most kZenoSpan·max(1, |t|) (remaining = interval·r/(1 − r)),
+// the run stops with the Zeno message naming t_inf = t + remaining. A model
+// that ends its own sequence (the Reference-FMUs' BouncingBall rests below
+// v_min: there the last flights are still 1e-2 s long) never comes near it.
+// Cost: a few comparisons per state event.
 #ifndef LSDAE_RUNTIME_SIMULATION_EVENT_LOOP_H
 #define LSDAE_RUNTIME_SIMULATION_EVENT_LOOP_H
 
@@ -55,6 +69,12 @@ constexpr int kMaxEventsAtOneTime = 1000;
 // Events closer than this (relative to max(1, |t|)) count as one time for the
 // chattering limit above.
 constexpr double kEventChatterSpacing = 1e-12;
+// Zeno points: this many state events in a row, each interval at most
+// kZenoShrink of the one before, whose geometric remainder is below
+// kZenoSpan·max(1, |t|) seconds.
+constexpr int kZenoEvents = 10;
+constexpr double kZenoShrink = 0.99;
+constexpr double kZenoSpan = 1e-6;
 
 class EventLoop {
  public:
@@ -142,6 +162,8 @@ class EventLoop {
   // task(i) for every instance: in parallel (for_each_instance), one after
   // another when clocks are driven (instance 0's answers make their schedule).
   void each_instance(std::size_t n, const std::function<void(std::size_t)>& task) const;
+  // The Zeno guard (above): called at each state event before its iteration.
+  void check_zeno(double t);
 
   const RunSettings& settings_;
   Pending pending_ = Pending::none;
@@ -149,6 +171,11 @@ class EventLoop {
   std::optional<ModelClocks> clocks_;
   int events_at_this_time_ = 0;
   double last_event_time_ = -1e300;
+  // The Zeno guard: the last state event, the interval before it, and how
+  // many intervals in a row shrank by kZenoShrink or more.
+  std::optional<double> last_state_event_;
+  double last_state_interval_ = 0.0;
+  int shrinking_intervals_ = 0;
   bool terminated_ = false;
   bool sets_at_next_event_ = false;
   Counts counts_;

@@ -6,7 +6,12 @@
 #     the layer whose include/lsdae/ holds it;
 #   - a public header (runtime/<layer>/include/lsdae/) includes public headers only;
 #   - a model's scenario source (models/powergrid/scenarios/) includes public headers only;
-#   - no public header is in two layers, and none lies outside a layer.
+#   - no public header is in two layers, and none lies outside a layer;
+#   - runtime/ names no model and not the composition root: no file under runtime/ includes a
+#     header of models/ or of compose/, and no runtime/ CMakeLists.txt puts models/ on an include
+#     path. What the models plug in (a scenario source) is installed by compose/ (the one folder
+#     above both: compose/model_plugins.h), and compose/ includes models' headers only through
+#     that list.
 # Usage: cmake -DROOT=<source dir> -DTABLE=<build>/runtime/layers_table.cmake -P layers.cmake
 cmake_minimum_required(VERSION 3.25)
 include(${TABLE})
@@ -82,8 +87,59 @@ foreach(file IN LISTS scenario_files)
   check_includes(${file} capi "${layers}" TRUE powergrid/scenarios)
 endforeach()
 
+# runtime/ -> models/ or compose/: an arrow that runs back up. The models' folders are read from
+# models/ itself, so a new model cannot slip past the rule.
+file(GLOB model_entries RELATIVE ${ROOT}/models ${ROOT}/models/*)
+set(model_folders "")
+foreach(entry IN LISTS model_entries)
+  if(IS_DIRECTORY ${ROOT}/models/${entry})
+    list(APPEND model_folders ${entry})
+  endif()
+endforeach()
+file(GLOB_RECURSE runtime_files ${runtime}/*.h ${runtime}/*.hpp ${runtime}/*.cpp ${runtime}/*.c)
+foreach(file IN LISTS runtime_files)
+  file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
+  file(RELATIVE_PATH shown ${ROOT} ${file})
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[\"<]([^\">]+)[\">].*" "\\1" included "${line}")
+    if(included MATCHES "^(models|compose)/" OR
+       (included MATCHES "^([a-z_0-9]+)/" AND CMAKE_MATCH_1 IN_LIST model_folders))
+      string(APPEND problems "${shown}: includes \"${included}\", a header of models/ or of the composition root "
+                             "(compose/), which are above runtime/ -> let compose/ install it (compose/model_plugins.h) "
+                             "and reach it through an interface of runtime/ (lsdae/sweep.h's registry)\n")
+    endif()
+  endforeach()
+endforeach()
+file(GLOB_RECURSE runtime_cmake_files ${runtime}/CMakeLists.txt ${runtime}/*.cmake)
+foreach(file IN LISTS runtime_cmake_files)
+  file(STRINGS ${file} lines REGEX "(PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)}/(models|compose)([/ )]|$)")
+  file(RELATIVE_PATH shown ${ROOT} ${file})
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "^[ \t]*#")
+      string(APPEND problems "${shown}: names models/ or compose/ (\"${line}\"), which are above runtime/ "
+                             "-> build it in compose/CMakeLists.txt\n")
+    endif()
+  endforeach()
+endforeach()
+# compose/ includes a model's header only in its plug-in list.
+file(GLOB compose_files ${ROOT}/compose/*.h ${ROOT}/compose/*.cpp)
+foreach(file IN LISTS compose_files)
+  get_filename_component(name ${file} NAME)
+  if(name MATCHES "^model_plugins\\.")
+    continue()
+  endif()
+  file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*" "\\1" included "${line}")
+    if(included MATCHES "^([a-z_0-9]+)/" AND CMAKE_MATCH_1 IN_LIST model_folders)
+      string(APPEND problems "compose/${name}: includes \"${included}\" -> a model's plug-in is installed "
+                             "in compose/model_plugins.cpp only\n")
+    endif()
+  endforeach()
+endforeach()
+
 if(problems)
   message(FATAL_ERROR "the layers of runtime/ are broken:\n${problems}")
 endif()
 list(LENGTH layers count)
-message(STATUS "runtime/: ${count} layers, every include points down")
+message(STATUS "runtime/: ${count} layers, every include points down; runtime/ names no model")

@@ -272,7 +272,7 @@ std::string usage_error(const std::vector<std::string>& args) {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     return describe_usage_error(app, args, e);
-  } catch (const std::exception& e) {  // as runtime/cli/main.cpp does
+  } catch (const std::exception& e) {  // as runtime/cli/program.cpp does
     return "[flag] " + describe_flag_value_error(app, args, e);
   }
   return "";

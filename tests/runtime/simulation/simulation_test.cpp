@@ -320,5 +320,49 @@ TEST(Simulation, ABallPutAtRestByAnEventStaysThere) {
   EXPECT_LE(sim->statistics().state_events, 10) << "the bounces and the rest, not a chatter";
 }
 
+// A Zeno point: BouncingBall with v_min = 0 (kit, e = 0.7) bounces ever
+// faster, the intervals between its state events shrinking geometrically
+// (x 0.7) towards t_inf = 2.5586339656 s. lsdae handled 56 impacts, missed the
+// 57th (a flight of 2.5e-9 s, below what the root finding resolves) and let
+// the ball fall through the floor with exit 0 (h(3) = -0.956). The Zeno guard
+// (simulation/event_loop.h) stops the run before t_inf, with the ball still
+// on or above the floor and the rows before kept.
+TEST(Simulation, AZenoPointStopsTheRunInsteadOfPassingIt) {
+  SimulationOptions options;
+  options.stop_time = 3.0;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("BouncingBall_zeno")), options);
+  sim->initialize();
+  std::string message;
+  try {
+    sim->advance_to(3.0);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::fmu_call);
+    message = e.what();
+  }
+  ASSERT_NE(message.find("(a Zeno point)"), std::string::npos) << "no Zeno message; the run reached t = " << sim->time()
+                                                              << " with h = " << sim->get("h") << ": " << message;
+  EXPECT_NE(message.find("state events accumulate at t = 2.5586"), std::string::npos) << message;
+  EXPECT_NE(message.find("v_min"), std::string::npos) << message;
+  const double t_inf = 2.5586339656;
+  EXPECT_LT(sim->time(), t_inf);
+  EXPECT_GT(sim->time(), t_inf - 1e-4) << "stopped at the accumulation, not at the first bounces";
+  EXPECT_GE(sim->get("h"), -1e-12) << "the ball is not below the floor";
+  EXPECT_GE(sim->statistics().state_events, 10);
+  EXPECT_LE(sim->statistics().state_events, 120);
+}
+
+// The guard leaves a sequence the model ends itself alone: the kit's
+// BouncingBall with its v_min (the Reference-FMUs' rule) comes to rest at the
+// 11th impact, t = 2.4991 s, its intervals shrinking by 0.7 until then.
+TEST(Simulation, ABallThatComesToRestIsNoZenoPoint) {
+  SimulationOptions options;
+  options.stop_time = 3.0;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("BouncingBall_ode")), options);
+  sim->initialize();
+  EXPECT_EQ(sim->advance_to(3.0), 3.0);
+  EXPECT_EQ(sim->get("h"), 0.0);
+  EXPECT_EQ(sim->get("v"), 0.0);
+}
+
 }  // namespace
 }  // namespace lsdae

@@ -1,5 +1,7 @@
-// runtime/cli/main.cpp -- the `lsdae` command: subcommand dispatch, global
-// options, and the mapping from lsdae::Error to exit codes (README.md).
+// runtime/cli/program.cpp -- the `lsdae` command: subcommand dispatch, global
+// options, and the mapping from lsdae::Error to exit codes (README.md). Its
+// main() is the composition root's (compose/lsdae_main.cpp): it installs the
+// models' plug-ins (the scenario sources `lsdae sweep` offers) and calls run().
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -83,6 +85,3 @@ int lsdae::cli::run(int argc, char** argv, bool run_command) {
   }
 }
 
-#ifndef LSDAE_CLI_NO_MAIN  // defined by the option-parsing fuzzer (runtime/fuzz)
-int main(int argc, char** argv) { return lsdae::cli::run(argc, argv, true); }
-#endif

@@ -1,0 +1,15 @@
+// compose/model_plugins.cpp -- see model_plugins.h.
+#include "compose/model_plugins.h"
+
+#include <mutex>
+
+#include "powergrid/scenarios/contingency_source.h"
+
+namespace lsdae::compose {
+
+void install_model_plugins() {
+  static std::once_flag once;
+  std::call_once(once, [] { powergrid::register_powergrid_scenario_sources(); });
+}
+
+}  // namespace lsdae::compose
