@@ -9,6 +9,7 @@
 #include "lsdae/log.h"
 #include "simulation/elimination_plan.h"
 #include "simulation/error_test_mask.h"
+#include "simulation/jacobian_claims.h"
 #include "simulation/jacobian_constancy.h"
 
 namespace lsdae::simulation {
@@ -74,6 +75,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   const structure::Pattern& iteration = evaluation.structure().iteration;
   if (options.constant_jacobian_entries && !options.uncolored_jacobian && settings_.use_directional) {
     jacobian_constants_ = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
+    // The kinds are the FMU's claims: checked at this point (the start, a
+    // restart after an event, a new selection) before they are relied on.
+    distrust_false_constants(evaluation, iteration, jacobian_constants_, t_, y_, yp_, options.jacobian_claims,
+                             reported_claims_);
     if (eliminating) jacobian_constants_ = classify_reduced_entries(jacobian_constants_, iteration, *elimination_);
     const structure::Pattern& pattern = eliminating ? elimination_->reduced : iteration;
     std::vector<bool> constant(pattern.nnz());

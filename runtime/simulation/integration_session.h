@@ -27,6 +27,8 @@
 #define LSDAE_RUNTIME_SIMULATION_INTEGRATION_SESSION_H
 
 #include <memory>
+#include <set>
+#include <string>
 #include <optional>
 #include <span>
 #include <vector>
@@ -125,6 +127,7 @@ class IntegrationSession {
   kernels::ConstantEntries jacobian_constants_;
   std::optional<structure::VaryingColoring> varying_coloring_;
   KluAnalysisPtr carried_klu_analysis_;
+  std::set<std::string> reported_claims_;  // false constant entries already named ("row/unknown")
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out
   double stop_time_;
   std::vector<double> y_, yp_;  // the point at time t (also after a failure)

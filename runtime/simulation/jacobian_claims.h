@@ -1,0 +1,41 @@
+// runtime/simulation/jacobian_claims.h -- the constant Jacobian entries an
+// FMU declares, checked before IDA relies on them (issue 32).
+//
+// classify_jacobian_entries (jacobian_constancy.h) turns the manifest's
+// dependenciesKind into entries evaluated once; those claims are someone
+// else's code. distrust_false_constants() judges them with
+// kernels::check_constant_claims (central differences of the residual at the
+// run's point and at a perturbed one) and, per SimulationOptions::
+// jacobian_claims:
+//   fall_back  a false entry becomes `varying` (evaluated at every Jacobian)
+//              and is named in one warning (once per run and entry);
+//   trust      nothing is checked (the caller does not call this);
+//   refuse     a false claim throws Error(ErrorKind::invalid) naming it.
+// Cost: kernels/constant_claims.h (a few residual calls per colour of the
+// columns holding claimed entries); none of them goes through IDA, so the
+// integrator's counters do not move.
+#ifndef LSDAE_RUNTIME_SIMULATION_JACOBIAN_CLAIMS_H
+#define LSDAE_RUNTIME_SIMULATION_JACOBIAN_CLAIMS_H
+
+#include <set>
+#include <span>
+#include <string>
+
+#include "kernels/compressed_jacobian.h"
+#include "lsdae/simulation.h"
+#include "simulation/model_evaluation.h"
+#include "structure/pattern.h"
+
+namespace lsdae::simulation {
+
+// `entries` per CSC entry of `iteration` (the evaluation's iteration
+// pattern, coloured by evaluation.structure().coloring); (t, y, yp) the
+// point IDA is about to start from. `reported`: the entries already named
+// in this run ("row/unknown"), kept by the caller across IDA restarts.
+void distrust_false_constants(ModelEvaluation& evaluation, const structure::Pattern& iteration,
+                              kernels::ConstantEntries& entries, double t, std::span<const double> y,
+                              std::span<const double> yp, JacobianClaims mode, std::set<std::string>& reported);
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_JACOBIAN_CLAIMS_H
