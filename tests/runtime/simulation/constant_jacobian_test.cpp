@@ -125,12 +125,14 @@ TEST_P(ConstantJacobian, AssembledMatrixEqualsTheEntryByEntryOne) {
                                                                      {t0, y, yp, {}});
     for (const kernels::FalseClaim& c : check.false_claims) {
       entries.lifetime[c.entry] = kernels::EntryLifetime::varying;
-      if (kFalseConstantClaims.count(GetParam()) == 0)
+      if (kFalseConstantClaims.count(GetParam()) == 0) {
         ADD_FAILURE() << GetParam() << ": entry (" << c.row << ", " << c.column << ") declared constant is "
                       << c.at_point << " at one point and " << c.at_perturbed << " at another";
+      }
     }
-    if (kFalseConstantClaims.count(GetParam()) != 0)
+    if (kFalseConstantClaims.count(GetParam()) != 0) {
       EXPECT_FALSE(check.false_claims.empty()) << GetParam() << " declares varying entries constant on purpose";
+    }
   }
   std::vector<bool> constant(pattern.nnz());
   for (std::size_t q = 0; q < constant.size(); ++q)
