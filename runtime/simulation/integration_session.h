@@ -103,6 +103,10 @@ class IntegrationSession {
     t_ = t;
   }
 
+  // Whether the Jacobians come from directional derivatives: the settings'
+  // choice, false once the FMU's were found wrong (jacobian_claims.h).
+  bool uses_directional() const { return directional_; }
+
   // ---- counters and what carries to the next run
   IntegratorStats stats() const;  // every integrator of the run
   // The KLU analysis for the next run (Simulation::reset): the one carried
@@ -116,7 +120,11 @@ class IntegrationSession {
   // The linear elimination plan when --eliminate allows one and it eliminates
   // something (elimination_, the reduced residuals and colourings set);
   // false otherwise (all cleared).
-  bool plan_elimination(ModelEvaluation& evaluation, bool projecting);
+  // `checked`: the entries' kinds after the claims check (null: as declared).
+  bool plan_elimination(ModelEvaluation& evaluation, bool projecting, const kernels::ConstantEntries* checked);
+  // The directional derivatives and the declared pattern, checked at the
+  // first make() (jacobian_claims.h): sets directional_ and hidden_dependency_.
+  void check_derivative_claims(ModelEvaluation& evaluation);
 
   const RunSettings& settings_;
   std::unique_ptr<IdaIntegrator> integrator_;
@@ -128,6 +136,9 @@ class IntegrationSession {
   std::optional<structure::VaryingColoring> varying_coloring_;
   KluAnalysisPtr carried_klu_analysis_;
   std::set<std::string> reported_claims_;  // false constant entries already named ("row/unknown")
+  bool derivatives_checked_ = false;       // check_derivative_claims ran (once per session)
+  bool directional_ = false;               // the Jacobians from directional derivatives (settings, unless found wrong)
+  bool hidden_dependency_ = false;         // the FMU's pattern leaves out a dependency: no elimination
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out
   double stop_time_;
   std::vector<double> y_, yp_;  // the point at time t (also after a failure)

@@ -36,6 +36,25 @@ void distrust_false_constants(ModelEvaluation& evaluation, const structure::Patt
                               kernels::ConstantEntries& entries, double t, std::span<const double> y,
                               std::span<const double> yp, JacobianClaims mode, std::set<std::string>& reported);
 
+// The directional derivatives and the dependency pattern, checked once at
+// the start (kernels/derivative_claims.h: central differences of the
+// residual per colour). `check_directional`: the FMU's directional
+// derivatives are compared (--jacobian auto and check; a forced
+// `directional` and `fd` look for hidden dependencies only). Per `mode`:
+//   fall_back  wrong directional derivatives: one warning naming the
+//              entries, and the run uses finite differences (use_directional
+//              false); a hidden dependency: one warning, and no linear
+//              elimination (it would solve another system);
+//   refuse     either throws Error(ErrorKind::invalid) naming the entries;
+//   trust      nothing is checked.
+struct DerivativeVerdict {
+  bool use_directional = false;  // directional derivatives still to be used
+  bool hidden = false;           // a dependency outside the declared pattern was seen
+};
+DerivativeVerdict distrust_false_derivatives(ModelEvaluation& evaluation, const structure::Pattern& iteration,
+                                             double t, std::span<const double> y, std::span<const double> yp,
+                                             bool use_directional, bool check_directional, JacobianClaims mode);
+
 }  // namespace lsdae::simulation
 
 #endif  // LSDAE_RUNTIME_SIMULATION_JACOBIAN_CLAIMS_H
