@@ -24,10 +24,13 @@
 //   * a HIDDEN dependency: d_r is that large in a row that no column of the
 //     colour has in the pattern (confirmed the same way); the column is
 //     then found by moving the colour's columns one at a time.
-// Cost: 2 residual calls per colour and part (4 with directional
+// Both at the given point P0 and at P1, moved as kernels/constant_claims.h
+// moves it (an entry can be right by accident at P0: 0.5·1e4·y3 at y3 = 0).
+// Cost, per point: 2 residual calls per colour and part (4 with directional
 // derivatives: + 1 call of jacobian_columns_split per colour and part),
 // + 2 per colour with a suspect row (h/100), + 2 per column of a colour
-// with a hidden row, + 1 at the end (the model is left at the point). None
+// with a hidden row; + 1 to 5 for P1, + 1 at the end (the model is left at
+// the point). None
 // goes through the integrator: its counters do not move.
 #ifndef LSDAE_KERNELS_DERIVATIVE_CLAIMS_H
 #define LSDAE_KERNELS_DERIVATIVE_CLAIMS_H

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -76,6 +77,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   if (!directional_)
     for (std::size_t i = 0; i < evaluation.instance_count(); ++i) evaluation.residual(i).distrust_directional();
   io.jacobian = directional_ ? JacobianSource::directional : JacobianSource::finite_differences;
+  augment_pattern(evaluation);
   const structure::Pattern& iteration = evaluation.structure().iteration;
   // Directional derivatives only: constants taken once by finite differences
   // carry that one evaluation's rounding for the whole run, which moved
@@ -83,7 +85,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // takes one more event); finite-difference Jacobians stay as they were.
   const bool constants = options.constant_jacobian_entries && !options.uncolored_jacobian && directional_;
   std::optional<kernels::ConstantEntries> checked;
-  if (constants || (options.eliminate_linear && !options.uncolored_jacobian)) {
+  // Without constant entries or an elimination nothing relies on the kinds:
+  // they are still checked once, so that a false one is named.
+  if (constants || (options.eliminate_linear && !options.uncolored_jacobian) ||
+      (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
     checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
     distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
                              reported_claims_);
@@ -117,8 +122,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     integrator_ = std::make_unique<IdaIntegrator>(*reduced_residuals_[0], pool, elimination_->reduced,
                                                   reduced_coloring_, std::move(io));
   } else {
-    integrator_ = std::make_unique<IdaIntegrator>(evaluation.residual(0), evaluation.residual_pool(), iteration,
-                                                  *evaluation.structure().coloring, std::move(io));
+    integrator_ = std::make_unique<IdaIntegrator>(evaluation.residual(0), evaluation.residual_pool(),
+                                                  augmented_ ? *augmented_ : iteration,
+                                                  augmented_ ? augmented_coloring_ : *evaluation.structure().coloring,
+                                                  std::move(io));
   }
   // The previous scenario's analysis (reset()), when it fits this pattern;
   // else it goes, and KLU analyses as usual.
@@ -143,7 +150,32 @@ void IntegrationSession::check_derivative_claims(ModelEvaluation& evaluation) {
       distrust_false_derivatives(evaluation, evaluation.structure().iteration, t_, y_, yp_, directional_,
                                  compare || options.jacobian_claims == JacobianClaims::refuse, options.jacobian_claims);
   directional_ = verdict.use_directional;
-  hidden_dependency_ = verdict.hidden;
+  for (const auto& [row, column] : verdict.hidden)
+    hidden_dependencies_.emplace_back(evaluation.row_name(row), evaluation.unknown_name(column));
+}
+
+void IntegrationSession::augment_pattern(ModelEvaluation& evaluation) {
+  augmented_.reset();
+  if (hidden_dependencies_.empty()) return;
+  const structure::Pattern& iteration = evaluation.structure().iteration;
+  std::map<std::string, std::size_t> row_of, column_of;
+  for (std::size_t k = 0; k < iteration.rows(); ++k) row_of[evaluation.row_name(k)] = k;
+  for (std::size_t k = 0; k < iteration.cols(); ++k) column_of[evaluation.unknown_name(k)] = k;
+  std::vector<std::vector<std::size_t>> rows(iteration.rows());
+  for (std::size_t r = 0; r < iteration.rows(); ++r) {
+    const auto columns = iteration.row(r);
+    rows[r].assign(columns.begin(), columns.end());
+  }
+  std::size_t added = 0;
+  for (const auto& [row, column] : hidden_dependencies_) {
+    const auto r = row_of.find(row), c = column_of.find(column);
+    if (r == row_of.end() || c == column_of.end()) continue;  // not in this index-1 system
+    rows[r->second].push_back(c->second);
+    ++added;
+  }
+  if (added == 0) return;
+  augmented_ = structure::Pattern::from_rows(iteration.cols(), rows);
+  augmented_coloring_ = structure::color_columns(*augmented_);
 }
 
 bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool projecting,
@@ -159,7 +191,7 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
   // form's incidence cannot tell x from ẋ; the benchmark baselines stay as
   // they are.
   if (!options.eliminate_linear || !elimination_not_planned(dae, index1).empty() || projecting ||
-      options.uncolored_jacobian || hidden_dependency_)
+      options.uncolored_jacobian || !hidden_dependencies_.empty())
     return false;
   structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration, checked);
   // Everything eliminated (a purely algebraic linear model) would leave IDA

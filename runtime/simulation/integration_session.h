@@ -29,6 +29,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <optional>
 #include <span>
 #include <vector>
@@ -123,8 +124,10 @@ class IntegrationSession {
   // `checked`: the entries' kinds after the claims check (null: as declared).
   bool plan_elimination(ModelEvaluation& evaluation, bool projecting, const kernels::ConstantEntries* checked);
   // The directional derivatives and the declared pattern, checked at the
-  // first make() (jacobian_claims.h): sets directional_ and hidden_dependency_.
+  // first make() (jacobian_claims.h): sets directional_ and hidden_dependencies_.
   void check_derivative_claims(ModelEvaluation& evaluation);
+  // augmented_: the iteration pattern with the hidden dependencies added.
+  void augment_pattern(ModelEvaluation& evaluation);
 
   const RunSettings& settings_;
   std::unique_ptr<IdaIntegrator> integrator_;
@@ -137,8 +140,13 @@ class IntegrationSession {
   KluAnalysisPtr carried_klu_analysis_;
   std::set<std::string> reported_claims_;  // false constant entries already named ("row/unknown")
   bool derivatives_checked_ = false;       // check_derivative_claims ran (once per session)
+  bool kinds_checked_ = false;             // the declared kinds were checked at least once
   bool directional_ = false;               // the Jacobians from directional derivatives (settings, unless found wrong)
-  bool hidden_dependency_ = false;         // the FMU's pattern leaves out a dependency: no elimination
+  // Dependencies the FMU's pattern leaves out, by (row, unknown) name: added
+  // to IDA's pattern (augmented_, coloured by augmented_coloring_); no elimination.
+  std::vector<std::pair<std::string, std::string>> hidden_dependencies_;
+  std::optional<structure::Pattern> augmented_;
+  structure::Coloring augmented_coloring_;
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out
   double stop_time_;
   std::vector<double> y_, yp_;  // the point at time t (also after a failure)

@@ -70,7 +70,7 @@ std::string list_claims(ModelEvaluation& evaluation, const std::vector<kernels::
 DerivativeVerdict distrust_false_derivatives(ModelEvaluation& evaluation, const structure::Pattern& iteration,
                                              double t, std::span<const double> y, std::span<const double> yp,
                                              bool use_directional, bool check_directional, JacobianClaims mode) {
-  DerivativeVerdict verdict{use_directional, false};
+  DerivativeVerdict verdict{use_directional, {}};
   if (mode == JacobianClaims::trust || !evaluation.structure().coloring) return verdict;
   const kernels::DerivativeCheck check =
       kernels::check_derivative_claims(evaluation.residual(0), iteration, *evaluation.structure().coloring,
@@ -87,15 +87,16 @@ DerivativeVerdict distrust_false_derivatives(ModelEvaluation& evaluation, const 
     verdict.use_directional = false;
   }
   if (!check.hidden.empty()) {
-    verdict.hidden = true;
+    for (const kernels::DerivativeClaim& c : check.hidden) verdict.hidden.emplace_back(c.row, c.column);
+    verdict.use_directional = false;
     const std::string what = " → " + std::to_string(check.hidden.size()) + " dependenc" +
                              (check.hidden.size() == 1 ? "y" : "ies") + " missing from the FMU's declared " +
                              "dependencies → " + list_claims(evaluation, check.hidden, true);
     if (mode == JacobianClaims::refuse)
       throw Error(ErrorKind::invalid, where + what + " → the FMU's dependencies attributes are incomplete: correct "
                                                      "them (the Jacobian leaves these entries out)");
-    log_warning(where + what + " → no linear elimination; the Jacobian still leaves these entries out (correct the "
-                               "FMU's dependencies)");
+    log_warning(where + what + " → added to the Jacobian's pattern, finite differences instead of directional "
+                               "derivatives and no linear elimination for this run (correct the FMU's dependencies)");
   }
   return verdict;
 }

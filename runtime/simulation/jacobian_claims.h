@@ -20,6 +20,8 @@
 #include <set>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kernels/compressed_jacobian.h"
 #include "lsdae/simulation.h"
@@ -43,13 +45,16 @@ void distrust_false_constants(ModelEvaluation& evaluation, const structure::Patt
 // `directional` and `fd` look for hidden dependencies only). Per `mode`:
 //   fall_back  wrong directional derivatives: one warning naming the
 //              entries, and the run uses finite differences (use_directional
-//              false); a hidden dependency: one warning, and no linear
-//              elimination (it would solve another system);
+//              false); a hidden dependency: one warning, the entry listed in
+//              `hidden` for the caller to add to the Jacobian's pattern, finite
+//              differences (the FMU's derivatives follow its pattern) and no
+//              linear elimination (it would solve another system);
 //   refuse     either throws Error(ErrorKind::invalid) naming the entries;
 //   trust      nothing is checked.
 struct DerivativeVerdict {
   bool use_directional = false;  // directional derivatives still to be used
-  bool hidden = false;           // a dependency outside the declared pattern was seen
+  // Dependencies outside the declared pattern: (row, unknown) of the iteration matrix.
+  std::vector<std::pair<std::size_t, std::size_t>> hidden;
 };
 DerivativeVerdict distrust_false_derivatives(ModelEvaluation& evaluation, const structure::Pattern& iteration,
                                              double t, std::span<const double> y, std::span<const double> yp,

@@ -2,8 +2,11 @@
 // Robertson residual (Hairer & Wanner's stiff test, as the FMI project's
 // Roberts writes it), whose rate entries are 0 at the start y = (1, 0, 0):
 // a claim that they are constant is false, and only a point away from the
-// start shows it.
+// start shows it. Then kernels/derivative_claims.h on the same residual with
+// directional derivatives that are wrong in one entry, and with a pattern
+// that leaves one dependency out.
 #include "kernels/constant_claims.h"
+#include "kernels/derivative_claims.h"
 
 #include <gtest/gtest.h>
 
@@ -86,6 +89,69 @@ TEST(ConstantClaims, TrueClaimsPassAndNothingClaimedCostsNothing) {
   check = check_constant_claims(f, k.pattern, k.coloring, k.entries, {0.0, y, yp, {}});
   EXPECT_EQ(f.calls, 0u);
   EXPECT_EQ(check.checked, 0u);
+}
+
+// Robertson with exact directional derivatives, but d r1/d y2 scaled by
+// `factor` (as the kit's Robertson_claims_partial_factor does).
+class RobertsonWithDerivatives : public Robertson {
+ public:
+  explicit RobertsonWithDerivatives(double factor) : factor_(factor) {}
+  bool has_jacobian_columns() const override { return true; }
+  EvalStatus jacobian_columns_split(double, std::span<const double> y, std::span<const double>, double y_seed,
+                                    double yp_seed, std::span<const std::size_t> columns,
+                                    std::span<double> jv) override {
+    const double j[3][3] = {{0.04, -1e4 * y[2], -1e4 * y[1]},
+                            {-0.04, factor_ * (1e4 * y[2] + 6e7 * y[1]), 1e4 * y[1]},
+                            {1.0, 1.0, 1.0}};
+    std::fill(jv.begin(), jv.end(), 0.0);
+    for (std::size_t c : columns)
+      for (std::size_t r = 0; r < 3; ++r) jv[r] += y_seed * j[r][c] + (r == c && r < 2 ? yp_seed : 0.0);
+    return EvalStatus::ok;
+  }
+  EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
+                              std::span<const std::size_t> columns, std::span<double> jv) override {
+    return jacobian_columns_split(t, y, yp, 1.0, cj, columns, jv);
+  }
+
+ private:
+  double factor_;
+};
+
+// At the start y2 = y3 = 0 the scaled entry is 0 either way: only the moved
+// point shows it. Exactly that entry, and only with the wrong factor.
+TEST(DerivativeClaims, AWrongDirectionalDerivativeIsFoundAtTheMovedPoint) {
+  Case k;
+  const std::vector<double> y{1.0, 0.0, 0.0}, yp{-0.04, 0.04, 0.0};
+  RobertsonWithDerivatives wrong(0.5);
+  const DerivativeCheck check = check_derivative_claims(wrong, k.pattern, k.coloring, {1e-5, y, yp, {}}, true);
+  ASSERT_EQ(check.wrong.size(), 1u);
+  EXPECT_EQ(check.wrong[0].row, 1u);
+  EXPECT_EQ(check.wrong[0].column, 1u);
+  EXPECT_FALSE(check.wrong[0].derivative_part);
+  EXPECT_NEAR(check.wrong[0].claimed, 0.5 * check.wrong[0].measured, 1e-6 * std::fabs(check.wrong[0].measured));
+  EXPECT_TRUE(check.hidden.empty());
+  EXPECT_EQ(check.residual_calls, wrong.calls);
+  RobertsonWithDerivatives right(1.0);
+  const DerivativeCheck fine = check_derivative_claims(right, k.pattern, k.coloring, {1e-5, y, yp, {}}, true);
+  EXPECT_TRUE(fine.wrong.empty());
+  EXPECT_TRUE(fine.hidden.empty());
+  EXPECT_GT(fine.directional_calls, 0u);
+}
+
+// A pattern without d r1/d y3 (the kit's Robertson_claims_hidden): found,
+// with its value, without directional derivatives.
+TEST(DerivativeClaims, ADependencyThePatternLeavesOutIsFound) {
+  const structure::Pattern pattern = structure::Pattern::from_rows(3, {{0, 1, 2}, {0, 1}, {0, 1, 2}});
+  const structure::Coloring coloring = structure::color_columns(pattern);
+  Robertson f;
+  const std::vector<double> y{0.9, 1e-5, 0.1}, yp{-0.01, 1e-6, 0.01};
+  const DerivativeCheck check = check_derivative_claims(f, pattern, coloring, {0.0, y, yp, {}}, false);
+  EXPECT_TRUE(check.wrong.empty());
+  ASSERT_FALSE(check.hidden.empty());
+  EXPECT_EQ(check.hidden[0].row, 1u);
+  EXPECT_EQ(check.hidden[0].column, 2u);
+  EXPECT_NEAR(check.hidden[0].measured, 1e4 * y[1], 1e-6);
+  EXPECT_EQ(check.directional_calls, 0u);
 }
 
 }  // namespace
