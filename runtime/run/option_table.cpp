@@ -112,10 +112,11 @@ std::vector<OptionSpec> make_table() {
                    true));
   t.push_back(shown(choice(
       OptionId::jacobian, "jacobian", simulation, "--jacobian", "auto",
-      "auto (directional if provided; entries declared constant are checked at the start and after events, "
-      "and those that vary evaluated at every Jacobian with a warning), fd (coloured finite differences), "
-      "directional, check (compare both at the start and say whether they agree, then directional; an entry "
-      "declared constant that varies stops the run), or trust (as auto, the declared constants unchecked)",
+      "auto (directional if provided; the FMU's claims checked first: directional derivatives and dependencies "
+      "at the start, entries declared constant also after events; a false claim is named in a warning and not "
+      "used), fd (coloured finite differences), directional (the derivatives as given), check (compare both at "
+      "the start and say whether they agree, then directional; a false claim stops the run), or trust (as auto, "
+      "nothing checked)",
       {{"auto", "LSDAE_JACOBIAN_AUTO", 0},
        {"fd", "LSDAE_JACOBIAN_FINITE_DIFFERENCES", 1},
        {"directional", "LSDAE_JACOBIAN_DIRECTIONAL", 2},
