@@ -75,8 +75,13 @@ class Simulation:
     Options (keyword arguments, all optional; unset: the model's
     DefaultExperiment, else lsdae's defaults): the simulation options of
     lsdae's options table (docs/run.md) -- start_time, stop_time, rtol,
-    atol, output_interval, threads, jacobian ("auto", "fd", "directional",
-    "check"), max_steps (>= 1), max_step, constraints ("dummy", "project",
+    atol, output_interval, threads, jacobian ("auto": the FMU's directional
+    derivatives, dependencies and constant entries checked against central
+    differences of its residual before they are used, a false one named in
+    a warning and replaced by finite differences; "fd"; "directional";
+    "check": a false claim raises; "trust": as "auto" with nothing checked,
+    for FMUs known to be right and for benchmarks), max_steps (>= 1),
+    max_step, constraints ("dummy", "project",
     "none"; "dummy-derivatives" too), projection_tolerance, reselect (bool),
     klu_ordering ("amd", "colamd", "metis"), row_order ("matched",
     "declared"), eliminate ("auto": solve the linear algebraic unknowns away

@@ -112,12 +112,16 @@ std::vector<OptionSpec> make_table() {
                    true));
   t.push_back(shown(choice(
       OptionId::jacobian, "jacobian", simulation, "--jacobian", "auto",
-      "auto (directional if provided), fd (coloured finite differences), directional, or check (compare both at "
-      "the start and say whether they agree, then directional)",
+      "auto (directional if provided; the FMU's claims checked first: directional derivatives and dependencies "
+      "at the start, entries declared constant also after events; a false claim is named in a warning and not "
+      "used), fd (coloured finite differences), directional (the derivatives as given), check (compare both at "
+      "the start and say whether they agree, then directional; a false claim stops the run), or trust (as auto, "
+      "nothing checked)",
       {{"auto", "LSDAE_JACOBIAN_AUTO", 0},
        {"fd", "LSDAE_JACOBIAN_FINITE_DIFFERENCES", 1},
        {"directional", "LSDAE_JACOBIAN_DIRECTIONAL", 2},
-       {"check", "LSDAE_JACOBIAN_CHECK", 3}},
+       {"check", "LSDAE_JACOBIAN_CHECK", 3},
+       {"trust", "LSDAE_JACOBIAN_TRUST", 4}},
       {{"finite_differences", "fd"}})));
   t.push_back(count(OptionId::threads, "threads", simulation, "--threads", "N", "the thread count", "4", "1",
                     "Threads (and FMU instances) for Jacobian evaluation, 1 to 1024", 1, 1024));

@@ -202,6 +202,12 @@ void apply(RunSettings& r, const OptionSpec& s, const Parsed& p) {
       o.jacobian = p.word == "fd"                             ? JacobianMode::finite_differences
                    : p.word == "directional" || p.word == "check" ? JacobianMode::directional
                                                                   : JacobianMode::automatic;
+      // The entries the FMU declares constant: checked and, when one varies,
+      // evaluated at every Jacobian (auto, fd, directional); a false claim
+      // stops the run (check); used unchecked (trust).
+      o.jacobian_claims = p.word == "check"   ? JacobianClaims::refuse
+                          : p.word == "trust" ? JacobianClaims::trust
+                                              : JacobianClaims::fall_back;
       break;
     case OptionId::threads: o.threads = static_cast<std::size_t>(p.count); break;
     case OptionId::klu_ordering: o.klu_ordering = p.word; break;

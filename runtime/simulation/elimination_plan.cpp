@@ -17,8 +17,10 @@ std::string elimination_not_planned(const ModelDae& dae, const structure::Index1
 
 structure::LinearElimination plan_model_elimination(const ModelDae& dae, const structure::DaeSystem& system,
                                                   const structure::Index1System& index1,
-                                                  const structure::Pattern& iteration) {
-  const kernels::ConstantEntries entries = classify_jacobian_entries(dae, system, index1, iteration);
+                                                  const structure::Pattern& iteration,
+                                                  const kernels::ConstantEntries* checked) {
+  const kernels::ConstantEntries entries =
+      checked != nullptr ? *checked : classify_jacobian_entries(dae, system, index1, iteration);
   std::vector<bool> constant(iteration.nnz()), algebraic(index1.unknowns.size());
   for (std::size_t p = 0; p < constant.size(); ++p)
     constant[p] = entries.lifetime[p] == kernels::EntryLifetime::run && !entries.derivative_part[p];

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "kernels/compressed_jacobian.h"
 #include "simulation/model_dae.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
@@ -26,9 +27,13 @@ namespace lsdae::simulation {
 std::string elimination_not_planned(const ModelDae& dae, const structure::Index1System& index1);
 
 // The plan over `iteration` (structure::iteration_pattern(system, index1)).
+// `checked`: the entries' kinds after the run's claims check
+// (jacobian_claims.h: a false constant made varying); null: as declared
+// (classify_jacobian_entries), what `lsdae info --structure` reports.
 structure::LinearElimination plan_model_elimination(const ModelDae& dae, const structure::DaeSystem& system,
                                                   const structure::Index1System& index1,
-                                                  const structure::Pattern& iteration);
+                                                  const structure::Pattern& iteration,
+                                                  const kernels::ConstantEntries* checked = nullptr);
 
 // The report's summary of `plan`; reduced_colors: colours of plan.reduced.
 // Name lists are capped at `max_names`.

@@ -3,18 +3,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <utility>
 
 #include "lsdae/log.h"
 #include "simulation/elimination_plan.h"
 #include "simulation/error_test_mask.h"
+#include "simulation/jacobian_claims.h"
 #include "simulation/jacobian_constancy.h"
 
 namespace lsdae::simulation {
 
 IntegrationSession::IntegrationSession(const RunSettings& settings)
-    : settings_(settings), stop_time_(settings.t_stop), t_(settings.t_start), t_ida_(settings.t_start) {}
+    : settings_(settings),
+      directional_(settings.use_directional),
+      stop_time_(settings.t_stop),
+      t_(settings.t_start),
+      t_ida_(settings.t_start) {}
 
 IntegrationSession::~IntegrationSession() = default;
 
@@ -56,24 +62,43 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // them to an output interval so that an event indicator cannot cross
   // zero and back inside one step unseen.
   io.max_step = options.max_step > 0 ? options.max_step : (N == 0 ? settings_.interval : 0.0);
-  io.jacobian = settings_.use_directional ? JacobianSource::directional : JacobianSource::finite_differences;
+
   io.ordering = settings_.klu_ordering();
   io.threads = evaluation.instance_count();
   io.linear_solver = options.dense_linear_solver ? LinearSolverKind::dense : LinearSolverKind::klu;
   io.keep_klu_analysis = options.keep_klu_analysis;
   jacobian_constants_ = {};
   varying_coloring_.reset();
-  const bool eliminating = plan_elimination(evaluation, projecting);
+  // The FMU's claims are checked before anything relies on them: its
+  // directional derivatives and pattern once (at the start), the kinds of
+  // its entries at every make() (the start, a restart after an event, a new
+  // selection), before the elimination plan and the constant entries use them.
+  if (!options.uncolored_jacobian) check_derivative_claims(evaluation);
+  if (!directional_)
+    for (std::size_t i = 0; i < evaluation.instance_count(); ++i) evaluation.residual(i).distrust_directional();
+  io.jacobian = directional_ ? JacobianSource::directional : JacobianSource::finite_differences;
+  augment_pattern(evaluation);
+  const structure::Pattern& iteration = evaluation.structure().iteration;
   // Directional derivatives only: constants taken once by finite differences
   // carry that one evaluation's rounding for the whole run, which moved
   // event-sensitive runs (the Reference FMUs' BouncingBall coming to rest
   // takes one more event); finite-difference Jacobians stay as they were.
+  const bool constants = options.constant_jacobian_entries && !options.uncolored_jacobian && directional_;
+  std::optional<kernels::ConstantEntries> checked;
+  // Without constant entries or an elimination nothing relies on the kinds:
+  // they are still checked once, so that a false one is named.
+  if (constants || (options.eliminate_linear && !options.uncolored_jacobian) ||
+      (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
+    checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
+    distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
+                             reported_claims_);
+  }
+  const bool eliminating = plan_elimination(evaluation, projecting, checked ? &*checked : nullptr);
   // With an elimination the reduced system's entries are classified from the
   // full ones (classify_reduced_entries: constant where every entry that
   // makes them up is).
-  const structure::Pattern& iteration = evaluation.structure().iteration;
-  if (options.constant_jacobian_entries && !options.uncolored_jacobian && settings_.use_directional) {
-    jacobian_constants_ = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
+  if (constants) {
+    jacobian_constants_ = std::move(*checked);
     if (eliminating) jacobian_constants_ = classify_reduced_entries(jacobian_constants_, iteration, *elimination_);
     const structure::Pattern& pattern = eliminating ? elimination_->reduced : iteration;
     std::vector<bool> constant(pattern.nnz());
@@ -97,8 +122,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     integrator_ = std::make_unique<IdaIntegrator>(*reduced_residuals_[0], pool, elimination_->reduced,
                                                   reduced_coloring_, std::move(io));
   } else {
-    integrator_ = std::make_unique<IdaIntegrator>(evaluation.residual(0), evaluation.residual_pool(), iteration,
-                                                  *evaluation.structure().coloring, std::move(io));
+    integrator_ = std::make_unique<IdaIntegrator>(evaluation.residual(0), evaluation.residual_pool(),
+                                                  augmented_ ? *augmented_ : iteration,
+                                                  augmented_ ? augmented_coloring_ : *evaluation.structure().coloring,
+                                                  std::move(io));
   }
   // The previous scenario's analysis (reset()), when it fits this pattern;
   // else it goes, and KLU analyses as usual.
@@ -113,7 +140,46 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   }
 }
 
-bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool projecting) {
+void IntegrationSession::check_derivative_claims(ModelEvaluation& evaluation) {
+  if (std::exchange(derivatives_checked_, true)) return;
+  const SimulationOptions& options = settings_.options;
+  // auto and check compare the FMU's directional derivatives; a forced
+  // `directional` uses them as told, `fd` never calls them.
+  const bool compare = options.jacobian == JacobianMode::automatic && options.jacobian_claims != JacobianClaims::trust;
+  const DerivativeVerdict verdict =
+      distrust_false_derivatives(evaluation, evaluation.structure().iteration, t_, y_, yp_, directional_,
+                                 compare || options.jacobian_claims == JacobianClaims::refuse, options.jacobian_claims);
+  directional_ = verdict.use_directional;
+  for (const auto& [row, column] : verdict.hidden)
+    hidden_dependencies_.emplace_back(evaluation.row_name(row), evaluation.unknown_name(column));
+}
+
+void IntegrationSession::augment_pattern(ModelEvaluation& evaluation) {
+  augmented_.reset();
+  if (hidden_dependencies_.empty()) return;
+  const structure::Pattern& iteration = evaluation.structure().iteration;
+  std::map<std::string, std::size_t> row_of, column_of;
+  for (std::size_t k = 0; k < iteration.rows(); ++k) row_of[evaluation.row_name(k)] = k;
+  for (std::size_t k = 0; k < iteration.cols(); ++k) column_of[evaluation.unknown_name(k)] = k;
+  std::vector<std::vector<std::size_t>> rows(iteration.rows());
+  for (std::size_t r = 0; r < iteration.rows(); ++r) {
+    const auto columns = iteration.row(r);
+    rows[r].assign(columns.begin(), columns.end());
+  }
+  std::size_t added = 0;
+  for (const auto& [row, column] : hidden_dependencies_) {
+    const auto r = row_of.find(row), c = column_of.find(column);
+    if (r == row_of.end() || c == column_of.end()) continue;  // not in this index-1 system
+    rows[r->second].push_back(c->second);
+    ++added;
+  }
+  if (added == 0) return;
+  augmented_ = structure::Pattern::from_rows(iteration.cols(), rows);
+  augmented_coloring_ = structure::color_columns(*augmented_);
+}
+
+bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool projecting,
+                                          const kernels::ConstantEntries* checked) {
   reduced_residuals_.clear();
   elimination_.reset();
   const SimulationOptions& options = settings_.options;
@@ -125,9 +191,9 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
   // form's incidence cannot tell x from ẋ; the benchmark baselines stay as
   // they are.
   if (!options.eliminate_linear || !elimination_not_planned(dae, index1).empty() || projecting ||
-      options.uncolored_jacobian)
+      options.uncolored_jacobian || !hidden_dependencies_.empty())
     return false;
-  structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration);
+  structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration, checked);
   // Everything eliminated (a purely algebraic linear model) would leave IDA
   // its internal clock alone: nothing gained, so nothing is eliminated.
   if (!plan.any() || plan.kept.empty()) return false;

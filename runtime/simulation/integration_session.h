@@ -27,6 +27,9 @@
 #define LSDAE_RUNTIME_SIMULATION_INTEGRATION_SESSION_H
 
 #include <memory>
+#include <set>
+#include <string>
+#include <utility>
 #include <optional>
 #include <span>
 #include <vector>
@@ -122,6 +125,10 @@ class IntegrationSession {
     finished_ = counted;
   }
 
+  // Whether the Jacobians come from directional derivatives: the settings'
+  // choice, false once the FMU's were found wrong (jacobian_claims.h).
+  bool uses_directional() const { return directional_; }
+
   // ---- counters and what carries to the next run
   IntegratorStats stats() const;  // every integrator of the run
   // The KLU analysis for the next run (Simulation::reset): the one carried
@@ -136,7 +143,13 @@ class IntegrationSession {
   // The linear elimination plan when --eliminate allows one and it eliminates
   // something (elimination_, the reduced residuals and colourings set);
   // false otherwise (all cleared).
-  bool plan_elimination(ModelEvaluation& evaluation, bool projecting);
+  // `checked`: the entries' kinds after the claims check (null: as declared).
+  bool plan_elimination(ModelEvaluation& evaluation, bool projecting, const kernels::ConstantEntries* checked);
+  // The directional derivatives and the declared pattern, checked at the
+  // first make() (jacobian_claims.h): sets directional_ and hidden_dependencies_.
+  void check_derivative_claims(ModelEvaluation& evaluation);
+  // augmented_: the iteration pattern with the hidden dependencies added.
+  void augment_pattern(ModelEvaluation& evaluation);
 
   const RunSettings& settings_;
   std::unique_ptr<IdaIntegrator> integrator_;
@@ -147,6 +160,15 @@ class IntegrationSession {
   kernels::ConstantEntries jacobian_constants_;
   std::optional<structure::VaryingColoring> varying_coloring_;
   KluAnalysisPtr carried_klu_analysis_;
+  std::set<std::string> reported_claims_;  // false constant entries already named ("row/unknown")
+  bool derivatives_checked_ = false;       // check_derivative_claims ran (once per session)
+  bool kinds_checked_ = false;             // the declared kinds were checked at least once
+  bool directional_ = false;               // the Jacobians from directional derivatives (settings, unless found wrong)
+  // Dependencies the FMU's pattern leaves out, by (row, unknown) name: added
+  // to IDA's pattern (augmented_, coloured by augmented_coloring_); no elimination.
+  std::vector<std::pair<std::string, std::string>> hidden_dependencies_;
+  std::optional<structure::Pattern> augmented_;
+  structure::Coloring augmented_coloring_;
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out
   double stop_time_;
   std::vector<double> y_, yp_;  // the point at time t (also after a failure)

@@ -64,8 +64,12 @@ class ModelResidual final : public kernels::ResidualFunction {
   kernels::EvalStatus residual(double t, std::span<const double> y, std::span<const double> yp,
                                std::span<double> r) override;
   bool has_jacobian_columns() const override {
-    return instance_.provides_directional_derivatives() && synthesis_.empty();
+    return instance_.provides_directional_derivatives() && synthesis_.empty() && directional_trusted_;
   }
+  // After the FMU's directional derivatives were found wrong
+  // (jacobian_claims.h): has_jacobian_columns() is false from then on, so
+  // the Jacobian and a linear elimination take finite differences.
+  void distrust_directional() { directional_trusted_ = false; }
   kernels::EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
                                        std::span<const std::size_t> columns, std::span<double> jv) override;
   kernels::EvalStatus jacobian_columns_split(double t, std::span<const double> y, std::span<const double> yp,
@@ -121,6 +125,7 @@ class ModelResidual final : public kernels::ResidualFunction {
   std::vector<double> x_, xdot_, z_, row_values_, f_;
   std::vector<ValueReference> known_vrs_, unknown_vrs_;
   std::vector<double> seeds_, sensitivity_;
+  bool directional_trusted_ = true;  // distrust_directional()
   std::vector<double> direct_;  // semi-explicit: the ẋ part of a state row's column sum
   std::size_t calls_ = 0;
   const InputTable* inputs_ = nullptr;

@@ -294,7 +294,7 @@ const SimulationStats& Simulation::statistics() {
     s.colors = current.colors;
     s.varying_colors = current.varying_colors;
   }
-  s.jacobian_method = m.settings->use_directional ? "directional" : "finite differences";
+  s.jacobian_method = m.session.uses_directional() ? "directional" : "finite differences";
   s.klu_ordering = m.settings->options.klu_ordering;
   s.reached_time = m.session.time();
   s.dummy_derivatives = outcome.selection ? m.evaluation->dummy_list(outcome.selection->dummy_states) : "";

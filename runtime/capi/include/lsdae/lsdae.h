@@ -76,7 +76,10 @@ typedef enum {
   LSDAE_JACOBIAN_AUTO = 0,
   LSDAE_JACOBIAN_FINITE_DIFFERENCES = 1,
   LSDAE_JACOBIAN_DIRECTIONAL = 2,
-  LSDAE_JACOBIAN_CHECK = 3          /* directional, compared with finite differences at the start (lsdae_run) */
+  LSDAE_JACOBIAN_CHECK = 3,         /* directional, compared with finite differences at the start (lsdae_run);
+                                       a false claim of the FMU (derivative, dependency, constant entry)
+                                       stops the run */
+  LSDAE_JACOBIAN_TRUST = 4          /* as AUTO, the FMU's claims used unchecked */
 } lsdae_jacobian;
 
 /* How a higher-index model is kept on its constraints (SimulationOptions::constraints). */

@@ -66,6 +66,16 @@ enum class JacobianMode {
   check,               // compare both at the initial point, then use directional
 };
 
+// What the run does with the Jacobian entries the FMU declares constant
+// (dependenciesKind constant, fixed, tunable, discrete; issue 32): checked
+// against central differences at the start point and at a perturbed one
+// (kernels/constant_claims.h) each time IDA's system is made.
+enum class JacobianClaims {
+  fall_back,  // checked; a false entry is evaluated at every Jacobian, with one warning (--jacobian auto)
+  trust,      // used unchecked (--jacobian trust)
+  refuse,     // checked; a false claim stops the run, ErrorKind::invalid (--jacobian check)
+};
+
 struct SimulationOptions {
   std::optional<double> start_time, stop_time;  // default: DefaultExperiment, else 0 and 1
   std::optional<double> rtol;                   // default: DefaultExperiment tolerance, else 1e-6
@@ -91,6 +101,7 @@ struct SimulationOptions {
   // fixed; tunable, discrete until the next event) evaluated once, the
   // colouring over the varying ones only; false: every entry at every Jacobian.
   bool constant_jacobian_entries = true;
+  JacobianClaims jacobian_claims = JacobianClaims::fall_back;
   // KLU's symbolic analysis (ordering, BTF) made once per run and kept at
   // events, where only the numeric factorization is redone, and carried by
   // reset() to the next run when its pattern is the same; false: analysed
