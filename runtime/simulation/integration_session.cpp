@@ -73,6 +73,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // directional derivatives and pattern once (at the start), the kinds of
   // its entries at every make() (the start, a restart after an event, a new
   // selection), before the elimination plan and the constant entries use them.
+  const long synthesis_before_checks = evaluation.synthesis_evaluations();
   if (!options.uncolored_jacobian) check_derivative_claims(evaluation);
   if (!directional_)
     for (std::size_t i = 0; i < evaluation.instance_count(); ++i) evaluation.residual(i).distrust_directional();
@@ -93,6 +94,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
                              reported_claims_);
   }
+  evaluation.exclude_synthesis_evaluations(evaluation.synthesis_evaluations() - synthesis_before_checks);
   const bool eliminating = plan_elimination(evaluation, projecting, checked ? &*checked : nullptr);
   // With an elimination the reduced system's entries are classified from the
   // full ones (classify_reduced_entries: constant where every entry that
