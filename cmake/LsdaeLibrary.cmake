@@ -27,7 +27,8 @@ endforeach()
 foreach(target IN LISTS lsdae_library_targets)
   list(APPEND lsdae_library_objects $<TARGET_OBJECTS:${target}>)
 endforeach()
-add_library(lsdae_shared SHARED ${lsdae_library_objects} $<TARGET_OBJECTS:lsdae_powergrid_scenarios>)
+add_library(lsdae_shared SHARED ${lsdae_library_objects} $<TARGET_OBJECTS:lsdae_powergrid_scenarios>
+            $<TARGET_OBJECTS:lsdae_psse_scenarios> $<TARGET_OBJECTS:lsdae_psse_raw>)
 add_library(lsdae::lsdae ALIAS lsdae_shared)
 # For the modules' own dependencies (SUNDIALS, KLU, libzip, pugixml, OpenMP, ...): the
 # archives themselves add nothing, every symbol in them is already defined by the objects.

@@ -24,6 +24,7 @@
 #include "lsdae/lsdae.h"
 #include "lsdae/sweep.h"
 #include "powergrid/scenarios/contingency_source.h"
+#include "psse/scenarios/psse_contingencies.h"
 #include "run/open_model.h"
 #include "run/respell.h"
 #include "sweep/csv_line.h"
@@ -190,6 +191,7 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
                          size_t* failed) {
   return guarded_sweep(lsdae::capi::open_error(), [&] {
     lsdae::powergrid::register_powergrid_scenario_sources();
+    lsdae::psse::register_psse_scenario_sources();
     if (model_path == nullptr || spec == nullptr || spec->summary_csv == nullptr)
       refuse("lsdae_sweep: model_path, spec and spec->summary_csv must not be NULL → pass them");
     if (spec->resume != 0 && spec->resume != 1)
@@ -218,6 +220,7 @@ lsdae_status lsdae_sweep(const char* model_path, const lsdae_options* options, c
     lsdae::sweep::ScenarioList list = lsdae::sweep::make_scenarios(source, *model);
     for (const auto& note : list.skipped) lsdae::log_info("lsdae_sweep: " + list.skipped_by + ": skipped " + note);
     if (o.settle && !o.settle->from) o.settle->from = list.settle_from;
+    o.outcome = list.outcome;
     check_common_sets(*model, o);
     auto plan = lsdae::sweep::SweepPlan::compile(model, o);
     // The summary as `lsdae sweep --summary` writes it (sweep/summary_file.h:
