@@ -206,8 +206,9 @@ class Ggov1 final : public Equations<Ggov1> {
     dband_ = v_[kDb] > 0.0 ? l.limiter("db", LimiterKind::select) : -1;
     err_ = l.limiter("err", LimiterKind::windup);
     mw_ = xmw_ >= 0 ? l.limiter("xMW", LimiterKind::non_windup, xmw_) : -1;
-    // The cap 1.0 on the load limit: a windup limit (as min(fsrt, 1.0)), so that a fuel request
-    // above it at the operating point is reported by the framework (and widened, system.h).
+    // The cap 1.0 on the load limit: a windup limit on the select's output (equations()), so
+    // that a fuel request above it at the operating point is reported by the framework (and
+    // widened, system.h SystemInput::hold_initial_limits).
     cap_ = l.limiter("fsrt", LimiterKind::windup);
     lvs_t_ = l.limiter("lvs_t", LimiterKind::select);
     lvs_a_ = accel_ ? l.limiter("lvs_a", LimiterKind::select) : -1;
@@ -306,9 +307,11 @@ class Ggov1 final : public Equations<Ggov1> {
     }
     const T& xll = f.x(xll_);
     const T lerr = v_[kLdref] / v_[kKturb] + v_[kWfnl] - texm;
-    const T fsrt = f.clamp(cap_, v_[kKpload] > 0.0 ? v_[kKpload] * lerr + xll : xll, T(-Frame<T>::kUnbounded), T(1.0));
-    // Low-value select (with the acceleration limiter), valve position limits.
-    T low = f.low_select(lvs_t_, fsrn, fsrt);
+    const T fsrt = v_[kKpload] > 0.0 ? v_[kKpload] * lerr + xll : xll;
+    // Low-value select (with the acceleration limiter), valve position limits. The cap 1.0 on
+    // the load limit, min(fsrn, min(fsrt, 1)) = min(min(fsrn, fsrt), 1), is applied after the
+    // select: so it is outside its limit at the operating point only when it takes the valve.
+    T low = f.clamp(cap_, f.low_select(lvs_t_, fsrn, fsrt), T(-Frame<T>::kUnbounded), T(1.0));
     if (accel_) {
       const T& xa = f.x(xa_);
       f.der(xa_, (dw - xa) / v_[kTa]);

@@ -211,26 +211,26 @@ void System::Impl::initialize() {
     std::vector<char> outside;
     s.slot->initial_modes(s.known.data(), s.param.data(), 1e-6, s.mode0, s.record, outside);
     // PowerWorld's rule (SystemInput::hold_initial_limits): a limit the value
-    // starts beyond moves to the value, with a margin of 1e-6 (relative) so
-    // that the limiter starts free and not at a tie; the modes are then found
-    // again, as widening one limit may move another limiter's input.
+    // starts beyond moves to the value, with a margin of 1e-5 (relative: ten
+    // times the tolerance by which a non-windup state at its limit counts as
+    // held) so that the limiter starts free and not at a tie. One limiter per pass, the
+    // first declared (models declare along the signal path), and the modes
+    // found again: a limiter held in the pass before gives the next one a
+    // wrong input (ESAC6A's VR sees VA at its limit), which must not widen it.
     std::vector<std::string> widened;
     const double inf = std::numeric_limits<double>::infinity();
     for (std::size_t pass = 0; !hold_initial_limits && pass <= s.record.size(); ++pass) {
-      bool any = false;
-      for (std::size_t l = 0; l < s.record.size(); ++l) {
-        if (!outside[l]) continue;
-        const LimiterRecord& r = s.record[l];
-        const double margin = 1e-6 * std::max(1.0, std::fabs(r.u));
-        const bool high = r.u > r.hi;
-        s.slot->widen(l, high ? inf : r.u - margin, high ? r.u + margin : -inf);
-        widened.push_back(s.placed.component->describe() + ": limiter " + s.slot->limiters()[l].name +
-                          " starts outside its limits (" + number(r.u) + " not in [" + number(r.lo) + ", " +
-                          number(r.hi) + "]); its " + (high ? "upper" : "lower") + " limit widened to " +
-                          number(high ? r.u + margin : r.u - margin));
-        any = true;
-      }
-      if (!any) break;
+      const auto first = std::find(outside.begin(), outside.end(), 1);
+      if (first == outside.end()) break;
+      const auto l = static_cast<std::size_t>(first - outside.begin());
+      const LimiterRecord& r = s.record[l];
+      const double margin = 1e-5 * std::max(1.0, std::fabs(r.u));
+      const bool high = r.u > r.hi;
+      s.slot->widen(l, high ? inf : r.u - margin, high ? r.u + margin : -inf);
+      widened.push_back(s.placed.component->describe() + ": limiter " + s.slot->limiters()[l].name +
+                        " starts outside its limits (" + number(r.u) + " not in [" + number(r.lo) + ", " +
+                        number(r.hi) + "]); its " + (high ? "upper" : "lower") + " limit widened to " +
+                        number(high ? r.u + margin : r.u - margin));
       s.slot->initial_modes(s.known.data(), s.param.data(), 1e-6, s.mode0, s.record, outside);
     }
     report.limits.insert(report.limits.end(), widened.begin(), widened.end());
