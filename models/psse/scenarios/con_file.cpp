@@ -101,8 +101,7 @@ ConFile parse_con(const std::string& text, const std::string& where) {
   std::string line;
   int number = 0;
   std::optional<Block> block;
-  int unnamed = 0;
-  bool ended = false;
+  int unnamed = 0, blocks = 0;
   while (std::getline(in, line)) {
     ++number;
     const std::size_t comment = line.find("/*");
@@ -113,11 +112,9 @@ ConFile parse_con(const std::string& text, const std::string& where) {
     const std::string key = upper(t[0]);
     if (key == "COM") continue;
     if (!block) {
-      if (key == "END") {
-        ended = true;
-        break;
-      }
+      if (key == "END") break;
       if (key == "CONTINGENCY") {
+        ++blocks;
         block = Block{t.size() > 1 ? t[1] : "contingency " + std::to_string(++unnamed), number, {}, {}};
         continue;
       }
@@ -163,7 +160,7 @@ ConFile parse_con(const std::string& text, const std::string& where) {
   }
   if (block) refuse(where + ": the CONTINGENCY block of line " + std::to_string(block->line) +
                     " is not ended → add END after its elements");
-  if (!ended && out.contingencies.empty() && out.skipped.empty())
+  if (blocks == 0)
     refuse(where + ": no CONTINGENCY block → is this a PSS/E .con file?");
   return out;
 }
