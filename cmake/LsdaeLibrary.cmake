@@ -28,9 +28,11 @@ foreach(target IN LISTS lsdae_library_targets)
   list(APPEND lsdae_library_objects $<TARGET_OBJECTS:${target}>)
 endforeach()
 # The composition root's objects (compose/: lsdae_sweep, the models' plug-in list) and the
-# plug-ins themselves (the PowerGrid FMU's scenario source, public headers only).
+# plug-ins themselves (the PowerGrid and PsseGrid FMUs' scenario sources, public headers
+# only, and the PSS/E .raw reader the latter needs).
 add_library(lsdae_shared SHARED ${lsdae_library_objects} $<TARGET_OBJECTS:lsdae_compose>
-                                $<TARGET_OBJECTS:lsdae_powergrid_scenarios>)
+                                $<TARGET_OBJECTS:lsdae_powergrid_scenarios>
+                                $<TARGET_OBJECTS:lsdae_psse_scenarios> $<TARGET_OBJECTS:lsdae_psse_raw>)
 add_library(lsdae::lsdae ALIAS lsdae_shared)
 # For the modules' own dependencies (SUNDIALS, KLU, libzip, pugixml, OpenMP, ...): the
 # archives themselves add nothing, every symbol in them is already defined by the objects.

@@ -1,7 +1,7 @@
 // compose/model_plugins.h -- the composition root's list of what the models
-// plug into the runtime: today the PowerGrid FMU's scenario source
-// ("contingencies": models/powergrid/scenarios/contingency_source.h), put in
-// the sweep's registry (lsdae/sweep.h register_scenario_source).
+// plug into the runtime: today the PowerGrid and PsseGrid FMUs' scenario
+// sources ("contingencies": models/powergrid/scenarios/contingency_source.h,
+// models/psse/scenarios/psse_contingencies.h), put in the sweep's registry (lsdae/sweep.h register_scenario_source).
 //
 // compose/ is the one folder above both runtime/ and models/ (docs/
 // architecture.md): runtime/ names no model, models/ uses only the public

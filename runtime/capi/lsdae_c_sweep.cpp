@@ -223,6 +223,7 @@ lsdae_status lsdae::capi::sweep(const char* model_path, const lsdae_options* opt
     lsdae::sweep::ScenarioList list = lsdae::sweep::make_scenarios(source, *model);
     for (const auto& note : list.skipped) lsdae::log_info("lsdae_sweep: " + list.skipped_by + ": skipped " + note);
     if (o.settle && !o.settle->from) o.settle->from = list.settle_from;
+    o.outcome = list.outcome;
     check_common_sets(*model, o);
     auto plan = lsdae::sweep::SweepPlan::compile(model, o);
     // The summary as `lsdae sweep --summary` writes it (sweep/summary_file.h:

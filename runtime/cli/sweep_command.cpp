@@ -96,7 +96,8 @@ struct SweepCliOptions {
 // The scenarios of the options (sweep/scenario_sources.h make_scenarios); the
 // change-table entries that are not single branch outages are listed.
 std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Model& model,
-                                             std::optional<double>& settle_from) {
+                                             std::optional<double>& settle_from,
+                                             std::optional<sweep::OutcomeLabel>& outcome) {
   sweep::ScenarioSourceSpec spec;
   spec.table = o.scenarios;
   spec.grid = o.grid;
@@ -117,6 +118,7 @@ std::vector<sweep::Scenario> build_scenarios(const SweepCliOptions& o, const Mod
     if (list.skipped.size() > 5) std::cerr << "  ... and " << list.skipped.size() - 5 << " more\n";
   }
   settle_from = list.settle_from;
+  outcome = list.outcome;
   return std::move(list.scenarios);
 }
 
@@ -224,7 +226,12 @@ int run_sweep_command(const SweepCliOptions& o) {
   const std::shared_ptr<const Model>& model = opened.model;
   std::error_code ec;
   std::optional<double> settle_from;
-  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *model, settle_from);
+  const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *model, settle_from, options.outcome);
+  // Rows the source labels (islanded), counted for the last line.
+  std::size_t labelled = 0;
+  auto count_label = [&](const sweep::SummaryRow& row) {
+    if (options.outcome && row.message.rfind(options.outcome->label + ":", 0) == 0) ++labelled;
+  };
   std::vector<sweep::Scenario> common{{"common", options.sets}};
   sweep::check_names(model->model_description(), common, "--set");
   if (!o.settle.empty()) {
@@ -341,6 +348,7 @@ int run_sweep_command(const SweepCliOptions& o) {
     auto on_row = [&](std::size_t, int, const sweep::TaskOutcome& t) {
       const auto row = sweep::SummaryRow::from_csv(t.row, options.metrics.size());
       append(row);
+      count_label(row);
       if (row.status == sweep::Status::ok) ++outcome.ok;
       else if (row.status == sweep::Status::stopped_early) ++outcome.stopped_early;
       else ++outcome.failed;
@@ -383,6 +391,7 @@ int run_sweep_command(const SweepCliOptions& o) {
   if (!todo.empty())
     outcome = sweep::run_sweep(*plan, scenarios, [&](std::size_t, const sweep::SummaryRow& row) {
       append(row);
+      count_label(row);
       if (row.status == sweep::Status::ok) ++outcome.ok;
       else if (row.status == sweep::Status::stopped_early) ++outcome.stopped_early;
       else ++outcome.failed;
@@ -397,8 +406,9 @@ int run_sweep_command(const SweepCliOptions& o) {
     return exit_code(ErrorKind::interrupted);
   }
   std::cerr << "lsdae: sweep: " << count_of(outcome.ran, "scenario") << ": " << outcome.ok << " ok, "
-            << outcome.stopped_early << " stopped early, " << outcome.failed << " failed; summary in " << o.summary
-            << '\n';
+            << outcome.stopped_early << " stopped early, " << outcome.failed << " failed"
+            << (options.outcome ? " (" + std::to_string(labelled) + " of them " + options.outcome->label + ")" : "")
+            << "; summary in " << o.summary << '\n';
   // Reuse, counted: with it one model per worker process (more when a worker
   // was replaced after a crash); with --no-reuse one per scenario.
   if (outcome.ran > 0)

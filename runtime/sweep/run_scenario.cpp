@@ -190,6 +190,25 @@ std::optional<SummaryRow> run_staged(const SweepPlan& plan, const Scenario& scen
 
 }  // namespace
 
+namespace {
+
+// The source's label when the run ended with its indicator above zero
+// (lsdae/sweep.h OutcomeLabel); a value the model cannot give leaves the row as it is.
+void label_outcome(const OutcomeLabel& o, Simulation& sim, SummaryRow& row) {
+  try {
+    if (!sim.initialized()) return;
+    const double indicator = sim.get(o.indicator);
+    if (!(indicator > 0)) return;
+    const double amount = sim.get(o.amount);
+    std::string text = o.label + ": " + o.amount + " = " + format_number(amount) + (o.unit.empty() ? "" : " " + o.unit) +
+                       " (" + o.indicator + " = " + format_number(indicator) + ")";
+    row.message = row.message.empty() ? text : text + "; " + row.message;
+  } catch (const std::exception&) {
+  }
+}
+
+}  // namespace
+
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, ScenarioRunner& runner,
                         const ObserverFactory& observe) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -239,6 +258,7 @@ SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, Scenari
     } catch (const std::exception&) {
     }
   }
+  if (sim && row.status != Status::failed && plan.options().outcome) label_outcome(*plan.options().outcome, *sim, row);
   if (sink && sink->sampled()) row.metrics = sink->metrics();
   else row.metrics.assign(plan.checks().metrics.size(), std::nullopt);
   if (observer) {

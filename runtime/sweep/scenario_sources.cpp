@@ -429,6 +429,7 @@ ScenarioList make_scenarios(const ScenarioSourceSpec& o, const Model& model) {
     out.skipped = std::move(made.skipped);
     out.skipped_by = chosen->name;
     out.settle_from = made.settle_from;
+    out.outcome = made.outcome;
     check_unique_ids(base, "--" + chosen->name);
     std::string input;
     for (const auto& [key, value] : *chosen_arguments)

@@ -89,6 +89,7 @@ struct ScenarioList {
   std::vector<std::string> skipped;    // entries of a source's input that make no scenario (a note)
   std::string skipped_by;              // the source that skipped them ("contingencies")
   std::optional<double> settle_from;   // from the source: where the settle test starts (contingencies: the clearing)
+  std::optional<OutcomeLabel> outcome;  // from the source: rows labelled by how the run ended (islanded)
 };
 // Error(usage) for a bad combination, file, draw or name (naming the option).
 ScenarioList make_scenarios(const ScenarioSourceSpec& spec, const Model& model);

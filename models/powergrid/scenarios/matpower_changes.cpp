@@ -172,6 +172,21 @@ std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& ca
   return from;
 }
 
+std::vector<BranchEnds> read_branch_ends(const std::filesystem::path& case_m) {
+  const std::string where = "--case \"" + case_m.string() + "\"";
+  auto rows = matrix_rows(read_file(case_m, "--case"), "mpc.branch", where);
+  std::vector<BranchEnds> out;
+  for (auto& [line, fields] : rows) {
+    std::optional<double> from, to, status;
+    if (fields.size() >= 11) from = parse_double(fields[0]), to = parse_double(fields[1]), status = parse_double(fields[10]);
+    if (!from || !to || !status || *from != std::floor(*from) || *to != std::floor(*to))
+      refuse(where + ", line " + std::to_string(line) + ": not a branch row (13 numbers: from-bus, to-bus, ..., status "
+             "in column 11) → give a MATPOWER case file");
+    out.push_back({static_cast<std::int64_t>(*from), static_cast<std::int64_t>(*to), *status != 0, line});
+  }
+  return out;
+}
+
 std::vector<sweep::Scenario> contingency_scenarios(const ChangeTable& table, const std::vector<std::int64_t>& from_buses,
                                             const ContingencyTimes& times, double t_on_default) {
   std::vector<sweep::Scenario> scenarios;

@@ -14,7 +14,9 @@
 //       row of 7 fields, or a field that is neither a number nor a known
 //       constant, is Error(usage) naming the line.
 //   read_branch_from_buses(case_m)  the from-bus (F_BUS, column 1) of every
-//       row of mpc.branch in a MATPOWER case file.
+//       row of mpc.branch in a MATPOWER case file; read_branch_ends its
+//       from- and to-bus and status (the PsseGrid FMU's source matches the
+//       rows to PSS/E branches: models/psse/scenarios/).
 //   contingency_scenarios  each outage becomes a scenario of the PowerGrid
 //       FMU's disturbance parameters: fault.bus = the branch's from-bus,
 //       trip.branch = the row, fault.t_on = --fault-on, fault.t_off =
@@ -47,6 +49,13 @@ struct ChangeTable {
 };
 ChangeTable read_chgtab(const std::filesystem::path& m);
 std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m);
+// Every row of mpc.branch: F_BUS, T_BUS, BR_STATUS (columns 1, 2, 11) and its line.
+struct BranchEnds {
+  std::int64_t from = 0, to = 0;
+  bool in_service = true;
+  int line = 0;
+};
+std::vector<BranchEnds> read_branch_ends(const std::filesystem::path& case_m);
 
 struct ContingencyTimes {
   std::optional<double> fault_on;      // fault.t_on

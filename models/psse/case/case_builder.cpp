@@ -59,6 +59,7 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
   std::map<std::string, int> machine_count;
   std::map<std::string, std::size_t> skipped_by_model;
   SystemInput& in = out.input;
+  in.hold_initial_limits = options.hold_initial_limits;
   for (const DyrRecord& record : out.dyr) {
     std::string model = record.model;
     auto sub = options.substitute.find(model);

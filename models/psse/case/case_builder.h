@@ -42,6 +42,7 @@ struct CaseOptions {
   bool skip_unsupported = false;
   LoadConversion loads;                            // breakpoint < 0: the case's PQBRAK
   bool vs_set_points = false;
+  bool hold_initial_limits = false;                // SystemInput::hold_initial_limits
   Disturbances disturbances;
 };
 
@@ -60,6 +61,7 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
 // Options from the key=value settings the FMU carries and the tool writes:
 //   raw_version=33  substitute=GENSAE:GENSAL,ESST4B:none  skip_unsupported=true
 //   load_conversion=PI,PY,QI,QY (percent)  load_breakpoint=0.7  pv_set_points=stored|vs
+//   initial_limits=widen|hold (a limit the value starts beyond: system.h SystemInput)
 //   faults=BUS:T_ON:T_OFF:R:X,...  trips=FROM-TO-CKT@TIME,...  gentrips=BUS-ID@TIME,...
 //   loadsteps=BUS:TIME:P:Q,...  fault_buses= trip_branches= loadstep_buses= (disturbances.h)
 // Throws std::invalid_argument naming the key, the value seen and the form expected.

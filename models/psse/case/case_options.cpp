@@ -86,6 +86,10 @@ CaseOptions case_options(const std::map<std::string, std::string>& settings) {
     if (v != "stored" && v != "vs") bad("pv_set_points", v, "stored or vs");
     o.vs_set_points = v == "vs";
   }
+  if (const std::string v = get("initial_limits"); !v.empty()) {
+    if (v != "widen" && v != "hold") bad("initial_limits", v, "widen or hold");
+    o.hold_initial_limits = v == "hold";
+  }
   for (const std::string& item : split(get("faults"), ',')) {
     const auto p = split(item, ':');
     const char* form = "BUS:T_ON:T_OFF:R:X (R, X in p.u. on SBASE), comma-separated";
@@ -138,6 +142,7 @@ std::map<std::string, std::string> case_settings(const CaseOptions& o) {
                            "," + g(100 * c.q_to_admittance);
   if (c.breakpoint > 0) s["load_breakpoint"] = g(c.breakpoint);
   if (o.vs_set_points) s["pv_set_points"] = "vs";
+  if (o.hold_initial_limits) s["initial_limits"] = "hold";
   auto join = [&](const char* key, const std::vector<std::string>& items) {
     std::string text;
     for (const auto& i : items) text += (text.empty() ? "" : ",") + i;

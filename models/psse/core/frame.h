@@ -101,14 +101,16 @@ class Frame {
 
   // ---- limiters (see the header comment and limiter.h)
   // Windup limit: u while free, lo or hi while at that limit.
-  T clamp(int k, const T& u, const T& lo, const T& hi) {
+  T clamp(int k, const T& u, T lo, T hi) {
+    widened(k, lo, hi);
     record(k, u, lo, hi, T(0.0));
     const int m = mode_[k];
     return m == kModeHigh ? hi : (m == kModeLow ? lo : u);
   }
   // Non-windup limit on state x whose unlimited derivative is `rate`: the
   // derivative to use (0 while held).
-  T hold(int k, const T& x, const T& rate, const T& lo, const T& hi) {
+  T hold(int k, const T& x, const T& rate, T lo, T hi) {
+    widened(k, lo, hi);
     record(k, x, lo, hi, rate);
     return mode_[k] == kModeFree ? rate : T(0.0);
   }
@@ -118,7 +120,8 @@ class Frame {
   // reaches a limit with the rate pointing outward, until the rate turns
   // back. Returns dx/dt (0 while held). Unlike hold(), engaging does not
   // move x: the limit is on the sum, not on the state.
-  T hold_pi(int k, const T& v, const T& rate, const T& lo, const T& hi) {
+  T hold_pi(int k, const T& v, const T& rate, T lo, T hi) {
+    widened(k, lo, hi);
     record(k, v, lo, hi, rate);
     return mode_[k] == kModeFree ? rate : T(0.0);
   }
@@ -141,7 +144,24 @@ class Frame {
 
   static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
+  // The framework's widened limits (ComponentSlot::widen: PowerWorld's rule
+  // for a value that starts beyond its limit), two per limiter: the lower
+  // limit is at most widen[2k], the upper at least widen[2k + 1]; null: none.
+  void widen_limits(const double* widen) { widen_ = widen; }
+
  private:
+  void widened(int k, T& lo, T& hi) const {
+    if (widen_ == nullptr) return;
+    const double low = widen_[2 * k], high = widen_[2 * k + 1];
+    if constexpr (std::is_same_v<T, Dual>) {
+      if (low < lo.v) lo = T(low);
+      if (high > hi.v) hi = T(high);
+    } else {
+      if (low < lo) lo = low;
+      if (high > hi) hi = high;
+    }
+  }
+
   void record(int k, const T& u, const T& lo, const T& hi, const T& rate) {
     if (record_ == nullptr) return;
     if constexpr (std::is_same_v<T, Dual>)
@@ -157,6 +177,7 @@ class Frame {
   const int* mode_;
   LimiterRecord* record_;
   double time_;
+  const double* widen_ = nullptr;
 };
 
 }  // namespace lsdae::psse

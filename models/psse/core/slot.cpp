@@ -2,6 +2,7 @@
 #include "psse/core/slot.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "psse/core/limiter.h"
 #include "psse/core/parameters.h"
@@ -97,7 +98,18 @@ void ComponentSlot::evaluate(const double* known, double* out, const double* par
                              LimiterRecord* record, double time) const {
   std::fill(out, out + shape_.output_count(), 0.0);
   Frame<double> f(shape_, known, out, parameter, mode, record, time);
+  if (!widen_.empty()) f.widen_limits(widen_.data());
   component_->evaluate(f);
+}
+
+void ComponentSlot::widen(std::size_t l, double lo, double hi) {
+  const double inf = std::numeric_limits<double>::infinity();
+  if (widen_.empty()) {
+    widen_.resize(2 * limiters_.size());
+    for (std::size_t k = 0; k < limiters_.size(); ++k) widen_[2 * k] = inf, widen_[2 * k + 1] = -inf;
+  }
+  widen_.at(2 * l) = std::min(widen_.at(2 * l), lo);
+  widen_.at(2 * l + 1) = std::max(widen_.at(2 * l + 1), hi);
 }
 
 void ComponentSlot::initial_modes(const double* known, const double* parameter, double tolerance,
@@ -136,6 +148,7 @@ void ComponentSlot::jacobian(const double* known, const double* parameter, const
     std::fill(dual_out_.begin(), dual_out_.end(), Dual());
     LimiterRecord* t = tangents != nullptr && nl > 0 ? tangents->data() + c * nl : nullptr;
     Frame<Dual> f(shape_, dual_known_.data(), dual_out_.data(), parameter, mode, t, time);
+    if (!widen_.empty()) f.widen_limits(widen_.data());
     component_->evaluate(f);
     for (std::size_t r = 0; r < no; ++r) jacobian[c * no + r] = dual_out_[r].d;
     dual_known_[c].d = 0.0;

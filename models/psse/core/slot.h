@@ -76,6 +76,13 @@ class ComponentSlot {
   // within limiters() + 2 passes.
   void initial_modes(const double* known, const double* parameter, double tolerance, std::vector<int>& mode,
                      std::vector<LimiterRecord>& record, std::vector<char>& outside) const;
+  // Widens limiter l's limits for every later evaluation: the lower limit to
+  // at most `lo`, the upper to at least `hi` (±infinity: unchanged).
+  // PowerWorld's rule for a value that starts beyond its limit (the System
+  // decides, system.h "Limits at initialization"); widened() lists them.
+  void widen(std::size_t l, double lo, double hi);
+  bool widened() const { return !widen_.empty(); }
+
   // jacobian[c * output_count + r] = d out_r / d known_c; when `tangents`
   // is given, (*tangents)[c * limiters + l] = d (limiter l's record) / d known_c.
   void jacobian(const double* known, const double* parameter, const int* mode, double time,
@@ -89,6 +96,7 @@ class ComponentSlot {
   std::vector<DeclaredOutput> outputs_;
   std::vector<DeclaredLimiter> limiters_;
   mutable std::vector<Dual> dual_known_, dual_out_;
+  std::vector<double> widen_;  // 2 per limiter (frame.h widen_limits); empty: none widened
 };
 
 }  // namespace lsdae::psse

@@ -8,7 +8,7 @@
 // (semi_explicit or fully_implicit), manifest (A, DAE mode from the start),
 // stop_time (default experiment), and the case options of case_builder.h
 // (substitute, skip_unsupported, load_conversion, load_breakpoint,
-// pv_set_points, faults, trips, gentrips, loadsteps, fault_buses,
+// pv_set_points, initial_limits, faults, trips, gentrips, loadsteps, fault_buses,
 // trip_branches, loadstep_buses, raw_version).
 #include <memory>
 #include <stdexcept>

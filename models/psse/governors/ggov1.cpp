@@ -206,7 +206,10 @@ class Ggov1 final : public Equations<Ggov1> {
     dband_ = v_[kDb] > 0.0 ? l.limiter("db", LimiterKind::select) : -1;
     err_ = l.limiter("err", LimiterKind::windup);
     mw_ = xmw_ >= 0 ? l.limiter("xMW", LimiterKind::non_windup, xmw_) : -1;
-    cap_ = l.limiter("fsrt", LimiterKind::select);
+    // The cap 1.0 on the load limit: a windup limit on the select's output (equations()), so
+    // that a fuel request above it at the operating point is reported by the framework (and
+    // widened, system.h SystemInput::hold_initial_limits).
+    cap_ = l.limiter("fsrt", LimiterKind::windup);
     lvs_t_ = l.limiter("lvs_t", LimiterKind::select);
     lvs_a_ = accel_ ? l.limiter("lvs_a", LimiterKind::select) : -1;
     fsr_ = l.limiter("fsr", LimiterKind::windup);
@@ -236,10 +239,11 @@ class Ggov1 final : public Equations<Ggov1> {
     if (pmwset_ >= 0) in.parameter(pmwset_, pe);
     if (delt_p_ >= 0) in.parameter(delt_p_, delt_);
     // The limiters that would take the valve from the governor at the operating point.
-    const double fsrt = std::min(1.0, v_[kKpload] * (v_[kLdref] / v_[kKturb] + v_[kWfnl] - fsr) + fsr);
+    // (A request above the cap 1.0 is the limiter fsrt's, reported by the framework.)
+    const double fsrt = v_[kKpload] * (v_[kLdref] / v_[kKturb] + v_[kWfnl] - fsr) + fsr;
     if (fsrt < fsr - 1e-9)
       in.note("the load limit fsrt = " + number(fsrt) + " is below the governor's fuel request " +
-              number(fsr) + " at the operating point (Pm above Ldref on Trate, or above the cap 1.0): the "
+              number(fsr) + " at the operating point (Pm above Ldref on Trate): the "
               "load limiter is in control and the unit is not at rest");
     if (accel_ && v_[kAset] < 0.0)
       in.note("Aset = " + number(v_[kAset]) + " < 0: the acceleration limiter is in control at rest");
@@ -303,9 +307,11 @@ class Ggov1 final : public Equations<Ggov1> {
     }
     const T& xll = f.x(xll_);
     const T lerr = v_[kLdref] / v_[kKturb] + v_[kWfnl] - texm;
-    const T fsrt = f.low_select(cap_, v_[kKpload] > 0.0 ? v_[kKpload] * lerr + xll : xll, T(1.0));
-    // Low-value select (with the acceleration limiter), valve position limits.
-    T low = f.low_select(lvs_t_, fsrn, fsrt);
+    const T fsrt = v_[kKpload] > 0.0 ? v_[kKpload] * lerr + xll : xll;
+    // Low-value select (with the acceleration limiter), valve position limits. The cap 1.0 on
+    // the load limit, min(fsrn, min(fsrt, 1)) = min(min(fsrn, fsrt), 1), is applied after the
+    // select: so it is outside its limit at the operating point only when it takes the valve.
+    T low = f.clamp(cap_, f.low_select(lvs_t_, fsrn, fsrt), T(-Frame<T>::kUnbounded), T(1.0));
     if (accel_) {
       const T& xa = f.x(xa_);
       f.der(xa_, (dw - xa) / v_[kTa]);

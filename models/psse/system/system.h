@@ -79,6 +79,12 @@ struct SystemInput {
   std::vector<Complex> voltage;  // operating point, per network bus
   std::vector<PlacedComponent> components;
   Disturbances disturbances;
+  // A limiter whose value starts beyond its limit (reported either way):
+  // false (default), the limit is widened to that value, as PowerWorld does
+  // ("If Gate > Gmax, then Gmax = Gate"), so the case starts at rest; true,
+  // it is held at the limit, as PSS/E holds it (STRT's "INITIAL CONDITION
+  // SUSPECT"), and the case does not start at rest.
+  bool hold_initial_limits = false;
 };
 
 struct InitReport {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -73,7 +74,8 @@ class Init final : public InitContext {
 }  // namespace
 
 System::Impl::Impl(SystemInput input, kit::Form f)
-    : form(f), net(std::move(input.network)), v0(std::move(input.voltage)), disturbances(net, std::move(input.disturbances)) {
+    : form(f), net(std::move(input.network)), v0(std::move(input.voltage)), disturbances(net, std::move(input.disturbances)),
+      hold_initial_limits(input.hold_initial_limits) {
   slots.resize(input.components.size());
   for (std::size_t k = 0; k < input.components.size(); ++k) slots[k].placed = std::move(input.components[k]);
   devices_at.resize(net.buses.size());
@@ -208,6 +210,30 @@ void System::Impl::initialize() {
     // mode can move another's input).
     std::vector<char> outside;
     s.slot->initial_modes(s.known.data(), s.param.data(), 1e-6, s.mode0, s.record, outside);
+    // PowerWorld's rule (SystemInput::hold_initial_limits): a limit the value
+    // starts beyond moves to the value, with a margin of 1e-5 (relative: ten
+    // times the tolerance by which a non-windup state at its limit counts as
+    // held) so that the limiter starts free and not at a tie. One limiter per pass, the
+    // first declared (models declare along the signal path), and the modes
+    // found again: a limiter held in the pass before gives the next one a
+    // wrong input (ESAC6A's VR sees VA at its limit), which must not widen it.
+    std::vector<std::string> widened;
+    const double inf = std::numeric_limits<double>::infinity();
+    for (std::size_t pass = 0; !hold_initial_limits && pass <= s.record.size(); ++pass) {
+      const auto first = std::find(outside.begin(), outside.end(), 1);
+      if (first == outside.end()) break;
+      const auto l = static_cast<std::size_t>(first - outside.begin());
+      const LimiterRecord& r = s.record[l];
+      const double margin = 1e-5 * std::max(1.0, std::fabs(r.u));
+      const bool high = r.u > r.hi;
+      s.slot->widen(l, high ? inf : r.u - margin, high ? r.u + margin : -inf);
+      widened.push_back(s.placed.component->describe() + ": limiter " + s.slot->limiters()[l].name +
+                        " starts outside its limits (" + number(r.u) + " not in [" + number(r.lo) + ", " +
+                        number(r.hi) + "]); its " + (high ? "upper" : "lower") + " limit widened to " +
+                        number(high ? r.u + margin : r.u - margin));
+      s.slot->initial_modes(s.known.data(), s.param.data(), 1e-6, s.mode0, s.record, outside);
+    }
+    report.limits.insert(report.limits.end(), widened.begin(), widened.end());
     for (std::size_t l = 0; l < s.record.size(); ++l) {
       const DeclaredLimiter& lim = s.slot->limiters()[l];
       if (outside[l])

@@ -77,6 +77,7 @@ struct System::Impl {
   std::vector<std::vector<std::size_t>> devices_at;  // network devices per bus
   std::unique_ptr<EventSolver> solver;
   bool declared = false;
+  bool hold_initial_limits = false;  // SystemInput::hold_initial_limits
   std::vector<double> scratch_re, scratch_im;
   std::vector<double> event_work, event_good;
   std::size_t value_count = 0;   // variables of the FMU (value references 0 .. value_count - 1)

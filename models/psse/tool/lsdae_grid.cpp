@@ -51,6 +51,8 @@ constexpr const char* kUsage =
     "                                        and admittance (CONL), e.g. 0,100,0,100 for constant impedance\n"
     "  --load-breakpoint U                   constant power/current become admittance below U p.u. (PQBRAK)\n"
     "  --pv-set-points stored|vs             hold PV buses at the stored voltage (default) or at VS\n"
+    "  --initial-limits widen|hold           a limit a model starts beyond: widened to the value (default,\n"
+    "                                        PowerWorld's rule) or held (PSS/E's); reported either way\n"
     "  --fault BUS:T_ON:T_OFF:R:X            a three-phase fault (R, X p.u. on SBASE); repeatable\n"
     "  --trip FROM-TO-CKT@T                  open a branch or transformer at T (CKT as in the .raw); repeatable\n"
     "  --gentrip BUS-ID@T                    disconnect a generator at T (ID as in the .raw); repeatable\n"
@@ -177,6 +179,7 @@ int main(int argc, char** argv) {
       else if (a == "--load-conversion") settings["load_conversion"] = value("PI,PY,QI,QY");
       else if (a == "--load-breakpoint") settings["load_breakpoint"] = value("a voltage in p.u.");
       else if (a == "--pv-set-points") settings["pv_set_points"] = value("stored or vs");
+      else if (a == "--initial-limits") settings["initial_limits"] = value("widen or hold");
       else if (a == "--fault") faults.push_back(value("BUS:T_ON:T_OFF:R:X"));
       else if (a == "--trip") trips.push_back(value("FROM-TO-CKT@T"));
       else if (a == "--gentrip") gentrips.push_back(value("BUS-ID@T"));

@@ -109,7 +109,8 @@ TEST_F(ContingencySource, TheSweepReachesASourceOnlyThroughTheRegistry) {
                                      out.scenarios.push_back({"two", {{"x", a.at(0).second + "0"}}});
                                      out.settle_from = 0.25;
                                      return out;
-                                   }});
+                                   },
+                                   "", {}});
   auto fmu = Fmu::open(test::fmu_path("HelloWorld_ode"));
   sweep::ScenarioSourceSpec spec;
   spec.sources = {{"doubles", {{"doubles", "3"}}}};

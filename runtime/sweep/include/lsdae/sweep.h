@@ -119,8 +119,17 @@ struct Settle {
   std::optional<double> from;  // default: the start time
 };
 
+// A label for the rows whose run ends with `indicator` > 0 (a scenario
+// source's, e.g. the PsseGrid FMU's islands): the row keeps its status and its
+// message begins "<label>: <amount> = <value> <unit> (<indicator> = <value>)",
+// e.g. "islanded: islands.lost_load = 153.2 MW (islands.dead_buses = 2)".
+struct OutcomeLabel {
+  std::string label, indicator, amount, unit;
+};
+
 struct SweepOptions {
   SimulationOptions simulation;
+  std::optional<OutcomeLabel> outcome;  // from the scenario source (SourceScenarios::outcome)
   bool check_jacobian = false;         // --jacobian check: compared at each scenario's start (logged)
   std::vector<std::pair<std::string, std::string>> sets;  // common to every scenario
   std::vector<std::string> metrics;    // "STAT:SELECTOR", e.g. "max:gen[1].delta" (see docs/sweeps.md)
@@ -273,6 +282,7 @@ struct SourceScenarios {
   std::vector<Scenario> scenarios;
   std::vector<std::string> skipped;   // entries of the input that make no scenario, for a note
   std::optional<double> settle_from;  // where the settle test starts for these scenarios (default: the start)
+  std::optional<OutcomeLabel> outcome;  // labels rows by how the run ended (SweepOptions::outcome)
 };
 
 struct ScenarioSource {
@@ -282,12 +292,22 @@ struct ScenarioSource {
   std::vector<ScenarioSourceOption> options;
   // The scenarios for `model`; Error(usage) for a bad input, naming the option.
   std::function<SourceScenarios(const Model& model, const ScenarioSourceArguments& arguments)> make;
+  // Several models may bring a source of the same name (the MATPOWER
+  // contingencies of the PowerGrid FMU and of the PsseGrid FMU): a source
+  // with `serves` makes the scenarios of the models it serves, one without
+  // serves those of every other model. `kind` tells two sources of one name
+  // apart ("PsseGrid"; empty for the one without serves).
+  std::string kind;
+  std::function<bool(const Model& model)> serves;
 };
 
-// Adds a source. A name registered already keeps its first source
+// Adds a source. A name and kind registered already keeps its first source
 // (registering twice is harmless). Thread-safe.
 void register_scenario_source(ScenarioSource source);
-// The sources registered, in the order registered.
+// The sources registered, one per name in the order the names were first
+// registered: the sources of one name merged, their options the union (the
+// first source's, then the options the others add), `make` the first source
+// whose `serves` accepts the model, else the one without `serves`.
 std::vector<ScenarioSource> scenario_sources();
 
 }  // namespace lsdae::sweep
