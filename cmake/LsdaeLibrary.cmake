@@ -51,6 +51,13 @@ target_link_options(lsdae_shared PRIVATE
   # Calls inside the library bind inside it (no PLT indirection on the hot paths).
   -Wl,-Bsymbolic-functions
   -Wl,--no-undefined)
+# The library's exports are a contract (library.exports): GNU ld (bfd) keeps
+# them to the version script, while gold also exports the standard library's
+# weak instantiations that libstdc++.so defines too (std::string::resize).
+# One link, so the faster linker of the rest (LSDAE_GOLD) gives little here.
+if(LSDAE_HAVE_GOLD)
+  target_link_options(lsdae_shared PRIVATE -fuse-ld=bfd)
+endif()
 set_target_properties(lsdae_shared PROPERTIES
   OUTPUT_NAME lsdae
   EXPORT_NAME lsdae
