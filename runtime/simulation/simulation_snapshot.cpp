@@ -82,8 +82,9 @@ void Simulation::restore(SnapshotId id) {
   const double time_instantiate = m.stats.time_instantiate;
   m.stats = s->stats;
   m.stats.time_instantiate = time_instantiate;
-  m.make_integrator();
+  // The point first: make() checks the FMU's claims there (jacobian_claims.h).
   m.session.restore(s->t, s->y, s->yp, s->integrator);
+  m.make_integrator();
   m.events.restore(s->events);
   m.initialized = true;
   m.paused = true;

@@ -87,7 +87,7 @@ TEST_F(BadInputTest, AbsurdTimesAndLimitsAreUsageErrorsBeforeAnyOutput) {
       {{"--threads", "0"}, "simulate --threads: \"0\" is out of range: the thread count must be a whole number from 1 "
                            "to 1024"},
       {{"--max-rows", "0"}, "simulate --max-rows: \"0\" is out of range"},
-      {{"--jacobian", "chek"}, "simulate --jacobian: \"chek\" is not one of auto, fd, directional, check → did you "
+      {{"--jacobian", "chek"}, "simulate --jacobian: \"chek\" is not one of auto, fd, directional, check, trust → did you "
                                "mean `check`?"},
       {{"--klu-ordering", "metsi"}, "did you mean `metis`?"},
       {{"--projection-tolerance", "0x10"}, "simulate --projection-tolerance: \"0x10\" is not a number"},

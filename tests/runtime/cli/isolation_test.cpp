@@ -99,7 +99,7 @@ std::vector<std::string> lines(const std::string& text) {
 long rows_kept(const ProcessResult& result) {
   std::smatch m;
   const std::string text = result.output();
-  if (std::regex_search(text, m, std::regex("([0-9]+) rows kept in "))) return std::stol(m[1]);
+  if (std::regex_search(text, m, std::regex("([0-9]+) rows? kept in "))) return std::stol(m[1]);
   return -1;
 }
 
