@@ -60,6 +60,7 @@ constexpr char kMagic[8] = {'L', 'S', 'D', 'A', 'E', 'F', 'S', '1'};
 class Writer {
  public:
   void bytes(const void* p, std::size_t n) {
+    if (n == 0) return;  // an empty vector's data() may be NULL
     const auto* b = static_cast<const std::uint8_t*>(p);
     out.insert(out.end(), b, b + n);
   }
@@ -77,6 +78,7 @@ class Reader {
     if (n > n_ - at_)
       throw std::invalid_argument("the bytes end inside " + std::string(what) + " (" + std::to_string(n_) +
                                   " bytes in all)");
+    if (n == 0) return;  // memcpy's arguments must not be NULL, even for 0 bytes
     std::memcpy(to, p_ + at_, n);
     at_ += n;
   }
