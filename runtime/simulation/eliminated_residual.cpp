@@ -275,6 +275,19 @@ void EliminatedResidual::add_b_times(std::span<const double> z, std::span<double
   }
 }
 
+std::optional<std::string> EliminatedResidual::prepare_at(double t, std::span<const double> y,
+                                                          std::span<const double> yp) {
+  scatter(y, yp);
+  try {
+    prepare(t);
+  } catch (const Error& e) {
+    std::string why = e.what();
+    if (const auto advice = why.find(" → run with --eliminate off"); advice != std::string::npos) why.erase(advice);
+    return why;
+  }
+  return std::nullopt;
+}
+
 EvalStatus EliminatedResidual::residual(double t, std::span<const double> y, std::span<const double> yp,
                                         std::span<double> r) {
   scatter(y, yp);

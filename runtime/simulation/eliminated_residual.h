@@ -36,6 +36,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -80,6 +81,12 @@ class EliminatedResidual final : public kernels::ResidualFunction {
   // bitwise the same coefficients as the main residual, and they are taken
   // once. `main` must outlive this object.
   void share_coefficients_of(const EliminatedResidual* main) { main_ = main; }
+  // Takes A and B now, at (t, y_r, y'_r) -- the point of the first
+  // evaluation, so bitwise the coefficients the first evaluation would take --
+  // instead of inside the first evaluation, where a failure could only end
+  // the run. Returns why it failed (a singular A, an evaluation the FMU
+  // refused), without the advice of the thrown message; nothing on success.
+  std::optional<std::string> prepare_at(double t, std::span<const double> y, std::span<const double> yp);
   // Whether A and B have been taken (after the first evaluation), and the FMU calls that cost.
   bool prepared() const { return prepared_; }
   std::size_t preparation_calls() const { return preparation_calls_; }

@@ -33,6 +33,9 @@ void IntegrationSession::retire() {
 
 void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_projection, bool projecting) {
   retire();
+  made_for_ = &evaluation;
+  made_step_projection_ = step_projection;
+  made_projecting_ = projecting;
   const SimulationOptions& options = settings_.options;
   const ModelDae& dae = evaluation.dae();
   const auto& index1 = evaluation.index1();
@@ -192,7 +195,7 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
   // and projection moves IDA's point inside its steps; the OpenModelica
   // form's incidence cannot tell x from ẋ; the benchmark baselines stay as
   // they are.
-  if (!options.eliminate_linear || !elimination_not_planned(dae, index1).empty() || projecting ||
+  if (!options.eliminate_linear || elimination_given_up_ || !elimination_not_planned(dae, index1).empty() || projecting ||
       options.uncolored_jacobian || !hidden_dependencies_.empty())
     return false;
   structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration, checked);
@@ -234,7 +237,22 @@ void IntegrationSession::restart(double at) { start_consistent(at, true); }
 
 bool IntegrationSession::try_restart(double at) { return start_consistent(at, false); }
 
+void IntegrationSession::give_up_elimination_if_it_fails(double at) {
+  if (reduced_residuals_.empty() || reduced_residuals_[0]->prepared() || made_for_ == nullptr) return;
+  const auto& kept = elimination_->kept;
+  std::vector<double> y_kept(kept.size()), yp_kept(kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) y_kept[i] = y_[kept[i]], yp_kept[i] = yp_[kept[i]];
+  const std::optional<std::string> why = reduced_residuals_[0]->prepare_at(at, y_kept, yp_kept);
+  if (!why) return;
+  elimination_given_up_ = true;
+  ModelEvaluation& evaluation = *made_for_;
+  log_info(evaluation.model().display_name() + ": " + *why + "; the elimination is given up for this run and IDA " +
+           "integrates all " + std::to_string(evaluation.index1().unknowns.size()) + " unknowns");
+  make(evaluation, made_step_projection_, made_projecting_);
+}
+
 bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
+  give_up_elimination_if_it_fails(at);
   integrator_->start(at, y_, yp_);
   integrator_->set_stop_time(stop_time_);
   // IDACalcIC takes the direction and scale of the first step from tout1; it

@@ -140,6 +140,13 @@ class IntegrationSession {
 
  private:
   bool start_consistent(double at, bool throw_on_failure);
+  // Before the first start of an integrator over the reduced system: takes
+  // the elimination's coefficients at the start point; when that fails (A
+  // numerically singular there, or the FMU refuses an evaluation), gives the
+  // elimination up for the rest of the run and makes the integrator over the
+  // full system again, with one line in the log. Results are then those of
+  // --eliminate off.
+  void give_up_elimination_if_it_fails(double at);
   // The linear elimination plan when --eliminate allows one and it eliminates
   // something (elimination_, the reduced residuals and colourings set);
   // false otherwise (all cleared).
@@ -152,6 +159,11 @@ class IntegrationSession {
   void augment_pattern(ModelEvaluation& evaluation);
 
   const RunSettings& settings_;
+  // What the last make() was given, for give_up_elimination_if_it_fails().
+  ModelEvaluation* made_for_ = nullptr;
+  StepProjection made_step_projection_;
+  bool made_projecting_ = false;
+  bool elimination_given_up_ = false;
   std::unique_ptr<IdaIntegrator> integrator_;
   IntegratorStats finished_;  // counters of integrators replaced by a re-selection
   std::optional<structure::LinearElimination> elimination_;

@@ -266,6 +266,24 @@ TEST_F(SimulateTest, EliminationIsReportedAndTheEliminatedVariablesAreWritten) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// An eliminated block that is numerically singular at the start (LoopBoth's
+// y1 = a y2 + x1, y2 = b y1 - x2 with a b = 1): the elimination is given up
+// and the run is the one --eliminate off makes -- here IDACalcIC's own
+// failure on the singular system, exit 7 -- never "→ run with --eliminate off".
+TEST_F(SimulateTest, ASingularEliminatedBlockFallsBackToTheFullSystem) {
+  const std::string fmu = catalog_entry("LoopBoth").fmu.string();
+  auto off = lsdae({"simulate", fmu, "-o", (work_ / "off.csv").string(), "--set", "a=1", "--set", "b=1",
+                    "--eliminate", "off"});
+  auto autom = lsdae({"simulate", fmu, "-o", (work_ / "auto.csv").string(), "--set", "a=1", "--set", "b=1",
+                      "--eliminate", "auto", "--verbose"});
+  ASSERT_TRUE(ExitedWith(off, 7));
+  ASSERT_TRUE(ExitedWith(autom, 7));
+  EXPECT_TRUE(Mentions(autom, "the linear block of 2 eliminated unknown(s) (\"y1\", \"y2\") is singular (rcond 0); the "
+                              "elimination is given up for this run and IDA integrates all 4 unknowns"));
+  EXPECT_TRUE(Mentions(autom, "consistent initial values at t = 0 not found"));
+  EXPECT_FALSE(Mentions(autom, "--eliminate off"));
+}
+
 TEST_F(SimulateTest, BadOptionsAreUsageErrors) {
   const std::string fmu = catalog_entry("HelloWorld_ode").fmu.string();
   const std::string out = (work_ / "x.csv").string();
