@@ -89,10 +89,13 @@ void Simulation::Impl::switch_selection(double at, simulation::DummyReselector::
   evaluation->replace_selection(std::move(index1), std::move(iteration), std::move(coloring),
                                 std::move(change.selection));
   rebuild_residuals();
-  make_integrator();
+  // The new system's point before its integrator: make() checks the FMU's
+  // claims there (jacobian_claims.h), over the new selection's unknowns --
+  // the old point may have another length.
   std::vector<double> y, yp;
   evaluation->to_unknowns(v, y, yp);
   session.set_point(std::move(y), std::move(yp));
+  make_integrator();
   ++stats.reselections;
   log_info(evaluation->model().display_name() + ": t = " + format_number(at) + ": " +
            (change.mode.empty() ? "" : change.mode + " (the FMU's mode changed): ") +
