@@ -84,8 +84,8 @@ class Simulation:
     max_step, constraints ("dummy", "project",
     "none"; "dummy-derivatives" too), projection_tolerance, reselect (bool),
     klu_ordering ("amd", "colamd", "metis"), row_order ("matched",
-    "declared"), eliminate ("auto": solve the linear algebraic unknowns away
-    before IDA, "off"), and the benchmark baselines linear_solver, coloring,
+    "declared"), eliminate ("auto", the default: solve the linear algebraic
+    unknowns away before IDA; "off"), and the benchmark baselines linear_solver, coloring,
     constant_entries, klu_reanalyze. A bad value is a UsageError saying what
     the command line says for it (``rtol=5 is out of range: ...``).
 

@@ -98,7 +98,7 @@ void lsdae_options_init(lsdae_options* options) {
   options->row_order = LSDAE_ROW_ORDER_DEFAULT;
   options->reselect = 1;
   options->max_step = nan;
-  options->eliminate = 0;
+  options->eliminate = 1;
   options->linear_solver = nullptr;
   options->coloring = 1;
   options->constant_entries = 1;

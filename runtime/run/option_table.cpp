@@ -161,7 +161,7 @@ std::vector<OptionSpec> make_table() {
   t.push_back(cli_help(flag(OptionId::reselect, "reselect", simulation, "--no-reselect", true,
                             "Re-select the dummy derivatives at run time (off: keep those chosen at the start)"),
                        "Keep the dummy derivatives chosen at the start"));
-  t.push_back(shown(choice(OptionId::eliminate, "eliminate", simulation, "--eliminate", "off",
+  t.push_back(shown(choice(OptionId::eliminate, "eliminate", simulation, "--eliminate", "auto",
                            "auto: eliminate the algebraic unknowns that enter every residual linearly with constant "
                            "coefficients (dependenciesKind constant, fixed) before IDA sees them, where that adds no "
                            "Jacobian nonzeros and removes at least 5 % of the unknowns (`lsdae info --structure` lists "

@@ -91,7 +91,12 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   std::optional<kernels::ConstantEntries> checked;
   // Without constant entries or an elimination nothing relies on the kinds:
   // they are still checked once, so that a false one is named.
-  if (constants || (options.eliminate_linear && !options.uncolored_jacobian) ||
+  // An elimination is possible only on the plain index-1 system
+  // (plan_elimination): runs with dummy derivatives or projection check the
+  // kinds once, as with --eliminate off.
+  const bool may_eliminate = options.eliminate_linear && !options.uncolored_jacobian && !projecting &&
+                             elimination_not_planned(dae, index1).empty();
+  if (constants || may_eliminate ||
       (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
     checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
     distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
@@ -216,9 +221,23 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
              " %: the reduced residual would cost more than IDA saves, so none is");
     return false;
   }
+  // The second rule: the reduced Jacobian must not need more colours than the
+  // full one. A partial Kron reduction of a network (PowerGrid case9: 8 → 10
+  // colours, case39: 12 → 24) fills the machine buses' columns so that each
+  // Jacobian costs more FMU calls, and its step count moves either way
+  // (docs/performance.md, "--eliminate auto by default"); the
+  // TransmissionLine's elimination leaves the ODE form (4 → 3 colours).
+  structure::Coloring reduced_coloring = structure::color_columns(plan.reduced);
+  if (const std::size_t full_colors = evaluation.structure().coloring->colors; reduced_coloring.colors > full_colors) {
+    log_info(evaluation.model().display_name() + ": " + std::to_string(plan.eliminated.size()) +
+             " unknowns could be eliminated, but the reduced Jacobian would need " +
+             std::to_string(reduced_coloring.colors) + " colours instead of " + std::to_string(full_colors) +
+             ": none is");
+    return false;
+  }
   elimination_ = std::move(plan);
   elimination_z_coloring_ = structure::color_columns(elimination_->z_columns);
-  reduced_coloring_ = structure::color_columns(elimination_->reduced);
+  reduced_coloring_ = std::move(reduced_coloring);
   for (std::size_t i = 0; i < evaluation.instance_count(); ++i)
     reduced_residuals_.push_back(std::make_unique<EliminatedResidual>(
         evaluation.residual(i), *elimination_, elimination_z_coloring_, evaluation.nominal(),

@@ -123,7 +123,7 @@ typedef struct {
                                        default); 0: keep the initial choice */
   double max_step;                  /* largest IDA step; 0, NaN or +inf: no limit (init: NaN); else positive */
   /* -- appended: run-time elimination of linear algebraic unknowns (--eliminate) -- */
-  int eliminate;                    /* 1: auto (eliminate where the cost model allows); 0: off (init, the default) */
+  int eliminate;                    /* 1: auto (eliminate where the cost model allows; init, the default); 0: off */
   /* -- appended: the benchmark baselines, so that every option of the table is here -- */
   const char* linear_solver;        /* "klu" or "dense" (a baseline); NULL: default (klu) */
   int coloring;                     /* 1: coloured Jacobians (init); 0: one column at a time (a baseline) */
@@ -157,7 +157,7 @@ typedef struct {
   long projection_rejections;         /* steps taken again, smaller, because a projection would have
                                          corrected them by more than IDA's error test allows */
   /* -- appended: elimination and KLU's analysis across runs (SimulationStats) -- */
-  size_t eliminated;                  /* algebraic unknowns eliminated before IDA (0 unless eliminate = 1) */
+  size_t eliminated;                  /* algebraic unknowns eliminated before IDA (0 with eliminate = 0) */
   long klu_analyses_carried_over;     /* KLU analyses taken over from the previous run on a reset model */
   /* -- appended: IDA's first steps (SimulationStats) -- */
   long first_step_retries;            /* first steps from a start (the initial point, an event) that failed

@@ -110,9 +110,11 @@ struct SimulationOptions {
   // Algebraic unknowns that every row depends on linearly with constant
   // coefficients (dependenciesKind constant, fixed) eliminated before IDA
   // sees the system, where a cost model finds it does not add Jacobian
-  // nonzeros (docs/simulation.md, "Linear elimination"); false: IDA
+  // nonzeros and removes at least 5 % of the unknowns (docs/simulation.md,
+  // "Linear elimination"); the default (--eliminate auto). A block that is
+  // singular at the start gives the elimination up, not the run. false: IDA
   // integrates every unknown.
-  bool eliminate_linear = false;
+  bool eliminate_linear = true;
   double max_step = 0.0;                        // 0: no limit
 };
 
