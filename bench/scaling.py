@@ -181,11 +181,13 @@ class Sweep:
                 return None
             cmd = [self.lsdae, "simulate", fmu, "--stats", stats, "-o", output, "--output-vars", outputs,
                    "--no-progress"]
+            if variant == "lsdae-elim":
+                cmd += ["--eliminate", "auto"]
+            else:  # the full DAE, as the native solver integrates it (auto is the default since issue 30)
+                cmd += ["--eliminate", "off"]
             if variant == "dense":
                 cmd += ["--linear-solver", "dense"]
-            elif variant == "lsdae-elim":
-                cmd += ["--eliminate", "auto"]
-            elif variant == "column":
+            if variant == "column":
                 cmd += ["--no-coloring"]
         if stop is not None:
             cmd += ["--stop", repr(stop)]

@@ -294,6 +294,13 @@ EvalStatus EliminatedResidual::residual(double t, std::span<const double> y, std
   if (!prepared_) prepare(t);
   const EvalStatus s = full_.residual(t, y_full_, yp_full_, r_full_);
   if (s != EvalStatus::ok) return s;
+  // IDA sees the kept rows only: a non-finite eliminated row is refused here
+  // (IDA retries with a smaller step, as it does for its own rows).
+  for (std::size_t i = 0; i < plan_.eliminated_rows.size(); ++i)
+    if (const double v = r_full_[plan_.eliminated_rows[i]]; !std::isfinite(v)) {
+      nonfinite_eliminated_ = std::make_pair(i, v);
+      return EvalStatus::recoverable;
+    }
   reduce_rows(r_full_, r);
   return EvalStatus::ok;
 }

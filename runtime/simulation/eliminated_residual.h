@@ -39,6 +39,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/residual_function.h"
@@ -87,6 +88,14 @@ class EliminatedResidual final : public kernels::ResidualFunction {
   // the run. Returns why it failed (a singular A, an evaluation the FMU
   // refused), without the advice of the thrown message; nothing on success.
   std::optional<std::string> prepare_at(double t, std::span<const double> y, std::span<const double> yp);
+  // The eliminated row (its position in plan().eliminated_rows) and value
+  // when the last residual() returned recoverable because the FMU gave a
+  // non-finite value there -- a row IDA does not see, so it must not pass
+  // silently (the run would write the NaN its unknown takes); cleared by
+  // the call.
+  std::optional<std::pair<std::size_t, double>> take_nonfinite_eliminated_row() {
+    return std::exchange(nonfinite_eliminated_, std::nullopt);
+  }
   // Whether A and B have been taken (after the first evaluation), and the FMU calls that cost.
   bool prepared() const { return prepared_; }
   std::size_t preparation_calls() const { return preparation_calls_; }
@@ -117,6 +126,7 @@ class EliminatedResidual final : public kernels::ResidualFunction {
   std::vector<double> nominal_;
   std::function<std::string(std::size_t)> unknown_name_;
   bool prepared_ = false;
+  std::optional<std::pair<std::size_t, double>> nonfinite_eliminated_;
   std::size_t preparation_calls_ = 0;
   std::vector<double> y_full_, yp_full_, r_full_, rhs_, jv_full_;
   std::vector<std::size_t> full_columns_;

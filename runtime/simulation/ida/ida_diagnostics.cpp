@@ -55,10 +55,16 @@ void IdaDiagnostics::note_nonfinite(double t, std::size_t row, std::size_t colum
     nonfinite_.row = row;
     nonfinite_.column = column;
     nonfinite_.jacobian = in_jacobian;
+    nonfinite_.eliminated = false;
     nonfinite_.value = value;
     nonfinite_.t_first = t;
   }
   nonfinite_.t_last = t;
+}
+
+void IdaDiagnostics::note_nonfinite_eliminated(double t, std::size_t i, double value) {
+  note_nonfinite(t, i, 0, false, value);
+  if (nonfinite_.row == i && !nonfinite_.jacobian) nonfinite_.eliminated = true;
 }
 
 bool IdaDiagnostics::scan_residuals(void* ida_mem) {
@@ -74,9 +80,12 @@ void IdaDiagnostics::rearm(void* ida_mem) {
 std::string IdaDiagnostics::nonfinite_report() const {
   if (nonfinite_.count == 0) return "";
   const std::size_t r = nonfinite_.row;
-  std::string what = names_.row_value_name ? names_.row_value_name(r)
-                     : names_.row_name     ? "row \"" + names_.row_name(r) + "\""
-                                           : "row " + std::to_string(r);
+  std::string what = nonfinite_.eliminated
+                         ? (names_.eliminated_row_value_name ? names_.eliminated_row_value_name(r)
+                                                             : "eliminated row " + std::to_string(r))
+                     : names_.row_value_name ? names_.row_value_name(r)
+                     : names_.row_name       ? "row \"" + names_.row_name(r) + "\""
+                                             : "row " + std::to_string(r);
   if (nonfinite_.jacobian)
     what = "the Jacobian entry of " + what + " for " +
            (names_.unknown_name ? "\"" + names_.unknown_name(nonfinite_.column) + "\""

@@ -45,6 +45,9 @@ struct IdaMessageNames {
   std::function<std::string(std::size_t)> row_name, unknown_name;
   // What row k's value is, e.g. "the residual \"g\"" (empty: "row \"<row_name>\"").
   std::function<std::string(std::size_t)> row_value_name;
+  // The same for the rows a linear elimination took out of IDA's system (i:
+  // the i-th eliminated row, LinearElimination::eliminated_rows).
+  std::function<std::string(std::size_t)> eliminated_row_value_name;
   // A cause the caller knows of ("the FMU returned fmi3Discard 40 times ..."); "" when none.
   std::function<std::string()> explain_failure;
 };
@@ -71,6 +74,8 @@ class IdaDiagnostics {
   // (false when there was one); note_nonfinite records one entry.
   bool check_finite(double t, std::span<const double> r);
   void note_nonfinite(double t, std::size_t row, std::size_t column, bool in_jacobian, double value);
+  // A non-finite value in the i-th eliminated row (eliminated_residual.h).
+  void note_nonfinite_eliminated(double t, std::size_t i, double value);
   // Whether residuals are to be scanned now (IDA failed since rearm()).
   bool scan_residuals(void* ida_mem);
   void rearm(void* ida_mem);  // ida_mem may be null (before IDAInit)
@@ -100,7 +105,7 @@ class IdaDiagnostics {
   struct NonFinite {
     long count = 0;
     std::size_t row = 0, column = 0;
-    bool jacobian = false;
+    bool jacobian = false, eliminated = false;
     double value = 0, t_first = 0, t_last = 0;
   } nonfinite_;
   bool scanning_ = false;

@@ -65,6 +65,9 @@ int IdaIntegrator::Impl::residual(realtype t, N_Vector yy, N_Vector ypp, N_Vecto
   ++self->residual_calls;
   try {
     kernels::EvalStatus s = self->main.residual(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {NV_DATA_S(rr), n});
+    if (self->expansion != nullptr && s == kernels::EvalStatus::recoverable)
+      if (const auto bad = self->expansion->take_nonfinite_eliminated_row())
+        self->diagnostics.note_nonfinite_eliminated(t, bad->first, bad->second);
     if (s == kernels::EvalStatus::ok && self->diagnostics.scan_residuals(self->ida) &&
         !self->diagnostics.check_finite(t, {NV_DATA_S(rr), n}))
       return static_cast<int>(kernels::EvalStatus::recoverable);
@@ -114,6 +117,10 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
     auto remap = [](std::function<std::string(std::size_t)>& f, const std::vector<std::size_t>& to_full) {
       if (f) f = [g = std::move(f), &to_full](std::size_t k) { return g(k < to_full.size() ? to_full[k] : k); };
     };
+    if (options.names.row_value_name)
+      options.names.eliminated_row_value_name = [g = options.names.row_value_name, &plan](std::size_t i) {
+        return g(i < plan.eliminated_rows.size() ? plan.eliminated_rows[i] : i);
+      };
     remap(options.names.row_name, plan.kept_rows), remap(options.names.row_value_name, plan.kept_rows);
     remap(options.names.unknown_name, plan.kept);
   }

@@ -47,7 +47,7 @@ TEST(CApiOptions, InitGivesTheSimulationDefaults) {
   EXPECT_EQ(options.reselect, 1);
   EXPECT_TRUE(std::isnan(options.max_step));
   EXPECT_EQ(options.max_steps, 100000);
-  EXPECT_EQ(options.eliminate, 0);
+  EXPECT_EQ(options.eliminate, 1) << "--eliminate auto, the default";
   const lsdae::SimulationOptions o = lsdae::capi::to_simulation_options(&options), d;
   EXPECT_EQ(o.constraints, d.constraints);
   EXPECT_EQ(o.projection_tolerance, d.projection_tolerance);

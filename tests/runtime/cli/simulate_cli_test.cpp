@@ -49,7 +49,8 @@ TEST_F(SimulateTest, WritesResultsAndStatistics) {
   EXPECT_TRUE(j["completed"].boolean);
   EXPECT_EQ(j["rows_written"].number, 101);
   EXPECT_EQ(j["model"]["unknowns"].number, 3);
-  EXPECT_EQ(j["jacobian"]["colors"].number, 3);
+  EXPECT_EQ(j["jacobian"]["colors"].number, 1) << "y and z eliminated (--eliminate auto): IDA integrates x alone";
+  EXPECT_EQ(j["model"]["eliminated"].number, 2);
   EXPECT_GT(j["counters"]["steps"].number, 10);
   EXPECT_TRUE(leftovers().empty());
 }

@@ -15,7 +15,8 @@
 //  - A whole run with --eliminate auto follows the run without it to the
 //    tolerance, in every continuous variable (the eliminated ones included:
 //    they are recovered for output), and with fewer unknowns for IDA; the
-//    PowerGrid case9 FMU through its fault and clearing events.
+//    ControlledMotor through its events; the PowerGrid case9 FMU's plan is
+//    refused by the run (more colours), which then is the run without it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -46,6 +47,7 @@ struct Case {
   // TransmissionLine's L[k].v = L·der(L[k].i), is not error-controlled at
   // interpolated output rows without elimination: error_test_mask.h).
   double agreement;
+  bool refused_by_colours = false;  // the run refuses the plan (integration_session.cpp's colour rule)
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.fmu; }
@@ -125,7 +127,11 @@ TEST_P(LinearElimination, ReducedResidualIsTheFullOneWithTheEliminatedUnknownsSo
 TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
   auto fmu = Fmu::open(test::fmu_path(GetParam().fmu));
   SimulationOptions off, on;
+  off.eliminate_linear = false;
   on.eliminate_linear = true;
+  // A plan the run refuses (its reduced Jacobian would need more colours:
+  // integration_session.cpp): the run is --eliminate off's.
+  const bool refused = GetParam().refused_by_colours;
   auto a = Simulation::create(fmu, off);
   auto b = Simulation::create(fmu, on);
   a->initialize();
@@ -159,6 +165,11 @@ TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
     EXPECT_LE(worst[i], GetParam().agreement * std::max(largest[i], 1e-9))
         << names[i] << " (largest |value| " << largest[i] << ")";
   EXPECT_EQ(a->statistics().eliminated, 0u);
+  if (refused) {
+    EXPECT_EQ(b->statistics().eliminated, 0u);
+    EXPECT_EQ(b->statistics().steps, a->statistics().steps) << "the same run";
+    return;
+  }
   EXPECT_EQ(b->statistics().eliminated, GetParam().eliminated);
   EXPECT_LT(b->statistics().jacobian_nonzeros, a->statistics().jacobian_nonzeros);
   // The reduced Jacobian keeps its constant entries (classify_reduced_entries)
@@ -190,10 +201,12 @@ INSTANTIATE_TEST_SUITE_P(Models, LinearElimination,
                                            Case{"TransmissionLine_dae_shapeB_10", 31, 1e-4},
                                            Case{"UnusualOscillator_semi_explicit_dae_only", 2, 1e-5},
                                            Case{"UnusualOscillator_fully_implicit_dae_only", 2, 1e-5},
-                                           // The buses without a machine (a partial Kron reduction the
-                                           // cost model accepts: 132 → 100 nonzeros) through a fault and
-                                           // its clearing (two events); rtol 1e-6.
-                                           Case{"PowerGrid_case9_semi_explicit", 8, 1e-3}),
+                                           // Through a time event and two state events.
+                                           Case{"ControlledMotor", 2, 1e-3},
+                                           // The buses without a machine: a partial Kron reduction
+                                           // (132 → 100 nonzeros) that the run refuses, its reduced
+                                           // Jacobian needing 10 colours instead of 8.
+                                           Case{"PowerGrid_case9_semi_explicit", 8, 1e-3, true}),
                          [](const auto& p) { return p.param.fmu; });
 
 }  // namespace
