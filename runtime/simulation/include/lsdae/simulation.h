@@ -110,7 +110,7 @@ struct SimulationOptions {
   // Algebraic unknowns that every row depends on linearly with constant
   // coefficients (dependenciesKind constant, fixed) eliminated before IDA
   // sees the system, where a cost model finds it does not add Jacobian
-  // nonzeros (docs/simulation.md, "Linear elimination"); false: IDA
+  // nonzeros (docs/simulation/ida.md, "Linear elimination"); false: IDA
   // integrates every unknown.
   bool eliminate_linear = false;
   double max_step = 0.0;                        // 0: no limit
@@ -301,7 +301,7 @@ class Simulation {
   // non-finite cj.
   IterationMatrix jacobian(std::optional<double> cj = std::nullopt);
 
-  // ---- snapshots (docs/simulation.md, "Snapshots"): a run paused just
+  // ---- snapshots (docs/simulation/events.md, "Snapshots"): a run paused just
   // before an event, kept, and continued from there by other runs on this
   // Simulation (a sweep's scenarios that share their start). Exact: a run
   // restored from a snapshot computes from the event on what the run it was
