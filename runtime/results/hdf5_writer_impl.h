@@ -128,7 +128,8 @@ struct [[gnu::visibility("hidden")]] Hdf5Writer::Impl {
     if (deflater_ready) deflateEnd(&deflater);
   }
 
-  // hdf5_writer.cpp: the file's layout (groups, datasets, attributes) and its failures.
+  // hdf5_writer_objects.cpp (write_numbers: hdf5_writer.cpp): the objects of the file's layout
+  // (groups, datasets, attributes) and its failures.
   [[noreturn]] void fail(const std::string& what, std::size_t rows_so_far, std::size_t on_disk);
   [[noreturn]] void fail(const std::string& what) { fail(what, rows, 0); }
 
