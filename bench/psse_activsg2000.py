@@ -16,7 +16,7 @@ variable). Runs alternate (drift in the machine's load hits both alike); the
 best CPU time (user + system of the process) of --repeat runs of each is kept.
 Prints the CPU ratio psse / classical against the goal (2), steps, residual
 calls, Jacobians and the PsseGrid FMU's limit events (limits.events at 10 s),
-and with --ladder the scaling table (docs/performance.md "PSS/E cases").
+and with --ladder the scaling table (docs/performance/import-and-grids.md "PSS/E cases").
 Exit 0 when the ratio is within the goal, 1 when not, 2 when a run fails.
 
     cmake --build build --target lsdae lsdae-grid fmu_pack_PowerGrid_case_ACTIVSg2000_fault
@@ -28,28 +28,18 @@ printed with the result).
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
-import time
+
+from child_timing import run_with_statistics
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
 def run(cmd, stats_path):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        sys.stderr.write(" ".join(cmd) + "\n" + proc.stderr)
-        sys.exit(2)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    with open(stats_path) as f:
-        stats = json.load(f)
+    wall, cpu, stats = run_with_statistics(cmd, stats_path)
     return {"wall": wall, "cpu": cpu, "stats": stats}
 
 

@@ -32,7 +32,7 @@ time (--large-stop), reporting the cost per step and per step and unknown.
 
 Writes <out>/scaling.json (machine, settings, every run, the kept results),
 <out>/scaling.png (log-log time against N; cost per step and unknown) and
-<out>/scaling_table.md (the tables of docs/performance.md). Uses Debian's
+<out>/scaling_table.md (the tables of docs/performance/transmission-line.md). Uses Debian's
 python3-numpy and python3-matplotlib; run it with /usr/bin/python3 from the
 repository root on a quiet machine (the load average is recorded):
 

@@ -44,28 +44,13 @@ is printed with the result).
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
-import time
+
+from child_timing import run_with_statistics
 
 SECTIONS = {80: 4, 1280: 8}
-
-
-def run(cmd, stats_path):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if proc.returncode != 0:
-        sys.stderr.write("failed (exit %d): %s\n%s" % (proc.returncode, " ".join(cmd), proc.stderr))
-        sys.exit(2)
-    with open(stats_path) as f:
-        stats = json.load(f)
-    return wall, cpu, stats
 
 
 def main():
@@ -113,7 +98,7 @@ def main():
                 target, var, own = configs[name]
                 cmd = [lsdae, "simulate", target, "-o", os.path.join(tmp, "run.csv"), "--output-vars", var,
                        "--stats", stats_path] + common + own
-                wall, cpu, stats = run(cmd, stats_path)
+                wall, cpu, stats = run_with_statistics(cmd, stats_path)
                 runs[name].append({"wall_s": wall, "cpu_s": cpu, "stats": stats})
                 print("  %-10s run %d: %.3f s wall, %.3f s CPU, integration %.3f s" %
                       (name, r + 1, wall, cpu, stats.get("time_s", {}).get("integrate", float("nan"))), flush=True)

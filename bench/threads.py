@@ -24,7 +24,7 @@ to --threads 1's (colours write disjoint columns).
         [--compare /work/main/build/bin/lsdae] [--repeat 3] [--out /tmp/threads]
 
 Writes <out>/threads.json (machine, load, every run) and prints the
-markdown table of docs/performance.md.
+markdown table of docs/performance/systems-and-threads.md.
 """
 
 import argparse

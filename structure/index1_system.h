@@ -31,7 +31,7 @@
 // pre-ordering (a maximum transversal, Duff's MC21, O(n·nnz) in the worst
 // case) finds at once instead of searching long augmenting paths — on the
 // TransmissionLine DAE form the declared order costs it O(N²) (2.35 s at
-// N = 10240, docs/performance.md), the matched order O(nnz). A semi-explicit
+// N = 10240, docs/performance/transmission-line.md), the matched order O(nnz). A semi-explicit
 // state equation ẋ_i − f_i is the only row with ẋ_i, so it stays at its
 // state's position.
 //

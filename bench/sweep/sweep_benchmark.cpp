@@ -4,7 +4,7 @@
 // on one opened model (lsdae::sweep::ScenarioRunner: Simulation::reset, KLU's
 // analysis carried over), on one rank or under mpirun
 // (lsdae::sweep::run_schedule), with or without early termination. Not a
-// test: it measures. docs/performance.md ("Sweeps") has the results and the
+// test: it measures. docs/performance/sweeps.md has the results and the
 // commands.
 //
 //   sweep_benchmark <model.fmu> <file.scenarios> [fresh|reuse] [stop time] [count] [options]

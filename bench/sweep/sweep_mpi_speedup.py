@@ -21,7 +21,7 @@ average before it, and the summary's rows. CPU per scenario includes each
 process's opening of the FMU (once per rank). Prints per-round lines and a table
 of the best and median round per variant, the speed-ups against `one`, and
 checks that every variant's rows equal `one`'s but for the wall time. Not a
-test: it measures (docs/performance.md, "Sweeps: 1 → 2 ranks").
+test: it measures (docs/performance/sweeps.md, "Sweeps: 1 → 2 ranks").
 Meaningful only on a quiet machine: `uptime`'s load average below 1 (the
 script prints it before every run and warns when it is not).
 

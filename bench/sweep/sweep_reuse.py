@@ -7,7 +7,7 @@ default) and with `--no-reuse`, alternating the two in one go so that both see
 the same load, and prints the per-scenario wall time (the summary's
 wall_time_s column: from making or resetting the model to the row) and the
 sweep's elapsed time, and checks that the rows are equal but for the wall time.
-Not a test: it measures (docs/performance.md, "Reuse inside lsdae sweep").
+Not a test: it measures (docs/performance/sweeps.md, "Reuse inside lsdae sweep").
 
     bench/sweep/sweep_reuse.py LSDAE FMU CASE.m [--branches N] [--rounds R] [--stop T] [--jobs J]
 """
@@ -18,7 +18,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+from child_timing import measure  # noqa: E402
 
 
 def chgtab(path, branches):
@@ -33,9 +35,7 @@ def sweep(args, table, summary, extra):
     cmd = [args.lsdae, "sweep", args.fmu, "--contingencies", table, "--case", args.case, "--stop", str(args.stop),
            "--jobs", str(args.jobs), "--metric", "max:maxdev(gen[*].delta)", "--metric", "min:min(bus[*].Vr)",
            "--no-progress", "--summary", summary, "--overwrite"] + extra
-    t0 = time.monotonic()
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    elapsed = time.monotonic() - t0
+    r, elapsed, _ = measure(cmd, stdout=subprocess.DEVNULL)
     if r.returncode not in (0, 12):
         sys.exit(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stderr}")
     with open(summary) as f:

@@ -13,7 +13,7 @@ of docs/sweeps.md:
 each sweep with --jobs 1 and 2, in alternating rounds so that all see the same load. CPU is
 the children's user + system time (getrusage: the sweep's worker processes included). Checks
 that the before and after rows are equal but for the wall time. Not a test: it measures
-(docs/performance.md, "Sweeps: shared stretches").
+(docs/performance/sweeps.md, "Sweeps: shared stretches").
 
     bench/sweep/sweep_snapshot.py LSDAE FMU CASE.m CONTAB.m [--every K] [--count N] [--rounds R] [--jobs 1,2]
 """
@@ -21,12 +21,13 @@ import argparse
 import csv
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
+from child_timing import measure  # noqa: E402
 
 SCREENING = ["--stop-when", "maxdev(gen[*].delta, gen[*].H) > 3.14159", "--settle", "0.3,2",
              "--output-interval", "0.05", "--stop", "10", "--fault-on", "1", "--clear-after", "0.1",
@@ -35,12 +36,7 @@ SCREENING = ["--stop-when", "maxdev(gen[*].delta, gen[*].H) > 3.14159", "--settl
 
 def cpu_of(cmd):
     """Runs cmd; returns (exit code, children's CPU seconds, wall seconds, stderr)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.monotonic()
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    wall = time.monotonic() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    r, wall, cpu = measure(cmd, stdout=subprocess.DEVNULL)
     return r.returncode, cpu, wall, r.stderr
 
 

@@ -9,24 +9,21 @@ namespace lsdae::kit {
 
 ValueRef Builder::parameter(const std::string& name, double value, const std::string& unit,
                             const std::string& description) {
-  Variable v;
-  v.name = name;
-  v.description = description;
-  v.causality = Causality::parameter;
-  v.variability = Variability::fixed;
-  v.initial = Initial::exact;
-  v.start = value;
-  v.unit = unit;
-  return add(std::move(v));
+  return parameter_of(Variability::fixed, name, value, unit, description);
 }
 
 ValueRef Builder::tunable_parameter(const std::string& name, double value, const std::string& unit,
                                     const std::string& description) {
+  return parameter_of(Variability::tunable, name, value, unit, description);
+}
+
+ValueRef Builder::parameter_of(Variability variability, const std::string& name, double value,
+                               const std::string& unit, const std::string& description) {
   Variable v;
   v.name = name;
   v.description = description;
   v.causality = Causality::parameter;
-  v.variability = Variability::tunable;
+  v.variability = variability;
   v.initial = Initial::exact;
   v.start = value;
   v.unit = unit;

@@ -274,6 +274,12 @@ class Builder {
   virtual void constraints(std::size_t max_count, bool jacobian) = 0;
 
   virtual const Config& config() const = 0;
+
+ private:
+  // parameter() and tunable_parameter(): a parameter of this variability,
+  // initial="exact".
+  ValueRef parameter_of(Variability variability, const std::string& name, double value, const std::string& unit,
+                        const std::string& description);
 };
 
 // What compute() and the event functions see.

@@ -1,5 +1,5 @@
 // runtime/fmu/log_level.h -- the level at which lsdae shows a message an FMU
-// logs (FmuInstance::receive_log; docs/user-guide.md, "Warnings").
+// logs (FmuInstance::receive_log; docs/user-guide/operations.md, "Warnings").
 //
 // By status: OK is info (shown with --verbose), Warning and Discard are
 // warnings, Error and Fatal errors (the values agree in fmi2Status and

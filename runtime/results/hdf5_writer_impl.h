@@ -1,7 +1,9 @@
 // runtime/results/hdf5_writer_impl.h -- the state of an Hdf5Writer (hdf5_writer.h, which
-// states the layout, the chunks and the writer thread), shared by its two files:
-// hdf5_writer.cpp (the file's layout, the run thread's calls) and hdf5_writer_thread.cpp (the
-// blocks handed over, the writer thread, the chunks it shuffles, deflates and writes). Internal
+// states the layout, the chunks and the writer thread), shared by its three files:
+// hdf5_writer.cpp (the file's layout, the run thread's calls), hdf5_writer_objects.cpp (the
+// datasets and attributes the layout is made of, the failure message) and
+// hdf5_writer_thread.cpp (the blocks handed over, the writer thread, the chunks it shuffles,
+// deflates and writes). Internal
 // to results/: hidden, so liblsdae.so exports none of it (cmake/lsdae.map exports lsdae::*).
 #ifndef LSDAE_RUNTIME_RESULTS_HDF5_WRITER_IMPL_H
 #define LSDAE_RUNTIME_RESULTS_HDF5_WRITER_IMPL_H
@@ -126,7 +128,8 @@ struct [[gnu::visibility("hidden")]] Hdf5Writer::Impl {
     if (deflater_ready) deflateEnd(&deflater);
   }
 
-  // hdf5_writer.cpp: the file's layout (groups, datasets, attributes) and its failures.
+  // hdf5_writer_objects.cpp (write_numbers: hdf5_writer.cpp): the objects of the file's layout
+  // (groups, datasets, attributes) and its failures.
   [[noreturn]] void fail(const std::string& what, std::size_t rows_so_far, std::size_t on_disk);
   [[noreturn]] void fail(const std::string& what) { fail(what, rows, 0); }
 

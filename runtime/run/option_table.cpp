@@ -18,20 +18,26 @@ constexpr std::int64_t kLongMax = std::numeric_limits<long>::max();
 constexpr std::int64_t kLargest = kLargestMaxRows;
 const std::string kBaselines = "Benchmark baselines";
 
-OptionSpec real(OptionId id, std::string key, unsigned cat, std::string cli, std::string type, std::string meaning,
-                std::string example, std::string def, std::string help, double low, double high, bool low_in,
-                bool high_in) {
+// What every row has: its id, key, kind, category, command-line spelling and help.
+OptionSpec row(OptionId id, std::string key, OptionKind kind, unsigned cat, std::string cli, std::string help) {
   OptionSpec s;
   s.id = id;
   s.key = std::move(key);
-  s.kind = OptionKind::real;
+  s.kind = kind;
   s.category = cat;
   s.cli = std::move(cli);
+  s.help = std::move(help);
+  return s;
+}
+
+OptionSpec real(OptionId id, std::string key, unsigned cat, std::string cli, std::string type, std::string meaning,
+                std::string example, std::string def, std::string help, double low, double high, bool low_in,
+                bool high_in) {
+  OptionSpec s = row(id, std::move(key), OptionKind::real, cat, std::move(cli), std::move(help));
   s.cli_type = std::move(type);
   s.meaning = std::move(meaning);
   s.example = std::move(example);
   s.default_text = std::move(def);
-  s.help = std::move(help);
   s.low = low;
   s.high = high;
   s.low_inclusive = low_in;
@@ -51,14 +57,8 @@ OptionSpec count(OptionId id, std::string key, unsigned cat, std::string cli, st
 
 OptionSpec choice(OptionId id, std::string key, unsigned cat, std::string cli, std::string def, std::string help,
                   std::vector<Choice> choices, std::vector<std::pair<std::string, std::string>> aliases = {}) {
-  OptionSpec s;
-  s.id = id;
-  s.key = std::move(key);
-  s.kind = OptionKind::choice;
-  s.category = cat;
-  s.cli = std::move(cli);
+  OptionSpec s = row(id, std::move(key), OptionKind::choice, cat, std::move(cli), std::move(help));
   s.default_text = std::move(def);
-  s.help = std::move(help);
   s.choices = std::move(choices);
   s.aliases = std::move(aliases);
   s.example = s.words().front();
@@ -66,15 +66,9 @@ OptionSpec choice(OptionId id, std::string key, unsigned cat, std::string cli, s
 }
 
 OptionSpec flag(OptionId id, std::string key, unsigned cat, std::string cli, bool when_absent, std::string help) {
-  OptionSpec s;
-  s.id = id;
-  s.key = std::move(key);
-  s.kind = OptionKind::flag;
-  s.category = cat;
-  s.cli = std::move(cli);
+  OptionSpec s = row(id, std::move(key), OptionKind::flag, cat, std::move(cli), std::move(help));
   s.flag_default = when_absent;
   s.default_text = when_absent ? "on" : "off";
-  s.help = std::move(help);
   return s;
 }
 
@@ -191,17 +185,13 @@ std::vector<OptionSpec> make_table() {
   t.push_back(flag(OptionId::output_steps, "output_steps", output, "--output-steps", false,
                    "A row at every step the solver accepts (and at events, the start and the stop), instead of a "
                    "grid"));
-  OptionSpec times;
-  times.id = OptionId::output_times;
-  times.key = "output_times";
-  times.kind = OptionKind::text;
-  times.category = output;
-  times.cli = "--output-times";
+  OptionSpec times =
+      row(OptionId::output_times, "output_times", OptionKind::text, output, "--output-times",
+          "Rows at these times only (and at events, the start and the stop): increasing, comma-separated");
   times.cli_type = "T1,T2,...";
   times.meaning = "the output times";
   times.example = "0.1,0.5,2";
   times.default_text = "none";
-  times.help = "Rows at these times only (and at events, the start and the stop): increasing, comma-separated";
   t.push_back(times);
   t.push_back(shown(choice(OptionId::output_grid, "output_grid", output, "--output-grid", "linear",
                            "linear (every --output-interval) or log (from --output-first after the start to the stop, "

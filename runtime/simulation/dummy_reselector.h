@@ -4,7 +4,7 @@
 // structure/dummy_derivatives.h with the pivoting of
 // structure/column_selection.h; the values come from dummy_selection.h:
 // directional derivatives, or central finite differences when the FMU has
-// none; docs/simulation.md, "Index reduction at run time"). A collaborator of
+// none; docs/simulation/index-reduction.md, "Index reduction at run time"). A collaborator of
 // lsdae::Simulation (simulation_impl.h), which applies what it decides.
 //
 // At the start (select_at_start, after the FMU's initialization, before IDA

@@ -14,7 +14,7 @@
 // differences (selection_options()). A selection whose rcond is below the
 // floor is never used: at the start it is replaced, at run time it is
 // re-selected, and where no selection clears the floor the run stops
-// (docs/simulation.md, "Index reduction at run time").
+// (docs/simulation/index-reduction.md, "Index reduction at run time").
 //
 // Constraints switched off by a mode (structure/dummy_derivatives.h): the
 // selection options carry switched_off(), which the selection asks about a

@@ -2,7 +2,7 @@
 // the event iteration on every instance at the start and at each event, the
 // events waiting to be handled, the next time event, the chattering guard,
 // and who watches (observe_events, observe_steps). A collaborator of
-// lsdae::Simulation (simulation_impl.h; docs/simulation.md, "Events").
+// lsdae::Simulation (simulation_impl.h; docs/simulation/events.md, "Events").
 //
 // At the start (initialize_instances): every instance gets the values set
 // before initialize(), goes through Initialization Mode (with the inputs at

@@ -2,7 +2,7 @@
 // Exchange clocks for one run: the tick schedule of the time-based input
 // clocks, their activation in Event Mode, the output clocks, and the values
 // of the clocked variables between their ticks. A collaborator of the event
-// loop (event_loop.h); docs/simulation.md, "Clocks".
+// loop (event_loop.h); docs/simulation/events.md, "Clocks".
 //
 // Reference: FMI 3.0.2, 2.2.9 "Clocks" (table "Overview of Clock types"),
 // 2.2.9.4 (intervals and shifts, fmi3IntervalQualifier), 2.2.6.2 (clocked

@@ -1,6 +1,6 @@
 // runtime/simulation/projection_controller.h -- the projection method at run
 // time (--constraints project; Hairer, Lubich & Wanner, Geometric Numerical
-// Integration, IV.4; docs/simulation.md, "Projection"), the drift measured
+// Integration, IV.4; docs/simulation/index-reduction.md, "Projection"), the drift measured
 // when nothing projects, and the re-initialization over an impulse after
 // events (impulse_reinitialization.h). A collaborator of lsdae::Simulation
 // (simulation_impl.h); the projection itself is constraint_projection.h.

@@ -1,6 +1,6 @@
 // runtime/simulation/run_snapshot.h -- a run's state just before an event,
 // kept to start other runs there (Simulation::snapshot / restore,
-// lsdae/simulation.h; docs/simulation.md, "Snapshots").
+// lsdae/simulation.h; docs/simulation/events.md, "Snapshots").
 //
 // What a snapshot holds, and why that is the whole state: at an event lsdae
 // restarts IDA (IDAReInit, IDACalcIC; KLU factors afresh with the kept

@@ -55,7 +55,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
     // The analysis' warnings start with the system's (DaeSystem::warnings: rows
     // without a `dependencies` attribute). Those are facts about optional
     // metadata the user of an FMU cannot change: --verbose shows them, `lsdae
-    // validate` and `lsdae info --structure` list them (docs/user-guide.md,
+    // validate` and `lsdae info --structure` list them (docs/user-guide/operations.md,
     // "Warnings"). The rest may change how the model is solved: warnings.
     // The same warning for many rows (every element of an array, every
     // segment of a line) says one thing: the first few, then a count.

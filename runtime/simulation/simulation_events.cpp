@@ -1,6 +1,6 @@
 // runtime/simulation/simulation_events.cpp -- Simulation::Impl: an event,
-// composed from the collaborators (simulation_impl.h; docs/simulation.md,
-// "Events").
+// composed from the collaborators (simulation_impl.h;
+// docs/simulation/events.md, "Events").
 //
 // At an event (handle_event, called by the run loop at t = the event time
 // with the session's point there): the event loop iterates the FMU's
@@ -22,7 +22,7 @@
 //     before anything sets them again): an FMU that solves its equations at
 //     the event (PsseGrid's event solve) has reached the post-event point,
 //     which IDACalcIC's damped Newton may not reach from the pre-event one
-//     (docs/simulation.md, "Events"). A run that restarts at the first try is
+//     (docs/simulation/events.md, "Events"). A run that restarts at the first try is
 //     unchanged by this: the FMU's values are only read;
 // and the observer sees the values after. The FMU asking to terminate ends
 // the run at t, observed after.

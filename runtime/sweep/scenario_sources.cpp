@@ -13,6 +13,7 @@
 #include "lsdae/fmu.h"
 #include "lsdae/model.h"
 #include "lsdae/model_description.h"
+#include "lsdae/text.h"
 #include "lsdae/values.h"
 #include "run/value_checks.h"
 #include "sweep/csv_line.h"
@@ -22,29 +23,6 @@ namespace lsdae::sweep {
 namespace {
 
 [[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
-
-std::string read_file(const std::filesystem::path& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(what + " \"" + path.string() + "\": cannot be read → check the path");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-std::optional<double> parse_double(const std::string& text) {
-  const std::string t = trim(text);
-  double value = 0;
-  const char* first = t.data() + (t.size() > 1 && t[0] == '+' ? 1 : 0);
-  auto [end, ec] = std::from_chars(first, t.data() + t.size(), value);
-  if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
 
 // Levenshtein distance, for "did you mean".
 std::size_t distance(const std::string& a, const std::string& b) {
@@ -86,7 +64,7 @@ std::string round_trip(double value) {
 
 std::vector<Scenario> read_scenario_table(const std::filesystem::path& csv) {
   const std::string where = "--scenarios \"" + csv.string() + "\"";
-  const std::string text = read_file(csv, "--scenarios");
+  const std::string text = read_text_file(csv, "--scenarios");
   std::vector<std::vector<std::string>> records;
   std::vector<int> lines;
   std::size_t pos = 0;

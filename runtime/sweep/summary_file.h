@@ -125,6 +125,20 @@ SummaryTable read_summary(const std::filesystem::path& path);
 // the first line or opens the file only; false for what cannot be read.
 bool is_summary(const std::filesystem::path& path);
 
+// What the CSV (summary_file.cpp) and HDF5 (summary_hdf5.cpp) formats share.
+namespace summary_detail {
+// `--summary "x.csv"` (or the C interface's field): where a message comes from.
+std::string quoted(const SummaryWording& wording, const std::filesystem::path& path);
+// A resumed file's columns must be this sweep's: Error(usage) otherwise.
+void check_columns(const SummaryWording& wording, const std::filesystem::path& path,
+                   const std::vector<std::string>& found, const std::vector<std::string>& header);
+// Error(usage): `path` is not a summary lsdae wrote, because of `what`.
+[[noreturn]] void not_a_summary(const std::filesystem::path& path, const std::string& what);
+// The number of metric columns after the fixed ones; not_a_summary when the
+// fixed columns are not there.
+std::size_t metric_count_of(const std::filesystem::path& path, const std::vector<std::string>& columns);
+}  // namespace summary_detail
+
 }  // namespace lsdae::sweep
 
 #endif  // LSDAE_RUNTIME_SWEEP_SUMMARY_FILE_H

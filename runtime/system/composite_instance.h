@@ -11,7 +11,8 @@
 // System's composed model description (FMI 3.0).
 //
 // Calls fan out to the components:
-//   - set/get of values: the value references are split by component (the
+//   - set/get of values (composite_values.cpp): the value references are
+//     split by component (the
 //     split of a list is prepared on its first use and kept: ModelResidual
 //     passes the same lists at every evaluation; a handful of plans are
 //     kept, most recent first), one bulk call per component;
@@ -28,7 +29,8 @@
 //     it got when it was made (prepare_component: the DAE switch, the
 //     system's parameter values), so a run after reset() is a run of the
 //     system as described, not of the components' defaults.
-// Components in parallel (set_threads(n), n > 1; lsdae::Simulation passes
+// Components in parallel (composite_parallel.cpp; set_threads(n), n > 1;
+// lsdae::Simulation passes
 // --threads to the composite instances it makes) -- when it pays: the
 // calls whose cost is the components' evaluations --
 // get_float64 (with the components' f for the state rows),
@@ -57,7 +59,7 @@
 // runs in parallel only when that reaches kParallelWorkSeconds (100 µs): a call of
 // 8 components of 5 µs each (the transmission line split in 8 sections of
 // 160 segments) stays on the calling thread, where 2 threads measured 30
-// times slower on a loaded machine (docs/performance.md). Which path a call
+// times slower on a loaded machine (docs/performance/systems-and-threads.md). Which path a call
 // takes never changes a value (see above).
 // Event iteration across components: update_discrete_states activates the
 // input clocks driven by active output clocks (composite_clocks.cpp), calls every

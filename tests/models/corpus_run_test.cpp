@@ -7,7 +7,7 @@
 // is matched within 1e-3 of the column's scale at the same time.
 //
 // The clock FMUs of models/clocks and the system clocked_counter are held to
-// their references (FMI 3.0 clocks, docs/simulation.md "Clocks").
+// their references (FMI 3.0 clocks, docs/simulation/events.md "Clocks").
 // A case marked PENDING (catalog column 6, models/CMakeLists.txt) needs a
 // feature the runtime lacks today (checks of claims, Zeno, chatter,
 // missed events): the test expects the run NOT to give the reference, and

@@ -112,7 +112,7 @@ def test_a_first_step_tried_again_smaller_is_counted(fmu):
     # CoupledMasses' coupling force follows sin(wt) from 0 and IDA predicts it
     # constant on its first step: at rtol = atol = 1e-10 with the first point
     # 0.1 s away the first step failed the error test down to IDA's limit
-    # (docs/simulation.md, "The first step from a start"); it is tried again.
+    # (docs/simulation/ida.md, "The first step from a start"); it is tried again.
     sim = lsdae.Simulation(fmu("CoupledMasses_semi_explicit_shapeA"), rtol=1e-10, atol=1e-10, stop_time=1.0)
     sim.initialize()
     assert sim.advance_to(0.1) == pytest.approx(0.1)

@@ -10,35 +10,13 @@
 #include <sstream>
 
 #include "lsdae/error.h"
+#include "lsdae/text.h"
 
 namespace lsdae::powergrid {
 
 namespace {
 
 [[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
-
-std::string read_file(const std::filesystem::path& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(what + " \"" + path.string() + "\": cannot be read → check the path");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-std::optional<double> parse_double(const std::string& text) {
-  const std::string t = trim(text);
-  double value = 0;
-  const char* first = t.data() + (t.size() > 1 && t[0] == '+' ? 1 : 0);
-  auto [end, ec] = std::from_chars(first, t.data() + t.size(), value);
-  if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
 
 // The shortest decimal text that reads back to the same double.
 std::string round_trip(double value) {
@@ -107,7 +85,7 @@ std::vector<std::pair<int, std::vector<std::string>>> matrix_rows(const std::str
 
 ChangeTable read_chgtab(const std::filesystem::path& m) {
   const std::string where = "--contingencies \"" + m.string() + "\"";
-  const std::string text = read_file(m, "--contingencies");
+  const std::string text = read_text_file(m, "--contingencies");
   auto rows = matrix_rows(text, "chgtab", where);
   struct Row {
     std::string label;
@@ -160,7 +138,7 @@ ChangeTable read_chgtab(const std::filesystem::path& m) {
 
 std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m) {
   const std::string where = "--case \"" + case_m.string() + "\"";
-  auto rows = matrix_rows(read_file(case_m, "--case"), "mpc.branch", where);
+  auto rows = matrix_rows(read_text_file(case_m, "--case"), "mpc.branch", where);
   std::vector<std::int64_t> from;
   for (auto& [line, fields] : rows) {
     auto bus = parse_double(fields[0]);
@@ -174,7 +152,7 @@ std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& ca
 
 std::vector<BranchEnds> read_branch_ends(const std::filesystem::path& case_m) {
   const std::string where = "--case \"" + case_m.string() + "\"";
-  auto rows = matrix_rows(read_file(case_m, "--case"), "mpc.branch", where);
+  auto rows = matrix_rows(read_text_file(case_m, "--case"), "mpc.branch", where);
   std::vector<BranchEnds> out;
   for (auto& [line, fields] : rows) {
     std::optional<double> from, to, status;

@@ -1,6 +1,6 @@
 // runtime/simulation/ida/ida_integrator.cpp -- IdaIntegrator (ida_integrator.h):
-// IDA's memory and vectors, (re)start and options, the residual and root
-// callbacks, and the point the caller sees. The other concerns of the driver
+// IDA's memory and vectors, (re)start and options, the residual callbacks,
+// and the point the caller sees (root finding: ida_roots.cpp). The other concerns of the driver
 // are in the files listed in ida_integrator.h.
 #include "simulation/ida/ida_integrator.h"
 
@@ -72,21 +72,6 @@ int IdaIntegrator::Impl::residual(realtype t, N_Vector yy, N_Vector ypp, N_Vecto
         !self->diagnostics.check_finite(t, {NV_DATA_S(rr), n}))
       return static_cast<int>(kernels::EvalStatus::recoverable);
     return static_cast<int>(s);
-  } catch (...) {
-    self->diagnostics.keep_exception();
-    return -1;
-  }
-}
-
-int IdaIntegrator::Impl::roots(realtype t, N_Vector yy, N_Vector ypp, realtype* gout, void* data) {
-  auto* self = static_cast<Impl*>(data);
-  const auto n = self->clock ? std::size_t{0} : static_cast<std::size_t>(NV_LENGTH_S(yy));
-  try {
-    if (self->expansion != nullptr && !self->clock) {
-      self->expand(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, self->scratch_y, self->scratch_yp);
-      return self->root_function(t, self->scratch_y, self->scratch_yp, {gout, self->root_count});
-    }
-    return self->root_function(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {gout, self->root_count});
   } catch (...) {
     self->diagnostics.keep_exception();
     return -1;
@@ -237,22 +222,6 @@ void IdaIntegrator::set_next_initial_step(double h) {
 }
 
 void IdaIntegrator::set_stop_time(double t_stop) { impl_->check(IDASetStopTime(impl_->ida, t_stop), "IDASetStopTime"); }
-
-void IdaIntegrator::set_root_function(std::size_t count, RootFunction g) {
-  Impl& m = *impl_;
-  m.root_count = count;
-  m.root_function = std::move(g);
-  if (m.initialized) {
-    m.check(IDARootInit(m.ida, static_cast<int>(count), count > 0 ? &Impl::roots : nullptr), "IDARootInit");
-    if (count > 0) IDASetNoInactiveRootWarn(m.ida);
-  }
-}
-
-std::vector<int> IdaIntegrator::roots_found() const {
-  std::vector<int> found(impl_->root_count, 0);
-  if (!found.empty()) IDAGetRootInfo(impl_->ida, found.data());
-  return found;
-}
 
 std::span<const double> IdaIntegrator::y() const {
   Impl& m = *impl_;

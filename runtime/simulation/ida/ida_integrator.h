@@ -10,7 +10,8 @@
 // ida_io.c), one file pair per concern, sharing the integrator's state
 // (ida_integrator_impl.h, private to this folder):
 //   ida_integrator.cpp          IDA's memory and vectors, (re)start, options,
-//                               the residual and root callbacks, the point
+//                               the residual callbacks, the point
+//   ida_roots.cpp               root finding: the root callback, IDARootInit
 //   ida_step.cpp                IDASolve driving: one step, the retried first
 //                               step, interpolation, error weights
 //   ida_initial_conditions.cpp  IDACalcIC and the id vector it needs

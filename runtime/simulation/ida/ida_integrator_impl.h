@@ -12,7 +12,7 @@
 //   the first step       at_start, y_start, yp_start, first_step_retries,
 //                        next_initial_step, initial_step_overridden    (ida_step.cpp)
 //   elimination          expansion, full_atol, y_full, yp_full, scratch, full_valid
-//   root finding         root_count, root_function
+//   root finding         root_count, root_function                  (ida_roots.cpp)
 // Invariants: ida is null until the first start() (initialized); with clock
 // (no unknowns) the vectors have one entry and nothing but the clock's 1 × 1
 // solver exists; y_full/yp_full are the expansion of (y, yp) when full_valid,
@@ -90,7 +90,7 @@ struct IdaIntegrator::Impl {
   bool full_valid = false;
   std::vector<double> full_atol;  // per full unknown
 
-  // ---- root finding
+  // ---- root finding (ida_roots.cpp)
   std::size_t root_count = 0;
   RootFunction root_function;
 

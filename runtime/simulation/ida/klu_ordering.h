@@ -1,5 +1,5 @@
 // runtime/simulation/ida/klu_ordering.h -- the fill-reducing ordering KLU
-// applies to each diagonal block of its BTF form (docs/simulation.md, "Linear
+// applies to each diagonal block of its BTF form (docs/simulation/ida.md, "Linear
 // algebra"; SUNDIALS: SUNLinSol_KLUSetOrdering).
 //
 // amd     approximate minimum degree of A + Aᵀ (KLU's default; Amestoy, Davis

@@ -2,7 +2,7 @@
 // compiled with the project's optimisation, swapped into a vector's ops table.
 //
 // Why: Debian 12's libsundials 6.4.1 is built without optimisation (-O0: every
-// loop variable lives on the stack; see docs/performance.md). IDA spends most
+// loop variable lives on the stack; see docs/performance/transmission-line.md). IDA spends most
 // of a TransmissionLine run in the serial vector kernels (weighted RMS norms,
 // linear sums and combinations, ~40 passes over the unknowns per step), so a
 // run costs several times what the same algorithm costs optimised. The vector

@@ -6,7 +6,7 @@
 //   build/tests/runtime/cli/lsdae_import_timing [--repeat N] FMU...
 //
 // Prints, per FMU and phase, the best and the median of N runs (default 5)
-// in milliseconds. docs/performance.md records the figures.
+// in milliseconds. docs/performance/import-and-grids.md records the figures.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -110,7 +110,7 @@ struct SimulationOptions {
   // Algebraic unknowns that every row depends on linearly with constant
   // coefficients (dependenciesKind constant, fixed) eliminated before IDA
   // sees the system, where a cost model finds it does not add Jacobian
-  // nonzeros and removes at least 5 % of the unknowns (docs/simulation.md,
+  // nonzeros and removes at least 5 % of the unknowns (docs/simulation/ida.md,
   // "Linear elimination"); the default (--eliminate auto). A block that is
   // singular at the start gives the elimination up, not the run. false: IDA
   // integrates every unknown.
@@ -303,7 +303,7 @@ class Simulation {
   // non-finite cj.
   IterationMatrix jacobian(std::optional<double> cj = std::nullopt);
 
-  // ---- snapshots (docs/simulation.md, "Snapshots"): a run paused just
+  // ---- snapshots (docs/simulation/events.md, "Snapshots"): a run paused just
   // before an event, kept, and continued from there by other runs on this
   // Simulation (a sweep's scenarios that share their start). Exact: a run
   // restored from a snapshot computes from the event on what the run it was
