@@ -4,7 +4,8 @@
 // /reached_time, /steps, /wall_time_s, /metrics, /metric_names, /columns;
 // chunks of 64 rows, /id appended last and the file flushed per row, so
 // that /id's length counts the complete rows), the resume rules and the
-// errors are those of summary_file.h. Private to runtime/sweep/.
+// errors are those of summary_file.h. Private to runtime/sweep/; it needs
+// summary_format.h only, not summary_file.h.
 #ifndef LSDAE_RUNTIME_SWEEP_SUMMARY_HDF5_H
 #define LSDAE_RUNTIME_SWEEP_SUMMARY_HDF5_H
 
@@ -13,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "sweep/summary_file.h"
+#include "sweep/summary_format.h"
 
 namespace lsdae::sweep {
 
