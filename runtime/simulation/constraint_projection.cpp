@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "common/format.h"
 #include "lsdae/error.h"
 #include "simulation/constraint_projection_messages.h"
 

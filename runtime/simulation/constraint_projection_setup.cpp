@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/format.h"
 #include "lsdae/error.h"
 #include "simulation/constraint_projection_messages.h"
 

@@ -81,7 +81,7 @@ DerivativeVerdict distrust_false_derivatives(ModelEvaluation& evaluation, const 
                                              double t, std::span<const double> y, std::span<const double> yp,
                                              bool use_directional, bool check_directional, JacobianClaims mode,
                                              bool recheck, const std::vector<bool>& known_wrong) {
-  DerivativeVerdict verdict{use_directional, {}};
+  DerivativeVerdict verdict{use_directional, {}, {}};
   if (mode == JacobianClaims::trust || !evaluation.structure().coloring) return verdict;
   std::optional<ModelResidual::Uncounted> uncounted(std::in_place, evaluation.residual(0));
   kernels::DerivativeCheck check =

@@ -33,6 +33,7 @@ void ProjectionController::retire() {
 
 void ProjectionController::make(ModelEvaluation& evaluation, bool directional) {
   retire();
+  directional_trusted_ = directional;
   const auto& constraints = evaluation.index1().projection_constraints;
   if (settings_.options.constraints == ConstraintMethod::dummy_derivatives || constraints.empty()) return;
   ProjectionOptions po;
@@ -135,7 +136,7 @@ void ProjectionController::reinitialize_switched_on(ModelEvaluation& evaluation,
   ModelResidual residual(evaluation.instance(0), evaluation.dae(), system, view);
   if (InputTable* inputs = evaluation.inputs()) residual.set_inputs(inputs);
   ProjectionOptions po;
-  po.jacobian = jacobian_source(evaluation, directional);
+  po.jacobian = jacobian_source(evaluation, directional_trusted_);
   const auto& current = evaluation.index1();
   std::vector<double> yv(view.unknowns.size()), ypv(view.unknowns.size()), nominal_view(view.unknowns.size(), 1.0);
   for (std::size_t k = 0; k < view.unknowns.size(); ++k) {

@@ -107,6 +107,7 @@ class ProjectionController {
   ConstraintRecord& record_;
   std::unique_ptr<ConstraintProjector> projector_;  // projection method (or none) with constraints only
   long retired_synthesis_evaluations_ = 0;         // of projectors replaced
+  bool directional_trusted_ = true;                // make()'s `directional`: the claims check's verdict
 };
 
 }  // namespace lsdae::simulation

@@ -75,6 +75,22 @@ class EliminatedResidual;
 enum class JacobianSource { finite_differences, directional };
 const char* to_string(JacobianSource source) noexcept;
 
+// What the Jacobian callback tells IntegratorOptions::before_jacobian: IDA's
+// point and its counters since the last start() (IDAReInit zeroes them).
+struct JacobianCall {
+  double t = 0.0;
+  std::span<const double> y, yp;
+  long steps = 0;                 // IDAGetNumSteps
+  long convergence_failures = 0;  // IDAGetNumNonlinSolvConvFails
+};
+// What before_jacobian changed in place (both kept by reference in the
+// options): the columns taken by finite differences, the constant entries
+// (taken again).
+struct JacobianRevision {
+  bool finite_difference_columns_changed = false;
+  bool constants_changed = false;
+};
+
 struct IntegratorOptions {
   double rtol = 1e-6;
   std::vector<double> atol;        // per unknown (size n)
@@ -124,22 +140,6 @@ struct IntegratorOptions {
   // is evaluated (the claims rechecked after a Newton failure,
   // jacobian_recheck.h); what it returns applies to this Jacobian on.
   std::function<JacobianRevision(const JacobianCall&)> before_jacobian;
-};
-
-// What the Jacobian callback tells IntegratorOptions::before_jacobian: IDA's
-// point and its counters since the last start() (IDAReInit zeroes them).
-struct JacobianCall {
-  double t = 0.0;
-  std::span<const double> y, yp;
-  long steps = 0;                 // IDAGetNumSteps
-  long convergence_failures = 0;  // IDAGetNumNonlinSolvConvFails
-};
-// What before_jacobian changed in place (both kept by reference in the
-// options): the columns taken by finite differences, the constant entries
-// (taken again).
-struct JacobianRevision {
-  bool finite_difference_columns_changed = false;
-  bool constants_changed = false;
 };
 
 // g(t, y, y') for IDA's root finding (event indicators); same sign rule as residuals.
