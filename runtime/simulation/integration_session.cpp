@@ -150,6 +150,16 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   }
 }
 
+void IntegrationSession::note_wrong_columns(ModelEvaluation& evaluation, const std::vector<std::size_t>& columns) {
+  // By the unknown's name and its derivative's: a re-selection of dummy
+  // derivatives can turn der(x) into an algebraic unknown of its own.
+  for (const std::size_t c : columns) {
+    const std::string name = evaluation.unknown_name(c);
+    wrong_unknowns_.insert(name);
+    wrong_unknowns_.insert("der(" + name + ")");
+  }
+}
+
 bool IntegrationSession::mark_wrong_columns(ModelEvaluation& evaluation) {
   finite_difference_columns_.clear();
   if (wrong_unknowns_.empty()) return false;
@@ -157,7 +167,9 @@ bool IntegrationSession::mark_wrong_columns(ModelEvaluation& evaluation) {
   finite_difference_columns_.assign(n, false);
   bool any = false;
   for (std::size_t k = 0; k < n; ++k)
-    if (wrong_unknowns_.count(evaluation.unknown_name(k)) != 0) finite_difference_columns_[k] = any = true;
+    if (const std::string name = evaluation.unknown_name(k);
+        wrong_unknowns_.count(name) != 0 || wrong_unknowns_.count("der(" + name + ")") != 0)
+      finite_difference_columns_[k] = any = true;
   return any;
 }
 
@@ -171,7 +183,7 @@ void IntegrationSession::check_derivative_claims(ModelEvaluation& evaluation) {
       distrust_false_derivatives(evaluation, evaluation.structure().iteration, t_, y_, yp_, directional_,
                                  compare || options.jacobian_claims == JacobianClaims::refuse, options.jacobian_claims);
   directional_ = verdict.use_directional;
-  for (const std::size_t c : verdict.wrong_columns) wrong_unknowns_.insert(evaluation.unknown_name(c));
+  note_wrong_columns(evaluation, verdict.wrong_columns);
   for (const auto& [row, column] : verdict.hidden)
     hidden_dependencies_.emplace_back(evaluation.row_name(row), evaluation.unknown_name(column));
 }
@@ -199,7 +211,7 @@ JacobianRevision IntegrationSession::recheck_claims(ModelEvaluation& evaluation,
                                                                  true, options.jacobian_claims, true,
                                                                  finite_difference_columns_);
     if (!verdict.wrong_columns.empty()) {
-      for (const std::size_t c : verdict.wrong_columns) wrong_unknowns_.insert(evaluation.unknown_name(c));
+      note_wrong_columns(evaluation, verdict.wrong_columns);
       mark_wrong_columns(evaluation);
       revision.finite_difference_columns_changed = true;
       // The constants were taken by the wrong derivatives (make() takes none with them).

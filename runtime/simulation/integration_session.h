@@ -187,6 +187,7 @@ class IntegrationSession {
   // which the integrator holds by reference).
   std::set<std::string> wrong_unknowns_;
   std::vector<bool> finite_difference_columns_;
+  void note_wrong_columns(ModelEvaluation& evaluation, const std::vector<std::size_t>& columns);
   // finite_difference_columns_ from wrong_unknowns_ over the current system; true when any.
   bool mark_wrong_columns(ModelEvaluation& evaluation);
   std::optional<structure::Pattern> augmented_;
