@@ -98,8 +98,10 @@ DerivativeVerdict distrust_false_derivatives(ModelEvaluation& evaluation, const 
                              " entr" + (check.wrong.size() == 1 ? "y" : "ies") + " → " +
                              list_claims(evaluation, check.wrong, false);
     if (mode == JacobianClaims::refuse)
-      throw Error(ErrorKind::invalid, where + what + " → the FMU's fmi3GetDirectionalDerivative is wrong: run with "
-                                                     "--jacobian fd, or --jacobian auto (finite differences for the colours holding these columns then)");
+      throw Error(ErrorKind::invalid, where + what +
+                                          " → the FMU's fmi3GetDirectionalDerivative is wrong: run with --jacobian fd, "
+                                          "or --jacobian auto (finite differences for the colours holding these "
+                                          "columns then)");
     for (const kernels::DerivativeClaim& c : check.wrong) verdict.wrong_columns.push_back(c.column);
     std::sort(verdict.wrong_columns.begin(), verdict.wrong_columns.end());
     verdict.wrong_columns.erase(std::unique(verdict.wrong_columns.begin(), verdict.wrong_columns.end()),
@@ -113,27 +115,23 @@ DerivativeVerdict distrust_false_derivatives(ModelEvaluation& evaluation, const 
                 " holding these columns, the FMU's directional derivatives for the rest, " +
                 (recheck ? "from here on" : "for this run"));
   }
-  if (!check.hidden.empty() && recheck) {
-    // IDA's pattern is fixed while it runs: named, not added.
+  if (!check.hidden.empty()) {
     const std::string what = " → " + std::to_string(check.hidden.size()) + " dependenc" +
                              (check.hidden.size() == 1 ? "y" : "ies") + " missing from the FMU's declared " +
                              "dependencies → " + list_claims(evaluation, check.hidden, true);
     if (mode == JacobianClaims::refuse)
       throw Error(ErrorKind::invalid, where + what + " → the FMU's dependencies attributes are incomplete: correct "
                                                      "them (the Jacobian leaves these entries out)");
-    log_warning(where + what + " → not in the Jacobian for this run (found during it; correct the FMU's "
-                               "dependencies)");
-  } else if (!check.hidden.empty()) {
-    for (const kernels::DerivativeClaim& c : check.hidden) verdict.hidden.emplace_back(c.row, c.column);
-    verdict.use_directional = false;
-    const std::string what = " → " + std::to_string(check.hidden.size()) + " dependenc" +
-                             (check.hidden.size() == 1 ? "y" : "ies") + " missing from the FMU's declared " +
-                             "dependencies → " + list_claims(evaluation, check.hidden, true);
-    if (mode == JacobianClaims::refuse)
-      throw Error(ErrorKind::invalid, where + what + " → the FMU's dependencies attributes are incomplete: correct "
-                                                     "them (the Jacobian leaves these entries out)");
-    log_warning(where + what + " → added to the Jacobian's pattern, finite differences instead of directional "
-                               "derivatives and no linear elimination for this run (correct the FMU's dependencies)");
+    if (recheck) {
+      // IDA's pattern is fixed while it runs: named, not added.
+      log_warning(where + what + " → not in the Jacobian for this run (found during it; correct the FMU's "
+                                 "dependencies)");
+    } else {
+      for (const kernels::DerivativeClaim& c : check.hidden) verdict.hidden.emplace_back(c.row, c.column);
+      verdict.use_directional = false;
+      log_warning(where + what + " → added to the Jacobian's pattern, finite differences instead of directional "
+                                 "derivatives and no linear elimination for this run (correct the FMU's dependencies)");
+    }
   }
   return verdict;
 }
