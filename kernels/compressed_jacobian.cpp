@@ -190,14 +190,53 @@ void CompressedJacobian::fill_constants(double cj, std::span<double> values) con
     if (is_constant_[p]) values[p] = is_derivative_[p] ? a_[p] + cj * b_[p] : a_[p];
 }
 
+EvalStatus CompressedJacobian::difference_quotient(ResidualFunction& f, Workspace& w, const JacobianPoint& point,
+                                                   std::span<const std::size_t> group, bool skip_constant,
+                                                   std::span<double> values) const {
+  const auto& col_ptr = pattern_.col_ptr();
+  const auto& row_idx = pattern_.row_idx();
+  std::copy(point.y.begin(), point.y.end(), w.y.begin());
+  std::copy(point.yp.begin(), point.yp.end(), w.yp.begin());
+  const double srur = std::sqrt(std::numeric_limits<double>::epsilon());
+  for (std::size_t j : group) {
+    const double inc = increment(point, j, srur);
+    w.y[j] += inc;
+    w.yp[j] += point.cj * inc;
+  }
+  const EvalStatus status = f.residual(point.t, w.y, w.yp, w.r);
+  if (status != EvalStatus::ok) return status;
+  for (std::size_t j : group) {
+    const double inv = 1.0 / (w.y[j] - point.y[j]);
+    for (std::size_t p = col_ptr[j]; p < col_ptr[j + 1]; ++p) {
+      if (skip_constant && is_constant_[p]) continue;
+      const std::size_t row = row_idx[p];
+      values[p] = (w.r[row] - point.residual[row]) * inv;
+    }
+  }
+  return EvalStatus::ok;
+}
+
+void CompressedJacobian::set_finite_difference_columns(const std::vector<bool>& columns) {
+  if (!columns.empty() && columns.size() != pattern_.cols())
+    throw std::invalid_argument("compressed Jacobian: finite-difference columns for " +
+                                std::to_string(columns.size()) + " columns, the pattern has " +
+                                std::to_string(pattern_.cols()));
+  finite_difference_colour_.assign(coloring_.colors, false);
+  finite_difference_colours_ = 0;
+  for (std::size_t j = 0; j < columns.size(); ++j)
+    if (columns[j] && !finite_difference_colour_[coloring_.color[j]]) {
+      finite_difference_colour_[coloring_.color[j]] = true;
+      ++finite_difference_colours_;
+    }
+  if (finite_difference_colours_ == 0) finite_difference_colour_.clear();
+}
+
 EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFunction* const> pool,
                                                            const JacobianPoint& point, std::span<double> values) {
   if (pool.size() < threads_) throw std::invalid_argument("compressed Jacobian: the pool is smaller than the threads");
   if (constants_ != nullptr)
     if (EvalStatus s = compute_constants(pool, point, false); s != EvalStatus::ok) return s;
   const structure::Coloring& coloring = constants_ != nullptr ? *varying_ : coloring_;
-  const auto& col_ptr = pattern_.col_ptr();
-  const auto& row_idx = pattern_.row_idx();
   const long colors = static_cast<long>(coloring.colors);
   const bool skip_constant = constants_ != nullptr;
   int worst = 0;  // 0 ok, 1 recoverable, 2 fatal
@@ -206,27 +245,11 @@ EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFun
   for (long c = 0; c < colors; ++c) {
     const auto tid = static_cast<std::size_t>(omp_get_thread_num());
     Workspace& w = work_[tid];
-    std::copy(point.y.begin(), point.y.end(), w.y.begin());
-    std::copy(point.yp.begin(), point.yp.end(), w.yp.begin());
     auto group = coloring.group(static_cast<std::size_t>(c));
-    const double srur = std::sqrt(std::numeric_limits<double>::epsilon());
-    for (std::size_t j : group) {
-      const double inc = increment(point, j, srur);
-      w.y[j] += inc;
-      w.yp[j] += point.cj * inc;
-    }
-    EvalStatus status = pool[tid]->residual(point.t, w.y, w.yp, w.r);
+    EvalStatus status = difference_quotient(*pool[tid], w, point, group, skip_constant, values);
     if (status != EvalStatus::ok) {
       worst = std::max(worst, status == EvalStatus::fatal ? 2 : 1);
       continue;
-    }
-    for (std::size_t j : group) {
-      const double inv = 1.0 / (w.y[j] - point.y[j]);
-      for (std::size_t p = col_ptr[j]; p < col_ptr[j + 1]; ++p) {
-        if (skip_constant && is_constant_[p]) continue;
-        const std::size_t row = row_idx[p];
-        values[p] = (w.r[row] - point.residual[row]) * inv;
-      }
     }
     if (skip_constant)
       for (const Correction& k : corrections_[static_cast<std::size_t>(c)]) {
@@ -252,6 +275,9 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
   const auto& row_idx = pattern_.row_idx();
   const long colors = static_cast<long>(coloring.colors);
   const bool skip_constant = constants_ != nullptr;
+  // Colours whose directional derivatives are wrong: difference quotients
+  // (without constant entries only, set_finite_difference_columns).
+  const bool mixed = !finite_difference_colour_.empty() && !skip_constant;
   int worst = 0;
 
 #pragma omp parallel for num_threads(static_cast<int>(threads_)) schedule(dynamic, 1) reduction(max : worst)
@@ -259,6 +285,11 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
     const auto tid = static_cast<std::size_t>(omp_get_thread_num());
     Workspace& w = work_[tid];
     auto group = coloring.group(static_cast<std::size_t>(c));
+    if (mixed && finite_difference_colour_[static_cast<std::size_t>(c)]) {
+      const EvalStatus status = difference_quotient(*pool[tid], w, point, group, false, values);
+      if (status != EvalStatus::ok) worst = std::max(worst, status == EvalStatus::fatal ? 2 : 1);
+      continue;
+    }
     EvalStatus status = pool[tid]->jacobian_columns(point.t, point.y, point.yp, point.cj, group, w.r);
     if (status != EvalStatus::ok) {
       worst = std::max(worst, status == EvalStatus::fatal ? 2 : 1);
@@ -273,7 +304,9 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
   }
   if (skip_constant) fill_constants(point.cj, values);
   ++counters_.evaluations;
-  counters_.directional_calls += coloring.colors;
+  const std::size_t quotients = mixed ? finite_difference_colours_ : 0;
+  counters_.directional_calls += coloring.colors - quotients;
+  counters_.residual_calls += quotients;
   return status_of(worst);
 }
 

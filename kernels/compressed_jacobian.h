@@ -115,6 +115,15 @@ class CompressedJacobian {
   void set_constant_entries(const ConstantEntries& entries, const structure::Coloring& varying);
   // After an event: per-segment constants are recomputed at the next Jacobian.
   void invalidate_constants();
+  // Columns whose directional derivatives are wrong (the claims check,
+  // runtime/simulation/jacobian_claims.h): evaluate_directional takes every
+  // colour holding one of them by finite differences (as
+  // evaluate_finite_differences does, counted in residual_calls) and the
+  // others by directional derivatives. Per colour of the FULL colouring;
+  // not with constant entries (they are taken by directional derivatives).
+  // Empty (or all false): every colour directional.
+  void set_finite_difference_columns(const std::vector<bool>& columns);
+  std::size_t finite_difference_colors() const { return finite_difference_colours_; }
   const structure::Pattern& pattern() const { return pattern_; }
 
   // Fill `values` (size pattern.nnz(), CSC order). `pool` has >= threads() entries.
@@ -139,8 +148,15 @@ class CompressedJacobian {
                   const structure::Coloring& groups, double y_seed, double yp_seed, std::vector<double>& out,
                   const std::vector<bool>& take);
   void fill_constants(double cj, std::span<double> values) const;
+  // One colour's difference quotient into `values` (constant entries skipped
+  // when `skip_constant`); IDA's increment (see the header).
+  EvalStatus difference_quotient(ResidualFunction& f, Workspace& w, const JacobianPoint& point,
+                                 std::span<const std::size_t> group, bool skip_constant,
+                                 std::span<double> values) const;
   const ConstantEntries* constants_ = nullptr;
   const structure::Coloring* varying_ = nullptr;
+  std::vector<bool> finite_difference_colour_;  // per colour of coloring_ (empty: none)
+  std::size_t finite_difference_colours_ = 0;
   std::size_t constant_count_ = 0;
   bool constants_valid_ = false, has_segment_ = false, run_valid_ = false;
   // The full colouring restricted to the columns with constant entries (with

@@ -100,6 +100,7 @@ void apply_claims(Description& d) {
     d.partial_scales.push_back({by_name(d, "claim_partial_scale", parts[0], true),
                                 by_name(d, "claim_partial_scale", parts[1], true), factor});
   }
+  d.partial_scale_after = d.config.get_double("claim_partial_scale_after", d.partial_scale_after);
 }
 
 }  // namespace lsdae::kit

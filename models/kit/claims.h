@@ -15,6 +15,10 @@
 //   claim_partial_scale=U:K:F[,...]   fmi3GetDirectionalDerivative returns
 //                                     F times dU/dK (F = -1: a wrong sign;
 //                                     U or K may be * for every one)
+//   claim_partial_scale_after=T       the scales apply only at time > T: the
+//                                     derivatives are right at the start and
+//                                     wrong later (a claim an importer can only
+//                                     catch by checking again during the run)
 //
 // U and K are variable names ("der(y1)", "y3"). The binary computes the true
 // model; only what it says about it changes. apply_claims() runs at the end of

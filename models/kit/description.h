@@ -9,6 +9,7 @@
 #ifndef LSDAE_MODELS_KIT_DESCRIPTION_H
 #define LSDAE_MODELS_KIT_DESCRIPTION_H
 
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -62,6 +63,8 @@ struct Description {
     double factor = 1.0;
   };
   std::vector<PartialScale> partial_scales;
+  // The scales apply at time > this only (claim_partial_scale_after; default: always).
+  double partial_scale_after = -std::numeric_limits<double>::infinity();
 
   // FMI version of the variant (Config key fmi=2|3, default 3). Version 2
   // needs manifest=none (FMI 2.0 Model Exchange has no DAE mode).

@@ -154,10 +154,11 @@ void Instance::ensure_partials() {
   model_->partials(c, collector);
   // A variant's false claim (claims.h): some partials scaled.
   for (const Description::PartialScale& scale : desc_.partial_scales)
-    for (auto& e : collector.entries)
-      if ((scale.unknown == kNoValueRef || scale.unknown == e.unknown) &&
-          (scale.known == kNoValueRef || scale.known == e.known))
-        e.value *= scale.factor;
+    if (time_ > desc_.partial_scale_after)
+      for (auto& e : collector.entries)
+        if ((scale.unknown == kNoValueRef || scale.unknown == e.unknown) &&
+            (scale.known == kNoValueRef || scale.known == e.known))
+          e.value *= scale.factor;
   const std::size_t n = desc_.variables.size();
   partial_row_start_.assign(n + 1, 0);
   for (const auto& e : collector.entries) ++partial_row_start_[e.unknown + 1];

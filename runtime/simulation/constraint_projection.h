@@ -93,6 +93,9 @@
 // one sparse LDLᵀ of A. Workspaces are allocated in the constructor; on
 // success project() and violation() allocate nothing of their own (Eigen's
 // numeric factorization keeps its own workspace).
+// Files: constraint_projection.cpp (project, A), constraint_projection_setup.cpp
+// (the constructor), constraint_projection_jacobian.cpp (C and J),
+// constraint_projection_messages.{h,cpp} (thresholds and messages).
 #ifndef LSDAE_RUNTIME_SIMULATION_CONSTRAINT_PROJECTION_H
 #define LSDAE_RUNTIME_SIMULATION_CONSTRAINT_PROJECTION_H
 

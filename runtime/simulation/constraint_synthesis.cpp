@@ -124,7 +124,7 @@ bool ConstraintSynthesis::read(double t, std::span<const double> x, std::span<co
     for (const std::size_t i : s_states) derivative_vrs_buffer_.push_back(dae_.derivative_vrs[i]);
     if (instance_.set_float64(derivative_vrs_buffer_, v) == CallStatus::discard) return false;
   }
-  ++evaluations_;
+  if (counting_) ++evaluations_;
   return instance_.get_float64(vrs, out) != CallStatus::discard;
 }
 

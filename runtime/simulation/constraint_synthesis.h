@@ -120,6 +120,10 @@ class ConstraintSynthesis {
   kernels::EvalStatus evaluate(double t, std::span<const double> x, std::span<const double> xdot,
                                std::span<double> out);
   std::size_t evaluations() const { return evaluations_; }
+  // Whether evaluations are counted (false while lsdae checks the FMU's
+  // claims: jacobian_claims.h; the run's counter stays what the run spent).
+  void set_counting(bool on) { counting_ = on; }
+  bool counting() const { return counting_; }
 
  private:
   struct Row {
@@ -146,6 +150,7 @@ class ConstraintSynthesis {
   std::vector<ValueReference> derivative_vrs_buffer_;
   std::vector<std::vector<double>> last_phi_;  // per dae.synthesis entry: the last φ (empty: none yet)
   std::size_t evaluations_ = 0;
+  bool counting_ = true;
 };
 
 }  // namespace lsdae::simulation

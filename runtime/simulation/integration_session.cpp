@@ -76,7 +76,6 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // directional derivatives and pattern once (at the start), the kinds of
   // its entries at every make() (the start, a restart after an event, a new
   // selection), before the elimination plan and the constant entries use them.
-  const long synthesis_before_checks = evaluation.synthesis_evaluations();
   if (!options.uncolored_jacobian) check_derivative_claims(evaluation);
   if (!directional_)
     for (std::size_t i = 0; i < evaluation.instance_count(); ++i) evaluation.residual(i).distrust_directional();
@@ -87,7 +86,9 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // carry that one evaluation's rounding for the whole run, which moved
   // event-sensitive runs (the Reference FMUs' BouncingBall coming to rest
   // takes one more event); finite-difference Jacobians stay as they were.
-  const bool constants = options.constant_jacobian_entries && !options.uncolored_jacobian && directional_;
+  // Not with wrong directional derivatives (the constants would take them).
+  const bool mixed = mark_wrong_columns(evaluation);
+  const bool constants = options.constant_jacobian_entries && !options.uncolored_jacobian && directional_ && !mixed;
   std::optional<kernels::ConstantEntries> checked;
   // Without constant entries or an elimination nothing relies on the kinds:
   // they are still checked once, so that a false one is named.
@@ -102,7 +103,6 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
                              reported_claims_);
   }
-  evaluation.exclude_synthesis_evaluations(evaluation.synthesis_evaluations() - synthesis_before_checks);
   const bool eliminating = plan_elimination(evaluation, projecting, checked ? &*checked : nullptr);
   // With an elimination the reduced system's entries are classified from the
   // full ones (classify_reduced_entries: constant where every entry that
@@ -120,6 +120,14 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
       io.varying_coloring = &varying_coloring_->coloring;
     }
   }
+  // The claims checked again where Newton fails with fresh Jacobians
+  // (jacobian_recheck.h); not on the reduced system of an elimination.
+  if (!eliminating && !options.uncolored_jacobian && options.jacobian_claims != JacobianClaims::trust &&
+      ((io.constant_entries != nullptr && !constants_rechecked_) || (directional_ && !derivatives_rechecked_))) {
+    newton_watch_ = {};
+    io.before_jacobian = [this, &evaluation](const JacobianCall& call) { return recheck_claims(evaluation, call); };
+  }
+  if (directional_ && !eliminating && !augmented_) io.finite_difference_columns = &finite_difference_columns_;
   if (step_projection) io.step_projection = std::move(step_projection);
   io.names.row_name = [&evaluation](std::size_t k) { return evaluation.row_name(k); };
   io.names.unknown_name = [&evaluation](std::size_t k) { return evaluation.unknown_name(k); };
@@ -150,6 +158,29 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   }
 }
 
+void IntegrationSession::note_wrong_columns(ModelEvaluation& evaluation, const std::vector<std::size_t>& columns) {
+  // By the unknown's name and its derivative's: a re-selection of dummy
+  // derivatives can turn der(x) into an algebraic unknown of its own.
+  for (const std::size_t c : columns) {
+    const std::string name = evaluation.unknown_name(c);
+    wrong_unknowns_.insert(name);
+    wrong_unknowns_.insert("der(" + name + ")");
+  }
+}
+
+bool IntegrationSession::mark_wrong_columns(ModelEvaluation& evaluation) {
+  finite_difference_columns_.clear();
+  if (wrong_unknowns_.empty()) return false;
+  const std::size_t n = evaluation.structure().iteration.cols();
+  finite_difference_columns_.assign(n, false);
+  bool any = false;
+  for (std::size_t k = 0; k < n; ++k)
+    if (const std::string name = evaluation.unknown_name(k);
+        wrong_unknowns_.count(name) != 0 || wrong_unknowns_.count("der(" + name + ")") != 0)
+      finite_difference_columns_[k] = any = true;
+  return any;
+}
+
 void IntegrationSession::check_derivative_claims(ModelEvaluation& evaluation) {
   if (std::exchange(derivatives_checked_, true)) return;
   const SimulationOptions& options = settings_.options;
@@ -160,8 +191,50 @@ void IntegrationSession::check_derivative_claims(ModelEvaluation& evaluation) {
       distrust_false_derivatives(evaluation, evaluation.structure().iteration, t_, y_, yp_, directional_,
                                  compare || options.jacobian_claims == JacobianClaims::refuse, options.jacobian_claims);
   directional_ = verdict.use_directional;
+  note_wrong_columns(evaluation, verdict.wrong_columns);
   for (const auto& [row, column] : verdict.hidden)
     hidden_dependencies_.emplace_back(evaluation.row_name(row), evaluation.unknown_name(column));
+}
+
+JacobianRevision IntegrationSession::recheck_claims(ModelEvaluation& evaluation, const JacobianCall& call) {
+  JacobianRevision revision;
+  const bool constants = varying_coloring_ && varying_coloring_->constant_entries > 0 && !constants_rechecked_;
+  const bool derivatives = directional_ && !derivatives_rechecked_;
+  if (!(constants || derivatives) || !newton_watch_.due(call)) return revision;
+  const SimulationOptions& options = settings_.options;
+  const structure::Pattern& iteration = evaluation.structure().iteration;
+  auto varying = [this] {
+    return std::count(jacobian_constants_.lifetime.begin(), jacobian_constants_.lifetime.end(),
+                      kernels::EntryLifetime::varying);
+  };
+  const auto varying_before = varying();
+  if (constants) {
+    constants_rechecked_ = true;
+    distrust_false_constants(evaluation, iteration, jacobian_constants_, call.t, call.y, call.yp,
+                             options.jacobian_claims, reported_claims_, true);
+  }
+  if (derivatives) {
+    derivatives_rechecked_ = true;
+    const DerivativeVerdict verdict = distrust_false_derivatives(evaluation, iteration, call.t, call.y, call.yp, true,
+                                                                 true, options.jacobian_claims, true,
+                                                                 finite_difference_columns_);
+    if (!verdict.wrong_columns.empty()) {
+      note_wrong_columns(evaluation, verdict.wrong_columns);
+      mark_wrong_columns(evaluation);
+      revision.finite_difference_columns_changed = true;
+      // The constants were taken by the wrong derivatives (make() takes none with them).
+      std::fill(jacobian_constants_.lifetime.begin(), jacobian_constants_.lifetime.end(),
+                kernels::EntryLifetime::varying);
+    }
+  }
+  if (varying() != varying_before) {
+    std::vector<bool> constant(iteration.nnz());
+    for (std::size_t p = 0; p < constant.size(); ++p)
+      constant[p] = jacobian_constants_.lifetime[p] != kernels::EntryLifetime::varying;
+    *varying_coloring_ = structure::color_varying_columns(iteration, constant);  // in place: the integrator holds it
+    revision.constants_changed = true;
+  }
+  return revision;
 }
 
 void IntegrationSession::augment_pattern(ModelEvaluation& evaluation) {
@@ -200,8 +273,8 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
   // and projection moves IDA's point inside its steps; the OpenModelica
   // form's incidence cannot tell x from ẋ; the benchmark baselines stay as
   // they are.
-  if (!options.eliminate_linear || elimination_given_up_ || !elimination_not_planned(dae, index1).empty() || projecting ||
-      options.uncolored_jacobian || !hidden_dependencies_.empty())
+  if (!options.eliminate_linear || elimination_given_up_ || !elimination_not_planned(dae, index1).empty() ||
+      projecting || options.uncolored_jacobian || !hidden_dependencies_.empty() || !wrong_unknowns_.empty())
     return false;
   structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration, checked);
   // Everything eliminated (a purely algebraic linear model) would leave IDA

@@ -38,6 +38,7 @@
 #include "simulation/eliminated_residual.h"
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/projecting_nonlinear_solver.h"
+#include "simulation/jacobian_recheck.h"
 #include "simulation/model_evaluation.h"
 #include "simulation/run_settings.h"
 #include "structure/coloring.h"
@@ -126,8 +127,14 @@ class IntegrationSession {
   }
 
   // Whether the Jacobians come from directional derivatives: the settings'
-  // choice, false once the FMU's were found wrong (jacobian_claims.h).
+  // choice, false once the FMU's pattern was found to hide a dependency
+  // (jacobian_claims.h); where some are wrong, the colours holding them are
+  // taken by finite differences (finite_difference_columns_).
   bool uses_directional() const { return directional_; }
+  // Whether every directional derivative the FMU gives is trusted (none found
+  // wrong): what a consumer that cannot mix (the projection's dC/dx, the
+  // linear elimination) may use.
+  bool trusts_directional() const { return directional_ && wrong_unknowns_.empty(); }
 
   // ---- counters and what carries to the next run
   IntegratorStats stats() const;  // every integrator of the run
@@ -157,6 +164,11 @@ class IntegrationSession {
   void check_derivative_claims(ModelEvaluation& evaluation);
   // augmented_: the iteration pattern with the hidden dependencies added.
   void augment_pattern(ModelEvaluation& evaluation);
+  // IntegratorOptions::before_jacobian (jacobian_recheck.h): after repeated
+  // Newton failures with fresh Jacobians, the constant entries and the
+  // directional derivatives checked again at the call's point, once per kind
+  // and run; what is false falls back (jacobian_claims.h).
+  JacobianRevision recheck_claims(ModelEvaluation& evaluation, const JacobianCall& call);
 
   const RunSettings& settings_;
   // What the last make() was given, for give_up_elimination_if_it_fails().
@@ -175,10 +187,21 @@ class IntegrationSession {
   std::set<std::string> reported_claims_;  // false constant entries already named ("row/unknown")
   bool derivatives_checked_ = false;       // check_derivative_claims ran (once per session)
   bool kinds_checked_ = false;             // the declared kinds were checked at least once
+  bool constants_rechecked_ = false;       // recheck_claims ran for the constant entries (once per session)
+  bool derivatives_rechecked_ = false;     // and for the directional derivatives
+  NewtonFailureWatch newton_watch_;        // when to recheck (reset by make())
   bool directional_ = false;               // the Jacobians from directional derivatives (settings, unless found wrong)
   // Dependencies the FMU's pattern leaves out, by (row, unknown) name: added
   // to IDA's pattern (augmented_, coloured by augmented_coloring_); no elimination.
   std::vector<std::pair<std::string, std::string>> hidden_dependencies_;
+  // Unknowns whose directional derivatives were found wrong (by name: the
+  // columns of the current index-1 system in finite_difference_columns_,
+  // which the integrator holds by reference).
+  std::set<std::string> wrong_unknowns_;
+  std::vector<bool> finite_difference_columns_;
+  void note_wrong_columns(ModelEvaluation& evaluation, const std::vector<std::size_t>& columns);
+  // finite_difference_columns_ from wrong_unknowns_ over the current system; true when any.
+  bool mark_wrong_columns(ModelEvaluation& evaluation);
   std::optional<structure::Pattern> augmented_;
   structure::Coloring augmented_coloring_;
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out

@@ -45,7 +45,7 @@ void ModelEvaluation::make_residuals() {
 }
 
 long ModelEvaluation::synthesis_evaluations() const {
-  long n = retired_synthesis_evaluations_ - excluded_synthesis_evaluations_;
+  long n = retired_synthesis_evaluations_;
   for (const auto& r : residuals_) n += static_cast<long>(r->synthesis_evaluations());
   return n;
 }
@@ -86,7 +86,6 @@ void ModelEvaluation::reset_for_next_run() {
   }
   if (created_structure_) structure_ = *created_structure_;
   retired_synthesis_evaluations_ = 0;
-  excluded_synthesis_evaluations_ = 0;
   nominal_.clear();
   invariant_values_.clear();
   inputs_.reset();

@@ -79,11 +79,9 @@ class ModelEvaluation {
   void make_residuals();
   // Drops the residuals, keeping their synthesis counts.
   void retire_residuals();
-  // FMU evaluations for synthesized rows, of retired and current residuals,
-  // less those the checks of the FMU's claims made (jacobian_claims.h): the
-  // counter is the run's, and stays what it was before the checks existed.
+  // FMU evaluations for synthesized rows, of retired and current residuals
+  // (the checks of the FMU's claims evaluate uncounted: jacobian_claims.h).
   long synthesis_evaluations() const;
-  void exclude_synthesis_evaluations(long n) { excluded_synthesis_evaluations_ += n; }
 
   // ---- the structure in use (replace after retire_residuals(), then make_residuals())
   // The whole outcome (the numeric selection at the start).
@@ -162,7 +160,6 @@ class ModelEvaluation {
   std::vector<std::unique_ptr<Instance>> instances_;
   std::vector<std::unique_ptr<ModelResidual>> residuals_;
   long retired_synthesis_evaluations_ = 0;  // of residuals replaced by make_residuals()
-  long excluded_synthesis_evaluations_ = 0;  // made by the claims checks
   std::vector<double> nominal_;             // per IDA unknown
   // The value each invariant keeps (per DaeInput invariant): invariant rows
   // and projection constraints are I − invariant_values_.

@@ -100,6 +100,20 @@ class ModelResidual final : public kernels::ResidualFunction {
   // Evaluations of the FMU made for the synthesized rows (2 per call with
   // one-level rows; constraint_synthesis.h for two levels).
   std::size_t synthesis_evaluations() const { return synthesis_.evaluations(); }
+  // While one lives, the synthesis evaluations are not counted: the checks
+  // of the FMU's claims (jacobian_claims.h) evaluate through it, so the
+  // run's counters are what the run itself spent.
+  class Uncounted {
+   public:
+    explicit Uncounted(ModelResidual& r) : r_(r), was_(r.synthesis_.counting()) { r_.synthesis_.set_counting(false); }
+    ~Uncounted() { r_.synthesis_.set_counting(was_); }
+    Uncounted(const Uncounted&) = delete;
+    Uncounted& operator=(const Uncounted&) = delete;
+
+   private:
+    ModelResidual& r_;
+    bool was_;
+  };
 
  private:
   enum class RowKind : unsigned char { model_variable, state_equation, synthesized };

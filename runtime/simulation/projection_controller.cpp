@@ -15,9 +15,12 @@ namespace lsdae::simulation {
 
 ProjectionController::~ProjectionController() = default;
 
-ProjectionOptions::Jacobian ProjectionController::jacobian_source(const ModelEvaluation& evaluation) const {
+ProjectionOptions::Jacobian ProjectionController::jacobian_source(const ModelEvaluation& evaluation,
+                                                                  bool directional) const {
   // The constraints are FMU variables even when the index-1 rows include
-  // synthesized derivatives: their J may come from directional derivatives then.
+  // synthesized derivatives: their J may come from directional derivatives
+  // then (unless the claims check found them wrong).
+  if (settings_.use_directional && !directional) return ProjectionOptions::Jacobian::finite_differences;
   return settings_.use_directional             ? ProjectionOptions::Jacobian::directional
          : evaluation.dae().any_synthesized() ? ProjectionOptions::Jacobian::automatic
                                                : ProjectionOptions::Jacobian::finite_differences;
@@ -28,12 +31,13 @@ void ProjectionController::retire() {
   projector_.reset();
 }
 
-void ProjectionController::make(ModelEvaluation& evaluation) {
+void ProjectionController::make(ModelEvaluation& evaluation, bool directional) {
   retire();
+  directional_trusted_ = directional;
   const auto& constraints = evaluation.index1().projection_constraints;
   if (settings_.options.constraints == ConstraintMethod::dummy_derivatives || constraints.empty()) return;
   ProjectionOptions po;
-  po.jacobian = jacobian_source(evaluation);
+  po.jacobian = jacobian_source(evaluation, directional);
   po.nominal = evaluation.nominal();
   // In-step projection at every step (CPODES): J kept from step to step, and
   // the Newton projection stops once its increment is a tenth of IDA's local
@@ -132,7 +136,7 @@ void ProjectionController::reinitialize_switched_on(ModelEvaluation& evaluation,
   ModelResidual residual(evaluation.instance(0), evaluation.dae(), system, view);
   if (InputTable* inputs = evaluation.inputs()) residual.set_inputs(inputs);
   ProjectionOptions po;
-  po.jacobian = jacobian_source(evaluation);
+  po.jacobian = jacobian_source(evaluation, directional_trusted_);
   const auto& current = evaluation.index1();
   std::vector<double> yv(view.unknowns.size()), ypv(view.unknowns.size()), nominal_view(view.unknowns.size(), 1.0);
   for (std::size_t k = 0; k < view.unknowns.size(); ++k) {

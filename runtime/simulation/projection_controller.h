@@ -8,7 +8,8 @@
 // make(): with --constraints project (or none) and a model that has
 // projection constraints (lower formulations, invariants), a projector over
 // residual 0 of the evaluation, in IDA's unknowns, with directional
-// derivatives when the Jacobian uses them and the unknowns' nominals for
+// derivatives when the Jacobian uses them and the claims check found them
+// right, and the unknowns' nominals for
 // finite differences; J kept from step to step and the Newton projection
 // stopped once its increment is kStepCorrectionTolerance in IDA's WRMS norm.
 // project_start_values(): before IDA starts, the smallest change of the
@@ -71,7 +72,12 @@ class ProjectionController {
 
   // The projector for the evaluation's projection constraints (none when the
   // method is dummy derivatives or there are none); the old one retired.
-  void make(ModelEvaluation& evaluation);
+  // `directional`: whether the FMU's directional derivatives may give dC/dx
+  // -- the claims check's verdict (IntegrationSession::trusts_directional()),
+  // not the settings' choice: wrong ones take finite differences.
+  void make(ModelEvaluation& evaluation, bool directional);
+  // Whether the projector takes dC/dx from directional derivatives.
+  bool uses_directional() const { return projector_ && projector_->uses_directional_derivatives(); }
   // Drops the projector, keeping its synthesis count.
   void retire();
   // Drops it without counting (reset(): the run is over).
@@ -95,12 +101,13 @@ class ProjectionController {
   void measure_drift(double t, std::span<const double> y, std::span<const double> yp);
 
  private:
-  ProjectionOptions::Jacobian jacobian_source(const ModelEvaluation& evaluation) const;
+  ProjectionOptions::Jacobian jacobian_source(const ModelEvaluation& evaluation, bool directional) const;
 
   const RunSettings& settings_;
   ConstraintRecord& record_;
   std::unique_ptr<ConstraintProjector> projector_;  // projection method (or none) with constraints only
   long retired_synthesis_evaluations_ = 0;         // of projectors replaced
+  bool directional_trusted_ = true;                // make()'s `directional`: the claims check's verdict
 };
 
 }  // namespace lsdae::simulation

@@ -289,7 +289,9 @@ const SimulationStats& Simulation::statistics() {
   s.varying_colors = integrating ? current.varying_colors : s.colors;
   s.constant_entries = integrating ? current.constant_entries : 0;
   s.eliminated = integrating ? current.eliminated : 0;
-  if (s.eliminated > 0) {
+  // The integrator's own pattern: the reduced one of an elimination, or the
+  // declared one with the hidden dependencies the claims check added.
+  if (s.eliminated > 0 || (integrating && current.jacobian_nonzeros > s.jacobian_nonzeros)) {
     s.jacobian_nonzeros = current.jacobian_nonzeros;
     s.colors = current.colors;
     s.varying_colors = current.varying_colors;

@@ -116,7 +116,7 @@ IterationMatrix Simulation::jacobian(std::optional<double> cj_given) {
   const structure::Pattern& pattern = at.pattern();
   IterationMatrix out;
   out.values.resize(pattern.nnz());
-  if (m.session.uses_directional()) at.directional(out.values);
+  if (m.session.trusts_directional()) at.directional(out.values);
   else at.finite_differences(out.values);
   out.rows = pattern.rows();
   out.cols = pattern.cols();

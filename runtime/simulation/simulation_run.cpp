@@ -56,8 +56,11 @@ void Simulation::initialize() {
   std::vector<double> y, yp;
   m.evaluation->to_unknowns(v, y, yp);
   m.session.set_point(std::move(y), std::move(yp));
-  m.projection.project_start_values(*m.evaluation, m.session.y_to_move(), m.session.yp());
+  // The integrator first: its claims check decides where the projection's
+  // dC/dx comes from (make_integrator); the start values are projected
+  // before IDA starts from them.
   m.make_integrator();
+  m.projection.project_start_values(*m.evaluation, m.session.y_to_move(), m.session.yp());
   m.restart(m.settings->t_start);
   m.fmu_constraints.make(*m.evaluation);
   m.fmu_constraints.after_step(*m.evaluation, m.session, true);  // the start values onto the FMU's own constraints

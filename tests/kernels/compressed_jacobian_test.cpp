@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <memory>
+#include <stdexcept>
+#include <vector>
 
 #include "structure/coloring.h"
 #include "structure/coloring_varying.h"
@@ -106,6 +108,55 @@ TEST(CompressedJacobian, DirectionalIsExact) {
   for (std::size_t c = 0; c < s.pattern.cols(); ++c)
     for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p)
       EXPECT_DOUBLE_EQ(values[p], exact(s.pattern, p, c, s.y, 20.0));
+}
+
+// Directional derivatives wrong in one column (the claims check found it,
+// runtime/simulation/jacobian_claims.h): that column's colour by finite
+// differences, bitwise as evaluate_finite_differences gives it; the other
+// colours exactly, by directional derivatives.
+class WrongColumn : public Tridiagonal {
+ public:
+  WrongColumn(std::size_t n, std::size_t wrong) : Tridiagonal(n), wrong_(wrong) {}
+  EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
+                              std::span<const std::size_t> columns, std::span<double> jv) override {
+    const EvalStatus s = Tridiagonal::jacobian_columns(t, y, yp, cj, columns, jv);
+    for (std::size_t j : columns)
+      if (j == wrong_) jv[j] *= -1;
+    return s;
+  }
+
+ private:
+  std::size_t wrong_;
+};
+
+TEST(CompressedJacobian, WrongColumnsTakeTheirColourByFiniteDifferences) {
+  Problem s(30);
+  WrongColumn f(30, 7);
+  f.residual(0.5, s.y, s.yp, s.r);
+  ResidualFunction* pool[] = {&f};
+  JacobianPoint point{0.5, s.y, s.yp, s.r, 1e3, 1e-3, s.weights, {}};
+  std::vector<double> quotients(s.pattern.nnz()), mixed(s.pattern.nnz());
+  CompressedJacobian plain(s.pattern, s.coloring, 1), jac(s.pattern, s.coloring, 1);
+  ASSERT_EQ(plain.evaluate_finite_differences(pool, point, quotients), EvalStatus::ok);
+  std::vector<bool> wrong(30, false);
+  wrong[7] = true;
+  jac.set_finite_difference_columns(wrong);
+  EXPECT_EQ(jac.finite_difference_colors(), 1u);
+  ASSERT_EQ(jac.evaluate_directional(pool, point, mixed), EvalStatus::ok);
+  EXPECT_EQ(jac.counters().residual_calls, 1u);
+  EXPECT_EQ(jac.counters().directional_calls, jac.colors() - 1);
+  const std::size_t colour = s.coloring.color[7];
+  for (std::size_t c = 0; c < s.pattern.cols(); ++c)
+    for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p) {
+      if (s.coloring.color[c] == colour) EXPECT_EQ(mixed[p], quotients[p]) << "column " << c;
+      else EXPECT_DOUBLE_EQ(mixed[p], exact(s.pattern, p, c, s.y, 1e3)) << "column " << c;
+    }
+  // Cleared: every colour directional again (the wrong one too).
+  jac.set_finite_difference_columns({});
+  EXPECT_EQ(jac.finite_difference_colors(), 0u);
+  ASSERT_EQ(jac.evaluate_directional(pool, point, mixed), EvalStatus::ok);
+  EXPECT_EQ(jac.counters().directional_calls, 2 * jac.colors() - 1);
+  EXPECT_THROW(jac.set_finite_difference_columns(std::vector<bool>(3, true)), std::invalid_argument);
 }
 
 TEST(CompressedJacobian, TwoThreadsGiveBitwiseTheSameValues) {

@@ -41,6 +41,7 @@ struct Claims {
     double factor;
   };
   std::vector<Scale> scales;
+  double scales_after = -std::numeric_limits<double>::infinity();  // claim_partial_scale_after: scaled at t > this
   bool any() const { return !constant.empty() || !hidden.empty() || !scales.empty(); }
 };
 
@@ -69,6 +70,7 @@ Claims claims_of(const CatalogEntry& e) {
       const auto parts = split_on(item, ':');
       c.scales.push_back({parts.at(0), parts.at(1), std::stod(parts.at(2))});
     }
+  if (auto it = config.find("claim_partial_scale_after"); it != config.end()) c.scales_after = std::stod(it->second);
   return c;
 }
 
@@ -489,6 +491,11 @@ TEST_P(Corpus, DirectionalDerivativesMatchFiniteDifferences) {
     Session s(GetParam(), fmu_, dae);
     auto knowns = knowns_of(fmu_, dae);
     for (std::size_t i = 0; i < knowns.size(); ++i) s.set(knowns[i], 0.3 + 0.1 * static_cast<double>(i % 7));
+    // A variant whose partials go wrong later (claim_partial_scale_after):
+    // looked at after that time.
+    if (std::isfinite(claims.scales_after))
+      for (const fmi3ValueReference k : knowns)
+        if (fmu_.var(k).causality == "independent") s.set(k, claims.scales_after + 0.5);
     // Directional derivatives are taken with respect to states, inputs and
     // (LS-DAE) algebraic variables and derivatives, not time.
     std::erase_if(knowns, [&](fmi3ValueReference k) { return fmu_.var(k).causality == "independent"; });

@@ -31,6 +31,8 @@ IdaIntegrator::Impl::Impl(kernels::ResidualFunction& m, std::vector<kernels::Res
       diagnostics(options.names) {
   if (options.constant_entries != nullptr && options.varying_coloring != nullptr)
     jacobian.set_constant_entries(*options.constant_entries, *options.varying_coloring);
+  if (options.finite_difference_columns != nullptr)
+    jacobian.set_finite_difference_columns(*options.finite_difference_columns);
 }
 
 IdaIntegrator::Impl::~Impl() {

@@ -76,6 +76,22 @@ class EliminatedResidual;
 enum class JacobianSource { finite_differences, directional };
 const char* to_string(JacobianSource source) noexcept;
 
+// What the Jacobian callback tells IntegratorOptions::before_jacobian: IDA's
+// point and its counters since the last start() (IDAReInit zeroes them).
+struct JacobianCall {
+  double t = 0.0;
+  std::span<const double> y, yp;
+  long steps = 0;                 // IDAGetNumSteps
+  long convergence_failures = 0;  // IDAGetNumNonlinSolvConvFails
+};
+// What before_jacobian changed in place (both kept by reference in the
+// options): the columns taken by finite differences, the constant entries
+// (taken again).
+struct JacobianRevision {
+  bool finite_difference_columns_changed = false;
+  bool constants_changed = false;
+};
+
 struct IntegratorOptions {
   double rtol = 1e-6;
   std::vector<double> atol;        // per unknown (size n)
@@ -99,6 +115,11 @@ struct IntegratorOptions {
   // start() after the first drops the per-segment constants (an event).
   const kernels::ConstantEntries* constant_entries = nullptr;
   const structure::Coloring* varying_coloring = nullptr;
+  // Directional Jacobians: per column, whether its colour is taken by finite
+  // differences instead (its directional derivatives were found wrong,
+  // CompressedJacobian::set_finite_difference_columns); kept by reference;
+  // null or empty: none.
+  const std::vector<bool>* finite_difference_columns = nullptr;
   // When set: called inside every step, after the Newton corrector converged,
   // to project y onto constraints before IDA's error test
   // (projecting_nonlinear_solver.h); 0 ok, > 0 recoverable failure.
@@ -116,6 +137,10 @@ struct IntegratorOptions {
   EliminatedResidual* expansion = nullptr;
   // Names for messages and the caller's explanation of a failure (ida_diagnostics.h).
   IdaMessageNames names;
+  // When set: called at the start of every Jacobian IDA asks for, before it
+  // is evaluated (the claims rechecked after a Newton failure,
+  // jacobian_recheck.h); what it returns applies to this Jacobian on.
+  std::function<JacobianRevision(const JacobianCall&)> before_jacobian;
 };
 
 // g(t, y, y') for IDA's root finding (event indicators); same sign rule as residuals.

@@ -115,6 +115,9 @@ struct IdaIntegrator::Impl {
   static int clock_residual(realtype, N_Vector, N_Vector ypp, N_Vector rr, void* data);
   static int residual(realtype t, N_Vector yy, N_Vector ypp, N_Vector rr, void* data);
   static int roots(realtype t, N_Vector yy, N_Vector ypp, realtype* gout, void* data);
+  // options.before_jacobian with IDA's counters, and what it revised applied
+  // (ida_linear_solver.cpp).
+  void revise_jacobian(const kernels::JacobianPoint& point);
   // The Jacobian callback (ida_linear_solver.cpp): the coloured Jacobian into linear's matrix.
   static int jacobian_fn(realtype t, realtype cj, N_Vector yy, N_Vector ypp, N_Vector rr, SUNMatrix J, void* data,
                          N_Vector, N_Vector, N_Vector);

@@ -98,6 +98,17 @@ bool IdaLinearSolver::adopt_analysis(KluAnalysisPtr& analysis) {
   return adopt_klu_analysis(keeping_solver_, analysis, col_ptr_, row_idx_);
 }
 
+void IdaIntegrator::Impl::revise_jacobian(const kernels::JacobianPoint& point) {
+  long steps = 0, failures = 0;
+  IDAGetNumSteps(ida, &steps);
+  IDAGetNumNonlinSolvConvFails(ida, &failures);
+  const JacobianRevision revision = options.before_jacobian({point.t, point.y, point.yp, steps, failures});
+  if (revision.finite_difference_columns_changed && options.finite_difference_columns != nullptr)
+    jacobian.set_finite_difference_columns(*options.finite_difference_columns);
+  if (revision.constants_changed && options.constant_entries != nullptr && options.varying_coloring != nullptr)
+    jacobian.set_constant_entries(*options.constant_entries, *options.varying_coloring);
+}
+
 // IDA's Jacobian callback (IDASetJacFn; user data: the integrator's state):
 // the coloured Jacobian of kernels/compressed_jacobian.h at IDA's point, with
 // IDA's cj, step and error weights, into the solver's matrix. A non-finite
@@ -116,6 +127,7 @@ int IdaIntegrator::Impl::jacobian_fn(realtype t, realtype cj, N_Vector yy, N_Vec
   kernels::JacobianPoint point{t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {NV_DATA_S(rr), n},
                                cj, h, {NV_DATA_S(self->ewt), n}, self->options.nominal};
   try {
+    if (self->options.before_jacobian) self->revise_jacobian(point);
     kernels::EvalStatus s = self->options.jacobian == JacobianSource::directional
                                 ? self->jacobian.evaluate_directional(self->pool, point, values)
                                 : self->jacobian.evaluate_finite_differences(self->pool, point, values);

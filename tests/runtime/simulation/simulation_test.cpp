@@ -126,6 +126,69 @@ TEST(Simulation, ConstantEntriesAreEvaluatedOnceAndTheRestPerVaryingColour) {
   }
 }
 
+// The claims check (runtime/simulation/jacobian_claims.h) on the kit's
+// models/claims FMUs, in the counters. A pattern that hides d der(y2)/d y3:
+// the entry is added to IDA's pattern, and the statistics count it, so the
+// lying FMU's iteration matrix has the honest build's nonzeros.
+TEST(SimulationClaims, AHiddenDependencyIsCountedInTheJacobianNonzeros) {
+  auto stats = [](const char* fmu) {
+    SimulationOptions options;
+    options.stop_time = 1e-2;
+    auto sim = Simulation::create(Fmu::open(test::fmu_path(fmu)), options);
+    sim->initialize();
+    sim->advance_to(1e-2);
+    return sim->statistics();
+  };
+  const SimulationStats honest = stats("Robertson_semi_explicit_shapeA");
+  const SimulationStats hiding = stats("Robertson_claims_hidden");
+  EXPECT_EQ(hiding.jacobian_nonzeros, honest.jacobian_nonzeros);
+  EXPECT_EQ(hiding.jacobian_method, "finite differences");
+}
+
+// Directional derivatives wrong in one column only (d der(y2)/d y2 × 0.5):
+// finite differences for the colour holding that column, the FMU's
+// directional derivatives for the others, in every Jacobian of the run.
+TEST(SimulationClaims, WrongDerivativesInOneColumnTakeFiniteDifferencesForItsColourOnly) {
+  SimulationOptions options;
+  options.stop_time = 10;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("Robertson_claims_partial_factor")), options);
+  sim->initialize();
+  sim->advance_to(10);
+  const SimulationStats& s = sim->statistics();
+  ASSERT_GT(s.colors, 1u);
+  ASSERT_GT(s.jacobian_evaluations, 10);
+  EXPECT_EQ(s.jacobian_method, "directional");
+  EXPECT_EQ(s.constant_calls, 0);
+  EXPECT_EQ(s.jacobian_residual_calls, s.jacobian_evaluations) << "one finite-difference colour per Jacobian";
+  EXPECT_EQ(s.directional_calls, s.jacobian_evaluations * static_cast<long>(s.colors - 1));
+}
+
+// Directional derivatives right at the start (and at the check's moved
+// point) and wrong from t = 1 on: IDA's Newton iteration fails with fresh
+// Jacobians, the claims are checked again there, the wrong column's colour
+// goes to finite differences, and the run ends; --jacobian check stops there.
+TEST(SimulationClaims, DerivativesThatGoWrongDuringTheRunAreCaughtWhereNewtonFails) {
+  SimulationOptions options;
+  options.stop_time = 400;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("Robertson_claims_partial_late")), options);
+  sim->initialize();
+  sim->advance_to(400);
+  const SimulationStats& s = sim->statistics();
+  EXPECT_GT(s.jacobian_residual_calls, 0) << "the wrong column's colour by finite differences after the recheck";
+  EXPECT_GT(s.directional_calls, s.jacobian_residual_calls);
+  EXPECT_LT(s.steps, 2000);
+  options.jacobian_claims = JacobianClaims::refuse;
+  auto refusing = Simulation::create(Fmu::open(test::fmu_path("Robertson_claims_partial_late")), options);
+  refusing->initialize();
+  try {
+    refusing->advance_to(400);
+    ADD_FAILURE() << "a false claim found during the run must stop --jacobian check";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("checked again"), std::string::npos) << e.what();
+    EXPECT_GT(refusing->time(), 1.0);
+  }
+}
+
 TEST(Simulation, TwoThreadsTakeTheSameStepsAsOne) {
   auto run = [](std::size_t threads, JacobianMode mode) {
     SimulationOptions options;
