@@ -3,6 +3,7 @@
 #include "kit/instance.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -82,6 +83,7 @@ Instance::Instance(std::string name, const std::string& token, const std::string
   f64_.assign(desc_.variables.size(), 0.0);
   bool_.assign(desc_.variables.size(), 0);
   seed_by_vr_.assign(desc_.variables.size(), 0.0);
+  reached_.assign(desc_.variables.size(), 0u);
   // The fast path of fmi3GetFloat64: Float64 and not clocked (a clocked
   // variable takes the slow path, which checks its clocks).
   is_float64_.assign(desc_.variables.size() + 1, 0);  // + a 0 for every out-of-range reference
@@ -166,11 +168,22 @@ void Instance::ensure_partials() {
   partial_known_.resize(collector.entries.size());
   partial_value_.resize(collector.entries.size());
   std::vector<std::size_t> next(partial_row_start_.begin(), partial_row_start_.end() - 1);
+  nonfinite_rows_.clear();
   for (const auto& e : collector.entries) {
     const std::size_t at = next[e.unknown]++;
     partial_known_[at] = e.known;
     partial_value_[at] = e.value;
+    if (!std::isfinite(e.value) && (nonfinite_rows_.empty() || nonfinite_rows_.back() != e.unknown))
+      nonfinite_rows_.push_back(e.unknown);  // a row listed twice is harmless
   }
+  // The transpose of the pattern (which unknowns each known reaches), for
+  // get_directional_derivative() to sum only the rows its seeds reach.
+  partial_column_start_.assign(n + 1, 0);
+  for (const auto& e : collector.entries) ++partial_column_start_[e.known + 1];
+  for (std::size_t i = 0; i < n; ++i) partial_column_start_[i + 1] += partial_column_start_[i];
+  partial_unknown_.resize(collector.entries.size());
+  next.assign(partial_column_start_.begin(), partial_column_start_.end() - 1);
+  for (const auto& e : collector.entries) partial_unknown_[next[e.known]++] = e.unknown;
   partials_ready_ = true;
 }
 

@@ -3,6 +3,7 @@
 // (instance.h).
 #include "kit/instance.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -142,20 +143,52 @@ fmi3Status Instance::get_directional_derivative(const fmi3ValueReference unknown
     log(fmi3Error, "logStatusError", "fmi3GetDirectionalDerivative: nSeed must equal nKnowns and nSensitivity nUnknowns");
     return fmi3Error;
   }
-  for (size_t i = 0; i < n_unknowns; ++i)
-    if (!check_vr("fmi3GetDirectionalDerivative (unknown)", unknowns[i], VarType::float64)) return fmi3Error;
-  for (size_t j = 0; j < n_knowns; ++j)
-    if (!check_vr("fmi3GetDirectionalDerivative (known)", knowns[j], VarType::float64)) return fmi3Error;
+  // One branch-free pass over the per-variable table decides (an importer
+  // passes every unknown in each colour's call); the slow pass, which reads
+  // the variables themselves, runs only to report a bad reference or type
+  // (or for a clocked Float64 variable, which the table leaves out).
+  const std::size_t count = desc_.variables.size();
+  const std::uint8_t* is_float64 = is_float64_.data();
+  unsigned ok = 1;
+  for (size_t i = 0; i < n_unknowns; ++i) ok &= is_float64[std::min<std::size_t>(unknowns[i], count)];
+  for (size_t j = 0; j < n_knowns; ++j) ok &= is_float64[std::min<std::size_t>(knowns[j], count)];
+  if (ok == 0) {
+    for (size_t i = 0; i < n_unknowns; ++i)
+      if (!check_vr("fmi3GetDirectionalDerivative (unknown)", unknowns[i], VarType::float64)) return fmi3Error;
+    for (size_t j = 0; j < n_knowns; ++j)
+      if (!check_vr("fmi3GetDirectionalDerivative (known)", knowns[j], VarType::float64)) return fmi3Error;
+  }
   try {
     ensure_partials();
   } catch (const std::exception& e) {
     log(fmi3Error, "logStatusError", std::string("fmi3GetDirectionalDerivative: ") + e.what());
     return fmi3Error;
   }
-  for (size_t j = 0; j < n_knowns; ++j) seed_by_vr_[knowns[j]] += seed[j];
+  // Mark the rows the seeded knowns reach (and the rows that hold a
+  // non-finite partial, whose sum is not 0 even with every seed 0). Only
+  // those are summed; every other row's sum would be +0.0 exactly (finite
+  // partials times seeds of +0.0, added to +0.0), so it is written as 0.0.
+  // A marked row is summed over its whole CSR row in the same order as
+  // before, so every value is bitwise the one of the full product.
+  if (++reach_epoch_ == 0) {  // the epoch wrapped: clear the marks once
+    std::fill(reached_.begin(), reached_.end(), 0u);
+    reach_epoch_ = 1;
+  }
+  const std::uint32_t epoch = reach_epoch_;
+  for (size_t j = 0; j < n_knowns; ++j) {
+    const ValueRef known = knowns[j];
+    seed_by_vr_[known] += seed[j];
+    for (std::size_t k = partial_column_start_[known]; k < partial_column_start_[known + 1]; ++k)
+      reached_[partial_unknown_[k]] = epoch;
+  }
+  for (ValueRef row : nonfinite_rows_) reached_[row] = epoch;
   for (size_t i = 0; i < n_unknowns; ++i) {
-    double sum = 0.0;
     const ValueRef row = unknowns[i];
+    if (reached_[row] != epoch) {
+      sensitivity[i] = 0.0;
+      continue;
+    }
+    double sum = 0.0;
     for (std::size_t k = partial_row_start_[row]; k < partial_row_start_[row + 1]; ++k)
       sum += partial_value_[k] * seed_by_vr_[partial_known_[k]];
     sensitivity[i] = sum;

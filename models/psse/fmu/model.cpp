@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kit/model.h"
 #include "psse/case/case_builder.h"
@@ -55,6 +56,11 @@ class PsseGrid final : public Model {
   void compute(Context& c) override { system_->compute(c); }
   void partials(const Context& c, PartialSink& sink) override { system_->partials(c, sink); }
   DiscreteUpdate update_discrete(Context& c) override { return system_->update_discrete(c); }
+  // Islands, frozen units and the limiters' last indicators live outside the
+  // values: handed to the kit so that fmi3Reset (a sweep reusing the
+  // instance) starts from the undisturbed state (system.h).
+  std::vector<double> internal_state() const override { return system_->internal_state(); }
+  void set_internal_state(const std::vector<double>& state) override { system_->set_internal_state(state); }
 
  private:
   Form form_;

@@ -1,7 +1,9 @@
 // models/psse/system/system.cpp -- System's public face (system.h).
 #include "psse/system/system.h"
 
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "psse/system/event_solver.h"
 #include "psse/system/system_impl.h"
@@ -27,6 +29,52 @@ void System::compute(kit::Context& c) {
 void System::partials(const kit::Context& c, kit::PartialSink& sink) { impl_->partials(c.v, c.time, sink); }
 
 kit::DiscreteUpdate System::update_discrete(kit::Context& c) { return impl_->update_discrete(c); }
+
+std::vector<double> System::internal_state() const {
+  const Impl& s = *impl_;
+  std::vector<double> out;
+  out.push_back(s.first_update ? 1.0 : 0.0);
+  out.push_back(s.pending_release ? 1.0 : 0.0);
+  out.push_back(s.pending_release.value_or(0.0));
+  for (std::size_t i = 0; i < s.net.buses.size(); ++i) out.push_back(i < s.bus_dead.size() && s.bus_dead[i] ? 1.0 : 0.0);
+  for (const SlotState& slot : s.slots) {
+    out.push_back(slot.frozen ? 1.0 : 0.0);
+    for (std::size_t j = 0; j < slot.z_vr.size(); ++j) out.push_back(j < slot.z_frozen.size() ? slot.z_frozen[j] : 0.0);
+    out.insert(out.end(), slot.last_indicator.begin(), slot.last_indicator.end());
+  }
+  return out;
+}
+
+void System::set_internal_state(const std::vector<double>& state) {
+  Impl& s = *impl_;
+  std::size_t expected = 3 + s.net.buses.size();
+  for (const SlotState& slot : s.slots) expected += 1 + slot.z_vr.size() + slot.last_indicator.size();
+  if (state.size() != expected)
+    throw std::invalid_argument("PsseGrid internal state: " + std::to_string(state.size()) + " numbers, this case has " +
+                                std::to_string(expected) + " → restore a state this FMU and case saved");
+  std::size_t k = 0;
+  auto flag = [&]() {
+    const double f = state[k++];
+    if (f != 0.0 && f != 1.0)
+      throw std::invalid_argument("PsseGrid internal state: entry " + std::to_string(k - 1) + " is " +
+                                  std::to_string(f) + ", a flag (0 or 1) → restore a state this FMU saved");
+    return f == 1.0;
+  };
+  s.first_update = flag();
+  const bool pending = flag();
+  const double release = state[k++];
+  s.pending_release = pending ? std::optional<double>(release) : std::nullopt;
+  s.bus_dead.assign(s.net.buses.size(), false);
+  for (std::size_t i = 0; i < s.net.buses.size(); ++i) s.bus_dead[i] = flag();
+  for (SlotState& slot : s.slots) {
+    slot.frozen = flag();
+    slot.z_frozen.assign(state.begin() + static_cast<std::ptrdiff_t>(k),
+                         state.begin() + static_cast<std::ptrdiff_t>(k + slot.z_vr.size()));
+    k += slot.z_vr.size();
+    if (!slot.frozen) slot.z_frozen.clear();
+    for (double& last : slot.last_indicator) last = state[k++];
+  }
+}
 
 const InitReport& System::report() const { return impl_->report; }
 

@@ -108,6 +108,17 @@ class System {
   void compute(kit::Context& c);
   void partials(const kit::Context& c, kit::PartialSink& sink);
   kit::DiscreteUpdate update_discrete(kit::Context& c);
+  // What the behaviour depends on outside the FMU's values (kit::Model::
+  // internal_state): the dead buses, the frozen components with their held
+  // algebraic values, the limiters' last indicators, whether the first
+  // update ran and a pending release. fmi3Reset gives back the value after
+  // construction (every bus alive, nothing frozen), so a reused instance
+  // starts each scenario from the undisturbed state; fmi3SetFMUState the
+  // saved one. A fixed count for the case: buses + 2 + per component
+  // 1 + its algebraics + its limiters. set_internal_state() throws
+  // std::invalid_argument for a state of another count or a flag not 0/1.
+  std::vector<double> internal_state() const;
+  void set_internal_state(const std::vector<double>& state);
 
   const InitReport& report() const;
   // Name and initial value of every state and algebraic variable (and, semi-
