@@ -26,6 +26,14 @@
 //     domain is the side it leaves to, and leaving is not an event. Exactly 0
 //     at the restart is IDA's own behaviour (unchanged); the band extends it
 //     to rounding, so that such an FMU no longer chatters at one time.
+//   The band is rounding, not the solver's tolerance: an indicator computed
+//   from an algebraic variable that the first step after the event solves
+//   only to IDA's Newton tolerance leaves it (SliderCrank_dae: p - p_latch =
+//   1.3e-7 after the first step, 0 again after the second), and its return to
+//   0 is a change of domain by FMI's rule, one more event (which changes
+//   nothing) after which it is parked again: two events per latching instead
+//   of a thousand. A tolerance-wide band would hide real crossings of small
+//   excursions (the last bounces before a Zeno point are lower than 1e-6).
 //   Values outside the band at every restart give IDA the FMU's values
 //   bitwise (the map is the identity for z != 0).
 //

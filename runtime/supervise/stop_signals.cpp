@@ -161,7 +161,7 @@ void guard_cleanup_crashes(const std::string& label) noexcept {
     struct sigaction action {};
     action.sa_handler = on_cleanup_crash;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
+    action.sa_flags = 0;  // the handler ends the process
     sigaction(kCrashSignals[i], &action, nullptr);
   }
 }
