@@ -3,7 +3,7 @@
 // was computed, bad options are refused with exit code 2.
 #include <gtest/gtest.h>
 
-#include <map>
+#include <optional>
 
 #include <cmath>
 #include <cstdio>
@@ -74,15 +74,18 @@ TEST_F(SimulateTest, AClockedInputFromATableIsSetAtItsClocksTicksOnly) {
   ASSERT_TRUE(ExitedWith(result, 0));
   auto rows = lines(read_text(csv));
   ASSERT_EQ(rows[0], "time,held");
-  std::map<std::string, std::string> held_at;  // the last row at each time
-  for (std::size_t i = 1; i < rows.size(); ++i) {
-    const auto comma = rows[i].find(',');
-    held_at[rows[i].substr(0, comma)] = rows[i].substr(comma + 1);
-  }
-  const std::vector<std::pair<std::string, std::string>> expected{
-      {"0", "0"}, {"0.1", "0"}, {"0.2", "0"}, {"0.3", "1"}, {"0.4", "1"}, {"0.5", "2"},
-      {"0.6", "2"}, {"0.7", "3"}, {"0.8", "3"}, {"0.9", "3"}, {"1", "3"}};
-  for (const auto& [t, held] : expected) EXPECT_EQ(held_at[t], held) << "held at t = " << t;
+  auto held_at = [&](double t) {  // the last row at t
+    std::optional<double> held;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      const auto comma = rows[i].find(',');
+      if (std::fabs(std::stod(rows[i].substr(0, comma)) - t) <= 1e-9) held = std::stod(rows[i].substr(comma + 1));
+    }
+    return held;
+  };
+  const std::vector<std::pair<double, double>> expected{{0.0, 0}, {0.1, 0}, {0.2, 0}, {0.3, 1}, {0.4, 1}, {0.5, 2},
+                                                        {0.6, 2}, {0.7, 3}, {0.8, 3}, {0.9, 3}, {1.0, 3}};
+  for (const auto& [t, held] : expected) EXPECT_EQ(held_at(t), std::optional<double>(held)) << "held at t = " << t;
+  EXPECT_EQ(held_at(0.25), std::optional<double>(1.0)) << "after the tick at 0.25";
   Json j = JsonReader::parse(read_text(stats));
   EXPECT_EQ(j["counters"]["time_events"].number, 5) << "the ticks 0.05, 0.25, 0.45, 0.65, 0.85 only";
   EXPECT_TRUE(leftovers().empty());
