@@ -54,14 +54,14 @@ std::vector<RunCase> cases() {
     if (e.pending.empty() && !claims_variant && !clocked && !slider) continue;
     std::string reference = e.reference_csv;
     if (reference.empty() && e.identifier == "SliderCrank") reference = source + "/models/slider_crank/reference/SliderCrank.csv";
-    out.push_back({e.name, e.fmu_path, reference, {}, e.pending});
+    out.push_back({e.name, e.fmu_path, reference, {}, e.pending, 0, ""});
   }
   // Linear elimination (--eliminate auto) relies on the pattern and the
   // derivatives: with a hidden dependency or a wrong partial it ended with
   // exit 0 and a wrong result before the claims were checked first.
   for (const char* fmu : {"HelloWorld_claims_hidden", "HelloWorld_claims_partial_sign"})
     for (const CatalogEntry& e : read_catalog())
-      if (e.name == fmu) out.push_back({e.name + "_eliminate", e.fmu_path, e.reference_csv, {"--eliminate", "auto"}, ""});
+      if (e.name == fmu) out.push_back({e.name + "_eliminate", e.fmu_path, e.reference_csv, {"--eliminate", "auto"}, "", 0, ""});
   // A Zeno point (v_min = 0): lsdae stops with the Zeno message, exit 6
   // (simulation/event_loop.h), the rows up to there kept (issue 32 accepts
   // "stop with the Zeno message"; the reference goes on past t_inf, the ball
@@ -71,7 +71,7 @@ std::vector<RunCase> cases() {
       out.push_back({e.name, e.fmu_path, e.reference_csv, {}, "", 6, "state events accumulate at t = 2.5586339"});
   // An output clock driving a triggered input clock through an SSP.
   out.push_back({"clocked_counter_ssp", std::string(LSDAE_SYSTEM_DIR) + "/clocked_counter.ssp",
-                 source + "/models/systems/reference/clocked_counter.csv", {}, ""});
+                 source + "/models/systems/reference/clocked_counter.csv", {}, "", 0, ""});
   return out;
 }
 

@@ -23,6 +23,7 @@
 #include "broken_fmus.h"
 #include "cli_fixture.h"
 #include "lsdae/lsdae.h"
+#include "lsdae/supervise.h"
 #include "mini_json.h"
 
 namespace lsdae::test {
