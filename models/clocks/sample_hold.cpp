@@ -13,8 +13,15 @@
 //
 // Exact solution: held_k = sin(w t_k) on [t_k, t_k+1); y relaxes towards it,
 // y(t) = held_k + (y(t_k) - held_k) exp(-(t - t_k)/T).
+//
+// Config key source = sine (the default) | input: with `input` the sample is
+// a clocked Float64 input u (clocks="sample", start 0) instead of s: held := u
+// at every tick. FMI 3.0 2.2.6.2 lets the importer set u only while `sample`
+// is active (Event Mode, after fmi3SetClock); the kit refuses it otherwise.
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 
 #include "kit/model.h"
 
@@ -24,7 +31,11 @@ using namespace lsdae::kit;
 
 class SampleHold final : public Model {
  public:
-  explicit SampleHold(const Config&) {}
+  explicit SampleHold(const Config& config) : input_(config.get_string("source", "sine") == "input") {
+    const std::string source = config.get_string("source", "sine");
+    if (source != "sine" && source != "input")
+      throw std::invalid_argument("model configuration: key \"source\" is \"" + source + "\"; allowed values: sine, input");
+  }
 
   void declare(Builder& b) override {
     b.model_name("SampleHold", "A sine sampled by a shifted fixed-period clock, held, and filtered");
@@ -47,6 +58,16 @@ class SampleHold final : public Model {
     held.start = 0.0;
     held.clocks = {sample_};
     held_ = b.add(std::move(held));
+    if (input_) {
+      Variable u;
+      u.name = "u";
+      u.description = "the sampled input, set by the importer at the ticks of sample";
+      u.causality = Causality::input;
+      u.variability = Variability::discrete;
+      u.start = 0.0;
+      u.clocks = {sample_};
+      u_ = b.add(std::move(u));
+    }
     s_ = b.state("s", 0.0, "", "sin(w t)");
     der_s_ = b.derivative(s_);
     c_ = b.state("c", 1.0, "", "cos(w t)");
@@ -56,12 +77,13 @@ class SampleHold final : public Model {
     b.ode_dependencies(der_s_, {{c_, DepKind::fixed}});
     b.ode_dependencies(der_c_, {{s_, DepKind::fixed}});
     b.ode_dependencies(der_y_, {{y_, DepKind::fixed}});
-    b.ode_dependencies(held_, {{sample_, DepKind::dependent}, {s_, DepKind::dependent}});
+    if (input_) b.ode_dependencies(held_, {{sample_, DepKind::dependent}, {u_, DepKind::dependent}});
+    else b.ode_dependencies(held_, {{sample_, DepKind::dependent}, {s_, DepKind::dependent}});
   }
 
   void compute(Context& c) override {
     double* v = c.v;
-    if (c.event_mode && c.active(sample_)) v[held_] = v[s_];
+    if (c.event_mode && c.active(sample_)) v[held_] = input_ ? v[u_] : v[s_];
     v[der_s_] = v[w_] * v[c_];
     v[der_c_] = -v[w_] * v[s_];
     v[der_y_] = (v[held_] - v[y_]) / v[T_];
@@ -75,6 +97,8 @@ class SampleHold final : public Model {
   }
 
  private:
+  bool input_ = false;
+  ValueRef u_ = 0;
   ValueRef w_ = 0, T_ = 0, sample_ = 0, held_ = 0, s_ = 0, der_s_ = 0, c_ = 0, der_c_ = 0, y_ = 0, der_y_ = 0;
 };
 

@@ -388,6 +388,7 @@ Description describe(Model& model, const Config& config) {
       throw std::invalid_argument("declare: event indicator \"" + d.variables[e].name + "\" is not a Float64");
   check_clocks(d);
   d.lenient_clocked_access = optional_choice("clocked_access", "strict", "lenient");
+  d.abort_when_freed = optional_choice("free_fault", "none", "abort");
   if (d.lenient_clocked_access && d.clocks.empty())
     throw std::invalid_argument("model configuration: clocked_access=lenient, but the model declares no clock");
   const std::string fmu_state = config.get_string("fmu_state", "none");

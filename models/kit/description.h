@@ -54,6 +54,10 @@ struct Description {
   // is active (FMI 3.0 2.2.6.2); `lenient` answers a get with the value of
   // the last tick, as some exporters do.
   bool lenient_clocked_access = false;
+  // Config key free_fault=abort: fmi3FreeInstance (fmi2FreeInstance) frees the
+  // instance and then calls abort() (SIGABRT) -- an FMU that crashes at cleanup
+  // after a correct simulation (issue 32, a commercial exporter's FMI 2.0 FMU).
+  bool abort_when_freed = false;
 
   // False claims of a variant (claims.h): declared partial derivatives
   // scaled by a factor in fmi3GetDirectionalDerivative.

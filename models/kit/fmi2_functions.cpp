@@ -24,6 +24,7 @@
 // (kit FMUs have none) answer fmi2Error with a message; every function of the
 // 2.0 standard is exported so that importers that resolve them all load the
 // binary. Each definition is checked against its fmi2_abi.h type.
+#include <cstdlib>
 #include <cctype>
 #include <cstring>
 #include <exception>
@@ -183,7 +184,12 @@ LSDAE_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmu
 }
 LSDAE_CHECK_TYPE(fmi2Instantiate);
 
-LSDAE_EXPORT void fmi2FreeInstance(fmi2Component c) { delete static_cast<Component*>(c); }
+LSDAE_EXPORT void fmi2FreeInstance(fmi2Component c) {
+  auto* component = static_cast<Component*>(c);
+  const bool abort_now = component != nullptr && component->instance && component->instance->description().abort_when_freed;
+  delete component;
+  if (abort_now) std::abort();  // config free_fault=abort
+}
 LSDAE_CHECK_TYPE(fmi2FreeInstance);
 
 LSDAE_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean, fmi2Real, fmi2Real startTime, fmi2Boolean,

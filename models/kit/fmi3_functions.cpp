@@ -2,6 +2,7 @@
 // FMU. Each one checks its instance pointer, forwards to Instance and turns
 // any exception into fmi3Error with the function name in the message, so no
 // C++ exception ever crosses the C ABI.
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <string>
@@ -77,7 +78,12 @@ LSDAE_EXPORT fmi3Instance fmi3InstantiateScheduledExecution(fmi3String, fmi3Stri
   return nullptr;
 }
 
-LSDAE_EXPORT void fmi3FreeInstance(fmi3Instance instance) { delete static_cast<Instance*>(instance); }
+LSDAE_EXPORT void fmi3FreeInstance(fmi3Instance instance) {
+  auto* s = static_cast<Instance*>(instance);
+  const bool abort_now = s != nullptr && s->description().abort_when_freed;  // config free_fault=abort
+  delete s;
+  if (abort_now) std::abort();
+}
 
 LSDAE_EXPORT fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance) {
   return guarded(instance, "fmi3EnterConfigurationMode", [](Instance& s) { return s.enter_configuration_mode(); });

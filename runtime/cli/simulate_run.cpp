@@ -162,12 +162,22 @@ int simulate(RunContext& ctx, const SimulateRequest& o, const std::shared_ptr<co
     return exit_code(ErrorKind::interrupted);
   }
   print_summary(*sim, r.rows, o.output);
+  // The results and statistics are complete and closed: a crash of the FMU
+  // while `sim` frees its instances (fmi3FreeInstance) no longer loses them,
+  // and is reported as such (exit kExitCompletedThenCrashed, finish_run).
+  ctx.report_completed(model->display_name());
+  sim.reset();
   return 0;
 }
 
 int finish_run(const RunOutcome& r, const SimulateRequest& o, const std::string& fmu_name, double wall) {
   if (r.end == RunEnd::completed) return r.exit_code;
   if (r.end == RunEnd::failed) throw Error(r.error_kind, r.message);
+  if (r.completed_before_end && (r.end == RunEnd::crashed || r.end == RunEnd::exited)) {
+    // Complete results and statistics (written before the crash): kept as they are.
+    std::cerr << "lsdae: error: " << r.message << '\n';
+    return kExitCompletedThenCrashed;
+  }
   if (!r.killed && r.end == RunEnd::interrupted) {
     // It stopped by itself; a signal after its last check still counts.
     if (r.exit_code != exit_code(ErrorKind::interrupted)) std::cerr << "lsdae: " << r.message << '\n';

@@ -30,6 +30,7 @@
 #include "lsdae/fmu.h"
 #include "lsdae/ssp.h"
 #include "lsdae/supervise.h"
+#include "simulation/model_clocks.h"
 
 namespace lsdae::cli {
 
@@ -122,6 +123,10 @@ Runner add_validate_command(CLI::App& app) {
       return exit_code(e.kind());
     }
     Diagnostics findings = fmu->diagnostics();
+    // The clock declarations a run refuses (simulation/model_clocks.h): the
+    // run's own rule and words, each an error here.
+    for (const auto& refusal : simulation::clock_refusals(fmu->model_description()))
+      findings.error("modelDescription.xml", refusal.variable->line, refusal.statement(), refusal.todo);
     std::string load_result = "skipped";
     std::optional<ErrorKind> load_error;
     // Conformance errors do not stop simulation, so they do not stop the load either.

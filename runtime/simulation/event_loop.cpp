@@ -13,6 +13,23 @@
 
 namespace lsdae::simulation {
 
+namespace {
+
+// The --input table's values at t onto one instance (Initialization or Event
+// Mode: discrete inputs change there only, FMI 3.0 3.2.3); one refusal message
+// for the start and every event.
+// With `ticked`: the clocked inputs of those clocks (after fmi3SetClock).
+void apply_inputs(InputTable* inputs, Instance& inst, double t, const std::vector<ValueReference>* ticked = nullptr) {
+  if (inputs == nullptr) return;
+  const CallStatus status = ticked == nullptr ? inputs->apply(inst, t, true) : inputs->apply_clocked(inst, t, *ticked);
+  if (status == CallStatus::discard)
+    throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the " +
+                                         (ticked == nullptr ? "" : "clocked ") + "inputs at t = " + format_number(t) +
+                                         " from --input → check the table's values");
+}
+
+}  // namespace
+
 void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
   const double t_start = settings_.t_start;
   clocks_.reset();
@@ -32,15 +49,14 @@ void EventLoop::initialize_instances(ModelEvaluation& evaluation) {
     Instance& inst = evaluation.instance(i);
     evaluation.apply_set_values(inst);
     inst.enter_initialization_mode(settings_.rtol, t_start, settings_.t_stop);
-    if (inputs != nullptr && inputs->apply(inst, t_start, true) == CallStatus::discard)
-      throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
-                                           format_number(t_start) + " from --input → check the table's values");
+    apply_inputs(inputs, inst, t_start);
     if (clocks_) clocks_->initialize(inst, t_start, i == 0);
     inst.exit_initialization_mode();
     // Clocks due at the start tick in the event iteration that follows (Event
     // Mode): instance 0's schedule, the same for every instance.
     if (clocks_ && i == 0) ticked = clocks_->due_at(t_start);
     if (clocks_) clocks_->activate(inst, ticked);
+    if (clocks_) apply_inputs(inputs, inst, t_start, &ticked);  // clocked inputs: while their clock is active
     for (int k = 0;; ++k) {
       if (clocks_) clocks_->before_update(inst, ticked, k == 0, i == 0);
       DiscreteStatesUpdate u = inst.update_discrete_states();
@@ -95,10 +111,9 @@ EventLoop::Iteration EventLoop::iterate(ModelEvaluation& evaluation, double t, s
     inst.enter_event_mode();
     if (sets_at_next_event_) evaluation.apply_set_values(inst);  // Simulation::set while paused at this event
     // discrete inputs change in Event Mode only (FMI 3.0 §3.2.3)
-    if (inputs != nullptr && inputs->apply(inst, t, true) == CallStatus::discard)
-      throw Error(ErrorKind::fmu_call, "simulate: the FMU refused (" + inst.status_name(2) + ") the inputs at t = " +
-                                           format_number(t) + " from --input → check the table's values");
+    apply_inputs(inputs, inst, t);
     if (clocks_) clocks_->activate(inst, ticked);  // after the inputs: FMI 3.0 3.2.3
+    if (clocks_) apply_inputs(inputs, inst, t, &ticked);  // clocked inputs: while their clock is active
     for (int k = 0;; ++k) {
       if (clocks_) clocks_->before_update(inst, ticked, k == 0, i == 0);
       DiscreteStatesUpdate u = inst.update_discrete_states();

@@ -79,7 +79,8 @@ InputTable InputTable::read_csv(const std::filesystem::path& path, const ModelDe
         throw Error(ErrorKind::usage, where(line_no) + "column \"" + header[c] + "\" appears twice → keep one");
     Column column;
     column.variable = v;
-    column.continuous = is_float(v->type) && v->variability == Variability::continuous;
+    column.clocked = !v->clocks.empty();
+    column.continuous = is_float(v->type) && v->variability == Variability::continuous && !column.clocked;
     column.values = Values(v->type);
     table.columns_.push_back(std::move(column));
   }
@@ -129,7 +130,7 @@ InputTable InputTable::read_csv(const std::filesystem::path& path, const ModelDe
   for (std::size_t r = 1; r < n; ++r) {
     bool event = table.times_[r] == table.times_[r - 1];
     for (const auto& c : table.columns_)
-      if (!c.continuous && c.values.text(r) != c.values.text(r - 1)) event = true;
+      if (!c.continuous && !c.clocked && c.values.text(r) != c.values.text(r - 1)) event = true;
     if (event) table.event_times_.push_back(table.times_[r]);
   }
   table.event_times_.erase(std::unique(table.event_times_.begin(), table.event_times_.end()), table.event_times_.end());
@@ -194,18 +195,36 @@ CallStatus InputTable::apply(Instance& instance, double t, bool discrete) const 
   if (!discrete) return CallStatus::ok;
   const std::size_t r = discrete_row(t);
   for (const auto& c : columns_) {
-    if (c.continuous) continue;
-    Values one(c.variable->type);
-    switch (storage_of(c.variable->type)) {
-      case ValueStorage::real: one.reals.push_back(c.values.reals[r]); break;
-      case ValueStorage::integer: one.integers.push_back(c.values.integers[r]); break;
-      case ValueStorage::unsigned_integer: one.unsigned_integers.push_back(c.values.unsigned_integers[r]); break;
-      case ValueStorage::text: one.texts.push_back(c.values.texts[r]); break;
-    }
-    const ValueReference vr = c.variable->value_reference;
-    if (instance.set_values({&vr, 1}, one) == CallStatus::discard) return CallStatus::discard;
+    if (c.continuous || c.clocked) continue;
+    if (set_discrete(instance, c, r) == CallStatus::discard) return CallStatus::discard;
   }
   return CallStatus::ok;
+}
+
+CallStatus InputTable::apply_clocked(Instance& instance, double t, std::span<const ValueReference> ticked) const {
+  if (ticked.empty()) return CallStatus::ok;
+  const std::size_t r = discrete_row(t);
+  for (const auto& c : columns_) {
+    if (!c.clocked) continue;
+    const auto& clocks = c.variable->clocks;
+    const bool active = std::any_of(clocks.begin(), clocks.end(), [&](ValueReference vr) {
+      return std::find(ticked.begin(), ticked.end(), vr) != ticked.end();
+    });
+    if (active && set_discrete(instance, c, r) == CallStatus::discard) return CallStatus::discard;
+  }
+  return CallStatus::ok;
+}
+
+CallStatus InputTable::set_discrete(Instance& instance, const Column& c, std::size_t r) const {
+  Values one(c.variable->type);
+  switch (storage_of(c.variable->type)) {
+    case ValueStorage::real: one.reals.push_back(c.values.reals[r]); break;
+    case ValueStorage::integer: one.integers.push_back(c.values.integers[r]); break;
+    case ValueStorage::unsigned_integer: one.unsigned_integers.push_back(c.values.unsigned_integers[r]); break;
+    case ValueStorage::text: one.texts.push_back(c.values.texts[r]); break;
+  }
+  const ValueReference vr = c.variable->value_reference;
+  return instance.set_values({&vr, 1}, one);
 }
 
 }  // namespace lsdae::simulation

@@ -14,6 +14,12 @@
 // Every time where a discrete input changes or a continuous one steps is a
 // time event (next_event_after): the importer enters Event Mode there and
 // sets the new values, as FMI 3.0 requires for discrete inputs (§3.2.3).
+// Clocked inputs (FMI 3.0 2.2.6.2: an input with the attribute clocks may be
+// set only while one of its clocks is active) are samples: apply() leaves
+// them alone, apply_clocked() sets them at a tick of one of their clocks,
+// in Event Mode after fmi3SetClock, to the table's value at the tick (the
+// last row at or before it, the value right of a step); their changes
+// between ticks make no event.
 // Values are parsed strictly for the variable's type (lsdae/values.h); an
 // unknown column, a non-input, an array variable, a time that decreases or
 // a row with the wrong number of fields is Error(usage) naming the file,
@@ -23,6 +29,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,11 +59,15 @@ class InputTable {
   // Mode: the values right of a step). Returns discard if the FMU did.
   // Thread-safe for distinct instances (Jacobian colours in parallel).
   CallStatus apply(Instance& instance, double t, bool discrete) const;
+  // Event Mode at a tick of the input clocks `ticked` (after fmi3SetClock):
+  // the clocked inputs of those clocks, at time t. Returns discard if the FMU did.
+  CallStatus apply_clocked(Instance& instance, double t, std::span<const ValueReference> ticked) const;
 
  private:
   struct Column {
     const Variable* variable = nullptr;
     bool continuous = false;
+    bool clocked = false;       // the variable has clocks: set at their ticks only
     std::vector<double> reals;  // continuous: one per row
     Values values;              // discrete: one per row
   };
@@ -68,6 +79,7 @@ class InputTable {
   std::vector<ValueReference> continuous_vrs_;  // of the continuous columns, in column order
 
   double continuous_value(const Column& c, double t, bool right) const;
+  CallStatus set_discrete(Instance& instance, const Column& c, std::size_t row) const;
   std::size_t discrete_row(double t) const;
 };
 

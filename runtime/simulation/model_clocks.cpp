@@ -19,37 +19,65 @@ bool periodic(ClockKind kind) {
 // absorbs the rounding of t_start + shift + k·interval.
 bool same_time(double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)); }
 
-[[noreturn]] void refuse_clock(const std::string& model, const Variable& v, const std::string& what,
-                               const std::string& todo) {
-  throw Error(ErrorKind::invalid,
-              model + ": Clock \"" + v.name + "\" (line " + std::to_string(v.line) + "): " + what + " → " + todo);
-}
-
 }  // namespace
 
-ModelClocks::ModelClocks(const ModelDescription& md, const std::string& model_name) : md_(md), model_name_(model_name) {
-  auto refuse = [&](const Variable& v, const std::string& what, const std::string& todo) {
-    refuse_clock(model_name_, v, what, todo);
-  };
+std::string ClockRefusal::message(const std::string& model_name) const {
+  return model_name + ": " + text();
+}
+
+std::string ClockRefusal::statement() const {
+  return std::string(variable->type == VariableType::clock ? "Clock" : "variable") + " \"" + variable->name +
+         "\" (line " + std::to_string(variable->line) + "): " + what;
+}
+
+std::string ClockRefusal::text() const { return statement() + " → " + todo; }
+
+// The one copy of the rule: what lsdae does not drive (ModelClocks refuses
+// the first at the start of a run, `lsdae validate` reports them all).
+std::vector<ClockRefusal> clock_refusals(const ModelDescription& md) {
+  std::vector<ClockRefusal> out;
   for (const Variable& v : md.variables) {
     if (v.type != VariableType::clock) continue;
-    if (!v.clock || !v.clock->interval_variability)
-      refuse_clock(model_name_, v, "intervalVariability=\"" + (v.clock ? v.clock->interval_variability_text : std::string()) +
-                    "\" is not one of constant, fixed, tunable, changing, countdown, triggered (FMI 3.0 2.4.7.5)",
+    auto refuse = [&](std::string what, std::string todo) { out.push_back({&v, std::move(what), std::move(todo)}); };
+    if (!v.clock || !v.clock->interval_variability) {
+      refuse("intervalVariability=\"" + (v.clock ? v.clock->interval_variability_text : std::string()) +
+                 "\" is not one of constant, fixed, tunable, changing, countdown, triggered (FMI 3.0 2.4.7.5)",
              "the FMU is invalid; re-export it");
+      continue;
+    }
     if (v.is_array())
-      refuse(v, "an array of clocks; lsdae drives scalar clocks only", "re-export the model with scalar clocks");
-    if (v.causality != Causality::input && v.causality != Causality::output)
-      refuse(v, std::string("causality \"") + to_string(v.causality) +
-                    "\": lsdae drives input clocks and reads output clocks (FMI 3.0 2.2.9); it cannot know when a "
-                    "local clock ticks, so the variables it clocks could be neither read nor recorded",
+      refuse("an array of clocks; lsdae drives scalar clocks only", "re-export the model with scalar clocks");
+    else if (v.causality != Causality::input && v.causality != Causality::output)
+      refuse(std::string("causality \"") + to_string(v.causality) +
+                 "\": lsdae drives input clocks and reads output clocks (FMI 3.0 2.2.9); it cannot know when a "
+                 "local clock ticks, so the variables it clocks could be neither read nor recorded",
              "re-export the model with the clock as an input or output clock");
-    if (v.causality == Causality::input && *v.clock->interval_variability != ClockKind::triggered &&
-        !v.clocks.empty())
-      refuse(v, std::string("a ") + v.clock->interval_variability_text +
-                    " input clock that is itself clocked (attribute clocks): it may tick only with the clocks it "
-                    "names, a schedule lsdae does not derive (it ticks time-based clocks by their own timing)",
+    else if (v.causality == Causality::input && *v.clock->interval_variability != ClockKind::triggered &&
+             !v.clocks.empty())
+      refuse(std::string("a ") + v.clock->interval_variability_text +
+                 " input clock that is itself clocked (attribute clocks): it may tick only with the clocks it "
+                 "names, a schedule lsdae does not derive (it ticks time-based clocks by their own timing)",
              "re-export the model without clocks on the Clock");
+  }
+  for (const Variable& v : md.variables) {
+    if (v.type == VariableType::clock) continue;
+    for (ValueReference cr : v.clocks) {
+      const Variable* clock = md.find(cr);
+      if (clock == nullptr || clock->type != VariableType::clock) {
+        out.push_back({&v, "clocks=\"" + std::to_string(cr) + "\" is not the value reference of a Clock (FMI 3.0 2.4.7.4)",
+                       "the FMU is invalid; re-export it"});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+ModelClocks::ModelClocks(const ModelDescription& md, const std::string& model_name) : md_(md), model_name_(model_name) {
+  if (const auto refused = clock_refusals(md); !refused.empty())
+    throw Error(ErrorKind::invalid, refused.front().message(model_name_));
+  for (const Variable& v : md.variables) {
+    if (v.type != VariableType::clock) continue;
     Clock c;
     c.variable = &v;
     c.kind = *v.clock->interval_variability;
@@ -59,13 +87,6 @@ ModelClocks::ModelClocks(const ModelDescription& md, const std::string& model_na
   }
   for (const Variable& v : md.variables) {
     if (v.clocks.empty() || v.type == VariableType::clock) continue;
-    for (ValueReference cr : v.clocks) {
-      const Variable* clock = md.find(cr);
-      if (clock == nullptr || clock->type != VariableType::clock)
-        throw Error(ErrorKind::invalid, model_name_ + ": variable \"" + v.name + "\" (line " + std::to_string(v.line) +
-                                            "): clocks=\"" + std::to_string(cr) + "\" is not the value reference of "
-                                            "a Clock (FMI 3.0 2.4.7.4) → the FMU is invalid; re-export it");
-    }
     clocked_.push_back(&v);
     held_.emplace(v.value_reference, Values(v.type));
   }

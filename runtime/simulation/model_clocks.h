@@ -56,6 +56,21 @@
 
 namespace lsdae::simulation {
 
+// One clock declaration lsdae does not drive (the list above, "Refused at
+// construction"): the variable, what is wrong and what to do.
+struct ClockRefusal {
+  const Variable* variable = nullptr;
+  std::string what, todo;
+  // "Clock "c" (line 12): what" (statement), "... → todo" (text), with the
+  // model's name in front (message: the run's error).
+  std::string statement() const;
+  std::string text() const;
+  std::string message(const std::string& model_name) const;
+};
+// Every clock declaration of `md` that a run refuses, in declaration order:
+// the one copy of the rule, for ModelClocks and for `lsdae validate`.
+std::vector<ClockRefusal> clock_refusals(const ModelDescription& md);
+
 class ModelClocks {
  public:
   // The clocks of `md`; refuses what lsdae does not support (see above).

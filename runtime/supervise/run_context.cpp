@@ -24,6 +24,7 @@ void reset(RunReport& report) noexcept {
   report.progress_rows.store(0);
   report.progress_time.store(0.0);
   report.progress_set.store(0);
+  report.completed.store(0);
   report.report.store(0);
   report.exit_code.store(0);
   report.error_kind.store(0);
@@ -56,6 +57,13 @@ void RunContext::report_progress(std::uint64_t rows, double time) noexcept {
   report.progress_rows.store(rows, std::memory_order_relaxed);
   report.progress_time.store(time, std::memory_order_relaxed);
   report.progress_set.store(1, std::memory_order_relaxed);
+}
+
+void RunContext::report_completed(const std::string& label) noexcept {
+  supervise::RunReport& report = report_ != nullptr ? *report_ : supervise::in_process_report();
+  report.completed.store(1, std::memory_order_relaxed);
+  // In this process nothing survives a crash to say it: a handler does.
+  if (report_ == nullptr) supervise::guard_cleanup_crashes(label);
 }
 
 }  // namespace lsdae

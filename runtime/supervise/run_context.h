@@ -42,6 +42,7 @@ struct RunReport {
   std::atomic<std::uint32_t> report{0};        // ReportState
   std::atomic<std::int32_t> exit_code{0};      // returned: its value
   std::atomic<std::int32_t> error_kind{0};     // failed: the lsdae::ErrorKind
+  std::atomic<std::uint32_t> completed{0};     // 1 once the work function said its results are complete
   // parent → child
   std::atomic<std::int32_t> stop_request{0};
   char message[kMessageBytes] = {};            // failed: the message, NUL-terminated (truncated)

@@ -67,6 +67,7 @@ FmuCallInfo call_in_progress(const call_record::CallRecord& calls) {
 }
 
 void read_progress(const RunReport& report, RunOutcome& out) {
+  out.completed_before_end = report.completed.load() != 0;
   if (report.progress_set.load() == 0) return;
   out.rows = report.progress_rows.load();
   out.reached_time = report.progress_time.load();
@@ -83,6 +84,17 @@ RunOutcome interrupted_before_start(int signo, const IsolationOptions& options) 
 void describe_end(RunOutcome& out, const IsolationOptions& options, const call_record::CallRecord& calls) {
   const bool in_call = !out.call.function.empty();
   const std::string where = in_call ? out.call.describe() : "";
+  if ((out.end == RunEnd::crashed || out.end == RunEnd::exited) && out.completed_before_end) {
+    // The results were complete: the FMU failed while lsdae freed it.
+    const std::string how = out.end == RunEnd::crashed ? "was killed by " + signal_text(out.signal)
+                                                      : "ended with exit status " + std::to_string(out.exit_code);
+    out.message = prefixed(options, "the run completed and its results are complete; then the FMU failed while "
+                                    "being freed: the process running it " + how +
+                                        (in_call ? " in " + where : std::string(" after the run")) +
+                                        " → the results stand; the crash is a bug in the FMU's binary: report it "
+                                        "to its vendor with this FMU");
+    return;
+  }
   switch (out.end) {
     case RunEnd::completed:
     case RunEnd::failed:

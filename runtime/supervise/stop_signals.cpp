@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include "import/temp_dir.h"
@@ -47,6 +48,20 @@ extern "C" void on_stop_signal(int signo) {
     _exit(130);
   }
   errno = saved_errno;
+}
+
+// guard_cleanup_crashes: one message per fatal signal, written before the
+// crash (a handler may only write() it).
+constexpr int kCrashSignals[5] = {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+char g_cleanup_message[5][1024];
+
+extern "C" void on_cleanup_crash(int signo) {
+  for (int i = 0; i < 5; ++i) {
+    if (kCrashSignals[i] != signo) continue;
+    [[maybe_unused]] ssize_t w = write(STDERR_FILENO, g_cleanup_message[i], std::strlen(g_cleanup_message[i]));
+  }
+  if (g_abort_folder_set.load()) import::remove_tree_signal_safe(g_abort_folder);
+  _exit(kExitCompletedThenCrashed);
 }
 
 extern "C" void on_child_stop_signal(int signo) {
@@ -132,5 +147,25 @@ void StopSignals::remove_on_abort(const std::filesystem::path& folder) {
   std::memcpy(g_abort_folder, text.c_str(), text.size() + 1);
   g_abort_folder_set.store(true);
 }
+
+namespace supervise {
+
+void guard_cleanup_crashes(const std::string& label) noexcept {
+  for (int i = 0; i < 5; ++i) {
+    const char* name = strsignal(kCrashSignals[i]);
+    std::snprintf(g_cleanup_message[i], sizeof g_cleanup_message[i],
+                  "lsdae: error: %s%sthe run completed and its results are complete; then the FMU failed while being "
+                  "freed: signal %d (%s) → the results stand; the crash is a bug in the FMU's binary: report it to "
+                  "its vendor with this FMU\n",
+                  label.c_str(), label.empty() ? "" : ": ", kCrashSignals[i], name != nullptr ? name : "?");
+    struct sigaction action {};
+    action.sa_handler = on_cleanup_crash;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // the handler ends the process
+    sigaction(kCrashSignals[i], &action, nullptr);
+  }
+}
+
+}  // namespace supervise
 
 }  // namespace lsdae

@@ -15,6 +15,8 @@
 #ifndef LSDAE_RUNTIME_SUPERVISE_STOP_SIGNALS_H
 #define LSDAE_RUNTIME_SUPERVISE_STOP_SIGNALS_H
 
+#include <string>
+
 namespace lsdae::supervise {
 
 struct RunReport;
@@ -33,6 +35,12 @@ void set_in_process_run(bool on) noexcept;
 // a crash end the child by its own signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 // SIGABRT back to their defaults, whatever the caller installed).
 void become_child(RunReport* report) noexcept;
+// In process, once the work function's results are complete
+// (RunContext::report_completed): a crash from now on (SIGABRT, SIGSEGV,
+// SIGBUS, SIGILL, SIGFPE: an FMU failing while it is freed) writes that the
+// run completed and the FMU crashed at cleanup, removes the extraction
+// folder (remove_on_abort) and ends the process with kExitCompletedThenCrashed.
+void guard_cleanup_crashes(const std::string& label) noexcept;
 
 }  // namespace lsdae::supervise
 

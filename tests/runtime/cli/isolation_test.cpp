@@ -23,6 +23,7 @@
 #include "broken_fmus.h"
 #include "cli_fixture.h"
 #include "lsdae/lsdae.h"
+#include "lsdae/supervise.h"
 #include "mini_json.h"
 
 namespace lsdae::test {
@@ -184,6 +185,39 @@ TEST_F(IsolationTest, AbortInAResidualCallIsACrash) {
                                "assertion\\)"));
   expect_rows_kept(result, 3, 4);
   EXPECT_TRUE(leftovers().empty());
+}
+
+// An FMU that aborts in fmi3FreeInstance / fmi2FreeInstance after a correct
+// simulation (kit config free_fault=abort; issue 32's commercial FMI 2.0 FMU):
+// the result and statistics files are those of the completed run -- the same
+// bytes as the FMU without the fault gives -- and lsdae says the run completed
+// and the FMU crashed while being freed, exit 13, isolated or not.
+TEST_F(IsolationTest, ACrashWhileTheFmuIsFreedKeepsTheCompletedRun) {
+  const fs::path reference_csv = work_ / "reference.csv";
+  for (const std::string version : {"", "_fmi2"}) {
+    const std::string fmu = std::string(LSDAE_FMU_DIR) + "/BouncingBall" + version + "_abort_at_free.fmu";
+    const std::string clean = std::string(LSDAE_FMU_DIR) + "/BouncingBall" + (version.empty() ? "_ode" : version) + ".fmu";
+    auto good = lsdae({"simulate", clean, "-o", reference_csv.string(), "--no-progress"});
+    ASSERT_TRUE(ExitedWith(good, 0));
+    for (const bool isolated : {true, false}) {
+      SCOPED_TRACE(fmu + (isolated ? "" : " --no-isolate"));
+      std::vector<std::string> extra;
+      if (!isolated) extra.push_back("--no-isolate");
+      auto result = lsdae(simulate_args(fmu, extra));
+      ASSERT_TRUE(ExitedWith(result, kExitCompletedThenCrashed));
+      EXPECT_TRUE(Mentions(result, "the run completed and its results are complete; then the FMU failed while being "
+                                   "freed"));
+      if (isolated)
+        EXPECT_TRUE(Mentions(result, std::string("killed by SIGABRT (Aborted) in ") +
+                                         (version.empty() ? "fmi3FreeInstance" : "fmi2FreeInstance")));
+      else
+        EXPECT_TRUE(Mentions(result, "signal 6 (Aborted)"));
+      EXPECT_EQ(read_text(csv_file()), read_text(reference_csv)) << "the complete results of the run";
+      Json stats = JsonReader::parse(read_text(stats_file()));
+      EXPECT_TRUE(stats["completed"].boolean);
+      EXPECT_TRUE(leftovers().empty()) << "the extraction folder must be removed";
+    }
+  }
 }
 
 TEST_F(IsolationTest, ValidateReportsACrashInInstantiateAsABinaryError) {

@@ -396,6 +396,30 @@ TEST_F(ReferenceFmus, ClocksWithoutModelExchangeIsRefusedWithAReason) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// `validate` reports the clock declarations `simulate` refuses, in the run's
+// own words (simulation/model_clocks.h, clock_refusals: one copy of the rule):
+// Clocks' countdown clock inClock3, clocked by inClock1, beside the missing
+// <ModelExchange>. A kit clock FMU that runs is valid.
+TEST_F(ReferenceFmus, ValidateReportsTheClockDeclarationsASimulationRefuses) {
+  CORPUS_FILE(fmu, "fmi3/Clocks.fmu");
+  ProcessResult v = lsdae({"validate", fmu.string(), "--no-load"});
+  EXPECT_TRUE(ExitedWith(v, exit_code(ErrorKind::invalid)));
+  EXPECT_TRUE(Mentions(v, "re:modelDescription\\.xml:[0-9]+: error: Clock \"inClock3\" \\(line [0-9]+\\): a countdown "
+                          "input clock that is itself clocked \\(attribute clocks\\).* → re-export the model without "
+                          "clocks on the Clock"));
+  EXPECT_TRUE(Mentions(v, "no <ModelExchange>"));
+  // The same words as the refusal of a run (ModelClocks).
+  OpenOptions options;
+  options.reject_invalid = false;
+  const auto opened = Fmu::open(fmu, options);
+  const auto refused = simulation::clock_refusals(opened->model_description());
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_TRUE(Mentions(v, refused.front().statement() + " → " + refused.front().todo));
+  ProcessResult kit = lsdae({"validate", std::string(LSDAE_FMU_DIR) + "/ClockTicks_changing.fmu", "--no-load"});
+  EXPECT_TRUE(ExitedWith(kit, 0));
+  EXPECT_FALSE(Mentions(kit, "error:"));
+}
+
 // What Model Exchange allows of Clocks: its clock declarations (three input
 // clocks of three kinds, a triggered output clock, clocked Int32 outputs) are
 // read as written; lsdae's clock driver refuses the countdown clock clocked by

@@ -3,6 +3,8 @@
 // was computed, bad options are refused with exit code 2.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <cmath>
 #include <cstdio>
 
@@ -52,6 +54,41 @@ TEST_F(SimulateTest, WritesResultsAndStatistics) {
   EXPECT_EQ(j["jacobian"]["colors"].number, 1) << "y and z eliminated (--eliminate auto): IDA integrates x alone";
   EXPECT_EQ(j["model"]["eliminated"].number, 2);
   EXPECT_GT(j["counters"]["steps"].number, 10);
+  EXPECT_TRUE(leftovers().empty());
+}
+
+// A clocked input from --input (FMI 3.0 2.2.6.2: set only while its clock is
+// active): SampleHold_input samples u at the ticks of its fixed clock
+// (0.05 + 0.2 k), so held takes the table's value at each tick (0, 1, 2, 3,
+// 3) and keeps it between ticks; u's own changes (0.1, 0.3, 0.5, 0.9) are no
+// events. Before, lsdae set u in Event Mode before the clock ticked and the FMU
+// refused it (exit 6).
+TEST_F(SimulateTest, AClockedInputFromATableIsSetAtItsClocksTicksOnly) {
+  const auto table = work_ / "u.csv", csv = work_ / "held.csv", stats = work_ / "held.json";
+  {
+    std::ofstream out(table);
+    out << "time,u\n0,0\n0.1,1\n0.3,2\n0.5,3\n0.9,4\n";
+  }
+  const std::string fmu = std::string(LSDAE_FMU_DIR) + "/SampleHold_input.fmu";
+  auto result = lsdae({"simulate", fmu, "--input", table.string(), "--stop", "1", "--output-interval", "0.1",
+                       "--output-vars", "held", "-o", csv.string(), "--stats", stats.string(), "--no-progress"});
+  ASSERT_TRUE(ExitedWith(result, 0));
+  auto rows = lines(read_text(csv));
+  ASSERT_EQ(rows[0], "time,held");
+  auto held_at = [&](double t) {  // the last row at t
+    std::optional<double> held;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      const auto comma = rows[i].find(',');
+      if (std::fabs(std::stod(rows[i].substr(0, comma)) - t) <= 1e-9) held = std::stod(rows[i].substr(comma + 1));
+    }
+    return held;
+  };
+  const std::vector<std::pair<double, double>> expected{{0.0, 0}, {0.1, 0}, {0.2, 0}, {0.3, 1}, {0.4, 1}, {0.5, 2},
+                                                        {0.6, 2}, {0.7, 3}, {0.8, 3}, {0.9, 3}, {1.0, 3}};
+  for (const auto& [t, held] : expected) EXPECT_EQ(held_at(t), std::optional<double>(held)) << "held at t = " << t;
+  EXPECT_EQ(held_at(0.25), std::optional<double>(1.0)) << "after the tick at 0.25";
+  Json j = JsonReader::parse(read_text(stats));
+  EXPECT_EQ(j["counters"]["time_events"].number, 5) << "the ticks 0.05, 0.25, 0.45, 0.65, 0.85 only";
   EXPECT_TRUE(leftovers().empty());
 }
 

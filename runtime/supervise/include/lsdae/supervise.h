@@ -101,6 +101,13 @@ class RunContext {
   bool stop_for_timeout() const;  // the run's time limit
   // Rows written and simulation time reached, for the parent's report if the child dies.
   void report_progress(std::uint64_t rows, double time) noexcept;
+  // The work is done and its results are complete (files closed); what is
+  // left is cleanup (freeing the FMU's instances). A crash after this ends
+  // the run with kExitCompletedThenCrashed and a message that says the run
+  // completed: from the parent (isolated), or from a handler of the fatal
+  // signals this call installs for the rest of the process (in process;
+  // `label` prefixes its message, e.g. the FMU's file name).
+  void report_completed(const std::string& label) noexcept;
 
  private:
   friend struct RunContextAccess;
@@ -140,6 +147,9 @@ struct RunOutcome {
   std::string message;    // failed: its message; crashed ... interrupted: what happened (house shape)
   FmuCallInfo call;       // crashed, exited, killed: the FMU call in progress then
   std::optional<std::uint64_t> rows;  // progress last reported by the work function
+  // crashed or exited after RunContext::report_completed(): the results were
+  // complete, the FMU failed while being cleaned up (message says so).
+  bool completed_before_end = false;
   std::optional<double> reached_time;
   double seconds = 0.0;   // wall time of the run
 
@@ -148,6 +158,11 @@ struct RunOutcome {
   // crashed/exited → fmu_crash, timeouts → timeout, interrupted → interrupted.
   ErrorKind kind() const;
 };
+
+// Exit code of a run that completed (its results complete) and whose FMU then
+// crashed or ended the process while being freed (fmi3FreeInstance,
+// fmi2FreeInstance, a destructor): README.md, "Exit codes".
+inline constexpr int kExitCompletedThenCrashed = 13;
 
 using RunBody = std::function<int(RunContext&)>;
 
