@@ -96,7 +96,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // (plan_elimination): runs with dummy derivatives or projection check the
   // kinds once, as with --eliminate off.
   const bool may_eliminate = options.eliminate_linear && !options.uncolored_jacobian && !projecting &&
-                             elimination_not_planned(dae, index1).empty();
+                             settings_.indicators == 0 && elimination_not_planned(dae, index1).empty();
   if (constants || may_eliminate ||
       (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
     checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
@@ -153,12 +153,8 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   }
   if (settings_.indicators > 0) {
     integrator_->set_root_function(settings_.indicators,
-                                   [&evaluation, this](double tt, std::span<const double> yy,
-                                                       std::span<const double> yyp, std::span<double> g) {
-                                     const int status = evaluation.event_indicators(tt, yy, yyp, g);
-                                     if (status == 0) indicator_domains_.map(g);  // FMI's domains, not IDA's zeros
-                                     return status;
-                                   });
+                                   [&evaluation](double tt, std::span<const double> yy, std::span<const double> yyp,
+                                                 std::span<double> g) { return evaluation.event_indicators(tt, yy, yyp, g); });
   }
 }
 
@@ -280,6 +276,19 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
   if (!options.eliminate_linear || elimination_given_up_ || !elimination_not_planned(dae, index1).empty() ||
       projecting || options.uncolored_jacobian || !hidden_dependencies_.empty() || !wrong_unknowns_.empty())
     return false;
+  // Not with state-event indicators: the reduced system takes longer steps,
+  // and IDA finds a root only where an indicator's sign differs at the two
+  // ends of a step. SliderCrank_dae, eliminated, stepped over its second
+  // latch (the indicator back below zero within one step): exit 0 and a
+  // wrong answer. Until the indicators are checked inside a step, runs with
+  // them integrate the full system.
+  if (settings_.indicators > 0) {
+    if (!std::exchange(elimination_note_logged_, true))
+      log_info(evaluation.model().display_name() + ": no linear elimination: the model has " +
+               std::to_string(settings_.indicators) +
+               " event indicator(s), whose crossings IDA finds more surely on the full system's steps");
+    return false;
+  }
   structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration, checked);
   // Everything eliminated (a purely algebraic linear model) would leave IDA
   // its internal clock alone: nothing gained, so nothing is eliminated.
@@ -350,7 +359,6 @@ void IntegrationSession::give_up_elimination_if_it_fails(double at) {
 bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
   give_up_elimination_if_it_fails(at);
   integrator_->start(at, y_, yp_);
-  indicator_domains_.arm();  // IDA's first root evaluation is at this point
   integrator_->set_stop_time(stop_time_);
   // IDACalcIC takes the direction and scale of the first step from tout1; it
   // refuses a tout1 at t0 ("tout1 too close to t0"), which an event exactly at
