@@ -181,10 +181,8 @@ class Sweep:
                 return None
             cmd = [self.lsdae, "simulate", fmu, "--stats", stats, "-o", output, "--output-vars", outputs,
                    "--no-progress"]
-            if variant == "lsdae-elim":
-                cmd += ["--eliminate", "auto"]
-            else:  # the full DAE, as the native solver integrates it (auto is the default since issue 30)
-                cmd += ["--eliminate", "off"]
+            # the full DAE, as the native solver integrates it, but for lsdae-elim (auto: the default)
+            cmd += ["--eliminate", "auto" if variant == "lsdae-elim" else "off"]
             if variant == "dense":
                 cmd += ["--linear-solver", "dense"]
             if variant == "column":

@@ -1,0 +1,121 @@
+// runtime/simulation/integration_session_claims.cpp -- the session's part of
+// the checks of the FMU's claims (jacobian_claims.h, jacobian_recheck.h):
+// the directional derivatives and the pattern at the start, the recheck where
+// Newton fails with fresh Jacobians, the columns taken by finite differences,
+// and the pattern with the hidden dependencies added. See integration_session.h.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "lsdae/log.h"
+#include "simulation/integration_session.h"
+#include "simulation/jacobian_claims.h"
+#include "simulation/jacobian_constancy.h"
+
+namespace lsdae::simulation {
+
+void IntegrationSession::note_wrong_columns(ModelEvaluation& evaluation, const std::vector<std::size_t>& columns) {
+  // By the unknown's name and its derivative's: a re-selection of dummy
+  // derivatives can turn der(x) into an algebraic unknown of its own.
+  for (const std::size_t c : columns) {
+    const std::string name = evaluation.unknown_name(c);
+    wrong_unknowns_.insert(name);
+    wrong_unknowns_.insert("der(" + name + ")");
+  }
+}
+
+bool IntegrationSession::mark_wrong_columns(ModelEvaluation& evaluation) {
+  finite_difference_columns_.clear();
+  if (wrong_unknowns_.empty()) return false;
+  const std::size_t n = evaluation.structure().iteration.cols();
+  finite_difference_columns_.assign(n, false);
+  bool any = false;
+  for (std::size_t k = 0; k < n; ++k)
+    if (const std::string name = evaluation.unknown_name(k);
+        wrong_unknowns_.count(name) != 0 || wrong_unknowns_.count("der(" + name + ")") != 0)
+      finite_difference_columns_[k] = any = true;
+  return any;
+}
+
+void IntegrationSession::check_derivative_claims(ModelEvaluation& evaluation) {
+  if (std::exchange(derivatives_checked_, true)) return;
+  const SimulationOptions& options = settings_.options;
+  // auto and check compare the FMU's directional derivatives; a forced
+  // `directional` uses them as told, `fd` never calls them.
+  const bool compare = options.jacobian == JacobianMode::automatic && options.jacobian_claims != JacobianClaims::trust;
+  const DerivativeVerdict verdict =
+      distrust_false_derivatives(evaluation, evaluation.structure().iteration, t_, y_, yp_, directional_,
+                                 compare || options.jacobian_claims == JacobianClaims::refuse, options.jacobian_claims);
+  directional_ = verdict.use_directional;
+  note_wrong_columns(evaluation, verdict.wrong_columns);
+  for (const auto& [row, column] : verdict.hidden)
+    hidden_dependencies_.emplace_back(evaluation.row_name(row), evaluation.unknown_name(column));
+}
+
+JacobianRevision IntegrationSession::recheck_claims(ModelEvaluation& evaluation, const JacobianCall& call) {
+  JacobianRevision revision;
+  const bool constants = varying_coloring_ && varying_coloring_->constant_entries > 0 && !constants_rechecked_;
+  const bool derivatives = directional_ && !derivatives_rechecked_;
+  if (!(constants || derivatives) || !newton_watch_.due(call)) return revision;
+  const SimulationOptions& options = settings_.options;
+  const structure::Pattern& iteration = evaluation.structure().iteration;
+  auto varying = [this] {
+    return std::count(jacobian_constants_.lifetime.begin(), jacobian_constants_.lifetime.end(),
+                      kernels::EntryLifetime::varying);
+  };
+  const auto varying_before = varying();
+  if (constants) {
+    constants_rechecked_ = true;
+    distrust_false_constants(evaluation, iteration, jacobian_constants_, call.t, call.y, call.yp,
+                             options.jacobian_claims, reported_claims_, true);
+  }
+  if (derivatives) {
+    derivatives_rechecked_ = true;
+    const DerivativeVerdict verdict = distrust_false_derivatives(evaluation, iteration, call.t, call.y, call.yp, true,
+                                                                 true, options.jacobian_claims, true,
+                                                                 finite_difference_columns_);
+    if (!verdict.wrong_columns.empty()) {
+      note_wrong_columns(evaluation, verdict.wrong_columns);
+      mark_wrong_columns(evaluation);
+      revision.finite_difference_columns_changed = true;
+      // The constants were taken by the wrong derivatives (make() takes none with them).
+      std::fill(jacobian_constants_.lifetime.begin(), jacobian_constants_.lifetime.end(),
+                kernels::EntryLifetime::varying);
+    }
+  }
+  if (varying() != varying_before) {
+    std::vector<bool> constant(iteration.nnz());
+    for (std::size_t p = 0; p < constant.size(); ++p)
+      constant[p] = jacobian_constants_.lifetime[p] != kernels::EntryLifetime::varying;
+    *varying_coloring_ = structure::color_varying_columns(iteration, constant);  // in place: the integrator holds it
+    revision.constants_changed = true;
+  }
+  return revision;
+}
+
+void IntegrationSession::augment_pattern(ModelEvaluation& evaluation) {
+  augmented_.reset();
+  if (hidden_dependencies_.empty()) return;
+  const structure::Pattern& iteration = evaluation.structure().iteration;
+  std::map<std::string, std::size_t> row_of, column_of;
+  for (std::size_t k = 0; k < iteration.rows(); ++k) row_of[evaluation.row_name(k)] = k;
+  for (std::size_t k = 0; k < iteration.cols(); ++k) column_of[evaluation.unknown_name(k)] = k;
+  std::vector<std::vector<std::size_t>> rows(iteration.rows());
+  for (std::size_t r = 0; r < iteration.rows(); ++r) {
+    const auto columns = iteration.row(r);
+    rows[r].assign(columns.begin(), columns.end());
+  }
+  std::size_t added = 0;
+  for (const auto& [row, column] : hidden_dependencies_) {
+    const auto r = row_of.find(row), c = column_of.find(column);
+    if (r == row_of.end() || c == column_of.end()) continue;  // not in this index-1 system
+    rows[r->second].push_back(c->second);
+    ++added;
+  }
+  if (added == 0) return;
+  augmented_ = structure::Pattern::from_rows(iteration.cols(), rows);
+  augmented_coloring_ = structure::color_columns(*augmented_);
+}
+
+}  // namespace lsdae::simulation
