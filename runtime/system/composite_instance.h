@@ -270,6 +270,8 @@ class CompositeInstance final : public Instance {
   template <typename T, typename Set>
   CallStatus set_passthrough(std::span<const ValueReference> vrs, std::span<const T> values, Set set);
   [[noreturn]] void not_a_component_variable(ValueReference vr, const char* what) const;
+  // The component variable a pass-through call names (not_a_component_variable otherwise).
+  const Global& component_global(ValueReference vr) const;
   // Binary variables and Configuration Mode: not passed on to the components.
   std::string absence_message(const std::string& what) const override;
 

@@ -166,6 +166,13 @@ CallStatus CompositeInstance::set_float64(std::span<const ValueReference> vrs, s
 }
 
 // Other types: no rows, no kept values; split per call (not on a hot path).
+const Global& CompositeInstance::component_global(ValueReference vr) const {
+  if (vr >= composition_.globals.size()) not_a_component_variable(vr, "not a variable");
+  const Global& g = composition_.globals[vr];
+  if (g.kind != Kind::component) not_a_component_variable(vr, "a Float64 variable");
+  return g;
+}
+
 template <typename T, typename Get>
 CallStatus CompositeInstance::get_passthrough(std::span<const ValueReference> vrs, std::span<T> values, Get get) {
   require_count("get", vrs, values.size());
@@ -176,9 +183,7 @@ CallStatus CompositeInstance::get_passthrough(std::span<const ValueReference> vr
     local.clear();
     where.clear();
     for (std::size_t i = 0; i < vrs.size(); ++i) {
-      if (vrs[i] >= composition_.globals.size()) not_a_component_variable(vrs[i], "not a variable");
-      const Global& g = composition_.globals[vrs[i]];
-      if (g.kind != Kind::component) not_a_component_variable(vrs[i], "a Float64 variable");
+      const Global& g = component_global(vrs[i]);
       if (g.component != c) continue;
       local.push_back(g.local);
       where.push_back(i);
@@ -202,9 +207,7 @@ CallStatus CompositeInstance::set_passthrough(std::span<const ValueReference> vr
     local.clear();
     buffer.clear();
     for (std::size_t i = 0; i < vrs.size(); ++i) {
-      if (vrs[i] >= composition_.globals.size()) not_a_component_variable(vrs[i], "not a variable");
-      const Global& g = composition_.globals[vrs[i]];
-      if (g.kind != Kind::component) not_a_component_variable(vrs[i], "a Float64 variable");
+      const Global& g = component_global(vrs[i]);
       if (g.component != c) continue;
       local.push_back(g.local);
       buffer.push_back(values[i]);
