@@ -1,7 +1,7 @@
 // python/src/bindings.h -- what the source files of the extension module
 // lsdae._lsdae share (support.cpp: errors, the log, the options table;
-// module.cpp: the module itself; model.cpp: values and the Model;
-// simulation.cpp: Simulation and its run; scenario_runner.cpp: ScenarioRunner). Internal to the module:
+// module.cpp: the module itself; model_binding.cpp: values and the Model;
+// simulation_binding.cpp: Simulation and its run; scenario_runner_binding.cpp: ScenarioRunner). Internal to the module:
 // its symbols are hidden (CXX_VISIBILITY_PRESET hidden).
 #ifndef LSDAE_PYTHON_SRC_BINDINGS_H
 #define LSDAE_PYTHON_SRC_BINDINGS_H
@@ -51,14 +51,14 @@ void define_errors(pybind11::module_& m);
 void install_log_sink();
 void set_log_level(const std::string& level);
 
-// Python values and lsdae's typed values (model.cpp).
+// Python values and lsdae's typed values (model_binding.cpp).
 pybind11::object values_to_python(const lsdae::Values& v, bool as_array);
 pybind11::object element_to_python(const lsdae::Values& v, std::size_t k);
 std::string python_to_text(const pybind11::handle& value);
 pybind11::object hex_to_bytes(const std::string& hex);
 
-// Adds lsdae._lsdae.Model (model.cpp), Simulation (simulation.cpp) and
-// ScenarioRunner (scenario_runner.cpp) to the module.
+// Adds lsdae._lsdae.Model (model_binding.cpp), Simulation (simulation_binding.cpp) and
+// ScenarioRunner (scenario_runner_binding.cpp) to the module.
 void define_model(pybind11::module_& m);
 void define_simulation(pybind11::module_& m);
 void define_scenario_runner(pybind11::module_& m);

@@ -1,8 +1,8 @@
 // python/src/module.cpp -- lsdae._lsdae, the extension module beneath the
 // Python package lsdae (python/lsdae/*.py is the API users call; docs/python.md):
 // the module itself here; the errors, the log and the options table in
-// support.cpp; Model and the values in model.cpp; Simulation and its run in
-// simulation.cpp; ScenarioRunner in scenario_runner.cpp; what they share in
+// support.cpp; Model and the values in model_binding.cpp; Simulation and its run in
+// simulation_binding.cpp; ScenarioRunner in scenario_runner_binding.cpp; what they share in
 // bindings.h.
 //
 // pybind11 over the C++ API and the run layer (lsdae/*.h, runtime/run/), not

@@ -1,4 +1,4 @@
-// python/src/model.cpp -- lsdae._lsdae.Model, beneath the Python layer's
+// python/src/model_binding.cpp -- lsdae._lsdae.Model, beneath the Python layer's
 // lsdae.Model (python/lsdae/_model.py): a model opened by the run layer
 // (run/open_model.h: an FMU, an unpacked FMU folder, or a system of FMUs,
 // .ssp or .ssd with every variable named "component.variable") -- its

@@ -1,4 +1,4 @@
-// python/src/scenario_runner.cpp -- lsdae._lsdae.ScenarioRunner, beneath the
+// python/src/scenario_runner_binding.cpp -- lsdae._lsdae.ScenarioRunner, beneath the
 // Python layer's lsdae.ScenarioRunner (python/lsdae/_sweep.py; docs/python.md):
 // one scenario at a time on a model opened, analysed and instantiated once and
 // reset between scenarios (lsdae/sweep.h, sweep/scenario_runner.h).

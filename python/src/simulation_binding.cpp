@@ -1,4 +1,4 @@
-// python/src/simulation.cpp -- lsdae._lsdae.Simulation, beneath the Python
+// python/src/simulation_binding.cpp -- lsdae._lsdae.Simulation, beneath the Python
 // layer's lsdae.Simulation (python/lsdae/_model.py): create with the options
 // table's keyword arguments (run/options.h), set, initialize (with the run
 // layer's one --jacobian check), advance_to, get, and run() through the run
