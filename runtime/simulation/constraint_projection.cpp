@@ -14,9 +14,6 @@
 
 namespace lsdae::simulation {
 
-using structure::EquationRef;
-using structure::no_index;
-using structure::UnknownKind;
 namespace messages = projection_messages;
 using projection_messages::quoted;
 using projection_messages::kPivotTolerance;

@@ -13,13 +13,8 @@
 
 namespace lsdae::simulation {
 
-using structure::EquationRef;
 using structure::no_index;
-using structure::UnknownKind;
 namespace messages = projection_messages;
-using projection_messages::quoted;
-using projection_messages::kPivotTolerance;
-using projection_messages::kNearlySingular;
 
 ConstraintProjector::Eval ConstraintProjector::read(double t, std::span<const double> y, std::span<const double> yp,
                                                     std::span<double> out) {

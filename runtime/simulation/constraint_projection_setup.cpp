@@ -17,9 +17,6 @@ using structure::EquationRef;
 using structure::no_index;
 using structure::UnknownKind;
 namespace messages = projection_messages;
-using projection_messages::quoted;
-using projection_messages::kPivotTolerance;
-using projection_messages::kNearlySingular;
 
 ConstraintProjector::ConstraintProjector(ModelResidual& residual, const ModelDae& dae, const structure::DaeSystem& system,
                                          const structure::Index1System& index1, std::vector<EquationRef> constraints,
