@@ -400,6 +400,13 @@ Description describe(Model& model, const Config& config) {
                                 "\"; allowed values: none, get_set, serialize");
   // A variant without directional derivatives (as many exporters ship).
   if (optional_choice("provides_directional_derivatives", "true", "false")) d.provides_partials = false;
+  d.directional_cost = config.get_int("directional_cost", 1);
+  if (d.directional_cost < 1 || d.directional_cost > 1000000)
+    throw std::invalid_argument("model configuration: key \"directional_cost\" is " + std::to_string(d.directional_cost) +
+                                "; allowed: 1 to 1000000 (the partials computed that many times per call)");
+  if (d.directional_cost > 1 && !d.provides_partials)
+    throw std::invalid_argument("model configuration: directional_cost=" + std::to_string(d.directional_cost) +
+                                ", but the model provides no directional derivatives");
   apply_claims(d);
 
   // Instantiation token: a digest of everything that fixes the variable layout.

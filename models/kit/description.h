@@ -58,6 +58,12 @@ struct Description {
   // instance and then calls abort() (SIGABRT) -- an FMU that crashes at cleanup
   // after a correct simulation (issue 32, a commercial exporter's FMI 2.0 FMU).
   bool abort_when_freed = false;
+  // Config directional_cost=N (N >= 1; default 1): every
+  // fmi3GetDirectionalDerivative call computes the model's partials anew, N
+  // times, as an exporter whose directional derivatives re-evaluate the model
+  // per call does (the values are the same; only the cost changes). For
+  // --jacobian auto's cost rule (runtime/simulation/jacobian_claims.h).
+  long directional_cost = 1;
 
   // False claims of a variant (claims.h): declared partial derivatives
   // scaled by a factor in fmi3GetDirectionalDerivative.

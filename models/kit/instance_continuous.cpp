@@ -159,7 +159,15 @@ fmi3Status Instance::get_directional_derivative(const fmi3ValueReference unknown
       if (!check_vr("fmi3GetDirectionalDerivative (known)", knowns[j], VarType::float64)) return fmi3Error;
   }
   try {
-    ensure_partials();
+    // directional_cost=N: the partials computed anew, N times (description.h).
+    if (desc_.directional_cost > 1) {
+      for (long k = 0; k < desc_.directional_cost; ++k) {
+        partials_ready_ = false;
+        ensure_partials();
+      }
+    } else {
+      ensure_partials();
+    }
   } catch (const std::exception& e) {
     log(fmi3Error, "logStatusError", std::string("fmi3GetDirectionalDerivative: ") + e.what());
     return fmi3Error;

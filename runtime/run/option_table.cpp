@@ -106,9 +106,9 @@ std::vector<OptionSpec> make_table() {
                    true));
   t.push_back(shown(choice(
       OptionId::jacobian, "jacobian", simulation, "--jacobian", "auto",
-      "auto (directional if provided; the FMU's claims checked first: directional derivatives and dependencies "
-      "at the start, entries declared constant also after events; a false claim is named in a warning and not "
-      "used), fd (coloured finite differences), directional (the derivatives as given), check (compare both at "
+      "auto (directional if provided, right and not costlier than finite differences; the FMU's claims checked "
+      "first: directional derivatives and dependencies at the start, entries declared constant also after events; "
+      "a false claim is named in a warning and not used), fd (coloured finite differences), directional (the derivatives as given), check (compare both at "
       "the start and say whether they agree, then directional; a false claim stops the run), or trust (as auto, "
       "nothing checked)",
       {{"auto", "LSDAE_JACOBIAN_AUTO", 0},

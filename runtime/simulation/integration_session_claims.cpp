@@ -5,15 +5,54 @@
 // and the pattern with the hidden dependencies added. See integration_session.h.
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 
+#include "common/format.h"
 #include "lsdae/log.h"
 #include "simulation/integration_session.h"
 #include "simulation/jacobian_claims.h"
 #include "simulation/jacobian_constancy.h"
+#include "simulation/jacobian_cost.h"
+#include "structure/coloring_varying.h"
 
 namespace lsdae::simulation {
+namespace {
+
+// --jacobian auto's cost rule (jacobian_cost.h): whether finite differences
+// are the cheaper Jacobian for this run. Its directional Jacobians evaluate
+// only the varying colours where the run keeps constant entries (by the
+// entries' declared kinds, checked later: an estimate). Logs the choice.
+bool finite_differences_cheaper(ModelEvaluation& evaluation, double t, std::span<const double> y,
+                                std::span<const double> yp, bool constant_entries, bool mixed) {
+  const structure::Coloring& full = *evaluation.structure().coloring;
+  std::optional<structure::VaryingColoring> varying;
+  if (constant_entries && !mixed) {
+    const structure::Pattern& iteration = evaluation.structure().iteration;
+    const kernels::ConstantEntries kinds =
+        classify_jacobian_entries(evaluation.dae(), evaluation.system(), evaluation.index1(), iteration);
+    std::vector<bool> constant(iteration.nnz());
+    for (std::size_t p = 0; p < constant.size(); ++p)
+      constant[p] = kinds.lifetime[p] != kernels::EntryLifetime::varying;
+    varying = structure::color_varying_columns(iteration, constant);
+  }
+  const ModelResidual::Uncounted uncounted(evaluation.residual(0));
+  const JacobianCosts costs = measure_jacobian_costs(evaluation.residual(0), varying ? varying->coloring : full, full,
+                                                     t, y, yp, evaluation.nominal());
+  log_debug(evaluation.model().display_name() + ": one Jacobian by directional derivatives " +
+            format_number(costs.directional) + " s (" + std::to_string(costs.directional_colours) +
+            " calls), by finite differences " + format_number(costs.finite_differences) + " s (" +
+            std::to_string(costs.colours) + " residual calls)");
+  const std::string reason = directional_costs_more(costs);
+  if (reason.empty()) return false;
+  log_info(evaluation.model().display_name() + ": --jacobian auto takes finite differences: " + reason +
+           " → --jacobian directional uses the FMU's derivatives regardless");
+  return true;
+}
+
+}  // namespace
 
 void IntegrationSession::note_wrong_columns(ModelEvaluation& evaluation, const std::vector<std::size_t>& columns) {
   // By the unknown's name and its derivative's: a re-selection of dummy
@@ -48,6 +87,15 @@ void IntegrationSession::check_derivative_claims(ModelEvaluation& evaluation) {
       distrust_false_derivatives(evaluation, evaluation.structure().iteration, t_, y_, yp_, directional_,
                                  compare || options.jacobian_claims == JacobianClaims::refuse, options.jacobian_claims);
   directional_ = verdict.use_directional;
+  if (directional_ && compare &&
+      finite_differences_cheaper(evaluation, t_, y_, yp_, options.constant_jacobian_entries,
+                                 !verdict.wrong_columns.empty())) {
+    directional_ = false;
+    // Finite differences for every colour: the directional derivatives' wrong
+    // columns do not matter (and `hidden` is empty: a hidden dependency turns
+    // the directional derivatives off before this rule is asked).
+    return;
+  }
   note_wrong_columns(evaluation, verdict.wrong_columns);
   for (const auto& [row, column] : verdict.hidden)
     hidden_dependencies_.emplace_back(evaluation.row_name(row), evaluation.unknown_name(column));

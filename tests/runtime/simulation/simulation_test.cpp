@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "catalog.h"
 #include "reference_csv.h"
@@ -187,6 +188,32 @@ TEST(SimulationClaims, DerivativesThatGoWrongDuringTheRunAreCaughtWhereNewtonFai
     EXPECT_NE(std::string(e.what()).find("checked again"), std::string::npos) << e.what();
     EXPECT_GT(refusing->time(), 1.0);
   }
+}
+
+// --jacobian auto takes the FMU's directional derivatives only where they are
+// right and cheaper (jacobian_claims.h, directional_costs_more): a variant
+// whose every directional call computes the partials 20000 times gets finite
+// differences, and the same answer; the honest build and a forced
+// `directional` keep them. Counted (which calls the run made), not timed.
+TEST(SimulationClaims, CostlyDirectionalDerivativesGiveWayToFiniteDifferences) {
+  auto run = [](const std::string& name, JacobianMode mode) {
+    SimulationOptions options;
+    options.jacobian = mode;
+    options.stop_time = 40;
+    auto sim = Simulation::create(Fmu::open(test::fmu_path(name)), options);
+    sim->initialize();
+    sim->advance_to(40);
+    return std::make_tuple(sim->statistics().directional_calls, sim->statistics().jacobian_residual_calls,
+                           sim->get("y1"));
+  };
+  const auto [costly_dd, costly_fd, costly_y1] = run("Robertson_costly_directional", JacobianMode::automatic);
+  EXPECT_EQ(costly_dd, 0u) << "finite differences for the whole run";
+  EXPECT_GT(costly_fd, 0u);
+  const auto [honest_dd, honest_fd, honest_y1] = run("Robertson_semi_explicit_shapeA", JacobianMode::automatic);
+  EXPECT_GT(honest_dd, 0u) << "cheap directional derivatives are kept";
+  EXPECT_NEAR(costly_y1, honest_y1, 1e-4 * std::fabs(honest_y1));
+  const auto [forced_dd, forced_fd, forced_y1] = run("Robertson_costly_directional", JacobianMode::directional);
+  EXPECT_GT(forced_dd, 0u) << "--jacobian directional uses them regardless";
 }
 
 TEST(Simulation, TwoThreadsTakeTheSameStepsAsOne) {
