@@ -38,6 +38,7 @@
 #include "simulation/eliminated_residual.h"
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/projecting_nonlinear_solver.h"
+#include "simulation/indicator_domains.h"
 #include "simulation/jacobian_recheck.h"
 #include "simulation/model_evaluation.h"
 #include "simulation/run_settings.h"
@@ -207,6 +208,8 @@ class IntegrationSession {
   structure::Coloring augmented_coloring_;
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out
   double stop_time_;
+  // The indicators' FMI domains for IDA's root finding (indicator_domains.h).
+  IndicatorDomains indicator_domains_;
   std::vector<double> y_, yp_;  // the point at time t (also after a failure)
   double t_;                    // the point the caller sees
   double t_ida_;                // IDA's internal time (>= t after a step past an output time)
