@@ -137,6 +137,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     std::copy(yp0.begin(), yp0.end(), NV_DATA_S(m.yp));
   }
   m.full_valid = false;
+  m.sample_valid = false;
   t_ = t0;
   if (!m.initialized) {
     m.ida = IDACreate(m.ctx);

@@ -46,6 +46,7 @@ void IdaIntegrator::set_root_function(std::size_t count, RootFunction g) {
 }
 
 std::vector<int> IdaIntegrator::roots_found() const {
+  if (impl_->inside_root_found) return impl_->inside_roots;
   std::vector<int> found(impl_->root_count, 0);
   if (!found.empty()) IDAGetRootInfo(impl_->ida, found.data());
   return found;
