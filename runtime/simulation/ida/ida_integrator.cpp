@@ -138,6 +138,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
   }
   m.full_valid = false;
   m.sample_valid = false;
+  m.ida_g_valid = false;  // the values before an event are not those after it
   t_ = t0;
   if (!m.initialized) {
     m.ida = IDACreate(m.ctx);

@@ -98,13 +98,18 @@ struct IdaIntegrator::Impl {
   // at sample_t (the end of the last step scanned) when sample_valid; the
   // roots of the last crossing found inside a step (inside_root_found: the
   // last root came from there, not from IDA).
-  static constexpr int kInteriorSamples = 3;
+  static constexpr int kInteriorSamples = 1;
   bool sample_valid = false;
   double sample_t = 0.0;
   std::vector<double> sample_g, sample_y, sample_yp;
   std::vector<int> inside_roots;
   bool inside_root_found = false;
   long interior_root_calls = 0;  // root-function evaluations of the scan
+  // IDA's last evaluation of the root function (at ida_g_t) when ida_g_valid.
+  bool ida_g_valid = false;
+  double ida_g_t = 0.0;
+  std::vector<double> ida_g;
+  int remember_roots(double t, int status, const double* g);
 
   // Recovers the full point at (t, y_r, y'_r); on a refusal the kept unknowns
   // are exact and the eliminated ones keep the values they had (the failure

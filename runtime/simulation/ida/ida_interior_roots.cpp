@@ -15,20 +15,24 @@
 //
 // The rule lsdae follows: after every accepted step of a run with event
 // indicators, the indicators are evaluated at kInteriorSamples equally spaced
-// points inside the step, on IDA's interpolating polynomial (IDAGetDky: no
-// residual call, no Newton iteration), and at its end; the values at its
-// start are the last step's end (after a restart: evaluated at the point IDA
-// starts from). The first pair of neighbouring samples in different domains
-// (exactly 0, an indicator without a domain, compares with nothing) brackets
-// a crossing IDA did not report; it is located by bisection on the same
-// polynomial to IDA's own root tolerance, 100 uround (|t| + |h|), and
-// returned as a root at the right end of the bracket (where the indicator
-// has changed domain, as IDA's roots are). An excursion longer than
-// h/(kInteriorSamples + 1) is always seen; a shorter one may still be missed.
+// points inside the step (one: the midpoint), on IDA's interpolating
+// polynomial (IDAGetDky: no residual call, no Newton iteration). The values
+// at the step's ends are IDA's own (its root finding evaluates g at every
+// step's end, IDARcheck3: kept by the root callback; after a restart the
+// start point is evaluated once). The first pair of neighbouring samples in
+// different domains (exactly 0, an indicator without a domain, compares with
+// nothing) brackets a crossing IDA did not report; it is located by
+// bisection on the same polynomial to IDA's own root tolerance,
+// 100 uround (|t| + |h|), and returned as a root at the right end of the
+// bracket (where the indicator has changed domain, as IDA's roots are).
+// An excursion longer than h/(kInteriorSamples + 1) is always seen; a
+// shorter one may still be missed (a bound from the indicators' rate would
+// need their derivatives; a maximum step, --max-step, is the user's lever).
 //
-// Cost: kInteriorSamples + 1 evaluations of the indicators per accepted step
-// (one FMU indicator call at an interpolated point each), about 40 more per
-// crossing found, counted with IDA's root-function calls. A run in which
+// Cost: kInteriorSamples evaluations of the indicators per accepted step
+// (one FMU indicator call at an interpolated point each) and one per
+// restart, about 40 more per crossing found; counted with IDA's
+// root-function calls (IntegratorStats::root_function_calls). A run in which
 // nothing is found is IDA's run bitwise: the same steps, residual calls and
 // Jacobians.
 #include <ida/ida.h>
@@ -59,6 +63,10 @@ bool any_changed(const std::vector<double>& a, const std::vector<double>& b) {
 
 bool IdaIntegrator::indicators_at(double t, std::vector<double>& g) {
   Impl& m = *impl_;
+  if (m.ida_g_valid && m.ida_g_t == t) {  // IDA's own evaluation there (at a step's end)
+    g = m.ida_g;
+    return true;
+  }
   g.resize(m.root_count);
   ++m.interior_root_calls;
   if (t == t_) return m.root_function(t, y(), yp(), g) == 0;
