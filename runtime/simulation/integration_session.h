@@ -160,6 +160,9 @@ class IntegrationSession {
   // false otherwise (all cleared).
   // `checked`: the entries' kinds after the claims check (null: as declared).
   bool plan_elimination(ModelEvaluation& evaluation, bool projecting, const kernels::ConstantEntries* checked);
+  // Whether this run may eliminate at all (the options, the form, the index):
+  // make() classifies the kinds for it, plan_elimination() plans on it.
+  bool may_eliminate(const ModelEvaluation& evaluation, bool projecting) const;
   // The directional derivatives and the declared pattern, checked at the
   // first make() (jacobian_claims.h): sets directional_ and hidden_dependencies_.
   void check_derivative_claims(ModelEvaluation& evaluation);
@@ -177,7 +180,6 @@ class IntegrationSession {
   StepProjection made_step_projection_;
   bool made_projecting_ = false;
   bool elimination_given_up_ = false;
-  bool elimination_note_logged_ = false;
   std::unique_ptr<IdaIntegrator> integrator_;
   IntegratorStats finished_;  // counters of integrators replaced by a re-selection
   std::optional<structure::LinearElimination> elimination_;
