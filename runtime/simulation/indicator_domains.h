@@ -17,23 +17,27 @@
 //     except exactly 0, which is passed as -DBL_MIN (the domain z <= 0). A root
 //     is then a change of domain, and only that.
 //   - Parked: at the (re)start |z_j| <= kIndicatorZeroBand (the FMU left the
-//     indicator at 0, to rounding: a value an importer's Newton iteration
-//     gives an algebraic variable jitters by a few ulps). While |z_j| stays
-//     within the band IDA sees exactly 0, which IDA treats as a component
-//     without a domain (inactive from the start, active again once it moves
-//     away, without a root: IDARcheck1/IDARcheck3); the first value outside
-//     the band ends the parking (until the next restart), so the indicator's
-//     domain is the side it leaves to, and leaving is not an event. Exactly 0
-//     at the restart is IDA's own behaviour (unchanged); the band extends it
-//     to rounding, so that such an FMU no longer chatters at one time.
+//     indicator at 0 to rounding: a value an importer's Newton iteration gives
+//     an algebraic variable jitters by a few ulps). While it stays within the
+//     band IDA sees the domain it had at the restart: +-DBL_MIN for a nonzero
+//     value (FMI's domain is its sign; jitter inside the band is no change of
+//     domain), exactly 0 for an exact 0 (no domain: IDA keeps the component
+//     inactive from the start and active again once it moves away, without a
+//     root: IDARcheck1/IDARcheck3). The first value outside the band ends the
+//     parking (until the next restart): from a nonzero value, leaving to the
+//     other side is a root (a change of domain); from exactly 0, the domain
+//     is the side it leaves to, and leaving is not an event.
+//   Why a nonzero value keeps its sign's domain: PsseGrid_GAST_fault's gate
+//   sits at its tie at rest (+1.2e-15 at the fault); without a domain its
+//   switch at the fault went unseen and the gate held on the wrong side.
 //   The band is rounding, not the solver's tolerance: an indicator computed
 //   from an algebraic variable that the first step after the event solves
 //   only to IDA's Newton tolerance leaves it (SliderCrank_dae: p - p_latch =
-//   1.3e-7 after the first step, 0 again after the second), and its return to
-//   0 is a change of domain by FMI's rule, one more event (which changes
-//   nothing) after which it is parked again: two events per latching instead
-//   of a thousand. A tolerance-wide band would hide real crossings of small
-//   excursions (the last bounces before a Zeno point are lower than 1e-6).
+//   1.3e-7 after the first step), and a return to 0 is a change of domain by
+//   FMI's rule, one more event (which changes nothing) after which it is
+//   parked again: a few events per latching instead of a thousand. A
+//   tolerance-wide band would hide real crossings of small excursions (the
+//   last bounces before a Zeno point are lower than 1e-6).
 //   Values outside the band at every restart give IDA the FMU's values
 //   bitwise (the map is the identity for z != 0).
 //
