@@ -158,9 +158,8 @@ std::vector<OptionSpec> make_table() {
   t.push_back(shown(choice(OptionId::eliminate, "eliminate", simulation, "--eliminate", "auto",
                            "auto: eliminate the algebraic unknowns that enter every residual linearly with constant "
                            "coefficients (dependenciesKind constant, fixed) before IDA sees them, where that adds no "
-                           "Jacobian nonzeros or colours, removes at least 5 % of the unknowns and the model has no "
-                           "event indicators (`lsdae info --structure` lists the candidates); off: IDA integrates every "
-                           "unknown",
+                           "Jacobian nonzeros or colours and removes at least 5 % of the unknowns (`lsdae info "
+                           "--structure` lists the candidates); off: IDA integrates every unknown",
                            {{"off", "0", 0}, {"auto", "1", 1}})));
   t.push_back(grouped(choice(OptionId::linear_solver, "linear_solver", simulation, "--linear-solver", "klu",
                              "klu (sparse, the default) or dense (baseline for benchmarks: what dense importers do)",

@@ -93,11 +93,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // Without constant entries or an elimination nothing relies on the kinds:
   // they are still checked once, so that a false one is named.
   // An elimination is possible only on the plain index-1 system
-  // (plan_elimination): runs with dummy derivatives or projection check the
+  // (may_eliminate): runs with dummy derivatives or projection check the
   // kinds once, as with --eliminate off.
-  const bool may_eliminate = options.eliminate_linear && !options.uncolored_jacobian && !projecting &&
-                             settings_.indicators == 0 && elimination_not_planned(dae, index1).empty();
-  if (constants || may_eliminate ||
+  const bool eliminable = may_eliminate(evaluation, projecting);
+  if (constants || eliminable ||
       (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
     checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
     distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
@@ -153,8 +152,12 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   }
   if (settings_.indicators > 0) {
     integrator_->set_root_function(settings_.indicators,
-                                   [&evaluation](double tt, std::span<const double> yy, std::span<const double> yyp,
-                                                 std::span<double> g) { return evaluation.event_indicators(tt, yy, yyp, g); });
+                                   [&evaluation, this](double tt, std::span<const double> yy,
+                                                       std::span<const double> yyp, std::span<double> g) {
+                                     const int status = evaluation.event_indicators(tt, yy, yyp, g);
+                                     if (status == 0) indicator_domains_.map(g);  // FMI's domains, not IDA's zeros
+                                     return status;
+                                   });
   }
 }
 
@@ -162,30 +165,17 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
                                           const kernels::ConstantEntries* checked) {
   reduced_residuals_.clear();
   elimination_.reset();
-  const SimulationOptions& options = settings_.options;
   const ModelDae& dae = evaluation.dae();
   const auto& index1 = evaluation.index1();
   const structure::Pattern& iteration = evaluation.structure().iteration;
-  // Only the plain index-1 system: dummy derivatives re-select at run time
-  // and projection moves IDA's point inside its steps; the OpenModelica
-  // form's incidence cannot tell x from ẋ; the benchmark baselines stay as
-  // they are.
-  if (!options.eliminate_linear || elimination_given_up_ || !elimination_not_planned(dae, index1).empty() ||
-      projecting || options.uncolored_jacobian || !hidden_dependencies_.empty() || !wrong_unknowns_.empty())
+  // Not after the elimination failed once, nor when the FMU's claims the
+  // plan relies on (its pattern, its directional derivatives) proved false.
+  // Event indicators are no obstacle: the reduced system's longer steps are
+  // scanned for crossings inside them like any other (ida_interior_roots.cpp;
+  // SliderCrank_dae, eliminated, used to step over its second latch).
+  if (!may_eliminate(evaluation, projecting) || elimination_given_up_ || !hidden_dependencies_.empty() ||
+      !wrong_unknowns_.empty())
     return false;
-  // Not with state-event indicators: the reduced system takes longer steps,
-  // and IDA finds a root only where an indicator's sign differs at the two
-  // ends of a step. SliderCrank_dae, eliminated, stepped over its second
-  // latch (the indicator back below zero within one step): exit 0 and a
-  // wrong answer. Until the indicators are checked inside a step, runs with
-  // them integrate the full system.
-  if (settings_.indicators > 0) {
-    if (!std::exchange(elimination_note_logged_, true))
-      log_info(evaluation.model().display_name() + ": no linear elimination: the model has " +
-               std::to_string(settings_.indicators) +
-               " event indicator(s), whose crossings IDA finds more surely on the full system's steps");
-    return false;
-  }
   structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration, checked);
   // Everything eliminated (a purely algebraic linear model) would leave IDA
   // its internal clock alone: nothing gained, so nothing is eliminated.
@@ -235,6 +225,16 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
   return true;
 }
 
+bool IntegrationSession::may_eliminate(const ModelEvaluation& evaluation, bool projecting) const {
+  // Only the plain index-1 system: dummy derivatives re-select at run time
+  // and projection moves IDA's point inside its steps; the OpenModelica
+  // form's incidence cannot tell x from ẋ (elimination_not_planned); the
+  // benchmark baselines (--no-coloring) stay as they are.
+  const SimulationOptions& options = settings_.options;
+  return options.eliminate_linear && !options.uncolored_jacobian && !projecting &&
+         elimination_not_planned(evaluation.dae(), evaluation.index1()).empty();
+}
+
 void IntegrationSession::restart(double at) { start_consistent(at, true); }
 
 bool IntegrationSession::try_restart(double at) { return start_consistent(at, false); }
@@ -256,6 +256,7 @@ void IntegrationSession::give_up_elimination_if_it_fails(double at) {
 bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
   give_up_elimination_if_it_fails(at);
   integrator_->start(at, y_, yp_);
+  indicator_domains_.arm();  // IDA's first root evaluation is at this point
   integrator_->set_stop_time(stop_time_);
   // IDACalcIC takes the direction and scale of the first step from tout1; it
   // refuses a tout1 at t0 ("tout1 too close to t0"), which an event exactly at

@@ -38,6 +38,7 @@
 #include "simulation/eliminated_residual.h"
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/projecting_nonlinear_solver.h"
+#include "simulation/indicator_domains.h"
 #include "simulation/jacobian_recheck.h"
 #include "simulation/model_evaluation.h"
 #include "simulation/run_settings.h"
@@ -159,6 +160,9 @@ class IntegrationSession {
   // false otherwise (all cleared).
   // `checked`: the entries' kinds after the claims check (null: as declared).
   bool plan_elimination(ModelEvaluation& evaluation, bool projecting, const kernels::ConstantEntries* checked);
+  // Whether this run may eliminate at all (the options, the form, the index):
+  // make() classifies the kinds for it, plan_elimination() plans on it.
+  bool may_eliminate(const ModelEvaluation& evaluation, bool projecting) const;
   // The directional derivatives and the declared pattern, checked at the
   // first make() (jacobian_claims.h): sets directional_ and hidden_dependencies_.
   void check_derivative_claims(ModelEvaluation& evaluation);
@@ -176,7 +180,6 @@ class IntegrationSession {
   StepProjection made_step_projection_;
   bool made_projecting_ = false;
   bool elimination_given_up_ = false;
-  bool elimination_note_logged_ = false;
   std::unique_ptr<IdaIntegrator> integrator_;
   IntegratorStats finished_;  // counters of integrators replaced by a re-selection
   std::optional<structure::LinearElimination> elimination_;
@@ -207,6 +210,8 @@ class IntegrationSession {
   structure::Coloring augmented_coloring_;
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out
   double stop_time_;
+  // The indicators' FMI domains for IDA's root finding (indicator_domains.h).
+  IndicatorDomains indicator_domains_;
   std::vector<double> y_, yp_;  // the point at time t (also after a failure)
   double t_;                    // the point the caller sees
   double t_ida_;                // IDA's internal time (>= t after a step past an output time)

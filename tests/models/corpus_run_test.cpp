@@ -49,7 +49,7 @@ std::vector<RunCase> cases() {
     // The clock FMUs (models/clocks): every kind of FMI 3.0 Model Exchange clock.
     const bool clocked = e.reference_csv.find("/models/clocks/") != std::string::npos;
     // The slider-crank (models/slider_crank): an event indicator the FMU
-    // leaves at 0 (docs/notes/issue32-findings.md, "Zeno and chattering").
+    // leaves at 0 and a step that covers a whole excursion (docs/simulation/events.md).
     const bool slider = e.identifier == "SliderCrank";
     if (e.pending.empty() && !claims_variant && !clocked && !slider) continue;
     std::string reference = e.reference_csv;

@@ -41,6 +41,7 @@ std::vector<double> System::internal_state() const {
     out.push_back(slot.frozen ? 1.0 : 0.0);
     for (std::size_t j = 0; j < slot.z_vr.size(); ++j) out.push_back(j < slot.z_frozen.size() ? slot.z_frozen[j] : 0.0);
     out.insert(out.end(), slot.last_indicator.begin(), slot.last_indicator.end());
+    out.insert(out.end(), slot.indicator_shift.begin(), slot.indicator_shift.end());
   }
   return out;
 }
@@ -48,7 +49,7 @@ std::vector<double> System::internal_state() const {
 void System::set_internal_state(const std::vector<double>& state) {
   Impl& s = *impl_;
   std::size_t expected = 3 + s.net.buses.size();
-  for (const SlotState& slot : s.slots) expected += 1 + slot.z_vr.size() + slot.last_indicator.size();
+  for (const SlotState& slot : s.slots) expected += 1 + slot.z_vr.size() + 2 * slot.last_indicator.size();
   if (state.size() != expected)
     throw std::invalid_argument("PsseGrid internal state: " + std::to_string(state.size()) + " numbers, this case has " +
                                 std::to_string(expected) + " → restore a state this FMU and case saved");
@@ -73,6 +74,7 @@ void System::set_internal_state(const std::vector<double>& state) {
     k += slot.z_vr.size();
     if (!slot.frozen) slot.z_frozen.clear();
     for (double& last : slot.last_indicator) last = state[k++];
+    for (double& shift : slot.indicator_shift) shift = state[k++];
   }
 }
 

@@ -90,7 +90,8 @@ void System::Impl::compute(double* v, double time, bool write_indicators) {
     if (write_indicators)
       for (std::size_t l = 0; l < s.ind_vr.size(); ++l)
         v[s.ind_vr[l]] = s.record[l].written
-                             ? limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l])
+                             ? limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l]) +
+                                   s.indicator_shift[l]
                              : 1.0;
   }
   for (std::size_t i = 0; i < bus_dead.size(); ++i)  // a de-energized bus: grounded (islands.h)

@@ -116,11 +116,29 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // The point solved with the final modes: the importer's guess for the restart.
   if (solved && settled) solver->publish(work, v);
   // The indicators after the event: the reference for the next crossing.
-  compute(solved ? work.data() : v, t, true);
+  // A mode whose indicator is <= 0 here sits at its switching point (a gate
+  // whose two inputs are equal, a non-windup state just released at its
+  // limit: exactly 0): its indicator is shifted by kHysteresis - z, so that
+  // the FMU leaves Event Mode with z = kHysteresis > 0 (FMI 3.0 3.1.1: z != 0
+  // after Event Mode, "by shifting z_j with a small value"), the domain of
+  // the mode that holds; the mode then holds until z falls kHysteresis below
+  // this point, the margin mode_by_value keeps modes by. Without it the
+  // indicator stayed at 0 or -1e-16, an importer saw its next crossing as
+  // no change of domain, and the mode held on the wrong side (GAST's gate
+  // passing the larger input by up to 0.05 p.u. in PsseGrid_GAST_fault).
+  double* point = solved ? work.data() : v;
+  compute(point, t, true);
   for (SlotState& s : slots)
-    for (std::size_t l = 0; l < s.ind_vr.size(); ++l)
-      s.last_indicator[l] = s.record[l].written ? limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l])
-                                                : 1.0;
+    for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+      double z = 1.0;
+      s.indicator_shift[l] = 0.0;
+      if (s.record[l].written) {
+        z = limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l]);
+        if (z <= 0.0 && z > -kHysteresis) s.indicator_shift[l] = kHysteresis - z, z = kHysteresis;
+      }
+      s.last_indicator[l] = z;
+      point[s.ind_vr[l]] = z;
+    }
   double events = v[events_vr];
   for (std::size_t k = 0; k < slots.size(); ++k)
     for (std::size_t l = 0; l < slots[k].mode_vr.size(); ++l)

@@ -49,6 +49,11 @@ struct SlotState {
   std::vector<double> param;
   std::vector<LimiterRecord> record, tangent;
   std::vector<double> last_indicator;
+  // Added to each limiter's indicator until the next event: FMI 3.0 3.1.1
+  // asks the FMU to leave Event Mode with every indicator != 0 ("for example,
+  // by shifting z_j with a small value"); set by update_discrete where the
+  // mode kept or chosen has an indicator <= 0 (at its switching point).
+  std::vector<double> indicator_shift;
   bool frozen = false;
   std::vector<double> z_frozen;
 };

@@ -137,6 +137,8 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     std::copy(yp0.begin(), yp0.end(), NV_DATA_S(m.yp));
   }
   m.full_valid = false;
+  m.sample_valid = false;
+  m.ida_g_valid = false;  // the values before an event are not those after it
   t_ = t0;
   if (!m.initialized) {
     m.ida = IDACreate(m.ctx);

@@ -109,6 +109,9 @@ struct IntegratorOptions {
   // KLU: keep the symbolic analysis at restarts (events), factor afresh with it
   // (klu_symbolic_reuse.h); false: SUNDIALS' re-analysis at every restart.
   bool keep_klu_analysis = true;
+  // With event indicators: look for crossings inside each accepted step too,
+  // on IDA's interpolating polynomial (ida_interior_roots.cpp).
+  bool scan_inside_steps = true;
   std::size_t threads = 1;
   // Constant Jacobian entries (kernels/compressed_jacobian.h): both null, or
   // both set and kept by reference (they must outlive the integrator).
@@ -185,7 +188,8 @@ class IdaIntegrator {
   // domain). Call before start(); count 0 switches root finding off.
   void set_root_function(std::size_t count, RootFunction g);
   // Which roots were found by the last one_step() that returned `root`
-  // (+1 rising, -1 falling, 0 none), one per function.
+  // (+1 rising, -1 falling, 0 none), one per function; also those found
+  // inside a step (ida_interior_roots.cpp).
   std::vector<int> roots_found() const;
   // One internal step (IDA_ONE_STEP), never past the stop time. `tout` only
   // tells IDA the direction and scale on the first call. Throws
@@ -227,6 +231,13 @@ class IdaIntegrator {
   int solve(double tout, int mode);
   // IDAGetDky into spans of IDA's own size.
   void interpolate_reduced(double t, std::span<double> y, std::span<double> yp) const;
+  // Crossings inside a step (ida_interior_roots.cpp): the indicators at t
+  // (the current point, or interpolated inside the last step); those at the
+  // point a step starts from; after an accepted step, true when an indicator
+  // changed domain and came back inside it (the point is then moved there).
+  bool indicators_at(double t, std::vector<double>& g);
+  void note_indicators_at_start();
+  bool root_inside_last_step();
   std::unique_ptr<Impl> impl_;
   std::size_t n_ = 0;       // IDA's unknowns
   std::size_t full_n_ = 0;  // the caller's (n_ without elimination)

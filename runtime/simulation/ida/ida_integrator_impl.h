@@ -13,6 +13,7 @@
 //                        next_initial_step, initial_step_overridden    (ida_step.cpp)
 //   elimination          expansion, full_atol, y_full, yp_full, scratch, full_valid
 //   root finding         root_count, root_function                  (ida_roots.cpp)
+//   roots inside a step  sample_*, inside_roots, interior_root_calls (ida_interior_roots.cpp)
 // Invariants: ida is null until the first start() (initialized); with clock
 // (no unknowns) the vectors have one entry and nothing but the clock's 1 × 1
 // solver exists; y_full/yp_full are the expansion of (y, yp) when full_valid,
@@ -93,6 +94,22 @@ struct IdaIntegrator::Impl {
   // ---- root finding (ida_roots.cpp)
   std::size_t root_count = 0;
   RootFunction root_function;
+  // Crossings inside a step (ida_interior_roots.cpp): the indicators' values
+  // at sample_t (the end of the last step scanned) when sample_valid; the
+  // roots of the last crossing found inside a step (inside_root_found: the
+  // last root came from there, not from IDA).
+  static constexpr int kInteriorSamples = 1;
+  bool sample_valid = false;
+  double sample_t = 0.0;
+  std::vector<double> sample_g, sample_y, sample_yp;
+  std::vector<int> inside_roots;
+  bool inside_root_found = false;
+  long interior_root_calls = 0;  // root-function evaluations of the scan
+  // IDA's last evaluation of the root function (at ida_g_t) when ida_g_valid.
+  bool ida_g_valid = false;
+  double ida_g_t = 0.0;
+  std::vector<double> ida_g;
+  int remember_roots(double t, int status, const double* g);
 
   // Recovers the full point at (t, y_r, y'_r); on a refusal the kept unknowns
   // are exact and the eliminated ones keep the values they had (the failure

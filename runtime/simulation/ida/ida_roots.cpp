@@ -26,13 +26,27 @@ int IdaIntegrator::Impl::roots(realtype t, N_Vector yy, N_Vector ypp, realtype* 
   try {
     if (self->expansion != nullptr && !self->clock) {
       self->expand(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, self->scratch_y, self->scratch_yp);
-      return self->root_function(t, self->scratch_y, self->scratch_yp, {gout, self->root_count});
+      return self->remember_roots(t, self->root_function(t, self->scratch_y, self->scratch_yp, {gout, self->root_count}),
+                                  gout);
     }
-    return self->root_function(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {gout, self->root_count});
+    return self->remember_roots(t, self->root_function(t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n},
+                                                       {gout, self->root_count}),
+                                gout);
   } catch (...) {
     self->diagnostics.keep_exception();
     return -1;
   }
+}
+
+int IdaIntegrator::Impl::remember_roots(double t, int status, const double* g) {
+  // IDA's last evaluation after an accepted step is at its end (IDARcheck3):
+  // the scan inside the step takes it from here (ida_interior_roots.cpp).
+  ida_g_valid = status == 0;
+  if (ida_g_valid) {
+    ida_g_t = t;
+    ida_g.assign(g, g + root_count);
+  }
+  return status;
 }
 
 void IdaIntegrator::set_root_function(std::size_t count, RootFunction g) {
@@ -46,6 +60,7 @@ void IdaIntegrator::set_root_function(std::size_t count, RootFunction g) {
 }
 
 std::vector<int> IdaIntegrator::roots_found() const {
+  if (impl_->inside_root_found) return impl_->inside_roots;
   std::vector<int> found(impl_->root_count, 0);
   if (!found.empty()) IDAGetRootInfo(impl_->ida, found.data());
   return found;

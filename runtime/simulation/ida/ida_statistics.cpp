@@ -80,6 +80,7 @@ IntegratorStats IdaIntegrator::stats() const {
     IDAGetLastStep(m.ida, &h);
     s.last_step = h;
     if (m.root_count > 0) IDAGetNumGEvals(m.ida, &s.root_function_calls);
+    s.root_function_calls += m.interior_root_calls;
     m.carried.add_to(s);
   }
   m.linear.add_stats(s);

@@ -74,8 +74,14 @@ int IdaIntegrator::solve(double tout, int mode) {
 }
 
 StepOutcome IdaIntegrator::one_step(double tout) {
+  note_indicators_at_start();
   const int flag = solve(tout, IDA_ONE_STEP);
-  if (flag == IDA_ROOT_RETURN) return StepOutcome::root;
+  impl_->inside_root_found = false;
+  if (flag == IDA_ROOT_RETURN) {
+    impl_->sample_valid = false;
+    return StepOutcome::root;
+  }
+  if (root_inside_last_step()) return StepOutcome::root;
   if (flag == IDA_TSTOP_RETURN) return StepOutcome::stop_time;
   return StepOutcome::step;
 }

@@ -15,8 +15,8 @@
 //  - A whole run with --eliminate auto follows the run without it to the
 //    tolerance, in every continuous variable (the eliminated ones included:
 //    they are recovered for output), and with fewer unknowns for IDA; the
-//    plans the run refuses are the run without elimination: ControlledMotor
-//    (event indicators) and the PowerGrid case9 FMU (more colours).
+//    ControlledMotor through its events; the PowerGrid case9 FMU's plan is
+//    refused by the run (more colours), which then is the run without it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -47,7 +47,7 @@ struct Case {
   // TransmissionLine's L[k].v = L·der(L[k].i), is not error-controlled at
   // interpolated output rows without elimination: error_test_mask.h).
   double agreement;
-  bool refused = false;  // the run refuses the plan (integration_session.cpp: indicators, colours)
+  bool refused = false;  // the run refuses the plan (integration_session.cpp: colours)
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.fmu; }
@@ -129,8 +129,8 @@ TEST_P(LinearElimination, RunFollowsTheRunWithoutElimination) {
   SimulationOptions off, on;
   off.eliminate_linear = false;
   on.eliminate_linear = true;
-  // A plan the run refuses (event indicators, or a reduced Jacobian that
-  // needs more colours: integration_session.cpp): the run is --eliminate off's.
+  // A plan the run refuses (a reduced Jacobian that needs more colours:
+  // integration_session.cpp): the run is --eliminate off's.
   const bool refused = GetParam().refused;
   auto a = Simulation::create(fmu, off);
   auto b = Simulation::create(fmu, on);
@@ -201,9 +201,9 @@ INSTANTIATE_TEST_SUITE_P(Models, LinearElimination,
                                            Case{"TransmissionLine_dae_shapeB_10", 31, 1e-4},
                                            Case{"UnusualOscillator_semi_explicit_dae_only", 2, 1e-5},
                                            Case{"UnusualOscillator_fully_implicit_dae_only", 2, 1e-5},
-                                           // Event indicators: refused (IDA's root finding on
-                                           // the full system's steps).
-                                           Case{"ControlledMotor", 2, 1e-3, true},
+                                           // Through a time event and two state events (the
+                                           // reduced system's steps scanned inside for crossings).
+                                           Case{"ControlledMotor", 2, 1e-3},
                                            // The buses without a machine: a partial Kron reduction
                                            // (132 → 100 nonzeros) that the run refuses, its reduced
                                            // Jacobian needing 10 colours instead of 8.

@@ -1,0 +1,79 @@
+// runtime/simulation/indicator_domains.h -- the event indicators as IDA's
+// root finding sees them: FMI 3.0's definition of a state event instead of
+// IDA's zero crossing (docs/simulation.md, "State events: the rule").
+//
+// FMI 3.0 3.1.1 ("Localization of State Events"): an event indicator z_j
+// signals a state event when it changes domain, from z_j > 0 to z_j <= 0 or
+// from z_j <= 0 to z_j > 0; an indicator that reaches exactly 0 from below is
+// still in the domain z_j <= 0 (not yet an event; FMPy issue #730 is the same
+// question for FMI 2.0). IDA's root finding (IDARootfind) reports a root when
+// a component is exactly 0 from either side. The FMU is also required to leave
+// Event Mode with z_j != 0; an FMU that leaves an indicator at 0 (a bouncing
+// ball that sets h = 0, a latch that holds z = p - p_latch at 0) gives the
+// importer no domain for it.
+//
+// The rule lsdae follows, per indicator, between two (re)starts of IDA:
+//   - Not parked: the value IDA sees has the sign of FMI's domain: z itself,
+//     except exactly 0, which is passed as -DBL_MIN (the domain z <= 0). A root
+//     is then a change of domain, and only that.
+//   - Parked: at the (re)start |z_j| <= kIndicatorZeroBand (the FMU left the
+//     indicator at 0 to rounding: a value an importer's Newton iteration gives
+//     an algebraic variable jitters by a few ulps). While it stays within the
+//     band IDA sees the domain it had at the restart: +-DBL_MIN for a nonzero
+//     value (FMI's domain is its sign; jitter inside the band is no change of
+//     domain), exactly 0 for an exact 0 (no domain: IDA keeps the component
+//     inactive from the start and active again once it moves away, without a
+//     root: IDARcheck1/IDARcheck3). The first value outside the band ends the
+//     parking (until the next restart): from a nonzero value, leaving to the
+//     other side is a root (a change of domain); from exactly 0, the domain
+//     is the side it leaves to, and leaving is not an event.
+//   Why a nonzero value keeps its sign's domain: PsseGrid_GAST_fault's gate
+//   sits at its tie at rest (+1.2e-15 at the fault); without a domain its
+//   switch at the fault went unseen and the gate held on the wrong side.
+//   The band is rounding, not the solver's tolerance: an indicator computed
+//   from an algebraic variable that the first step after the event solves
+//   only to IDA's Newton tolerance leaves it (SliderCrank_dae: p - p_latch =
+//   1.3e-7 after the first step), and a return to 0 is a change of domain by
+//   FMI's rule, one more event (which changes nothing) after which it is
+//   parked again: a few events per latching instead of a thousand. A
+//   tolerance-wide band would hide real crossings of small excursions (the
+//   last bounces before a Zeno point are lower than 1e-6).
+//   Values outside the band at every restart give IDA the FMU's values
+//   bitwise (the map is the identity for z != 0).
+//
+// Contract: arm() at every (re)start of IDA; map() on every vector of
+// indicator values IDA asks for, in call order (the first call after arm()
+// is IDA's evaluation at the restart point, IDARcheck1). Cost: O(number of
+// indicators) per evaluation; no FMU call.
+#ifndef LSDAE_RUNTIME_SIMULATION_INDICATOR_DOMAINS_H
+#define LSDAE_RUNTIME_SIMULATION_INDICATOR_DOMAINS_H
+
+#include <span>
+#include <vector>
+
+namespace lsdae::simulation {
+
+// Half-width of the band around 0 in which an indicator left by an event is
+// taken as left at 0 (1000 unit roundoffs: a few ulps of the quantities an
+// indicator such as p - p_latch subtracts, for magnitudes up to about 10).
+inline constexpr double kIndicatorZeroBand = 2.2e-13;
+
+class IndicatorDomains {
+ public:
+  // The next map() call is at the restart point: it decides which are parked.
+  void arm() { armed_ = true; }
+  // Rewrites z (the FMU's indicators) in place into the values IDA sees.
+  void map(std::span<double> z);
+  // How many indicators are parked now (diagnostics and tests).
+  std::size_t parked() const;
+
+ private:
+  // Per indicator: not parked, or parked at the restart above 0, below 0, at exactly 0.
+  enum : char { kFree = 0, kAbove, kBelow, kAtZero };
+  bool armed_ = true;
+  std::vector<char> parked_;
+};
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_INDICATOR_DOMAINS_H
