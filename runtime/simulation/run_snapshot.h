@@ -32,6 +32,7 @@
 #include "lsdae/simulation.h"
 #include "simulation/event_loop.h"
 #include "simulation/ida/ida_statistics.h"
+#include "simulation/session_learned.h"
 
 namespace lsdae::simulation {
 
@@ -46,6 +47,7 @@ struct RunSnapshot {
   double t = 0;
   std::vector<double> y, yp;
   IntegratorStats integrator;  // the session's counters at t
+  SessionLearned learned;      // the claims' verdicts and constant entries the session had (session_learned.h)
   EventLoop::Saved events;
   SimulationStats stats;
 };
