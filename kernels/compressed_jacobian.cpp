@@ -118,6 +118,25 @@ void CompressedJacobian::set_constant_entries(const ConstantEntries& entries, co
   }
 }
 
+CompressedJacobian::RunConstants CompressedJacobian::run_constants() const {
+  RunConstants out;
+  if (constants_ == nullptr || !run_valid_) return out;
+  out.a.assign(a_.size(), 0.0);
+  out.b.assign(b_.size(), 0.0);
+  for (std::size_t p = 0; p < a_.size(); ++p)
+    if (is_constant_[p] && !is_segment_[p]) out.a[p] = a_[p], out.b[p] = b_[p];
+  out.taken = true;
+  return out;
+}
+
+void CompressedJacobian::adopt_run_constants(const RunConstants& values) {
+  if (constants_ == nullptr || !values.taken || values.a.size() != a_.size() || values.b.size() != b_.size()) return;
+  for (std::size_t p = 0; p < a_.size(); ++p)
+    if (is_constant_[p] && !is_segment_[p]) a_[p] = values.a[p], b_[p] = values.b[p];
+  run_valid_ = true;
+  constants_valid_ = !has_segment_;
+}
+
 void CompressedJacobian::invalidate_constants() {
   if (has_segment_) constants_valid_ = false;
 }

@@ -134,6 +134,22 @@ class CompressedJacobian {
 
   const JacobianCounters& counters() const { return counters_; }
 
+  // The constant entries' values (a, b per entry; kept for the entries of
+  // lifetime `run` only, 0 elsewhere) and whether they were taken: what a
+  // snapshot of the run keeps (runtime/simulation/session_learned.h).
+  struct RunConstants {
+    std::vector<double> a, b;
+    bool taken = false;
+    bool operator==(const RunConstants&) const = default;
+  };
+  RunConstants run_constants() const;
+  // Takes `values` (run_constants() of a Jacobian with the same pattern and
+  // constant entries) as if this Jacobian had computed them at its start:
+  // the run-long entries are not taken again, the per-segment ones are at
+  // the next Jacobian, as after an event (invalidate_constants). Ignored
+  // when there are no constant entries, the sizes differ or nothing was taken.
+  void adopt_run_constants(const RunConstants& values);
+
  private:
   struct Workspace {
     std::vector<double> y, yp, r;

@@ -96,8 +96,15 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // (may_eliminate): runs with dummy derivatives or projection check the
   // kinds once, as with --eliminate off.
   const bool eliminable = may_eliminate(evaluation, projecting);
-  if (constants || eliminable ||
-      (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
+  // A restored run (adopt): the kinds as the run it continues had them,
+  // checked at that run's start, not again here.
+  std::optional<SessionLearned> adopted = std::exchange(adopted_, std::nullopt);
+  const bool kinds_adopted =
+      adopted && adopted->kinds && constants && adopted->kinds->lifetime.size() == iteration.nnz();
+  if (kinds_adopted) {
+    checked = std::move(adopted->kinds);
+  } else if (constants || eliminable ||
+             (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
     checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
     distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
                              reported_claims_);
@@ -113,7 +120,8 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     std::vector<bool> constant(pattern.nnz());
     for (std::size_t p = 0; p < constant.size(); ++p)
       constant[p] = jacobian_constants_.lifetime[p] != kernels::EntryLifetime::varying;
-    varying_coloring_ = structure::color_varying_columns(pattern, constant);
+    if (kinds_adopted && adopted->varying_coloring && !eliminating) varying_coloring_ = std::move(adopted->varying_coloring);
+    else varying_coloring_ = structure::color_varying_columns(pattern, constant);
     if (varying_coloring_->constant_entries > 0) {
       io.constant_entries = &jacobian_constants_;
       io.varying_coloring = &varying_coloring_->coloring;
@@ -132,6 +140,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   io.names.unknown_name = [&evaluation](std::size_t k) { return evaluation.unknown_name(k); };
   io.names.row_value_name = [&evaluation](std::size_t k) { return evaluation.row_value_name(k); };
   io.names.explain_failure = [&evaluation] { return evaluation.discard_report(); };
+  const bool io_constants = io.constant_entries != nullptr;
   if (eliminating) {
     std::vector<kernels::ResidualFunction*> pool;
     for (auto& r : reduced_residuals_) pool.push_back(r.get());
@@ -149,6 +158,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   if (carried_klu_analysis_) {
     integrator_->adopt_klu_analysis(carried_klu_analysis_);
     carried_klu_analysis_.reset();
+  }
+  if (kinds_adopted && adopted->run_constants && !eliminating && io_constants) {
+    integrator_->adopt_run_constants(*adopted->run_constants);
+    run_constants_ = adopted->run_constants;
   }
   if (settings_.indicators > 0) {
     integrator_->set_root_function(settings_.indicators,
@@ -307,6 +320,47 @@ KluAnalysisPtr IntegrationSession::hand_over_klu_analysis() {
     if (auto mine = integrator_->release_klu_analysis()) analysis = std::move(mine);
   }
   return analysis;
+}
+
+}  // namespace lsdae::simulation
+
+namespace lsdae::simulation {
+
+SessionLearned IntegrationSession::learned() const {
+  SessionLearned l;
+  l.derivatives_checked = derivatives_checked_;
+  l.kinds_checked = kinds_checked_;
+  l.constants_rechecked = constants_rechecked_;
+  l.derivatives_rechecked = derivatives_rechecked_;
+  l.directional = directional_;
+  l.reported_claims = reported_claims_;
+  l.wrong_unknowns = wrong_unknowns_;
+  l.hidden_dependencies = hidden_dependencies_;
+  if (!elimination_ && varying_coloring_ && !jacobian_constants_.lifetime.empty()) {
+    l.kinds = jacobian_constants_;
+    l.varying_coloring = varying_coloring_;
+    if (integrator_) {
+      auto values = integrator_->run_constants();
+      if (values.taken) {
+        if (!run_constants_ || !(*run_constants_ == values))
+          run_constants_ = std::make_shared<const kernels::CompressedJacobian::RunConstants>(std::move(values));
+        l.run_constants = run_constants_;
+      }
+    }
+  }
+  return l;
+}
+
+void IntegrationSession::adopt(const SessionLearned& learned) {
+  derivatives_checked_ = learned.derivatives_checked;
+  kinds_checked_ = learned.kinds_checked;
+  constants_rechecked_ = learned.constants_rechecked;
+  derivatives_rechecked_ = learned.derivatives_rechecked;
+  directional_ = learned.directional;
+  reported_claims_ = learned.reported_claims;
+  wrong_unknowns_ = learned.wrong_unknowns;
+  hidden_dependencies_ = learned.hidden_dependencies;
+  adopted_ = learned;
 }
 
 }  // namespace lsdae::simulation

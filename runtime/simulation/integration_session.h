@@ -42,6 +42,7 @@
 #include "simulation/jacobian_recheck.h"
 #include "simulation/model_evaluation.h"
 #include "simulation/run_settings.h"
+#include "simulation/session_learned.h"
 #include "structure/coloring.h"
 #include "structure/coloring_varying.h"
 #include "structure/linear_elimination.h"
@@ -127,6 +128,14 @@ class IntegrationSession {
     finished_ = counted;
   }
 
+  // What this run learned of the FMU's claims and took of its constant
+  // Jacobian entries (session_learned.h), for a snapshot; adopt() gives it
+  // to a new session before its first make(), which then makes the
+  // integrator as the run it continues had it (no claims check at this
+  // point, the same kinds, colouring and run-long constant values).
+  SessionLearned learned() const;
+  void adopt(const SessionLearned& learned);
+
   // Whether the Jacobians come from directional derivatives: the settings'
   // choice, false once the FMU's pattern was found to hide a dependency
   // (jacobian_claims.h); where some are wrong, the colours holding them are
@@ -189,6 +198,9 @@ class IntegrationSession {
   std::optional<structure::VaryingColoring> varying_coloring_;
   KluAnalysisPtr carried_klu_analysis_;
   std::set<std::string> reported_claims_;  // false constant entries already named ("row/unknown")
+  std::optional<SessionLearned> adopted_;  // adopt(): for the next make() (kinds, colouring, constants)
+  // The run-long constants adopted or last given out: learned() shares them while they are the same.
+  mutable std::shared_ptr<const kernels::CompressedJacobian::RunConstants> run_constants_;
   bool derivatives_checked_ = false;       // check_derivative_claims ran (once per session)
   bool kinds_checked_ = false;             // the declared kinds were checked at least once
   bool constants_rechecked_ = false;       // recheck_claims ran for the constant entries (once per session)

@@ -9,12 +9,15 @@
 // steps after the event. Paused just before the event is handled, a run is
 // therefore: every instance's FMU state (Instance::get_fmu_state, with
 // lsdae's mode machine), the point (t, y, y') IDA reached, the event loop's
-// state (the pending event, the next time event, the counters), and the
-// counters of the run so far. A run restored from it, with a new integrator
-// over the same structure, does the same arithmetic from the event on as the
-// run it was taken from (tests/runtime/simulation/snapshot_test.cpp compares
-// rows bit for bit); only KLU's analysis counters differ (a new integrator
-// adopts or makes an analysis where the original re-factored at the restart).
+// state (the pending event, the next time event, the counters), the
+// counters of the run so far, and what the session learned for its
+// integrator (session_learned.h: the claims' verdicts, the entries' kinds,
+// the run-long constant entries). A run restored from it, with a new
+// integrator over the same structure made from that, does the same
+// arithmetic from the event on as the run it was taken from
+// (tests/runtime/sweep/snapshot_test.cpp compares rows and counters bit for
+// bit); only KLU's analysis counters differ (a new integrator adopts or
+// makes an analysis where the original re-factored at the restart).
 //
 // Owner: ModelEvaluation keeps the snapshots of its instances
 // (RunSnapshotStore), so they live as long as the instances do, across
@@ -32,6 +35,7 @@
 #include "lsdae/simulation.h"
 #include "simulation/event_loop.h"
 #include "simulation/ida/ida_statistics.h"
+#include "simulation/session_learned.h"
 
 namespace lsdae::simulation {
 
@@ -46,6 +50,7 @@ struct RunSnapshot {
   double t = 0;
   std::vector<double> y, yp;
   IntegratorStats integrator;  // the session's counters at t
+  SessionLearned learned;      // the claims' verdicts and constant entries the session had (session_learned.h)
   EventLoop::Saved events;
   SimulationStats stats;
 };

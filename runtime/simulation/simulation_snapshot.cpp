@@ -62,6 +62,7 @@ Simulation::SnapshotId Simulation::snapshot() {
   s->y.assign(m.session.y().begin(), m.session.y().end());
   s->yp.assign(m.session.yp().begin(), m.session.yp().end());
   s->integrator = m.session.stats();
+  s->learned = m.session.learned();
   s->events = m.events.save();
   s->stats = m.stats;
   return evaluation.snapshots().add(std::move(s));
@@ -82,8 +83,12 @@ void Simulation::restore(SnapshotId id) {
   const double time_instantiate = m.stats.time_instantiate;
   m.stats = s->stats;
   m.stats.time_instantiate = time_instantiate;
-  // The point first: make() checks the FMU's claims there (jacobian_claims.h).
+  // The point first; then what the run knew of the FMU's claims and its
+  // constant Jacobian entries at the snapshot, so that make() makes the
+  // integrator as that run had it instead of checking the claims again at
+  // this point (session_learned.h).
   m.session.restore(s->t, s->y, s->yp, s->integrator);
+  m.session.adopt(s->learned);
   m.make_integrator();
   m.events.restore(s->events);
   m.initialized = true;

@@ -213,6 +213,14 @@ void IdaIntegrator::reset_faults() { impl_->diagnostics.reset(impl_->ida); }
 
 KluAnalysisPtr IdaIntegrator::release_klu_analysis() { return impl_->linear.release_analysis(); }
 
+kernels::CompressedJacobian::RunConstants IdaIntegrator::run_constants() const {
+  return impl_->jacobian.run_constants();
+}
+
+void IdaIntegrator::adopt_run_constants(const kernels::CompressedJacobian::RunConstants& values) {
+  if (!impl_->initialized) impl_->jacobian.adopt_run_constants(values);
+}
+
 bool IdaIntegrator::adopt_klu_analysis(KluAnalysisPtr& analysis) {
   if (impl_->initialized) return false;
   return impl_->linear.adopt_analysis(analysis);

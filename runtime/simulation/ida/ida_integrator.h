@@ -225,6 +225,12 @@ class IdaIntegrator {
   // integrator's (then empty), false when it was left as it was.
   KluAnalysisPtr release_klu_analysis();
   bool adopt_klu_analysis(KluAnalysisPtr& analysis);
+  // The run-long constant Jacobian entries this integrator took
+  // (kernels/compressed_jacobian.h run_constants), and their adoption by a
+  // new integrator of the same pattern before its first start (a restored
+  // snapshot: Simulation::restore).
+  kernels::CompressedJacobian::RunConstants run_constants() const;
+  void adopt_run_constants(const kernels::CompressedJacobian::RunConstants& values);
 
  private:
   struct Impl;  // ida_integrator_impl.h

@@ -1,0 +1,51 @@
+// runtime/simulation/session_learned.h -- what an IntegrationSession learned
+// during a run that its next integrator is made from: the verdicts on the
+// FMU's claims (jacobian_claims.h: directional derivatives, pattern, the
+// kinds of the Jacobian entries; checked once, at the run's start, and again
+// only where Newton fails), the colouring of the varying columns those kinds
+// give, and the run-long constant Jacobian entries the integrator took
+// (kernels/compressed_jacobian.h).
+//
+// Why: a snapshot (run_snapshot.h) keeps it, so that a run restored from the
+// snapshot makes its new integrator exactly as the run it continues had it
+// at the snapshot's event -- the claims checked where that run checked them
+// (at its start), not again at the event; the same kinds, colouring and
+// constant values -- instead of checking the claims again at the event's
+// point and taking every constant entry again (which cost a restored
+// ACTIVSg10k contingency a claims check and 14 more directional calls, and
+// made a restored case39 run count 5 directional calls fewer than its fresh
+// run: the run-long constants taken at the event where the fresh run takes
+// the per-segment ones only).
+// Cost: two doubles per Jacobian entry for the constants, shared between the
+// snapshots of one run (IntegrationSession::learned reuses what it adopted
+// when the values are the same); a byte per entry for the kinds.
+#ifndef LSDAE_RUNTIME_SIMULATION_SESSION_LEARNED_H
+#define LSDAE_RUNTIME_SIMULATION_SESSION_LEARNED_H
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/compressed_jacobian.h"
+#include "structure/coloring_varying.h"
+
+namespace lsdae::simulation {
+
+struct SessionLearned {
+  bool derivatives_checked = false, kinds_checked = false, constants_rechecked = false,
+       derivatives_rechecked = false, directional = false;
+  std::set<std::string> reported_claims, wrong_unknowns;
+  std::vector<std::pair<std::string, std::string>> hidden_dependencies;
+  // The entries' kinds after the checks and the varying colouring (only
+  // without a linear elimination: the kinds are then the integrator's own).
+  std::optional<kernels::ConstantEntries> kinds;
+  std::optional<structure::VaryingColoring> varying_coloring;
+  std::shared_ptr<const kernels::CompressedJacobian::RunConstants> run_constants;  // null: none taken
+};
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_SESSION_LEARNED_H
