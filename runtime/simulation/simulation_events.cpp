@@ -24,9 +24,26 @@
 //     which IDACalcIC's damped Newton may not reach from the pre-event one
 //     (docs/simulation/events.md, "Events"). A run that restarts at the first try is
 //     unchanged by this: the FMU's values are only read;
+//   - after a STATE event (a located root) that did not re-initialize the
+//     continuous states, or moved them by less than IDA's tolerance (WRMS norm
+//     of the jump with IDA's error weights <= 1: a state put onto the limit it
+//     reached), such as a limiter engaging or releasing (the solution goes on
+//     continuously, only the law of its derivative changed), IDA's first step is
+//     the size of the step that passed the root (IDASetInitStep), not IDA's own
+//     estimate for a cold start (a thousandth of the distance to the next
+//     output time, or less where y' is large), from which the step grows back
+//     over many steps with a Jacobian at most changes of cj. The restart is of
+//     order 1, and IDA's error test cuts a step the new mode does not allow;
+//     the first-step retry (ida_step.cpp) catches a start that fails all the
+//     way down. After a TIME event (a fault applied or cleared, an input step)
+//     and after states were re-initialized (a bounce) IDA estimates as before:
+//     a jump starts a new transient, and the old step cost error-test failures
+//     and accuracy there (PowerGrid case39: 9 more Jacobians; CauerLowPass: 93
+//     more steps; BouncingBall's impacts 1.1e-6 off the analytic times);
 // and the observer sees the values after. The FMU asking to terminate ends
 // the run at t, observed after.
 #include <cmath>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +71,9 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
     fmu_algebraic.resize(dae.algebraic_vrs.size());
     if (evaluation->instance(0).get_float64(dae.algebraic_vrs, fmu_algebraic) != CallStatus::ok) fmu_algebraic.clear();
   }
+  // The restart's first step: the step before, after a state event whose
+  // re-initialization (if any) moved the states by less than IDA's tolerance.
+  bool keep_step = kind == simulation::EventLoop::Pending::state;
   if (iteration.states_changed) {
     // The re-initialized states, and (semi-explicit) the FMU's derivatives
     // there, as at the start: the pre-event derivatives are no guess for
@@ -67,6 +87,7 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
     simulation::read_point(evaluation->instance(0), evaluation->dae(), simulation::PointRead::states, v);
     std::vector<double> y, yp;
     evaluation->to_unknowns(v, y, yp);
+    keep_step = keep_step && jump_within_tolerance(session.y(), y);
     session.set_point(std::move(y), std::move(yp));
   }
   // An event may change what an invariant is (a re-initialized state, a new
@@ -80,17 +101,28 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
   // project, before IDA sees it. Then restart IDA with consistent algebraic
   // variables and derivatives (reselect_at restarts itself when it switched).
   projection.after_event(*evaluation, t, session.y_to_move(), session.yp());
-  if (!reselect_at(t, session.y(), session.yp(), true)) restart_after_event(t, fmu_algebraic);
+  if (!reselect_at(t, session.y(), session.yp(), true))
+    restart_after_event(t, fmu_algebraic, keep_step);
   events.notify_after(t);
 }
 
-void Simulation::Impl::restart_after_event(double t, const std::vector<double>& fmu_algebraic) {
+void Simulation::Impl::restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step) {
   session.set_stop_time(events.stop_time());
+  // After a state event that left the states alone, IDA's first step is the
+  // last step it took (the one that passed the root) instead of its own tiny
+  // estimate; IDA's error test cuts it when the new mode needs less (header).
+  const double h_before =
+      keep_step && session.has_integrator() ? std::fabs(session.integrator().last_step()) : 0.0;
+  const auto first_step_as_before = [&] {
+    if (h_before > 0.0 && std::isfinite(h_before)) session.integrator().set_next_initial_step(h_before);
+  };
+  first_step_as_before();
   if (fmu_algebraic.empty()) {
     session.restart(t);
     return;
   }
   if (session.try_restart(t)) return;
+  first_step_as_before();
   simulation::DaePoint v = evaluation->point_at(t, session.y(), session.yp());
   bool differs = false;
   for (std::size_t k = 0; k < v.z.size() && k < fmu_algebraic.size(); ++k) {
@@ -106,6 +138,19 @@ void Simulation::Impl::restart_after_event(double t, const std::vector<double>& 
     session.set_point(std::move(y), std::move(yp));
   }
   session.restart(t);  // the failure names the residuals left
+}
+
+bool Simulation::Impl::jump_within_tolerance(std::span<const double> before, std::span<const double> after) const {
+  if (!session.has_integrator() || before.size() != after.size() || before.empty()) return false;
+  std::vector<double> w(before.size());
+  session.integrator().error_weights(w);
+  double sum = 0.0;
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    const double d = w[k] * (after[k] - before[k]);
+    if (!std::isfinite(d)) return false;
+    sum += d * d;
+  }
+  return sum <= static_cast<double>(w.size());  // the WRMS norm of the jump <= 1
 }
 
 void Simulation::Impl::refresh_invariants(double t) {

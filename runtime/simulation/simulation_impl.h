@@ -113,7 +113,11 @@ struct Simulation::Impl {
   // IDA's restart after an event (simulation_events.cpp): from the session's
   // point, and when IDACalcIC fails there, from the FMU's post-event
   // algebraic values (`fmu_algebraic`, by algebraic variable; empty: none).
-  void restart_after_event(double t, const std::vector<double>& fmu_algebraic);
+  // `keep_step`: IDA's first step is the last step it took (a state event
+  // that left the states within tolerance).
+  void restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step);
+  // Whether the WRMS norm of after - before with IDA's error weights is <= 1.
+  bool jump_within_tolerance(std::span<const double> before, std::span<const double> after) const;
   // The invariants' values read again (at the instance's point, time t) and
   // handed to the residuals and the projector.
   void refresh_invariants(double t);

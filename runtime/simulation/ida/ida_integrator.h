@@ -182,6 +182,8 @@ class IdaIntegrator {
   // a step that was rejected after IDA accepted it; used once, then IDA
   // chooses again (0: IDA's own estimate).
   void set_next_initial_step(double h);
+  // The size of the last step IDA took (IDAGetLastStep; 0 before the first).
+  double last_step() const;
 
   // Event indicators: `count` functions evaluated by `g`; crossings in both
   // directions are roots (FMI 3.0: an event when an indicator changes its

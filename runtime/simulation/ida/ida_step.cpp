@@ -86,6 +86,13 @@ StepOutcome IdaIntegrator::one_step(double tout) {
   return StepOutcome::step;
 }
 
+double IdaIntegrator::last_step() const {
+  const Impl& m = *impl_;
+  realtype h = 0;
+  if (m.ida != nullptr && !m.clock) IDAGetLastStep(m.ida, &h);
+  return h;
+}
+
 void IdaIntegrator::error_weights(std::span<double> w) const {
   const Impl& m = *impl_;
   if (m.clock) return;
