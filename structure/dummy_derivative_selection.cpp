@@ -12,6 +12,7 @@
 #include <limits>
 #include <numeric>
 
+#include "structure/column_selection.h"
 #include "structure/dummy_derivatives.h"
 #include "structure/matching.h"
 #include "structure/messages.h"
