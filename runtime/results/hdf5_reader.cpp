@@ -13,7 +13,7 @@
 namespace lsdae::results {
 namespace {
 
-[[noreturn]] void bad(const std::filesystem::path& path, const std::string& what, const std::string& seen,
+[[noreturn]] void refuse_hdf5(const std::filesystem::path& path, const std::string& what, const std::string& seen,
                       const std::string& todo) {
   throw Error(ErrorKind::usage, "result file " + path.string() + " → " + what + " → " + seen + " → " + todo);
 }
@@ -48,14 +48,14 @@ std::array<hsize_t, 2> extent(hid_t set) {
 
 std::vector<std::string> read_strings(const std::filesystem::path& path, hid_t group, const char* name) {
   Handle set(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
-  if (!set.ok()) bad(path, "has no dataset " + std::string(name), "it is missing", "give a file written by lsdae simulate");
+  if (!set.ok()) refuse_hdf5(path, "has no dataset " + std::string(name), "it is missing", "give a file written by lsdae simulate");
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), H5T_VARIABLE);
   H5Tset_cset(type.get(), H5T_CSET_UTF8);
   const auto d = extent(set.get());
   std::vector<char*> raw(d[0], nullptr);
   if (!raw.empty() && H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0)
-    bad(path, "dataset " + std::string(name) + " cannot be read", "HDF5 refused it", "the file is damaged");
+    refuse_hdf5(path, "dataset " + std::string(name) + " cannot be read", "HDF5 refused it", "the file is damaged");
   std::vector<std::string> out;
   for (char* s : raw) out.emplace_back(s ? s : "");
   if (!raw.empty()) {
@@ -70,21 +70,21 @@ std::vector<std::string> read_strings(const std::filesystem::path& path, hid_t g
 ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter& wanted, NonNumeric non_numeric) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    bad(path, "cannot be opened", "no such file", "check the path (write it with lsdae simulate -o r.h5)");
+    refuse_hdf5(path, "cannot be opened", "no such file", "check the path (write it with lsdae simulate -o r.h5)");
   if (H5Fis_hdf5(path.c_str()) <= 0)
-    bad(path, "is not an HDF5 file", "its signature is missing", "give a file written by lsdae simulate -o r.h5");
+    refuse_hdf5(path, "is not an HDF5 file", "its signature is missing", "give a file written by lsdae simulate -o r.h5");
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // lsdae reports the errors itself
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.ok()) bad(path, "cannot be opened", "HDF5 refused it", "the file is damaged");
+  if (!file.ok()) refuse_hdf5(path, "cannot be opened", "HDF5 refused it", "the file is damaged");
   if (!exists(file.get(), "time"))
-    bad(path, "is not an lsdae result", "it has no /time dataset", "give a file written by lsdae simulate");
+    refuse_hdf5(path, "is not an lsdae result", "it has no /time dataset", "give a file written by lsdae simulate");
   ResultTable table;
   {
     Handle set(H5Dopen2(file.get(), "time", H5P_DEFAULT), H5Dclose);
     table.time.resize(extent(set.get())[0]);
     if (!table.time.empty() &&
         H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, table.time.data()) < 0)
-      bad(path, "/time cannot be read", "HDF5 refused it", "the file is damaged");
+      refuse_hdf5(path, "/time cannot be read", "HDF5 refused it", "the file is damaged");
   }
   const hsize_t rows = table.time.size();
   struct Found {
@@ -119,7 +119,7 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
         continue;
       }
       if (!numeric)
-        bad(path, "column \"" + names[k] + "\" is not numeric", std::string("a ") + type_name + " variable",
+        refuse_hdf5(path, "column \"" + names[k] + "\" is not numeric", std::string("a ") + type_name + " variable",
             "leave it out of --vars (only numbers can be plotted)");
       found.push_back({static_cast<std::size_t>(columns[k]), type_name, k,
                        {names[k], k < units.size() ? units[k] : "", {}}});
@@ -131,7 +131,7 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
     Handle set(H5Dopen2(group.get(), "values", H5P_DEFAULT), H5Dclose);
     const auto d = extent(set.get());
     if (!set.ok() || d[0] < rows || f.index >= d[1])
-      bad(path, "/" + f.group + "/values is too small", std::to_string(d[0]) + " × " + std::to_string(d[1]),
+      refuse_hdf5(path, "/" + f.group + "/values is too small", std::to_string(d[0]) + " × " + std::to_string(d[1]),
           "the file is damaged");
     f.series.values.resize(rows);
     if (rows > 0) {
@@ -140,7 +140,7 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
       H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
       Handle memory(H5Screate_simple(2, count, nullptr), H5Sclose);
       if (H5Dread(set.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, f.series.values.data()) < 0)
-        bad(path, "the values of \"" + f.series.name + "\" cannot be read", "HDF5 refused them", "the file is damaged");
+        refuse_hdf5(path, "the values of \"" + f.series.name + "\" cannot be read", "HDF5 refused them", "the file is damaged");
     }
     table.series.push_back(std::move(f.series));
   }
