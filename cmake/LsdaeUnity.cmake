@@ -28,8 +28,8 @@ function(lsdae_unity_build)
   endforeach()
 endfunction()
 
-set(lsdae_unity_targets lsdae_structure lsdae_kernels lsdae_compose lsdae_kit lsdae_kit_fmu
-    lsdae_powergrid_scenarios lsdae_psse_scenarios lsdae_psse_raw)
+# The models' scenario sources in liblsdae.so (two and three files) compile file by file.
+set(lsdae_unity_targets lsdae_structure lsdae_kernels lsdae_compose lsdae_kit lsdae_kit_fmu)
 foreach(layer common import fmu system results simulation supervise run sweep capi cli)
   list(APPEND lsdae_unity_targets lsdae_${layer})
 endforeach()
