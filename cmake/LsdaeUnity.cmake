@@ -34,3 +34,10 @@ foreach(layer common import fmu system results simulation supervise run sweep ca
   list(APPEND lsdae_unity_targets lsdae_${layer})
 endforeach()
 lsdae_unity_build(${lsdae_unity_targets})
+
+# Files that compile alone: GCC's -Wsubobject-linkage (an error with -Werror) reports a
+# class of external linkage with members of a file-local type once the file is #included
+# by the batch (it is then no longer the main file): run_sweep.cpp's ScenarioWorker::Impl
+# holds its anonymous namespace's Pool and IgnoreSigpipe.
+set_source_files_properties(${PROJECT_SOURCE_DIR}/runtime/sweep/run_sweep.cpp
+  DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/sweep PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
