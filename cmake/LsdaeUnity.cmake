@@ -9,7 +9,9 @@
 # counters unchanged); what a batch changes is that file-local names (anonymous
 # namespaces, static functions) of its files share one translation unit, so two files of
 # one target may not define the same file-local name with the same signature (name them
-# for what they are, or share one definition through a header). The tests, the
+# for what they are, or share one definition through a header), and a file-local name must
+# not hide a function of an enclosing namespace that a later file of the batch calls
+# (sweep/metrics.cpp's trim_blanks, once trim, hid lsdae::trim from scenario_sources.cpp). The tests, the
 # benchmarks, the Python module and the model FMUs compile file by file as before.
 #
 # -DLSDAE_UNITY_BUILD=OFF compiles every file alone (a developer editing one file
