@@ -1,5 +1,6 @@
 // kernels/constant_claims.cpp -- see constant_claims.h.
 #include "kernels/constant_claims.h"
+#include "kernels/claim_scale.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,12 +8,6 @@
 
 namespace lsdae::kernels {
 namespace {
-
-constexpr double kEps = std::numeric_limits<double>::epsilon();
-
-double scale_of(std::span<const double> v, std::span<const double> nominal, std::size_t k) {
-  return std::max(std::fabs(v[k]), nominal.empty() ? 1.0 : std::fabs(nominal[k]));
-}
 
 // One part (y or y') of every claimed entry at one point: value and rounding.
 struct Part {
@@ -47,7 +42,7 @@ class Prober {
       if (columns.empty()) continue;
       std::span<const double> moved = derivative ? yp : y;
       step.assign(columns.size(), 0.0);
-      for (std::size_t i = 0; i < columns.size(); ++i) step[i] = 1e-3 * scale_of(moved, nominal_, columns[i]);
+      for (std::size_t i = 0; i < columns.size(); ++i) step[i] = 1e-3 * claim_scale(moved, nominal_, columns[i]);
       const bool ok = evaluate(t, y, yp, derivative, columns, step, 1.0, plus_) &&
                       evaluate(t, y, yp, derivative, columns, step, -1.0, minus_);
       if (!ok) continue;
@@ -57,7 +52,7 @@ class Prober {
           if (!is_claimed(p) || (derivative && !entries_.derivative_part[p])) continue;
           const std::size_t r = row_idx[p];
           part.value[p] = (plus_[r] - minus_[r]) / (2 * step[i]);
-          part.noise[p] = 4 * kEps * std::max(std::fabs(plus_[r]), std::fabs(minus_[r])) / step[i];
+          part.noise[p] = 4 * kClaimRoundoff * std::max(std::fabs(plus_[r]), std::fabs(minus_[r])) / step[i];
           part.ok[p] = std::isfinite(part.value[p]);
         }
       }
@@ -117,8 +112,8 @@ ClaimCheck check_constant_claims(ResidualFunction& f, const structure::Pattern& 
   for (int attempt = 0; attempt < 5 && !check.perturbed; ++attempt, fraction /= 2) {
     for (std::size_t k = 0; k < n; ++k) {
       const double s = 0.5 + 0.5 * std::fmod(0.6180339887498949 * static_cast<double>(k + 1), 1.0);
-      y1[k] = point.y[k] + fraction * s * scale_of(point.y, point.nominal, k);
-      yp1[k] = point.yp[k] + fraction * s * scale_of(point.yp, point.nominal, k);
+      y1[k] = point.y[k] + fraction * s * claim_scale(point.y, point.nominal, k);
+      yp1[k] = point.yp[k] + fraction * s * claim_scale(point.yp, point.nominal, k);
     }
     check.perturbed = prober.residual_ok(point.t, y1, yp1);
   }

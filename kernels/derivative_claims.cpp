@@ -1,5 +1,6 @@
 // kernels/derivative_claims.cpp -- see derivative_claims.h.
 #include "kernels/derivative_claims.h"
+#include "kernels/claim_scale.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,13 +10,8 @@
 namespace lsdae::kernels {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kRelative = 1e-4;  // of the row's scale
 constexpr double kSmaller = 1e-2;   // the confirming step, relative to h
-
-double scale_of(std::span<const double> v, std::span<const double> nominal, std::size_t k) {
-  return std::max(std::fabs(v[k]), nominal.empty() ? 1.0 : std::fabs(nominal[k]));
-}
 
 // Central differences of G over a set of columns, in y or in y'.
 class Mover {
@@ -32,13 +28,13 @@ class Mover {
     noise.resize(plus_.size());
     for (std::size_t r = 0; r < plus_.size(); ++r) {
       half[r] = (plus_[r] - minus_[r]) / 2;
-      noise[r] = 4 * kEps * std::max(std::fabs(plus_[r]), std::fabs(minus_[r]));
+      noise[r] = 4 * kClaimRoundoff * std::max(std::fabs(plus_[r]), std::fabs(minus_[r]));
       if (!std::isfinite(half[r])) return false;
     }
     return true;
   }
   double step(std::size_t c, bool derivative) const {
-    return 1e-3 * scale_of(derivative ? point_.yp : point_.y, point_.nominal, c);
+    return 1e-3 * claim_scale(derivative ? point_.yp : point_.y, point_.nominal, c);
   }
   void restore() {
     ++calls_;
@@ -197,8 +193,8 @@ DerivativeCheck check_derivative_claims(ResidualFunction& f, const structure::Pa
   for (int attempt = 0; attempt < 5; ++attempt, fraction /= 2) {
     for (std::size_t k = 0; k < n; ++k) {
       const double s = 0.5 + 0.5 * std::fmod(0.6180339887498949 * static_cast<double>(k + 1), 1.0);
-      y1[k] = point.y[k] + fraction * s * scale_of(point.y, point.nominal, k);
-      yp1[k] = point.yp[k] + fraction * s * scale_of(point.yp, point.nominal, k);
+      y1[k] = point.y[k] + fraction * s * claim_scale(point.y, point.nominal, k);
+      yp1[k] = point.yp[k] + fraction * s * claim_scale(point.yp, point.nominal, k);
     }
     ++check.residual_calls;
     if (f.residual(point.t, y1, yp1, r) != EvalStatus::ok ||

@@ -43,14 +43,28 @@ mount -t proc proc "$root/proc"
 trap 'umount "$root/proc" "$root/dev" 2>/dev/null || true' EXIT
 in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 bash -c "$1"; }
 
+# The machine's load (1-minute average) every 15 s, so that each phase can say what else ran.
+load_log=$root/work/load.log
+: >"$load_log"
+( while :; do echo "$(date +%s) $(cut -d' ' -f1 /proc/loadavg)" >>"$load_log"; sleep 15; done ) &
+sampler=$!
+trap 'kill $sampler 2>/dev/null || true; umount "$root/proc" "$root/dev" 2>/dev/null || true' EXIT
+mean_load() {  # mean_load <since epoch seconds>: the mean sampled load since then
+  awk -v t="$1" '$1 >= t { s += $2; n++ } END { if (n) printf "%.1f (%d samples)", s / n, n; else print "n/a" }' "$load_log"
+}
+
 echo "measure-fresh: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git -C "$root/work/lsdae" rev-parse --short HEAD)"
 echo "=== scripts/run.sh (clone → statistics); its packages first, timed apart"
+t0=$(date +%s)
 in_root 'cd /work/lsdae && time scripts/setup-deps.sh >/work/deps.log 2>&1; echo "setup-deps.sh exit $?"'
+echo "mean load during setup-deps.sh: $(mean_load "$t0")"
+t0=$(date +%s)
 in_root 'cd /work/lsdae && time scripts/run.sh >/work/run.log 2>&1; echo "run.sh exit $?"'
 tail -5 "$root/work/run.log"
-echo "load after run.sh: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load after run.sh: $(cut -d' ' -f1-3 /proc/loadavg); mean load during run.sh: $(mean_load "$t0")"
 [ "$run_only" = "--run-only" ] && exit 0
 echo "=== scripts/test.sh (the rest)"
+t0=$(date +%s)
 in_root 'cd /work/lsdae && time scripts/test.sh >/work/test.log 2>&1; echo "test.sh exit $?"'
 grep -E "tests passed|tests failed" "$root/work/test.log" || tail -20 "$root/work/test.log"
-echo "load after test.sh: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load after test.sh: $(cut -d' ' -f1-3 /proc/loadavg); mean load during test.sh: $(mean_load "$t0")"

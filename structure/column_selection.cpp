@@ -16,7 +16,7 @@ namespace {
 
 using Eigen::Index;
 
-Index idx(std::size_t i) { return static_cast<Index>(i); }
+Index eigen_index(std::size_t i) { return static_cast<Index>(i); }
 
 // a better than b as the next pivot (rule 3 of the header).
 bool better(std::size_t a, double norm_a, std::size_t b, double norm_b, std::span<const int> priority) {
@@ -111,7 +111,7 @@ ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const st
   check_shape(d, k, row_height, column_height, column_priority);
   ColumnSelection out;
   if (d == 0) return nothing_to_select();
-  for (std::size_t j = 0; j < k; ++j) out.largest_norm = std::max(out.largest_norm, matrix.col(idx(j)).norm());
+  for (std::size_t j = 0; j < k; ++j) out.largest_norm = std::max(out.largest_norm, matrix.col(eigen_index(j)).norm());
   const double zero = options.rank_tolerance * out.largest_norm;
 
   // Rows by height, descending (stable: equal heights keep their order).
@@ -129,15 +129,15 @@ ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const st
     while (end < d && row_height[rows[end]] == row_height[rows[begin]]) ++end;
     const std::size_t height = row_height[rows[begin]];
     const std::size_t b = end - begin;
-    Eigen::MatrixXd block(idx(b), idx(k));
-    for (std::size_t i = 0; i < b; ++i) block.row(idx(i)) = w.row(idx(rows[begin + i]));
+    Eigen::MatrixXd block(eigen_index(b), eigen_index(k));
+    for (std::size_t i = 0; i < b; ++i) block.row(eigen_index(i)) = w.row(eigen_index(rows[begin + i]));
     const Eigen::MatrixXd block_before = block;
     std::vector<std::size_t> block_picked;
     for (std::size_t step = 0; step < b; ++step) {
       PivotPool pool;
       for (std::size_t j = 0; j < k; ++j) {
         if (taken[j]) continue;
-        norms[j] = block.col(idx(j)).norm();
+        norms[j] = block.col(eigen_index(j)).norm();
         pool.see(norms[j], column_height[j] <= height);
       }
       if (pool.empty(zero)) {
@@ -154,20 +154,20 @@ ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const st
       picked.push_back(best);
       block_picked.push_back(best);
       // Modified Gram–Schmidt step within the block.
-      const Eigen::VectorXd q = block.col(idx(best)) / norms[best];
+      const Eigen::VectorXd q = block.col(eigen_index(best)) / norms[best];
       for (std::size_t j = 0; j < k; ++j)
-        if (!taken[j]) block.col(idx(j)) -= q * q.dot(block.col(idx(j)));
+        if (!taken[j]) block.col(eigen_index(j)) -= q * q.dot(block.col(eigen_index(j)));
     }
     // Schur complement of the later rows on (block rows, block_picked).
     if (end < d) {
-      Eigen::MatrixXd pivot(idx(b), idx(b));
-      for (std::size_t j = 0; j < b; ++j) pivot.col(idx(j)) = block_before.col(idx(block_picked[j]));
+      Eigen::MatrixXd pivot(eigen_index(b), eigen_index(b));
+      for (std::size_t j = 0; j < b; ++j) pivot.col(eigen_index(j)) = block_before.col(eigen_index(block_picked[j]));
       const Eigen::PartialPivLU<Eigen::MatrixXd> lu(pivot);
       const Eigen::MatrixXd solved = lu.solve(block_before);  // b × k
       for (std::size_t i = end; i < d; ++i) {
-        Eigen::RowVectorXd coupling(idx(b));
-        for (std::size_t j = 0; j < b; ++j) coupling(idx(j)) = w(idx(rows[i]), idx(block_picked[j]));
-        w.row(idx(rows[i])) -= coupling * solved;
+        Eigen::RowVectorXd coupling(eigen_index(b));
+        for (std::size_t j = 0; j < b; ++j) coupling(eigen_index(j)) = w(eigen_index(rows[i]), eigen_index(block_picked[j]));
+        w.row(eigen_index(rows[i])) -= coupling * solved;
       }
     }
     begin = end;
@@ -175,8 +175,8 @@ ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const st
 
   out.rank = picked.size();
   std::sort(picked.begin(), picked.end());
-  Eigen::MatrixXd selected(idx(d), idx(d));
-  for (std::size_t j = 0; j < d; ++j) selected.col(idx(j)) = matrix.col(idx(picked[j]));
+  Eigen::MatrixXd selected(eigen_index(d), eigen_index(d));
+  for (std::size_t j = 0; j < d; ++j) selected.col(eigen_index(j)) = matrix.col(eigen_index(picked[j]));
   out.rcond = Eigen::PartialPivLU<Eigen::MatrixXd>(selected).rcond();
   out.columns = std::move(picked);
   out.success = true;
@@ -198,7 +198,7 @@ ColumnSelection select_columns_sparse(const Eigen::SparseMatrix<double, Eigen::R
   std::vector<std::vector<std::size_t>> holders(k);
   std::vector<double> column_norm2(k, 0.0);
   for (std::size_t i = 0; i < d; ++i)
-    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(matrix, idx(i)); it; ++it) {
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(matrix, eigen_index(i)); it; ++it) {
       if (it.value() == 0.0) continue;
       const auto j = static_cast<std::size_t>(it.col());
       rows[i].emplace_back(j, it.value());
@@ -272,10 +272,10 @@ ColumnSelection select_columns_sparse(const Eigen::SparseMatrix<double, Eigen::R
   for (std::size_t j = 0; j < d; ++j) position[picked[j]] = j;
   std::vector<Eigen::Triplet<double>> triplets;
   for (std::size_t i = 0; i < d; ++i)
-    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(matrix, idx(i)); it; ++it)
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(matrix, eigen_index(i)); it; ++it)
       if (const std::size_t p = position[static_cast<std::size_t>(it.col())]; p != no_index)
-        triplets.emplace_back(idx(i), idx(p), it.value());
-  Eigen::SparseMatrix<double> selected(idx(d), idx(d));
+        triplets.emplace_back(eigen_index(i), eigen_index(p), it.value());
+  Eigen::SparseMatrix<double> selected(eigen_index(d), eigen_index(d));
   selected.setFromTriplets(triplets.begin(), triplets.end());
   out.rcond = sparse_rcond(selected);
   out.columns = std::move(picked);

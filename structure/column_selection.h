@@ -42,21 +42,9 @@
 #include <span>
 #include <vector>
 
+#include "structure/column_selection_options.h"
+
 namespace lsdae::structure {
-
-struct ColumnSelectionOptions {
-  double preference_tolerance = 0.5;
-  double hierarchy_tolerance = 1e-3;
-  double rank_tolerance = 1e-10;
-};
-
-struct ColumnSelection {
-  bool success = false;
-  std::vector<std::size_t> columns;  // the selected columns, ascending
-  std::size_t rank = 0;              // pivots found (== rows on success)
-  double rcond = 0.0;                // of the selected submatrix (0 on failure)
-  double largest_norm = 0.0;         // largest column norm of the input
-};
 
 // matrix: d × k. row_height: d entries; column_height, column_priority: k entries.
 ColumnSelection select_columns(const Eigen::MatrixXd& matrix, std::span<const std::size_t> row_height,

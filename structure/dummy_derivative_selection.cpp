@@ -12,6 +12,7 @@
 #include <limits>
 #include <numeric>
 
+#include "structure/column_selection.h"
 #include "structure/dummy_derivatives.h"
 #include "structure/matching.h"
 #include "structure/messages.h"
@@ -21,7 +22,7 @@ namespace lsdae::structure {
 namespace {
 
 using Eigen::Index;
-Index idx(std::size_t i) { return static_cast<Index>(i); }
+Index eigen_size(std::size_t i) { return static_cast<Index>(i); }
 
 int priority_of(StateSelect select) {
   switch (select) {
@@ -64,12 +65,12 @@ Assembled assemble(const DaeSystem& sys, const DummyDerivativePlan& plan, const 
     if (a.sparse[k]) continue;
     const std::size_t rows = comp.constraints.size() + comp.closure_groups.size();
     const std::size_t cols = comp.candidates.size() + comp.closure_unknowns.size();
-    a.local[k] = Eigen::MatrixXd::Zero(idx(rows), idx(cols));
+    a.local[k] = Eigen::MatrixXd::Zero(eigen_size(rows), eigen_size(cols));
   }
   for (std::size_t e = 0; e < v.size(); ++e) {
     const std::size_t k = plan.entry_component[e];
-    if (a.sparse[k]) a.triplets[k].emplace_back(idx(plan.entry_row[e]), idx(plan.entry_column[e]), v[e]);
-    else a.local[k](idx(plan.entry_row[e]), idx(plan.entry_column[e])) += v[e];
+    if (a.sparse[k]) a.triplets[k].emplace_back(eigen_size(plan.entry_row[e]), eigen_size(plan.entry_column[e]), v[e]);
+    else a.local[k](eigen_size(plan.entry_row[e]), eigen_size(plan.entry_column[e])) += v[e];
   }
   return a;
 }
@@ -78,9 +79,9 @@ Assembled assemble(const DaeSystem& sys, const DummyDerivativePlan& plan, const 
 // singular (`error` then names the closure rows).
 bool schur_complement(const DaeSystem& sys, const DummyComponent& comp, const Eigen::MatrixXd& mat,
                       Eigen::MatrixXd& s, std::string& error) {
-  const Index d = idx(comp.constraints.size());
-  const Index kc = idx(comp.candidates.size());
-  const Index pc = idx(comp.closure_groups.size());
+  const Index d = eigen_size(comp.constraints.size());
+  const Index kc = eigen_size(comp.candidates.size());
+  const Index pc = eigen_size(comp.closure_groups.size());
   s = mat.topLeftCorner(d, kc);
   if (pc == 0) return true;
   const Eigen::FullPivLU<Eigen::MatrixXd> fu(mat.bottomRightCorner(pc, pc));
@@ -111,7 +112,7 @@ std::vector<std::vector<bool>> switched_off_rows(const DummyDerivativePlan& plan
       for (const auto& t : a.triplets[k])
         if (t.value() != 0.0) zero[static_cast<std::size_t>(t.row())] = false;
     } else {
-      for (std::size_t t = 0; t < d; ++t) zero[t] = a.local[k].row(idx(t)).cwiseAbs().maxCoeff() == 0.0;
+      for (std::size_t t = 0; t < d; ++t) zero[t] = a.local[k].row(eigen_size(t)).cwiseAbs().maxCoeff() == 0.0;
     }
     for (std::size_t t = 0; t < d; ++t) off[k][t] = zero[t] && options.switched_off(comp.constraints[t].equation);
   }
@@ -137,9 +138,9 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> sparse_rows(const std::vector<Eigen
   kept.reserve(triplets.size());
   for (const auto& t : triplets) {
     const std::size_t r = new_row[static_cast<std::size_t>(t.row())];
-    if (r != no_index) kept.emplace_back(idx(r), t.col(), t.value());
+    if (r != no_index) kept.emplace_back(eigen_size(r), t.col(), t.value());
   }
-  Eigen::SparseMatrix<double, Eigen::RowMajor> s(idx(rows.size()), idx(kc));
+  Eigen::SparseMatrix<double, Eigen::RowMajor> s(eigen_size(rows.size()), eigen_size(kc));
   s.setFromTriplets(kept.begin(), kept.end());  // duplicates are summed
   return s;
 }
@@ -174,7 +175,7 @@ DummySelection select_dummy_derivatives(const DaeSystem& sys, const DummyDerivat
       out.component_rcond.push_back(1.0);
       continue;
     }
-    const Index kc = idx(comp.candidates.size());
+    const Index kc = eigen_size(comp.candidates.size());
     std::vector<std::size_t> row_height;
     for (const std::size_t t : on) row_height.push_back(comp.constraints[t].height);
     std::vector<int> priority;
@@ -187,8 +188,8 @@ DummySelection select_dummy_derivatives(const DaeSystem& sys, const DummyDerivat
     } else {
       Eigen::MatrixXd s_all;
       if (!schur_complement(sys, comp, a.local[k], s_all, out.error)) return out;
-      Eigen::MatrixXd s(idx(on.size()), kc);
-      for (std::size_t i = 0; i < on.size(); ++i) s.row(idx(i)) = s_all.row(idx(on[i]));
+      Eigen::MatrixXd s(eigen_size(on.size()), kc);
+      for (std::size_t i = 0; i < on.size(); ++i) s.row(eigen_size(i)) = s_all.row(eigen_size(on[i]));
       sel = select_columns(s, row_height, comp.candidate_height, priority, options.columns);
     }
     if (!sel.success) {
@@ -238,7 +239,7 @@ DummySelection check_dummy_selection(const DaeSystem& sys, const DummyDerivative
     std::vector<Index> chosen;  // local candidate columns that are dummies
     for (std::size_t j = 0; j < comp.candidates.size(); ++j)
       if (std::binary_search(out.dummy_states.begin(), out.dummy_states.end(), comp.candidates[j]))
-        chosen.push_back(idx(j));
+        chosen.push_back(eigen_size(j));
     taken += chosen.size();
     std::vector<std::string> names;
     for (const std::size_t t : on) names.push_back(sys.name(comp.constraints[t].equation));
@@ -254,19 +255,19 @@ DummySelection check_dummy_selection(const DaeSystem& sys, const DummyDerivative
     if (a.sparse[k]) {
       const Eigen::SparseMatrix<double> s =
           sparse_rows(a.triplets[k], comp.constraints.size(), comp.candidates.size(), on);
-      Eigen::SparseMatrix<double> block(idx(d), idx(d));
+      Eigen::SparseMatrix<double> block(eigen_size(d), eigen_size(d));
       std::vector<Eigen::Triplet<double>> t;
       for (std::size_t c = 0; c < chosen.size(); ++c)
         for (Eigen::SparseMatrix<double>::InnerIterator it(s, chosen[c]); it; ++it)
-          t.emplace_back(it.row(), idx(c), it.value());
+          t.emplace_back(it.row(), eigen_size(c), it.value());
       block.setFromTriplets(t.begin(), t.end());
       rcond = sparse_rcond(block);
     } else {
       Eigen::MatrixXd s;
       if (!schur_complement(sys, comp, a.local[k], s, out.error)) return out;
-      Eigen::MatrixXd block(idx(d), idx(d));
+      Eigen::MatrixXd block(eigen_size(d), eigen_size(d));
       for (std::size_t c = 0; c < chosen.size(); ++c)
-        for (std::size_t i = 0; i < d; ++i) block(idx(i), idx(c)) = s(idx(on[i]), chosen[c]);
+        for (std::size_t i = 0; i < d; ++i) block(eigen_size(i), eigen_size(c)) = s(eigen_size(on[i]), chosen[c]);
       // A zero block (all pivots zero) makes PartialPivLU's estimate NaN or inf.
       rcond = block.cwiseAbs().maxCoeff() > 0.0 ? Eigen::PartialPivLU<Eigen::MatrixXd>(block).rcond() : 0.0;
       if (!std::isfinite(rcond)) rcond = 0.0;

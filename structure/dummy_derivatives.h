@@ -75,7 +75,7 @@
 #include <string>
 #include <vector>
 
-#include "structure/column_selection.h"
+#include "structure/column_selection_options.h"
 #include "structure/dae_system.h"
 #include "structure/pantelides.h"
 

@@ -10,7 +10,7 @@ namespace {
 
 std::string num(std::size_t value) { return std::to_string(value); }
 
-std::string real(double value) {
+std::string message_real(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g", value);
   return buffer;
@@ -211,7 +211,7 @@ std::string constraints_dependent(const std::vector<std::string>& constraints, s
                                   double largest_norm) {
   std::string out = "structure: the constraints " + quoted_list(constraints) + " have rank " + num(rank) +
                     " < " + num(constraints.size()) + " with respect to the states at this point";
-  if (!std::isnan(largest_norm)) out += " (largest column norm " + real(largest_norm) + ")";
+  if (!std::isnan(largest_norm)) out += " (largest column norm " + message_real(largest_norm) + ")";
   return out + " → they are redundant or degenerate here: remove duplicated invariants, or re-select at a "
                "nearby point";
 }
@@ -223,7 +223,7 @@ std::string closure_singular(const std::vector<std::string>& rows) {
 }
 
 std::string selection_not_finite(std::string_view row, std::string_view column, double value) {
-  return "structure: the Jacobian value d" + quoted(row) + "/d" + quoted(column) + " is " + real(value) +
+  return "structure: the Jacobian value d" + quoted(row) + "/d" + quoted(column) + " is " + message_real(value) +
          " → the callback must return finite values";
 }
 

@@ -42,7 +42,7 @@ std::string list_or_none(const std::vector<std::string>& names, std::size_t tota
   return messages::quoted_list(head, total - head.size());
 }
 
-std::string real(double value) {
+std::string report_real(double value) {
   if (std::isnan(value)) return "n/a";
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g", value);
@@ -120,7 +120,7 @@ StructureReport make_report(const StructuralAnalysis& a, const Index1System* ind
                                  ": does not apply (constraints switched off in this mode), replaced";
         else
           red.structural_check = "structural choice " + (names.empty() ? std::string("(none)") : names) + ": rcond " +
-                                 real(c.rcond) + (c.rcond == 0.0 ? " (singular)" : "") +
+                                 report_real(c.rcond) + (c.rcond == 0.0 ? " (singular)" : "") +
                                  (c.kept ? ", kept" : ", replaced");
       }
     }
@@ -210,7 +210,7 @@ std::string StructureReport::to_text() const {
     const auto& red = *reduction;
     std::string head = "index reduction: " + red.method;
     if (!red.selection.empty())
-      head += " (" + red.selection + " selection" + (red.selection == "numeric" ? ", rcond " + real(red.rcond) : "") +
+      head += " (" + red.selection + " selection" + (red.selection == "numeric" ? ", rcond " + report_real(red.rcond) : "") +
               (red.checked.empty() ? "" : "; " + red.checked) + ")";
     line(head);
     if (!red.structural_check.empty()) line("  checked at the start point: " + red.structural_check);

@@ -91,7 +91,7 @@ void forward_log(fmi3InstanceEnvironment env, fmi3Status status, fmi3String cate
 fmi2Status to_fmi2(fmi3Status s) { return static_cast<fmi2Status>(s); }
 
 template <typename F>
-fmi2Status guarded(fmi2Component c, const char* function, F&& body) {
+fmi2Status fmi2_guarded(fmi2Component c, const char* function, F&& body) {
   if (c == nullptr) return fmi2Error;
   auto* self = static_cast<Component*>(c);
   try {
@@ -103,7 +103,7 @@ fmi2Status guarded(fmi2Component c, const char* function, F&& body) {
 }
 
 fmi2Status refuse(fmi2Component c, const char* function, const std::string& why) {
-  return guarded(c, function, [&](Component& self, Instance&) {
+  return fmi2_guarded(c, function, [&](Component& self, Instance&) {
     log_to(self, fmi2Error, "logStatusError", std::string(function) + ": " + why);
     return fmi2Error;
   });
@@ -143,7 +143,7 @@ LSDAE_CHECK_TYPE(fmi2GetTypesPlatform);
 LSDAE_CHECK_TYPE(fmi2GetVersion);
 
 LSDAE_EXPORT fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean loggingOn, size_t, const fmi2String[]) {
-  return guarded(c, "fmi2SetDebugLogging",
+  return fmi2_guarded(c, "fmi2SetDebugLogging",
                  [&](Component&, Instance& s) { return to_fmi2(s.set_debug_logging(loggingOn != fmi2False)); });
 }
 LSDAE_CHECK_TYPE(fmi2SetDebugLogging);
@@ -194,7 +194,7 @@ LSDAE_CHECK_TYPE(fmi2FreeInstance);
 
 LSDAE_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean, fmi2Real, fmi2Real startTime, fmi2Boolean,
                                             fmi2Real) {
-  return guarded(c, "fmi2SetupExperiment", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2SetupExperiment", [&](Component&, Instance& s) {
     if (!s.check_mode("fmi2SetupExperiment", {lsdae::kit::Mode::instantiated})) return fmi2Error;
     s.set_setup_start_time(startTime);
     return fmi2OK;
@@ -203,18 +203,18 @@ LSDAE_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean, fmi2Re
 LSDAE_CHECK_TYPE(fmi2SetupExperiment);
 
 LSDAE_EXPORT fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
-  return guarded(c, "fmi2EnterInitializationMode",
+  return fmi2_guarded(c, "fmi2EnterInitializationMode",
                  [](Component&, Instance& s) { return to_fmi2(s.enter_initialization_mode(s.setup_start_time())); });
 }
 LSDAE_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
-  return guarded(c, "fmi2ExitInitializationMode",
+  return fmi2_guarded(c, "fmi2ExitInitializationMode",
                  [](Component&, Instance& s) { return to_fmi2(s.exit_initialization_mode()); });
 }
 LSDAE_EXPORT fmi2Status fmi2Terminate(fmi2Component c) {
-  return guarded(c, "fmi2Terminate", [](Component&, Instance& s) { return to_fmi2(s.terminate()); });
+  return fmi2_guarded(c, "fmi2Terminate", [](Component&, Instance& s) { return to_fmi2(s.terminate()); });
 }
 LSDAE_EXPORT fmi2Status fmi2Reset(fmi2Component c) {
-  return guarded(c, "fmi2Reset", [](Component&, Instance& s) { return to_fmi2(s.reset()); });
+  return fmi2_guarded(c, "fmi2Reset", [](Component&, Instance& s) { return to_fmi2(s.reset()); });
 }
 LSDAE_CHECK_TYPE(fmi2EnterInitializationMode);
 LSDAE_CHECK_TYPE(fmi2ExitInitializationMode);
@@ -223,21 +223,21 @@ LSDAE_CHECK_TYPE(fmi2Reset);
 
 // ---- variables ---------------------------------------------------------------
 LSDAE_EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Real value[]) {
-  return guarded(c, "fmi2GetReal", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2GetReal", [&](Component&, Instance& s) {
     const fmi3ValueReference* own = s.internal_vrs("fmi2GetReal", vr, nvr, 0);
     return own == nullptr ? fmi2Error : to_fmi2(s.get_float64(own, nvr, value, nvr));
   });
 }
 LSDAE_EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                     const fmi2Real value[]) {
-  return guarded(c, "fmi2SetReal", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2SetReal", [&](Component&, Instance& s) {
     const fmi3ValueReference* own = s.internal_vrs("fmi2SetReal", vr, nvr, 0);
     return own == nullptr ? fmi2Error : to_fmi2(s.set_float64(own, nvr, value, nvr));
   });
 }
 LSDAE_EXPORT fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                        fmi2Boolean value[]) {
-  return guarded(c, "fmi2GetBoolean", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2GetBoolean", [&](Component&, Instance& s) {
     const fmi3ValueReference* own = s.internal_vrs("fmi2GetBoolean", vr, nvr, 0);
     if (own == nullptr) return fmi2Error;
     std::unique_ptr<bool[]> values(new bool[nvr == 0 ? 1 : nvr]);
@@ -249,7 +249,7 @@ LSDAE_EXPORT fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference
 }
 LSDAE_EXPORT fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                        const fmi2Boolean value[]) {
-  return guarded(c, "fmi2SetBoolean", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2SetBoolean", [&](Component&, Instance& s) {
     const fmi3ValueReference* own = s.internal_vrs("fmi2SetBoolean", vr, nvr, 0);
     if (own == nullptr) return fmi2Error;
     std::unique_ptr<bool[]> values(new bool[nvr == 0 ? 1 : nvr]);
@@ -259,27 +259,27 @@ LSDAE_EXPORT fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference
 }
 // Kit FMUs have no Integer and no String variables: any value reference is an error naming it.
 LSDAE_EXPORT fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Integer[]) {
-  return guarded(c, "fmi2GetInteger", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2GetInteger", [&](Component&, Instance& s) {
     const fmi3ValueReference* own = s.internal_vrs("fmi2GetInteger", vr, nvr, 0);
     return own == nullptr ? fmi2Error : to_fmi2(s.no_such_type("fmi2GetInteger", own, nvr));
   });
 }
 LSDAE_EXPORT fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                        const fmi2Integer[]) {
-  return guarded(c, "fmi2SetInteger", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2SetInteger", [&](Component&, Instance& s) {
     const fmi3ValueReference* own = s.internal_vrs("fmi2SetInteger", vr, nvr, 0);
     return own == nullptr ? fmi2Error : to_fmi2(s.no_such_type("fmi2SetInteger", own, nvr));
   });
 }
 LSDAE_EXPORT fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2String[]) {
-  return guarded(c, "fmi2GetString", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2GetString", [&](Component&, Instance& s) {
     const fmi3ValueReference* own = s.internal_vrs("fmi2GetString", vr, nvr, 0);
     return own == nullptr ? fmi2Error : to_fmi2(s.no_such_type("fmi2GetString", own, nvr));
   });
 }
 LSDAE_EXPORT fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                                       const fmi2String[]) {
-  return guarded(c, "fmi2SetString", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2SetString", [&](Component&, Instance& s) {
     const fmi3ValueReference* own = s.internal_vrs("fmi2SetString", vr, nvr, 0);
     return own == nullptr ? fmi2Error : to_fmi2(s.no_such_type("fmi2SetString", own, nvr));
   });
@@ -295,27 +295,27 @@ LSDAE_CHECK_TYPE(fmi2SetString);
 
 // ---- FMU state (instance_state.cpp; the fmi3 rules, messages renamed) -----------
 LSDAE_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate* FMUstate) {
-  return guarded(c, "fmi2GetFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.get_fmu_state(FMUstate)); });
+  return fmi2_guarded(c, "fmi2GetFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.get_fmu_state(FMUstate)); });
 }
 LSDAE_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate) {
-  return guarded(c, "fmi2SetFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.set_fmu_state(FMUstate)); });
+  return fmi2_guarded(c, "fmi2SetFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.set_fmu_state(FMUstate)); });
 }
 LSDAE_EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate* FMUstate) {
-  return guarded(c, "fmi2FreeFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.free_fmu_state(FMUstate)); });
+  return fmi2_guarded(c, "fmi2FreeFMUstate", [&](Component&, Instance& s) { return to_fmi2(s.free_fmu_state(FMUstate)); });
 }
 LSDAE_EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate FMUstate, size_t* size) {
-  return guarded(c, "fmi2SerializedFMUstateSize",
+  return fmi2_guarded(c, "fmi2SerializedFMUstateSize",
                  [&](Component&, Instance& s) { return to_fmi2(s.serialized_fmu_state_size(FMUstate, size)); });
 }
 LSDAE_EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUstate, fmi2Byte serializedState[],
                                               size_t size) {
-  return guarded(c, "fmi2SerializeFMUstate", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2SerializeFMUstate", [&](Component&, Instance& s) {
     return to_fmi2(s.serialize_fmu_state(FMUstate, reinterpret_cast<std::uint8_t*>(serializedState), size));
   });
 }
 LSDAE_EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte serializedState[], size_t size,
                                                 fmi2FMUstate* FMUstate) {
-  return guarded(c, "fmi2DeSerializeFMUstate", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2DeSerializeFMUstate", [&](Component&, Instance& s) {
     return to_fmi2(
         s.deserialize_fmu_state(reinterpret_cast<const std::uint8_t*>(serializedState), size, FMUstate));
   });
@@ -330,7 +330,7 @@ LSDAE_CHECK_TYPE(fmi2DeSerializeFMUstate);
 LSDAE_EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference vUnknown_ref[],
                                                      size_t nUnknown, const fmi2ValueReference vKnown_ref[],
                                                      size_t nKnown, const fmi2Real dvKnown[], fmi2Real dvUnknown[]) {
-  return guarded(c, "fmi2GetDirectionalDerivative", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2GetDirectionalDerivative", [&](Component&, Instance& s) {
     const fmi3ValueReference* unknowns = s.internal_vrs("fmi2GetDirectionalDerivative", vUnknown_ref, nUnknown, 0);
     const fmi3ValueReference* knowns = s.internal_vrs("fmi2GetDirectionalDerivative", vKnown_ref, nKnown, 1);
     if (unknowns == nullptr || knowns == nullptr) return fmi2Error;
@@ -342,10 +342,10 @@ LSDAE_CHECK_TYPE(fmi2GetDirectionalDerivative);
 
 // ---- Model Exchange ------------------------------------------------------------
 LSDAE_EXPORT fmi2Status fmi2EnterEventMode(fmi2Component c) {
-  return guarded(c, "fmi2EnterEventMode", [](Component&, Instance& s) { return to_fmi2(s.enter_event_mode()); });
+  return fmi2_guarded(c, "fmi2EnterEventMode", [](Component&, Instance& s) { return to_fmi2(s.enter_event_mode()); });
 }
 LSDAE_EXPORT fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo* info) {
-  return guarded(c, "fmi2NewDiscreteStates", [&](Component& self, Instance& s) {
+  return fmi2_guarded(c, "fmi2NewDiscreteStates", [&](Component& self, Instance& s) {
     if (info == nullptr) {
       log_to(self, fmi2Error, "logStatusError", "fmi2NewDiscreteStates: fmi2eventInfo is NULL");
       return fmi2Error;
@@ -363,12 +363,12 @@ LSDAE_EXPORT fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo* in
   });
 }
 LSDAE_EXPORT fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c) {
-  return guarded(c, "fmi2EnterContinuousTimeMode",
+  return fmi2_guarded(c, "fmi2EnterContinuousTimeMode",
                  [](Component&, Instance& s) { return to_fmi2(s.enter_continuous_time_mode()); });
 }
 LSDAE_EXPORT fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean, fmi2Boolean* enterEventMode,
                                                     fmi2Boolean* terminateSimulation) {
-  return guarded(c, "fmi2CompletedIntegratorStep", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2CompletedIntegratorStep", [&](Component&, Instance& s) {
     bool enter = false, terminate = false;
     const fmi3Status status = s.completed_integrator_step(&enter, &terminate);
     if (enterEventMode) *enterEventMode = enter ? fmi2True : fmi2False;
@@ -377,26 +377,26 @@ LSDAE_EXPORT fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean
   });
 }
 LSDAE_EXPORT fmi2Status fmi2SetTime(fmi2Component c, fmi2Real time) {
-  return guarded(c, "fmi2SetTime", [&](Component&, Instance& s) { return to_fmi2(s.set_time(time)); });
+  return fmi2_guarded(c, "fmi2SetTime", [&](Component&, Instance& s) { return to_fmi2(s.set_time(time)); });
 }
 LSDAE_EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real x[], size_t nx) {
-  return guarded(c, "fmi2SetContinuousStates",
+  return fmi2_guarded(c, "fmi2SetContinuousStates",
                  [&](Component&, Instance& s) { return to_fmi2(s.set_continuous_states(x, nx)); });
 }
 LSDAE_EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives[], size_t nx) {
-  return guarded(c, "fmi2GetDerivatives",
+  return fmi2_guarded(c, "fmi2GetDerivatives",
                  [&](Component&, Instance& s) { return to_fmi2(s.get_derivatives(derivatives, nx)); });
 }
 LSDAE_EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real eventIndicators[], size_t ni) {
-  return guarded(c, "fmi2GetEventIndicators",
+  return fmi2_guarded(c, "fmi2GetEventIndicators",
                  [&](Component&, Instance& s) { return to_fmi2(s.get_event_indicators(eventIndicators, ni)); });
 }
 LSDAE_EXPORT fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t nx) {
-  return guarded(c, "fmi2GetContinuousStates",
+  return fmi2_guarded(c, "fmi2GetContinuousStates",
                  [&](Component&, Instance& s) { return to_fmi2(s.get_continuous_states(x, nx)); });
 }
 LSDAE_EXPORT fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real x_nominal[], size_t nx) {
-  return guarded(c, "fmi2GetNominalsOfContinuousStates",
+  return fmi2_guarded(c, "fmi2GetNominalsOfContinuousStates",
                  [&](Component&, Instance& s) { return to_fmi2(s.get_nominals(x_nominal, nx)); });
 }
 LSDAE_CHECK_TYPE(fmi2EnterEventMode);
@@ -455,7 +455,7 @@ LSDAE_CHECK_TYPE(fmi2GetStringStatus);
 
 // ---- Najafi et al.'s constraint extension (not part of FMI 2.0) ------------------
 LSDAE_EXPORT fmi2Status fmi2GetNumberOfConstraints(fmi2Component c, size_t* N) {
-  return guarded(c, "fmi2GetNumberOfConstraints", [&](Component& self, Instance& s) {
+  return fmi2_guarded(c, "fmi2GetNumberOfConstraints", [&](Component& self, Instance& s) {
     if (N == nullptr) {
       log_to(self, fmi2Error, "logStatusError", "fmi2GetNumberOfConstraints: N is NULL");
       return fmi2Error;
@@ -464,17 +464,17 @@ LSDAE_EXPORT fmi2Status fmi2GetNumberOfConstraints(fmi2Component c, size_t* N) {
   });
 }
 LSDAE_EXPORT fmi2Status fmi2Constraint(fmi2Component c, fmi2Real C[]) {
-  return guarded(c, "fmi2Constraint", [&](Component&, Instance& s) { return to_fmi2(s.constraints(C)); });
+  return fmi2_guarded(c, "fmi2Constraint", [&](Component&, Instance& s) { return to_fmi2(s.constraints(C)); });
 }
 LSDAE_EXPORT fmi2Status fmi2ConstraintJacobian(fmi2Component c, fmi2Real J[]) {
-  return guarded(c, "fmi2ConstraintJacobian", [&](Component&, Instance& s) { return to_fmi2(s.constraint_jacobian(J)); });
+  return fmi2_guarded(c, "fmi2ConstraintJacobian", [&](Component&, Instance& s) { return to_fmi2(s.constraint_jacobian(J)); });
 }
 LSDAE_EXPORT fmi2Status fmi2ProjectionStep(fmi2Component c, fmi2Real S[]) {
-  return guarded(c, "fmi2ProjectionStep", [&](Component&, Instance& s) { return to_fmi2(s.projection_step(S)); });
+  return fmi2_guarded(c, "fmi2ProjectionStep", [&](Component&, Instance& s) { return to_fmi2(s.projection_step(S)); });
 }
 LSDAE_EXPORT fmi2Status fmi2Projection(fmi2Component c, fmi2Real P[], fmi2Real projectionTolerance,
                                        size_t iterationLimit, fmi2Boolean apply) {
-  return guarded(c, "fmi2Projection", [&](Component&, Instance& s) {
+  return fmi2_guarded(c, "fmi2Projection", [&](Component&, Instance& s) {
     return to_fmi2(s.projection(P, projectionTolerance, iterationLimit, apply != fmi2False));
   });
 }

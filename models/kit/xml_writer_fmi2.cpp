@@ -38,7 +38,7 @@ namespace {
 using xml::escape;
 using xml::number;
 
-const char* causality_name(const Variable& v) {
+const char* fmi2_causality_name(const Variable& v) {
   switch (v.causality) {
     case Causality::parameter: return "parameter";
     case Causality::calculated_parameter: return "calculatedParameter";
@@ -52,7 +52,7 @@ const char* causality_name(const Variable& v) {
                               "\" is a structural parameter, which FMI 2.0 does not have");
 }
 
-const char* variability_name(Variability v) {
+const char* fmi2_variability_name(Variability v) {
   switch (v) {
     case Variability::constant: return "constant";
     case Variability::fixed: return "fixed";
@@ -63,7 +63,7 @@ const char* variability_name(Variability v) {
   return "continuous";
 }
 
-const char* kind_name(DepKind k) {
+const char* fmi2_dependency_kind_name(DepKind k) {
   switch (k) {
     case DepKind::constant: return "constant";
     case DepKind::fixed: return "fixed";
@@ -105,7 +105,7 @@ std::string model_description_xml_fmi2(const Description& d, const std::string& 
                                     "\", which is no continuous state, input or independent variable (the only "
                                     "knowns of an FMI 2.0 dependency list)");
       indices += (indices.empty() ? "" : " ") + std::to_string(index_of[dep.known]);
-      kinds += (kinds.empty() ? "" : " ") + std::string(kind_name(dep.kind));
+      kinds += (kinds.empty() ? "" : " ") + std::string(fmi2_dependency_kind_name(dep.kind));
     }
     return " dependencies=\"" + indices + "\" dependenciesKind=\"" + kinds + "\"";
   };
@@ -161,7 +161,7 @@ std::string model_description_xml_fmi2(const Description& d, const std::string& 
     const Variability variability = v.type == VarType::boolean && v.variability == Variability::continuous
                                         ? Variability::discrete
                                         : v.variability;
-    out << " causality=\"" << causality_name(v) << "\" variability=\"" << variability_name(variability) << '"';
+    out << " causality=\"" << fmi2_causality_name(v) << "\" variability=\"" << fmi2_variability_name(variability) << '"';
     if (v.initial == Initial::exact) out << " initial=\"exact\"";
     else if (v.initial == Initial::approx) out << " initial=\"approx\"";
     else if (v.initial == Initial::calculated) out << " initial=\"calculated\"";

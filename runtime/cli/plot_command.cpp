@@ -37,14 +37,14 @@ struct PlotOptions {
   int width = 960, panel_height = 240, png_scale = 1;
 };
 
-std::string lower_extension(const std::string& path) {
+std::string plot_file_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   return ext;
 }
 
 int run_plot(const PlotOptions& o) {
-  const std::string ext = o.output == "-" ? "" : lower_extension(o.output);
+  const std::string ext = o.output == "-" ? "" : plot_file_extension(o.output);
   const bool png = ext == ".png", html = ext == ".html" || ext == ".htm";
   if (o.output != "-" && ext != ".svg" && !png && !html)
     throw Error(ErrorKind::usage, "lsdae plot -o → the plot is SVG, PNG or HTML → \"" + o.output +

@@ -44,7 +44,7 @@ struct ReportOptions {
   bool worst_given = false, trajectories_given = false;
 };
 
-std::string lower_extension(const std::string& path) {
+std::string report_file_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   return ext;
@@ -96,7 +96,7 @@ int run_sweep_report(const ReportOptions& o) {
 }
 
 int run_report(const ReportOptions& o) {
-  const std::string ext = lower_extension(o.output);
+  const std::string ext = report_file_extension(o.output);
   if (ext != ".html" && ext != ".htm")
     throw Error(ErrorKind::usage, "lsdae report -o → the report is an HTML page → \"" + o.output +
                                       "\" → name the output file *.html");

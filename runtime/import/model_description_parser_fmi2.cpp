@@ -47,7 +47,7 @@ std::optional<VariableType> fmi2_type(std::string_view element) {
   return std::nullopt;
 }
 
-void parse_model_exchange(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& d) {
+void parse_fmi2_model_exchange(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& d) {
   AttributeReader a(doc, node, d);
   ModelExchange me;
   me.line = a.line();
@@ -71,7 +71,7 @@ void parse_model_exchange(const XmlDocument& doc, const pugi::xml_node& node, Mo
   md.model_exchange = std::move(me);
 }
 
-void parse_types(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& d) {
+void parse_fmi2_types(const XmlDocument& doc, const pugi::xml_node& node, ModelDescription& md, Diagnostics& d) {
   for (const auto& simple : element_children(node)) {
     AttributeReader a(doc, simple, d);
     if (local_name(simple.name()) != "SimpleType") {
@@ -279,13 +279,13 @@ ModelDescription parse_model_description_fmi2(const XmlDocument& doc, Diagnostic
   for (const auto& child : element_children(root)) {
     std::string_view element = local_name(child.name());
     if (element == "ModelExchange") {
-      parse_model_exchange(doc, child, md, d);
+      parse_fmi2_model_exchange(doc, child, md, d);
     } else if (element == "CoSimulation") {
       md.has_co_simulation = true;
     } else if (element == "UnitDefinitions") {
       parse_units(doc, child, md, d);
     } else if (element == "TypeDefinitions") {
-      parse_types(doc, child, md, d);
+      parse_fmi2_types(doc, child, md, d);
     } else if (element == "DefaultExperiment") {
       parse_default_experiment(doc, child, md, d);
     } else if (element == "ModelVariables") {

@@ -63,7 +63,7 @@ std::optional<double> number(const std::string& field, bool quoted) {
   return value;
 }
 
-[[noreturn]] void bad(const std::filesystem::path& path, const std::string& what, const std::string& seen,
+[[noreturn]] void refuse_csv(const std::filesystem::path& path, const std::string& what, const std::string& seen,
                       const std::string& todo) {
   throw Error(ErrorKind::usage, "result file " + path.string() + " → " + what + " → " + seen + " → " + todo);
 }
@@ -75,12 +75,12 @@ ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter&
   std::ifstream in;
   in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
   in.open(path, std::ios::binary);
-  if (!in) bad(path, "cannot be opened", "no such readable file", "check the path (write it with lsdae simulate -o)");
+  if (!in) refuse_csv(path, "cannot be opened", "no such readable file", "check the path (write it with lsdae simulate -o)");
   std::streambuf& text = *in.rdbuf();
   std::vector<std::string> fields;
   std::vector<bool> quoted;
   if (!next_record(text, fields, quoted) || fields.empty() || fields[0] != "time")
-    bad(path, "is not an lsdae CSV result", "its first header field is not \"time\"",
+    refuse_csv(path, "is not an lsdae CSV result", "its first header field is not \"time\"",
         "give a file written by lsdae simulate (or --format for another extension)");
   ResultTable table;
   std::vector<std::size_t> picked;  // field indices
@@ -99,7 +99,7 @@ ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter&
     ++line;
     if (fields.size() == 1 && fields[0].empty()) continue;  // a trailing empty line
     if (fields.size() != width)
-      bad(path, "line " + std::to_string(line) + " has the wrong number of fields",
+      refuse_csv(path, "line " + std::to_string(line) + " has the wrong number of fields",
           std::to_string(fields.size()) + " fields, the header has " + std::to_string(width),
           "the file is damaged or not a CSV result");
     auto t = number(fields[0], quoted[0]);
@@ -109,7 +109,7 @@ ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter&
         first = false;
         continue;
       }
-      bad(path, "line " + std::to_string(line) + " has a time that is not a number", "\"" + fields[0] + "\"",
+      refuse_csv(path, "line " + std::to_string(line) + " has a time that is not a number", "\"" + fields[0] + "\"",
           "the file is damaged or not a CSV result");
     }
     first = false;
@@ -122,7 +122,7 @@ ResultTable read_csv_result(const std::filesystem::path& path, const NameFilter&
         continue;
       }
       if (!v)
-        bad(path, "column \"" + table.series[j].name + "\" is not numeric",
+        refuse_csv(path, "column \"" + table.series[j].name + "\" is not numeric",
             "\"" + fields[picked[j]] + "\" on line " + std::to_string(line),
             "leave it out of --vars (only numbers can be plotted)");
       table.series[j].values.push_back(*v);

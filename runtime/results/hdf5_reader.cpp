@@ -8,58 +8,42 @@
 #include <system_error>
 
 #include "lsdae/error.h"
+#include "results/hdf5_handle.h"
 #include "results/result_reader.h"
 
 namespace lsdae::results {
 namespace {
 
-[[noreturn]] void bad(const std::filesystem::path& path, const std::string& what, const std::string& seen,
+[[noreturn]] void refuse_hdf5(const std::filesystem::path& path, const std::string& what, const std::string& seen,
                       const std::string& todo) {
   throw Error(ErrorKind::usage, "result file " + path.string() + " → " + what + " → " + seen + " → " + todo);
 }
-
-// Closes an HDF5 handle with the right function when it goes out of scope.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
 
 bool exists(hid_t where, const char* name) { return H5Lexists(where, name, H5P_DEFAULT) > 0; }
 
 // The extent of dataset `set` (rank 1 or 2).
 std::array<hsize_t, 2> extent(hid_t set) {
-  Handle space(H5Dget_space(set), H5Sclose);
+  hdf5::Handle space(H5Dget_space(set), H5Sclose);
   std::array<hsize_t, 2> d{0, 1};
-  if (!space.ok() || H5Sget_simple_extent_ndims(space.get()) > 2) return {0, 0};
+  if (!space.valid() || H5Sget_simple_extent_ndims(space.get()) > 2) return {0, 0};
   H5Sget_simple_extent_dims(space.get(), d.data(), nullptr);
   return d;
 }
 
 std::vector<std::string> read_strings(const std::filesystem::path& path, hid_t group, const char* name) {
-  Handle set(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
-  if (!set.ok()) bad(path, "has no dataset " + std::string(name), "it is missing", "give a file written by lsdae simulate");
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  hdf5::Handle set(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
+  if (!set.valid()) refuse_hdf5(path, "has no dataset " + std::string(name), "it is missing", "give a file written by lsdae simulate");
+  hdf5::Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), H5T_VARIABLE);
   H5Tset_cset(type.get(), H5T_CSET_UTF8);
   const auto d = extent(set.get());
   std::vector<char*> raw(d[0], nullptr);
   if (!raw.empty() && H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0)
-    bad(path, "dataset " + std::string(name) + " cannot be read", "HDF5 refused it", "the file is damaged");
+    refuse_hdf5(path, "dataset " + std::string(name) + " cannot be read", "HDF5 refused it", "the file is damaged");
   std::vector<std::string> out;
   for (char* s : raw) out.emplace_back(s ? s : "");
   if (!raw.empty()) {
-    Handle space(H5Dget_space(set.get()), H5Sclose);
+    hdf5::Handle space(H5Dget_space(set.get()), H5Sclose);
     H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, raw.data());
   }
   return out;
@@ -70,21 +54,21 @@ std::vector<std::string> read_strings(const std::filesystem::path& path, hid_t g
 ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter& wanted, NonNumeric non_numeric) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    bad(path, "cannot be opened", "no such file", "check the path (write it with lsdae simulate -o r.h5)");
+    refuse_hdf5(path, "cannot be opened", "no such file", "check the path (write it with lsdae simulate -o r.h5)");
   if (H5Fis_hdf5(path.c_str()) <= 0)
-    bad(path, "is not an HDF5 file", "its signature is missing", "give a file written by lsdae simulate -o r.h5");
+    refuse_hdf5(path, "is not an HDF5 file", "its signature is missing", "give a file written by lsdae simulate -o r.h5");
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // lsdae reports the errors itself
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.ok()) bad(path, "cannot be opened", "HDF5 refused it", "the file is damaged");
+  hdf5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.valid()) refuse_hdf5(path, "cannot be opened", "HDF5 refused it", "the file is damaged");
   if (!exists(file.get(), "time"))
-    bad(path, "is not an lsdae result", "it has no /time dataset", "give a file written by lsdae simulate");
+    refuse_hdf5(path, "is not an lsdae result", "it has no /time dataset", "give a file written by lsdae simulate");
   ResultTable table;
   {
-    Handle set(H5Dopen2(file.get(), "time", H5P_DEFAULT), H5Dclose);
+    hdf5::Handle set(H5Dopen2(file.get(), "time", H5P_DEFAULT), H5Dclose);
     table.time.resize(extent(set.get())[0]);
     if (!table.time.empty() &&
         H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, table.time.data()) < 0)
-      bad(path, "/time cannot be read", "HDF5 refused it", "the file is damaged");
+      refuse_hdf5(path, "/time cannot be read", "HDF5 refused it", "the file is damaged");
   }
   const hsize_t rows = table.time.size();
   struct Found {
@@ -101,13 +85,13 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
     if (!exists(file.get(), type_name)) continue;
     bool numeric = false;
     for (const char* n : kNumeric) numeric = numeric || std::string(n) == type_name;
-    Handle group(H5Gopen2(file.get(), type_name, H5P_DEFAULT), H5Gclose);
+    hdf5::Handle group(H5Gopen2(file.get(), type_name, H5P_DEFAULT), H5Gclose);
     const auto names = read_strings(path, group.get(), "name");
     std::vector<std::string> units = exists(group.get(), "unit") ? read_strings(path, group.get(), "unit")
                                                                  : std::vector<std::string>(names.size());
     std::vector<unsigned long long> columns(names.size());
     if (exists(group.get(), "column")) {
-      Handle set(H5Dopen2(group.get(), "column", H5P_DEFAULT), H5Dclose);
+      hdf5::Handle set(H5Dopen2(group.get(), "column", H5P_DEFAULT), H5Dclose);
       if (extent(set.get())[0] == names.size() && !columns.empty())
         H5Dread(set.get(), H5T_NATIVE_ULLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, columns.data());
     }
@@ -119,7 +103,7 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
         continue;
       }
       if (!numeric)
-        bad(path, "column \"" + names[k] + "\" is not numeric", std::string("a ") + type_name + " variable",
+        refuse_hdf5(path, "column \"" + names[k] + "\" is not numeric", std::string("a ") + type_name + " variable",
             "leave it out of --vars (only numbers can be plotted)");
       found.push_back({static_cast<std::size_t>(columns[k]), type_name, k,
                        {names[k], k < units.size() ? units[k] : "", {}}});
@@ -127,20 +111,20 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
   }
   std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.column < b.column; });
   for (auto& f : found) {
-    Handle group(H5Gopen2(file.get(), f.group.c_str(), H5P_DEFAULT), H5Gclose);
-    Handle set(H5Dopen2(group.get(), "values", H5P_DEFAULT), H5Dclose);
+    hdf5::Handle group(H5Gopen2(file.get(), f.group.c_str(), H5P_DEFAULT), H5Gclose);
+    hdf5::Handle set(H5Dopen2(group.get(), "values", H5P_DEFAULT), H5Dclose);
     const auto d = extent(set.get());
-    if (!set.ok() || d[0] < rows || f.index >= d[1])
-      bad(path, "/" + f.group + "/values is too small", std::to_string(d[0]) + " × " + std::to_string(d[1]),
+    if (!set.valid() || d[0] < rows || f.index >= d[1])
+      refuse_hdf5(path, "/" + f.group + "/values is too small", std::to_string(d[0]) + " × " + std::to_string(d[1]),
           "the file is damaged");
     f.series.values.resize(rows);
     if (rows > 0) {
-      Handle space(H5Dget_space(set.get()), H5Sclose);
+      hdf5::Handle space(H5Dget_space(set.get()), H5Sclose);
       const hsize_t start[2] = {0, f.index}, count[2] = {rows, 1};
       H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
-      Handle memory(H5Screate_simple(2, count, nullptr), H5Sclose);
+      hdf5::Handle memory(H5Screate_simple(2, count, nullptr), H5Sclose);
       if (H5Dread(set.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, f.series.values.data()) < 0)
-        bad(path, "the values of \"" + f.series.name + "\" cannot be read", "HDF5 refused them", "the file is damaged");
+        refuse_hdf5(path, "the values of \"" + f.series.name + "\" cannot be read", "HDF5 refused them", "the file is damaged");
     }
     table.series.push_back(std::move(f.series));
   }
@@ -150,14 +134,14 @@ ResultTable read_hdf5_result(const std::filesystem::path& path, const NameFilter
 std::string read_hdf5_statistics(const std::filesystem::path& path) {
   if (H5Fis_hdf5(path.c_str()) <= 0) return {};
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.ok() || H5Aexists(file.get(), "statistics") <= 0) return {};
-  Handle attribute(H5Aopen(file.get(), "statistics", H5P_DEFAULT), H5Aclose);
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  hdf5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.valid() || H5Aexists(file.get(), "statistics") <= 0) return {};
+  hdf5::Handle attribute(H5Aopen(file.get(), "statistics", H5P_DEFAULT), H5Aclose);
+  hdf5::Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), H5T_VARIABLE);
   H5Tset_cset(type.get(), H5T_CSET_UTF8);
   char* text = nullptr;
-  if (!attribute.ok() || H5Aread(attribute.get(), type.get(), &text) < 0 || text == nullptr) return {};
+  if (!attribute.valid() || H5Aread(attribute.get(), type.get(), &text) < 0 || text == nullptr) return {};
   std::string out(text);
   H5free_memory(text);
   return out;

@@ -12,7 +12,7 @@
 namespace lsdae::results {
 namespace {
 
-[[noreturn]] void bad(const std::filesystem::path& path, const std::string& what, const std::string& seen,
+[[noreturn]] void refuse_mat(const std::filesystem::path& path, const std::string& what, const std::string& seen,
                       const std::string& todo) {
   throw Error(ErrorKind::usage, "result file " + path.string() + " → " + what + " → " + seen + " → " + todo);
 }
@@ -53,9 +53,9 @@ double number_at(const matvar_t* v, std::size_t k) {
 ResultTable read_mat_result(const std::filesystem::path& path, const NameFilter& wanted) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    bad(path, "cannot be opened", "no such file", "check the path (write it with lsdae simulate -o r.mat)");
+    refuse_mat(path, "cannot be opened", "no such file", "check the path (write it with lsdae simulate -o r.mat)");
   mat_t* mat = Mat_Open(path.c_str(), MAT_ACC_RDONLY);
-  if (mat == nullptr) bad(path, "is not a MAT file", "matio cannot open it", "give a file written by lsdae simulate -o r.mat");
+  if (mat == nullptr) refuse_mat(path, "is not a MAT file", "matio cannot open it", "give a file written by lsdae simulate -o r.mat");
   std::map<std::string, Var> vars;
   for (const char* name : {"name", "description", "dataInfo", "data_1", "data_2"}) {
     matvar_t* v = Mat_VarRead(mat, name);
@@ -64,7 +64,7 @@ ResultTable read_mat_result(const std::filesystem::path& path, const NameFilter&
   Mat_Close(mat);
   for (const char* name : {"name", "dataInfo", "data_2"})
     if (!vars.count(name))
-      bad(path, "is not a Dymola-layout result", std::string("it has no ") + name + " matrix",
+      refuse_mat(path, "is not a Dymola-layout result", std::string("it has no ") + name + " matrix",
           "give a file written by lsdae simulate -o r.mat");
   const auto names = text_columns(vars["name"].get());
   const auto descriptions = vars.count("description") ? text_columns(vars["description"].get()) : std::vector<std::string>();
@@ -72,7 +72,7 @@ ResultTable read_mat_result(const std::filesystem::path& path, const NameFilter&
   const matvar_t* d1 = vars.count("data_1") ? vars["data_1"].get() : nullptr;
   const matvar_t* d2 = vars["data_2"].get();
   if (info->dims[0] != 4 || info->dims[1] != names.size() || d2->rank != 2 || d2->dims[0] < 1)
-    bad(path, "has matrices of inconsistent sizes", "dataInfo " + std::to_string(info->dims[0]) + " × " +
+    refuse_mat(path, "has matrices of inconsistent sizes", "dataInfo " + std::to_string(info->dims[0]) + " × " +
             std::to_string(info->dims[1]) + " for " + std::to_string(names.size()) + " names",
         "the file is damaged");
   const std::size_t rows = d2->dims[1], height2 = d2->dims[0];
@@ -97,7 +97,7 @@ ResultTable read_mat_result(const std::filesystem::path& path, const NameFilter&
     } else if (matrix == 1 && row != 0 && d1 != nullptr && r < d1->dims[0]) {
       for (std::size_t j = 0; j < rows; ++j) s.values[j] = sign * number_at(d1, r);
     } else {
-      bad(path, "dataInfo of \"" + names[k] + "\" points nowhere",
+      refuse_mat(path, "dataInfo of \"" + names[k] + "\" points nowhere",
           "matrix " + std::to_string(matrix) + ", row " + std::to_string(row), "the file is damaged");
     }
     table.series.push_back(std::move(s));

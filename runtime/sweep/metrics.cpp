@@ -12,7 +12,7 @@ namespace lsdae::sweep {
 
 namespace {
 
-std::string trim(const std::string& s) {
+std::string trim_blanks(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
   if (b == std::string::npos) return {};
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
@@ -37,7 +37,7 @@ std::vector<std::string> split_arguments(const std::string& text) {
     if (c == ',' && depth == 0) out.emplace_back();
     else out.back() += c;
   }
-  for (auto& a : out) a = trim(a);
+  for (auto& a : out) a = trim_blanks(a);
   return out;
 }
 
@@ -139,12 +139,12 @@ std::vector<simulation::OutputChannel> partners_of(const Model& model, const std
 // Parses a selector and adds the channels it reads to `channels` (once each).
 Selector compile_selector(const Model& model, const std::string& text, const std::string& where, ChannelSet& channels) {
   Selector s;
-  s.text = trim(text);
+  s.text = trim_blanks(text);
   // A function call "NAME(ARGS)": its name and arguments; empty name: none.
   const auto call = [](const std::string& t) -> std::pair<std::string, std::vector<std::string>> {
     const auto open = t.find('(');
     if (open == std::string::npos || t.empty() || t.back() != ')') return {};
-    return {trim(t.substr(0, open)), split_arguments(t.substr(open + 1, t.size() - open - 2))};
+    return {trim_blanks(t.substr(0, open)), split_arguments(t.substr(open + 1, t.size() - open - 2))};
   };
   std::string elements = s.text;
   std::string weights;
@@ -261,13 +261,13 @@ CompiledChecks compile_checks(const Model& model, const SweepOptions& options) {
                                                            {"final", Metric::Stat::final},
                                                            {"tmax", Metric::Stat::tmax},
                                                            {"tmin", Metric::Stat::tmin}};
-    auto stat = colon == std::string::npos ? stats.end() : stats.find(trim(text.substr(0, colon)));
+    auto stat = colon == std::string::npos ? stats.end() : stats.find(trim_blanks(text.substr(0, colon)));
     if (stat == stats.end())
       throw Error(ErrorKind::usage, where + ": expected STAT:SELECTOR with STAT min, max, final, tmax or tmin → "
                                             "e.g. --metric max:gen[1].delta or --metric 'max:maxdev(gen[*].delta)'");
     Metric m;
     m.stat = stat->second;
-    m.text = trim(text);
+    m.text = trim_blanks(text);
     m.selector = compile_selector(model, text.substr(colon + 1), where, channels);
     for (const auto& other : checks.metrics)
       if (other.text == m.text) throw Error(ErrorKind::usage, where + ": given twice → keep one");
@@ -280,11 +280,11 @@ CompiledChecks compile_checks(const Model& model, const SweepOptions& options) {
       throw Error(ErrorKind::usage, where + ": expected SELECTOR OP NUMBER with OP >, >=, < or <= → "
                                             "e.g. --stop-when 'maxdev(gen[*].delta) > 3.14159'");
     StopCondition s;
-    s.text = trim(text);
+    s.text = trim_blanks(text);
     const bool equal = at + 1 < text.size() && text[at + 1] == '=';
     s.op = text[at] == '>' ? (equal ? StopCondition::Op::greater_equal : StopCondition::Op::greater)
                            : (equal ? StopCondition::Op::less_equal : StopCondition::Op::less);
-    const std::string number = trim(text.substr(at + (equal ? 2 : 1)));
+    const std::string number = trim_blanks(text.substr(at + (equal ? 2 : 1)));
     const char* first = number.data() + (!number.empty() && number[0] == '+' ? 1 : 0);
     auto [end, ec] = std::from_chars(first, number.data() + number.size(), s.threshold);
     if (number.empty() || ec != std::errc() || end != number.data() + number.size() || !std::isfinite(s.threshold))

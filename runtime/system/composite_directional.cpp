@@ -22,7 +22,6 @@ namespace lsdae::system {
 namespace {
 using Kind = Global::Kind;
 constexpr std::size_t kDerivativePlansKept = 16;
-CallStatus worst(CallStatus a, CallStatus b) { return a == CallStatus::discard ? a : b; }
 }  // namespace
 
 CompositeInstance::DerivativePlan& CompositeInstance::derivative_plan_for(std::span<const ValueReference> unknowns) {
@@ -140,9 +139,9 @@ CallStatus CompositeInstance::difference_along_seed(std::uint32_t c, std::span<c
     return CallStatus::ok;
   }
   CallStatus status = CallStatus::ok;
-  if (moves_states) status = worst(status, part.get_continuous_states(w.x0));
+  if (moves_states) status = worst_of(status, part.get_continuous_states(w.x0));
   w.v0.resize(w.vrs.size());
-  if (!w.vrs.empty()) status = worst(status, part.get_float64(w.vrs, w.v0));
+  if (!w.vrs.empty()) status = worst_of(status, part.get_float64(w.vrs, w.v0));
   // h = ε^(1/3)·(the largest scale of a seeded known) / (the largest seed).
   double scale = 0.0;
   for (std::size_t k = 0, j = 0; k < knowns.size(); ++k) {
@@ -158,21 +157,21 @@ CallStatus CompositeInstance::difference_along_seed(std::uint32_t c, std::span<c
       w.x = w.x0;
       for (std::size_t k = 0; k < knowns.size(); ++k)
         if (w.state_of[k] != std::string::npos) w.x[w.state_of[k]] += step * seed[k];
-      st = worst(st, part.set_continuous_states(w.x));
+      st = worst_of(st, part.set_continuous_states(w.x));
     }
     if (!w.vrs.empty()) {
       w.v.resize(w.vrs.size());
       for (std::size_t j = 0; j < w.vrs.size(); ++j) w.v[j] = w.v0[j] + step * w.seeds[j];
-      st = worst(st, part.set_float64(w.vrs, w.v));
+      st = worst_of(st, part.set_float64(w.vrs, w.v));
     }
-    return worst(st, part.get_float64(unknowns, into));
+    return worst_of(st, part.get_float64(unknowns, into));
   };
   w.up.resize(unknowns.size());
-  status = worst(status, evaluate_at(h, w.up));
-  status = worst(status, evaluate_at(-h, out));
+  status = worst_of(status, evaluate_at(h, w.up));
+  status = worst_of(status, evaluate_at(-h, out));
   // Back at the point (the same values, so the component is where it was).
-  if (moves_states) status = worst(status, part.set_continuous_states(w.x0));
-  if (!w.vrs.empty()) status = worst(status, part.set_float64(w.vrs, w.v0));
+  if (moves_states) status = worst_of(status, part.set_continuous_states(w.x0));
+  if (!w.vrs.empty()) status = worst_of(status, part.set_float64(w.vrs, w.v0));
   for (std::size_t i = 0; i < unknowns.size(); ++i) out[i] = (w.up[i] - out[i]) / (2.0 * h);
   return status;
 }

@@ -17,11 +17,9 @@
 namespace lsdae::system {
 
 namespace {
-CallStatus worst(CallStatus a, CallStatus b) { return a == CallStatus::discard ? a : b; }
-
 // Calls `call(instance, slice)` for every component with states, its slice
 // of a vector over the system's states (components' states are contiguous,
-// in component order), and returns the worst status.
+// in component order), and returns the worst_of status.
 template <typename T, typename Call>
 CallStatus over_state_slices(const std::vector<std::unique_ptr<Instance>>& parts, const Composition& composition,
                              std::span<T> all, Call call) {
@@ -29,7 +27,7 @@ CallStatus over_state_slices(const std::vector<std::unique_ptr<Instance>>& parts
   for (std::size_t c = 0; c < parts.size(); ++c) {
     const ComponentPart& cp = composition.components[c];
     if (cp.state_count == 0) continue;
-    status = worst(status, call(*parts[c], all.subspan(cp.first_state, cp.state_count)));
+    status = worst_of(status, call(*parts[c], all.subspan(cp.first_state, cp.state_count)));
   }
   return status;
 }
@@ -163,7 +161,7 @@ void CompositeInstance::enter_continuous_time_mode() {
 
 CallStatus CompositeInstance::set_time(double time) {
   CallStatus status = CallStatus::ok;
-  for (auto& p : parts_) status = worst(status, p->set_time(time));  // each marks its own call record
+  for (auto& p : parts_) status = worst_of(status, p->set_time(time));  // each marks its own call record
   return status;
 }
 

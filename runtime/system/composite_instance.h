@@ -119,6 +119,10 @@
 
 namespace lsdae::system {
 
+// The status of a call made on several components: discard if any part
+// discarded, else the last part's (the composite's .cpp files combine with it).
+inline CallStatus worst_of(CallStatus a, CallStatus b) { return a == CallStatus::discard ? a : b; }
+
 // What a component's instance gets right after it is made and after every
 // reset (state `instantiated`): the DAE switch when the component has a
 // manifest, then the component's parameter values of the description.

@@ -20,10 +20,6 @@
 
 namespace lsdae::system {
 
-namespace {
-CallStatus worst(CallStatus a, CallStatus b) { return a == CallStatus::discard ? a : b; }
-}  // namespace
-
 CallStatus CompositeInstance::run_components(std::span<const std::uint32_t> components, WorkEstimate& work,
                                              CallStatus (*call)(void*, std::uint32_t), void* task) {
   using Clock = std::chrono::steady_clock;
@@ -42,12 +38,12 @@ CallStatus CompositeInstance::run_components(std::span<const std::uint32_t> comp
   };
   if (threads_ <= 1 || n < 2 || omp_in_parallel() != 0) {  // one thread: nothing to learn
     CallStatus status = CallStatus::ok;
-    for (std::uint32_t c : components) status = worst(status, call(task, c));
+    for (std::uint32_t c : components) status = worst_of(status, call(task, c));
     return status;
   }
   if (parallel_work_ > 0.0 && work.least() < parallel_work_) {
     CallStatus status = CallStatus::ok;
-    for (std::uint32_t c : components) status = worst(status, timed(c));
+    for (std::uint32_t c : components) status = worst_of(status, timed(c));
     learn();
     return status;
   }

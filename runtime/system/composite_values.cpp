@@ -23,7 +23,6 @@ namespace {
 constexpr std::size_t kPlansKept = 16;
 using Kind = Global::Kind;
 
-CallStatus worst(CallStatus a, CallStatus b) { return a == CallStatus::discard ? a : b; }
 }  // namespace
 
 CompositeInstance::Plan& CompositeInstance::plan_for(std::span<const ValueReference> vrs, bool for_set) {
@@ -128,7 +127,7 @@ CallStatus CompositeInstance::get_float64(std::span<const ValueReference> vrs, s
     }
     if (p.reads_f[c] != 0) {
       const ComponentPart& cp = composition_.components[c];
-      s = worst(s, parts_[c]->get_continuous_state_derivatives(
+      s = worst_of(s, parts_[c]->get_continuous_state_derivatives(
                        std::span<double>(f_).subspan(cp.first_state, cp.state_count)));
     }
     return s;
@@ -160,7 +159,7 @@ CallStatus CompositeInstance::set_float64(std::span<const ValueReference> vrs, s
   for (std::uint32_t c : p.called) {
     Plan::Part& part = p.parts[c];
     for (std::size_t k = 0; k < part.local.size(); ++k) part.buffer[k] = values[part.slot[k]];
-    status = worst(status, parts_[c]->set_float64(part.local, part.buffer));
+    status = worst_of(status, parts_[c]->set_float64(part.local, part.buffer));
   }
   return status;
 }
@@ -190,7 +189,7 @@ CallStatus CompositeInstance::get_passthrough(std::span<const ValueReference> vr
     }
     if (local.empty()) continue;
     std::vector<T> buffer(local.size());
-    status = worst(status, get(*parts_[c], local, buffer));
+    status = worst_of(status, get(*parts_[c], local, buffer));
     for (std::size_t k = 0; k < local.size(); ++k) values[where[k]] = buffer[k];
   }
   return status;
@@ -212,7 +211,7 @@ CallStatus CompositeInstance::set_passthrough(std::span<const ValueReference> vr
       local.push_back(g.local);
       buffer.push_back(values[i]);
     }
-    if (!local.empty()) status = worst(status, set(*parts_[c], local, buffer));
+    if (!local.empty()) status = worst_of(status, set(*parts_[c], local, buffer));
   }
   return status;
 }

@@ -75,3 +75,5 @@ ClockTime Fmi3Instance::clock_shift(ValueReference clock, bool fraction) {
 }
 
 }  // namespace lsdae
+
+#undef LSDAE_FMU_CALL  // file-local (a unity build puts fmi2/instance.cpp, with its own, after it)

@@ -12,7 +12,7 @@
 namespace lsdae::simulation {
 namespace {
 
-struct Content {
+struct KluReuseContent {
   SUNLinearSolver inner;
   bool keep_analysis;
   KluCounters* counters;
@@ -21,14 +21,14 @@ struct Content {
   sunindextype last_flag = SUNLS_SUCCESS;
 };
 
-Content& content(SUNLinearSolver s) { return *static_cast<Content*>(s->content); }
+KluReuseContent& content(SUNLinearSolver s) { return *static_cast<KluReuseContent*>(s->content); }
 SUNLinearSolverContent_KLU klu(SUNLinearSolver inner) { return static_cast<SUNLinearSolverContent_KLU>(inner->content); }
 
 SUNLinearSolver_Type get_type(SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; }
 SUNLinearSolver_ID get_id(SUNLinearSolver) { return SUNLINEARSOLVER_KLU; }
 
 int initialize(SUNLinearSolver s) {
-  Content& c = content(s);
+  KluReuseContent& c = content(s);
   c.last_flag = SUNLS_SUCCESS;
   const bool adopted = std::exchange(c.adopted, false);
   if (!c.keep_analysis || klu(c.inner)->symbolic == nullptr || (klu(c.inner)->first_factorize && !adopted)) {
@@ -40,7 +40,7 @@ int initialize(SUNLinearSolver s) {
 }
 
 int setup(SUNLinearSolver s, SUNMatrix a) {
-  Content& c = content(s);
+  KluReuseContent& c = content(s);
   SUNLinearSolverContent_KLU k = klu(c.inner);
   if (!c.factor_afresh || k->symbolic == nullptr) {
     if (k->first_factorize) ++c.counters->symbolic_analyses;
@@ -65,7 +65,7 @@ int setup(SUNLinearSolver s, SUNMatrix a) {
 }
 
 int solve(SUNLinearSolver s, SUNMatrix a, N_Vector x, N_Vector b, realtype tol) {
-  Content& c = content(s);
+  KluReuseContent& c = content(s);
   int flag = SUNLinSolSolve(c.inner, a, x, b, tol);
   c.last_flag = flag;
   return flag;
@@ -77,7 +77,7 @@ int space(SUNLinearSolver s, long* lenrw, long* leniw) { return SUNLinSolSpace(c
 
 int free_solver(SUNLinearSolver s) {
   if (s == nullptr) return SUNLS_SUCCESS;
-  delete static_cast<Content*>(s->content);
+  delete static_cast<KluReuseContent*>(s->content);
   s->content = nullptr;
   SUNLinSolFreeEmpty(s);
   return SUNLS_SUCCESS;
@@ -103,7 +103,7 @@ void KluAnalysisDeleter::operator()(KluAnalysis* analysis) const noexcept {
 KluAnalysisPtr detach_klu_analysis(SUNLinearSolver solver, std::span<const sunindextype> col_ptr,
                                    std::span<const sunindextype> row_idx) {
   if (solver == nullptr || solver->ops->setup != setup) return nullptr;  // not ours
-  Content& c = content(solver);
+  KluReuseContent& c = content(solver);
   SUNLinearSolverContent_KLU k = klu(c.inner);
   if (!c.keep_analysis || k->symbolic == nullptr || k->first_factorize) return nullptr;
   KluAnalysisPtr out(new (std::nothrow) KluAnalysis());
@@ -126,7 +126,7 @@ KluAnalysisPtr detach_klu_analysis(SUNLinearSolver solver, std::span<const sunin
 bool adopt_klu_analysis(SUNLinearSolver solver, KluAnalysisPtr& analysis, std::span<const sunindextype> col_ptr,
                         std::span<const sunindextype> row_idx) {
   if (solver == nullptr || solver->ops->setup != setup || !analysis || analysis->symbolic == nullptr) return false;
-  Content& c = content(solver);
+  KluReuseContent& c = content(solver);
   SUNLinearSolverContent_KLU k = klu(c.inner);
   if (!c.keep_analysis || k->symbolic != nullptr || k->common.ordering != analysis->ordering ||
       k->common.user_order != analysis->user_order ||
@@ -145,7 +145,7 @@ SUNLinearSolver make_klu_symbolic_reuse(SUNLinearSolver inner, bool keep_analysi
   if (inner == nullptr || counters == nullptr || SUNLinSolGetID(inner) != SUNLINEARSOLVER_KLU) return nullptr;
   SUNLinearSolver s = SUNLinSolNewEmpty(ctx);
   if (s == nullptr) return nullptr;
-  s->content = new (std::nothrow) Content{inner, keep_analysis, counters};
+  s->content = new (std::nothrow) KluReuseContent{inner, keep_analysis, counters};
   if (s->content == nullptr) {
     SUNLinSolFreeEmpty(s);
     return nullptr;

@@ -11,14 +11,14 @@ namespace lsdae::simulation {
 
 namespace {
 
-struct Content {
+struct ProjectingContent {
   SUNNonlinearSolver inner = nullptr;
   StepProjection project;
   std::exception_ptr* error = nullptr;
   std::vector<double> y, yp, w;
 };
 
-Content& content(SUNNonlinearSolver nls) { return *static_cast<Content*>(nls->content); }
+ProjectingContent& content(SUNNonlinearSolver nls) { return *static_cast<ProjectingContent*>(nls->content); }
 
 SUNNonlinearSolver_Type get_type(SUNNonlinearSolver) { return SUNNONLINEARSOLVER_ROOTFIND; }
 int initialize(SUNNonlinearSolver nls) { return SUNNonlinSolInitialize(content(nls).inner); }
@@ -26,7 +26,7 @@ int setup(SUNNonlinearSolver nls, N_Vector y, void* mem) { return SUNNonlinSolSe
 
 int solve(SUNNonlinearSolver nls, N_Vector y0, N_Vector ycor, N_Vector w, realtype tol, booleantype call_setup,
           void* mem) {
-  Content& c = content(nls);
+  ProjectingContent& c = content(nls);
   const int flag = SUNNonlinSolSolve(c.inner, y0, ycor, w, tol, call_setup, mem);
   if (flag != SUN_NLS_SUCCESS) return flag;
   realtype t = 0, cj = 0;
@@ -62,7 +62,7 @@ int solve(SUNNonlinearSolver nls, N_Vector y0, N_Vector ycor, N_Vector w, realty
 int free_solver(SUNNonlinearSolver nls) {
   if (nls == nullptr) return SUN_NLS_SUCCESS;
   if (nls->content != nullptr) {
-    Content* c = static_cast<Content*>(nls->content);
+    ProjectingContent* c = static_cast<ProjectingContent*>(nls->content);
     SUNNonlinSolFree(c->inner);
     delete c;
     nls->content = nullptr;
@@ -110,7 +110,7 @@ SUNNonlinearSolver ProjectingNonlinearSolver::make(N_Vector y_template, SUNConte
   nls->ops->getnumiters = get_num_iters;
   nls->ops->getcuriter = get_cur_iter;
   nls->ops->getnumconvfails = get_num_conv_fails;
-  nls->content = new Content{inner, std::move(project), error, {}, {}, {}};
+  nls->content = new ProjectingContent{inner, std::move(project), error, {}, {}, {}};
   return nls;
 }
 
