@@ -10,14 +10,8 @@
 namespace lsdae::simulation {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // "9.77 ms", "345 ns": three digits in the unit that suits the value.
-std::string duration_text(double seconds) {
+std::string cost_text(double seconds) {
   const char* unit = "s";
   double value = seconds;
   if (seconds < 1e-6) {
@@ -45,6 +39,10 @@ JacobianCosts measure_jacobian_costs(kernels::ResidualFunction& residual, const 
   auto step = [&](std::size_t c) {
     return 1e-7 * std::max(std::fabs(y[c]), nominal.size() == n ? std::fabs(nominal[c]) : 1.0);
   };
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_from = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
   costs.directional = costs.finite_differences = std::numeric_limits<double>::infinity();
   for (int repetition = 0; repetition < 3; ++repetition) {
     // A moved point first: nothing the FMU keeps for a point carries over.
@@ -53,7 +51,7 @@ JacobianCosts measure_jacobian_costs(kernels::ResidualFunction& residual, const 
     auto start = Clock::now();
     for (std::size_t g = 0; g < directional.colors; ++g)
       (void)residual.jacobian_columns(t, y, yp, 1.0, directional.group(g), jv);
-    costs.directional = std::min(costs.directional, seconds_since(start));
+    costs.directional = std::min(costs.directional, seconds_from(start));
     double differences = 0.0;
     for (std::size_t g = 0; g < full.colors; ++g) {
       const auto columns = full.group(g);
@@ -65,7 +63,7 @@ JacobianCosts measure_jacobian_costs(kernels::ResidualFunction& residual, const 
       }
       start = Clock::now();
       (void)residual.residual(t, y1, yp1, out);
-      differences += seconds_since(start);
+      differences += seconds_from(start);
     }
     costs.finite_differences = std::min(costs.finite_differences, differences);
     // Far from the margin after one repetition: decided.
@@ -77,9 +75,9 @@ JacobianCosts measure_jacobian_costs(kernels::ResidualFunction& residual, const 
 
 std::string directional_costs_more(const JacobianCosts& costs) {
   if (!(costs.directional >= kWorthTiming) || !(costs.directional >= kCostlier * costs.finite_differences)) return {};
-  return "a Jacobian of the FMU's directional derivatives takes " + duration_text(costs.directional) + " (" +
+  return "a Jacobian of the FMU's directional derivatives takes " + cost_text(costs.directional) + " (" +
          std::to_string(costs.directional_colours) + " calls), of finite differences " +
-         duration_text(costs.finite_differences) + " (" + std::to_string(costs.colours) + " residual calls)";
+         cost_text(costs.finite_differences) + " (" + std::to_string(costs.colours) + " residual calls)";
 }
 
 }  // namespace lsdae::simulation

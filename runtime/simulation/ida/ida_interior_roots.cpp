@@ -51,11 +51,11 @@ namespace {
 // The two values of one indicator lie in different domains. The values are
 // those IDA's root function sees (indicator_domains.h: never exactly 0 but
 // for an indicator without a domain, which compares with nothing).
-bool changed(double a, double b) { return (a > 0.0 && b < 0.0) || (a < 0.0 && b > 0.0); }
+bool sign_changed(double a, double b) { return (a > 0.0 && b < 0.0) || (a < 0.0 && b > 0.0); }
 
-bool any_changed(const std::vector<double>& a, const std::vector<double>& b) {
+bool any_sign_changed(const std::vector<double>& a, const std::vector<double>& b) {
   for (std::size_t j = 0; j < a.size(); ++j)
-    if (changed(a[j], b[j])) return true;
+    if (sign_changed(a[j], b[j])) return true;
   return false;
 }
 
@@ -104,7 +104,7 @@ bool IdaIntegrator::root_inside_last_step() {
   for (int k = 1; k <= kSamples + 1; ++k) {
     const double tk = k <= kSamples ? a + (b - a) * k / (kSamples + 1) : b;
     if (!indicators_at(tk, gk)) return m.sample_valid = false;
-    if (any_changed(ga, gk)) {
+    if (any_sign_changed(ga, gk)) {
       // Bisection on IDA's polynomial to IDA's own tolerance (IDARootfind's ttol).
       const double tol = (std::fabs(b) + std::fabs(hu)) * 100.0 * UNIT_ROUNDOFF;
       std::vector<double> gm;
@@ -112,7 +112,7 @@ bool IdaIntegrator::root_inside_last_step() {
       while (hi - lo > tol) {
         const double mid = 0.5 * (lo + hi);
         if (!indicators_at(mid, gm)) break;
-        if (any_changed(ga, gm)) {
+        if (any_sign_changed(ga, gm)) {
           hi = mid, gk = gm;
         } else {
           lo = mid, ga = gm;
@@ -120,7 +120,7 @@ bool IdaIntegrator::root_inside_last_step() {
       }
       m.inside_roots.assign(m.root_count, 0);
       for (std::size_t j = 0; j < m.root_count; ++j)
-        if (changed(ga[j], gk[j])) m.inside_roots[j] = gk[j] > 0.0 ? 1 : -1;
+        if (sign_changed(ga[j], gk[j])) m.inside_roots[j] = gk[j] > 0.0 ? 1 : -1;
       interpolate_reduced(hi, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_});
       m.full_valid = false;
       t_ = hi;
