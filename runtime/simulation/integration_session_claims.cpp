@@ -5,7 +5,6 @@
 // and the pattern with the hidden dependencies added. See integration_session.h.
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -22,13 +21,27 @@ namespace lsdae::simulation {
 namespace {
 
 // --jacobian auto's cost rule (jacobian_cost.h): whether finite differences
-// are the cheaper Jacobian for this run. Its directional Jacobians evaluate
-// only the varying colours where the run keeps constant entries (by the
-// entries' declared kinds, checked later: an estimate). Logs the choice.
+// are the cheaper Jacobian for this run. Measured first with every colour:
+// a directional Jacobian of fewer colours costs no more, so where that one
+// is not costlier (nearly always) the run is decided without more work. Only
+// otherwise, where the run keeps constant entries, its directional Jacobians
+// evaluate only the varying colours (by the entries' declared kinds, checked
+// later: an estimate): those are coloured and measured again. Logs the choice.
 bool finite_differences_cheaper(ModelEvaluation& evaluation, double t, std::span<const double> y,
                                 std::span<const double> yp, bool constant_entries, bool mixed) {
   const structure::Coloring& full = *evaluation.structure().coloring;
-  std::optional<structure::VaryingColoring> varying;
+  const ModelResidual::Uncounted uncounted(evaluation.residual(0));
+  auto measure = [&](const structure::Coloring& directional) {
+    const JacobianCosts costs =
+        measure_jacobian_costs(evaluation.residual(0), directional, full, t, y, yp, evaluation.nominal());
+    log_debug(evaluation.model().display_name() + ": one Jacobian by directional derivatives " +
+              format_number(costs.directional) + " s (" + std::to_string(costs.directional_colours) +
+              " calls), by finite differences " + format_number(costs.finite_differences) + " s (" +
+              std::to_string(costs.colours) + " residual calls)");
+    return directional_costs_more(costs);
+  };
+  std::string reason = measure(full);
+  if (reason.empty()) return false;
   if (constant_entries && !mixed) {
     const structure::Pattern& iteration = evaluation.structure().iteration;
     const kernels::ConstantEntries kinds =
@@ -36,17 +49,9 @@ bool finite_differences_cheaper(ModelEvaluation& evaluation, double t, std::span
     std::vector<bool> constant(iteration.nnz());
     for (std::size_t p = 0; p < constant.size(); ++p)
       constant[p] = kinds.lifetime[p] != kernels::EntryLifetime::varying;
-    varying = structure::color_varying_columns(iteration, constant);
+    reason = measure(structure::color_varying_columns(iteration, constant).coloring);
+    if (reason.empty()) return false;
   }
-  const ModelResidual::Uncounted uncounted(evaluation.residual(0));
-  const JacobianCosts costs = measure_jacobian_costs(evaluation.residual(0), varying ? varying->coloring : full, full,
-                                                     t, y, yp, evaluation.nominal());
-  log_debug(evaluation.model().display_name() + ": one Jacobian by directional derivatives " +
-            format_number(costs.directional) + " s (" + std::to_string(costs.directional_colours) +
-            " calls), by finite differences " + format_number(costs.finite_differences) + " s (" +
-            std::to_string(costs.colours) + " residual calls)");
-  const std::string reason = directional_costs_more(costs);
-  if (reason.empty()) return false;
   log_info(evaluation.model().display_name() + ": --jacobian auto takes finite differences: " + reason +
            " → --jacobian directional uses the FMU's derivatives regardless");
   return true;

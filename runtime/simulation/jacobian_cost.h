@@ -21,8 +21,11 @@
 // and Newton may need an iteration more). The choice is timed, so it may
 // differ between machines for an FMU near the margin; `--jacobian
 // directional` and `--jacobian fd` fix it.
-// Cost: at most 3 × (directional colours + colours + 1) model calls, none
-// of them through the integrator (its counters do not move).
+// Cost: at most 3 × (directional colours + colours + 1) model calls per
+// measurement, none of them through the integrator (its counters do not
+// move). The session (integration_session_claims.cpp) measures with every
+// colour first and, only where that says costlier and the run keeps constant
+// entries, once more with the varying colours.
 #ifndef LSDAE_RUNTIME_SIMULATION_JACOBIAN_COST_H
 #define LSDAE_RUNTIME_SIMULATION_JACOBIAN_COST_H
 
