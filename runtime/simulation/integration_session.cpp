@@ -322,10 +322,6 @@ KluAnalysisPtr IntegrationSession::hand_over_klu_analysis() {
   return analysis;
 }
 
-}  // namespace lsdae::simulation
-
-namespace lsdae::simulation {
-
 SessionLearned IntegrationSession::learned() const {
   SessionLearned l;
   l.derivatives_checked = derivatives_checked_;
