@@ -15,12 +15,23 @@
 // Before each repetition one residual call at a moved point, so that nothing
 // the FMU caches for a point carries over into the next.
 // Finite differences are chosen when the directional Jacobian takes at least
-// kCostlier times as long AND at least kWorthTiming seconds: below that
-// nothing a user would notice is saved and microsecond timings are noise;
-// the margin also pays for what finite differences lose (they approximate,
-// and Newton may need an iteration more). The choice is timed, so it may
-// differ between machines for an FMU near the margin; `--jacobian
-// directional` and `--jacobian fd` fix it.
+// kCostlier (4) times as long AND at least kWorthTiming seconds: below that
+// nothing a user would notice is saved and microsecond timings are noise.
+// The margin sits above what exact partials cost when computed well: the
+// tangent (forward) mode of algorithmic differentiation costs at most about
+// 2.5 evaluations of the function per direction (Griewank & Walther,
+// Evaluating Derivatives, 2nd ed., SIAM 2008, section 4.5), and symbolic
+// partials as much or less. So a directional call is taken as costlier only
+// where the FMU does something else (re-evaluating its model at every call,
+// finite differences of its own), not where a sanitizer, a debugger or a
+// loaded machine stretches one code path a little more than the other (our
+// PowerGrid FMU: 1.7-1.9x in an optimised build, 2.0-2.2x under AddressSanitizer;
+// at a margin of 2 that choice flipped between builds and changed every
+// counter of its run). The margin also pays for what finite differences
+// lose (they approximate, and Newton may need an iteration more). The
+// choice is still timed, so an FMU near the margin may be decided
+// differently on two machines; `--jacobian directional` and `--jacobian fd`
+// fix it.
 // Cost: at most 3 × (directional colours + colours + 1) model calls per
 // measurement, none of them through the integrator (its counters do not
 // move). The session (integration_session_claims.cpp) measures with every
@@ -38,7 +49,7 @@
 
 namespace lsdae::simulation {
 
-inline constexpr double kCostlier = 2.0;
+inline constexpr double kCostlier = 4.0;
 inline constexpr double kWorthTiming = 1e-3;
 
 struct JacobianCosts {
