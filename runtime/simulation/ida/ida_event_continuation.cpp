@@ -49,6 +49,7 @@
 #include <cmath>
 #include <vector>
 
+#include "simulation/eliminated_residual.h"
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/ida_integrator_impl.h"
 
@@ -87,7 +88,7 @@ bool IdaIntegrator::continue_after_event(std::span<const double> y_before, std::
   if (!y_before.empty()) {
     const std::vector<std::size_t>* kept = m.expansion != nullptr ? &m.expansion->plan().kept : nullptr;
     std::size_t moved = 0, moved_kept = 0;
-    for (std::size_t k = 0; k < full_n_; ++k) moved += y_after[k] != y_before[k] ? 1 : 0;
+    for (std::size_t k = 0; k < full_n_; ++k) moved += y_after[k] != y_before[k] ? std::size_t{1} : std::size_t{0};
     std::vector<double> d(n_, 0.0);
     for (std::size_t i = 0; i < n_; ++i) {
       const std::size_t k = kept != nullptr ? (*kept)[i] : i;
