@@ -63,6 +63,9 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << (s.projections > 0 ? count_of(s.projections, "projection") + " (largest correction " +
                                         format_number(s.largest_projection) + " in IDA's error norm, 1 = the tolerance); "
                                   : std::string())
+            << (s.events_continued > 0
+                    ? count_of(s.events_continued, "event") + " without a restart (IDA went on from its history); "
+                    : std::string())
             << (s.first_step_retries > 0
                     ? count_of(s.first_step_retries, "first step") + " tried again smaller; "
                     : std::string())

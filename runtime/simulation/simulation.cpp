@@ -319,6 +319,7 @@ const SimulationStats& Simulation::statistics() {
   s.klu_restart_factorizations = is.klu_restart_factorizations;
   s.klu_analyses_carried_over = is.klu_adopted_analyses;
   s.first_step_retries = is.first_step_retries;
+  s.events_continued = is.events_continued;
   // What the other collaborators counted.
   const simulation::EventLoop::Counts& events = m.events.counts();
   s.state_events = events.state_events;

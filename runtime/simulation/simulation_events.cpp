@@ -24,6 +24,12 @@
 //     which IDACalcIC's damped Newton may not reach from the pre-event one
 //     (docs/simulation/events.md, "Events"). A run that restarts at the first try is
 //     unchanged by this: the FMU's values are only read;
+//   - after a STATE event found by IDA's root finding that left the states
+//     within tolerance, IDA may go on from its own history instead (no
+//     IDAReInit: its order and step kept) when the event, applied at the end
+//     of the step that passed it, changes nothing beyond IDA's tolerance
+//     (ida/ida_event_continuation.cpp: the rule; never at an event the run
+//     was paused before, so a restored snapshot stays bitwise the same);
 //   - after a STATE event (a located root) that did not re-initialize the
 //     continuous states, or moved them by less than IDA's tolerance (WRMS norm
 //     of the jump with IDA's error weights <= 1: a state put onto the limit it
@@ -74,6 +80,7 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
   // The restart's first step: the step before, after a state event whose
   // re-initialization (if any) moved the states by less than IDA's tolerance.
   bool keep_step = kind == simulation::EventLoop::Pending::state;
+  std::vector<double> y_before;  // the point before a re-initialization within tolerance
   if (iteration.states_changed) {
     // The re-initialized states, and (semi-explicit) the FMU's derivatives
     // there, as at the start: the pre-event derivatives are no guess for
@@ -88,6 +95,7 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
     std::vector<double> y, yp;
     evaluation->to_unknowns(v, y, yp);
     keep_step = keep_step && jump_within_tolerance(session.y(), y);
+    if (keep_step) y_before.assign(session.y().begin(), session.y().end());
     session.set_point(std::move(y), std::move(yp));
   }
   // An event may change what an invariant is (a re-initialized state, a new
@@ -101,9 +109,19 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
   // project, before IDA sees it. Then restart IDA with consistent algebraic
   // variables and derivatives (reselect_at restarts itself when it switched).
   projection.after_event(*evaluation, t, session.y_to_move(), session.yp());
-  if (!reselect_at(t, session.y(), session.yp(), true))
+  if (!reselect_at(t, session.y(), session.yp(), true) && !(keep_step && continue_after_event(t, y_before)))
     restart_after_event(t, fmu_algebraic, keep_step);
   events.notify_after(t);
+}
+
+bool Simulation::Impl::continue_after_event(double t, const std::vector<double>& y_before) {
+  if (event_after_pause || !session.has_integrator() || projection.active() || !evaluation->dae().invariant_vrs.empty())
+    return false;
+  session.set_stop_time(events.stop_time());
+  if (!session.integrator().continue_after_event(y_before, session.y(), events.stop_time())) return false;
+  // The check evaluated the FMU at IDA's point: back to the event's, which the observer reads.
+  evaluation->residual(0).apply(t, session.y(), session.yp());
+  return true;
 }
 
 void Simulation::Impl::restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step) {

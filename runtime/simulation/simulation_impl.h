@@ -86,6 +86,10 @@ struct Simulation::Impl {
   std::optional<double> pause_at;
   bool paused = false;
   bool sets_at_event = false;  // set() while paused: the event loop sets the values at this event
+  // The event being handled was paused before (a snapshot may restore the run
+  // there, with a new integrator): IDA restarts after it, never goes on from
+  // its history, so the restored run and this one stay bitwise the same.
+  bool event_after_pause = false;
 
   // ---- a new index-1 system (simulation_structure.cpp)
   // The evaluation's residuals and the projector for its current structure.
@@ -116,6 +120,11 @@ struct Simulation::Impl {
   // `keep_step`: IDA's first step is the last step it took (a state event
   // that left the states within tolerance).
   void restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step);
+  // Instead of that restart, after a state event that left the states within
+  // tolerance: IDA goes on from its own history when the integrator's rule
+  // allows it (ida_event_continuation.cpp); `y_before`: the point before a
+  // re-initialization (empty: none). false: nothing changed, restart.
+  bool continue_after_event(double t, const std::vector<double>& y_before);
   // Whether the WRMS norm of after - before with IDA's error weights is <= 1.
   bool jump_within_tolerance(std::span<const double> before, std::span<const double> after) const;
   // The invariants' values read again (at the instance's point, time t) and

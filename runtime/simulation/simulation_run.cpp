@@ -97,7 +97,9 @@ double Simulation::advance_to(double t_target) {
   try {
     if (m.paused) {  // paused before this event (pause_before_event_at, restore): handle it now
       m.paused = m.sets_at_event = false;
+      m.event_after_pause = true;
       m.handle_event(m.events.take_pending());
+      m.event_after_pause = false;
     }
     while (!m.events.terminated()) {
       const double t_end = session.integrator().time();  // IDA's internal time

@@ -15,6 +15,7 @@
 //   ida_step.cpp                IDASolve driving: one step, the retried first
 //                               step, interpolation, error weights
 //   ida_initial_conditions.cpp  IDACalcIC and the id vector it needs
+//   ida_event_continuation.cpp  going on from IDA's history after an event
 //   ida_linear_solver.{h,cpp}   KLU / dense set-up, the Jacobian callback
 //   klu_ordering.{h,cpp}        AMD, COLAMD or METIS for KLU
 //   klu_symbolic_reuse.{h,cpp}  KLU's analysis kept at restarts and across runs
@@ -184,6 +185,15 @@ class IdaIntegrator {
   void set_next_initial_step(double h);
   // The size of the last step IDA took (IDAGetLastStep; 0 before the first).
   double last_step() const;
+  // After a state event IDA's root finding returned (one_step() == root):
+  // instead of a restart, go on from IDA's own history (its order and step)
+  // when the late switch that implies changes nothing beyond IDA's tolerance
+  // (ida_event_continuation.cpp: the rule). `y_after` is the caller's point
+  // after the event (size()), `y_before` the one before it when the event
+  // re-initialized unknowns (else empty), `t_stop` the stop time from now on.
+  // true: IDA goes on (the next one_step() returns the rest of the step that
+  // passed the event); false: nothing changed, restart as before.
+  bool continue_after_event(std::span<const double> y_before, std::span<const double> y_after, double t_stop);
 
   // Event indicators: `count` functions evaluated by `g`; crossings in both
   // directions are roots (FMI 3.0: an event when an indicator changes its

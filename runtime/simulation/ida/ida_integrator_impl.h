@@ -80,6 +80,7 @@ struct IdaIntegrator::Impl {
   // IDA's limit is tried again from it with a smaller step (solve()).
   bool at_start = false;
   long first_step_retries = 0;
+  long events_continued = 0;  // events after which IDA went on from its history (ida_event_continuation.cpp)
   std::vector<double> y_start, yp_start;
   static constexpr int kFirstStepRetries = 2;
   static constexpr double kFirstStepShrink = 1e-3;

@@ -26,6 +26,7 @@ IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
   klu_restart_factorizations += o.klu_restart_factorizations;
   klu_adopted_analyses += o.klu_adopted_analyses;
   first_step_retries += o.first_step_retries;
+  events_continued += o.events_continued;
   eliminated = o.eliminated;
   colors = o.colors;
   varying_colors = o.varying_colors;
@@ -85,6 +86,7 @@ IntegratorStats IdaIntegrator::stats() const {
   }
   m.linear.add_stats(s);
   s.first_step_retries = m.first_step_retries;
+  s.events_continued = m.events_continued;
   return s;
 }
 

@@ -37,6 +37,7 @@ struct IntegratorStats {
   long klu_restart_factorizations = 0;  // full numeric factorizations at restarts with a kept analysis
   long klu_adopted_analyses = 0;    // analyses taken over from an earlier integrator (adopt_klu_analysis)
   long first_step_retries = 0;      // first steps from a start tried again smaller (ida_step.cpp)
+  long events_continued = 0;        // events without a restart: IDA went on from its history (ida_event_continuation.cpp)
   std::size_t eliminated = 0;       // unknowns eliminated before IDA (IntegratorOptions::expansion)
   double last_step = 0.0;
 

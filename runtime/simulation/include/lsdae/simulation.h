@@ -188,6 +188,10 @@ struct SimulationStats {
   // that failed IDA's error test down to its limit and were tried again from
   // the same point with a step 1000 times smaller (at most twice per start).
   long first_step_retries = 0;
+  // State events after which IDA went on from its own history (order and
+  // step) instead of restarting (docs/simulation/events.md, "Going on from
+  // IDA's history"); the other events restarted IDA.
+  long events_continued = 0;
   // wall time per phase, seconds
   double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
   double reached_time = 0;
