@@ -168,7 +168,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
                                    [&evaluation, this](double tt, std::span<const double> yy,
                                                        std::span<const double> yyp, std::span<double> g) {
                                      const int status = evaluation.event_indicators(tt, yy, yyp, g);
-                                     if (status == 0) indicator_domains_.map(g);  // FMI's domains, not IDA's zeros
+                                     if (status == 0) indicator_domains_.map(tt, g);  // FMI's domains, not IDA's zeros
                                      return status;
                                    });
   }
@@ -269,7 +269,7 @@ void IntegrationSession::give_up_elimination_if_it_fails(double at) {
 bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
   give_up_elimination_if_it_fails(at);
   integrator_->start(at, y_, yp_);
-  indicator_domains_.arm();  // IDA's first root evaluation is at this point
+  indicator_domains_.arm(at);  // IDA's first root evaluation is at this point
   integrator_->set_stop_time(stop_time_);
   // IDACalcIC takes the direction and scale of the first step from tout1; it
   // refuses a tout1 at t0 ("tout1 too close to t0"), which an event exactly at
