@@ -136,9 +136,9 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // The claims checked again where Newton fails with fresh Jacobians
   // (jacobian_recheck.h); with an elimination on the full system at the
   // expanded point (recheck_claims_eliminated).
+  const auto claimed = [](kernels::EntryLifetime l) { return l != kernels::EntryLifetime::varying; };
   const bool claimed_constants =
-      eliminating ? full_kinds_ && std::any_of(full_kinds_->lifetime.begin(), full_kinds_->lifetime.end(),
-                                               [](kernels::EntryLifetime l) { return l != kernels::EntryLifetime::varying; })
+      eliminating ? full_kinds_ && std::any_of(full_kinds_->lifetime.begin(), full_kinds_->lifetime.end(), claimed)
                   : io.constant_entries != nullptr;
   if (!options.uncolored_jacobian && options.jacobian_claims != JacobianClaims::trust &&
       ((claimed_constants && !constants_rechecked_) || (directional_ && !derivatives_rechecked_))) {
