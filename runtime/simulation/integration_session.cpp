@@ -300,10 +300,16 @@ bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
 StepOutcome IntegrationSession::step(double t_target) {
   StepOutcome outcome;
   try {
+    stepping_ = true;
     outcome = integrator_->one_step(t_target);
+    stepping_ = false;
   } catch (const ReplanWithoutElimination&) {  // a false claim the elimination relied on (recheck)
+    stepping_ = false;
     replan_without_elimination();
     outcome = integrator_->one_step(t_target);
+  } catch (...) {
+    stepping_ = false;
+    throw;
   }
   t_ida_ = integrator_->time();
   return outcome;

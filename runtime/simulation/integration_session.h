@@ -193,6 +193,7 @@ class IntegrationSession {
   JacobianRevision recheck_claims_eliminated(ModelEvaluation& evaluation, const JacobianCall& call, bool constants,
                                              bool derivatives);
   struct ReplanWithoutElimination {};
+  bool stepping_ = false;  // inside step()'s IDASolve: where ReplanWithoutElimination is caught
   // The integrator made again without the elimination, started at the last
   // point IDA accepted (interpolated and expanded), with one line in the log.
   void replan_without_elimination();

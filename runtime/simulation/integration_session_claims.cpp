@@ -191,7 +191,9 @@ JacobianRevision IntegrationSession::recheck_claims_eliminated(ModelEvaluation& 
       false_claim = true;
     }
   }
-  if (false_claim) throw ReplanWithoutElimination{};
+  // Only out of a step (step() catches it); elsewhere (IDACalcIC's Jacobians)
+  // the next make() plans without what was found false.
+  if (false_claim && stepping_) throw ReplanWithoutElimination{};
   return {};
 }
 
