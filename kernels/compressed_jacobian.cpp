@@ -90,6 +90,7 @@ void CompressedJacobian::set_constant_entries(const ConstantEntries& entries, co
   if (constant_count_ == 0) {  // nothing known: today's path
     constants_ = nullptr;
     varying_ = nullptr;
+    colour_finite_difference_columns();
     return;
   }
   constants_ = &entries;
@@ -116,6 +117,7 @@ void CompressedJacobian::set_constant_entries(const ConstantEntries& entries, co
     for (std::size_t j : varying.group(color))
       for (std::size_t p = col_ptr[j]; p < col_ptr[j + 1]; ++p) owner[row_idx[p]] = structure::no_index;
   }
+  colour_finite_difference_columns();
 }
 
 CompressedJacobian::RunConstants CompressedJacobian::run_constants() const {
@@ -240,14 +242,32 @@ void CompressedJacobian::set_finite_difference_columns(const std::vector<bool>& 
     throw std::invalid_argument("compressed Jacobian: finite-difference columns for " +
                                 std::to_string(columns.size()) + " columns, the pattern has " +
                                 std::to_string(pattern_.cols()));
-  finite_difference_colour_.assign(coloring_.colors, false);
+  finite_difference_columns_ = columns;
+  colour_finite_difference_columns();
+}
+
+void CompressedJacobian::colour_finite_difference_columns() {
+  const structure::Coloring& coloring = constants_ != nullptr ? *varying_ : coloring_;
+  finite_difference_colour_.assign(coloring.colors, false);
   finite_difference_colours_ = 0;
-  for (std::size_t j = 0; j < columns.size(); ++j)
-    if (columns[j] && !finite_difference_colour_[coloring_.color[j]]) {
-      finite_difference_colour_[coloring_.color[j]] = true;
-      ++finite_difference_colours_;
-    }
+  for (std::size_t j = 0; j < finite_difference_columns_.size(); ++j) {
+    if (!finite_difference_columns_[j]) continue;
+    const std::size_t color = coloring.color[j];
+    if (color == structure::no_index || finite_difference_colour_[color]) continue;  // no varying entry
+    finite_difference_colour_[color] = true;
+    ++finite_difference_colours_;
+  }
   if (finite_difference_colours_ == 0) finite_difference_colour_.clear();
+}
+
+void CompressedJacobian::correct_quotient(std::size_t color, const Workspace& w, const JacobianPoint& point,
+                                          std::span<double> values) const {
+  for (const Correction& k : corrections_[color]) {
+    const double known = is_derivative_[k.constant] ? a_[k.constant] + point.cj * b_[k.constant] : a_[k.constant];
+    // values[v] = (Δr − known·inc_k) / inc_v
+    values[k.varying] -=
+        known * ((w.y[k.column] - point.y[k.column]) / (w.y[k.varying_column] - point.y[k.varying_column]));
+  }
 }
 
 EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFunction* const> pool,
@@ -270,13 +290,7 @@ EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFun
       worst = std::max(worst, status == EvalStatus::fatal ? 2 : 1);
       continue;
     }
-    if (skip_constant)
-      for (const Correction& k : corrections_[static_cast<std::size_t>(c)]) {
-        const double known = is_derivative_[k.constant] ? a_[k.constant] + point.cj * b_[k.constant] : a_[k.constant];
-        // values[v] = (Δr − known·inc_k) / inc_v
-        values[k.varying] -= known * ((w.y[k.column] - point.y[k.column]) /
-                                      (w.y[k.varying_column] - point.y[k.varying_column]));
-      }
+    if (skip_constant) correct_quotient(static_cast<std::size_t>(c), w, point, values);
   }
   if (skip_constant) fill_constants(point.cj, values);
   ++counters_.evaluations;
@@ -295,8 +309,8 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
   const long colors = static_cast<long>(coloring.colors);
   const bool skip_constant = constants_ != nullptr;
   // Colours whose directional derivatives are wrong: difference quotients
-  // (without constant entries only, set_finite_difference_columns).
-  const bool mixed = !finite_difference_colour_.empty() && !skip_constant;
+  // (set_finite_difference_columns), per colour of `coloring`.
+  const bool mixed = !finite_difference_colour_.empty();
   int worst = 0;
 
 #pragma omp parallel for num_threads(static_cast<int>(threads_)) schedule(dynamic, 1) reduction(max : worst)
@@ -305,8 +319,9 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
     Workspace& w = work_[tid];
     auto group = coloring.group(static_cast<std::size_t>(c));
     if (mixed && finite_difference_colour_[static_cast<std::size_t>(c)]) {
-      const EvalStatus status = difference_quotient(*pool[tid], w, point, group, false, values);
+      const EvalStatus status = difference_quotient(*pool[tid], w, point, group, skip_constant, values);
       if (status != EvalStatus::ok) worst = std::max(worst, status == EvalStatus::fatal ? 2 : 1);
+      else if (skip_constant) correct_quotient(static_cast<std::size_t>(c), w, point, values);
       continue;
     }
     EvalStatus status = pool[tid]->jacobian_columns(point.t, point.y, point.yp, point.cj, group, w.r);

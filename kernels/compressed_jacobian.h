@@ -119,8 +119,13 @@ class CompressedJacobian {
   // runtime/simulation/jacobian_claims.h): evaluate_directional takes every
   // colour holding one of them by finite differences (as
   // evaluate_finite_differences does, counted in residual_calls) and the
-  // others by directional derivatives. Per colour of the FULL colouring;
-  // not with constant entries (they are taken by directional derivatives).
+  // others by directional derivatives. Per colour of the colouring each
+  // Jacobian evaluates: the full one, or with constant entries the varying
+  // one (constant entries of other columns in such a colour are corrected
+  // for as evaluate_finite_differences does). The constant entries are taken
+  // by directional derivatives: the caller declares none in these columns
+  // (their entries varying; a constant entry of a wrong column would keep
+  // the wrong value). Kept by value; set_constant_entries re-colours them.
   // Empty (or all false): every colour directional.
   void set_finite_difference_columns(const std::vector<bool>& columns);
   std::size_t finite_difference_colors() const { return finite_difference_colours_; }
@@ -169,9 +174,17 @@ class CompressedJacobian {
   EvalStatus difference_quotient(ResidualFunction& f, Workspace& w, const JacobianPoint& point,
                                  std::span<const std::size_t> group, bool skip_constant,
                                  std::span<double> values) const;
+  // With constant entries, after a difference quotient of varying colour
+  // `color` in `w`: the known contributions of its constant entries taken out.
+  void correct_quotient(std::size_t color, const Workspace& w, const JacobianPoint& point,
+                        std::span<double> values) const;
+  // finite_difference_colour_ from finite_difference_columns_ over the
+  // colouring each Jacobian evaluates.
+  void colour_finite_difference_columns();
   const ConstantEntries* constants_ = nullptr;
   const structure::Coloring* varying_ = nullptr;
-  std::vector<bool> finite_difference_colour_;  // per colour of coloring_ (empty: none)
+  std::vector<bool> finite_difference_columns_;  // per column (empty: none)
+  std::vector<bool> finite_difference_colour_;   // per evaluated colour (empty: none)
   std::size_t finite_difference_colours_ = 0;
   std::size_t constant_count_ = 0;
   bool constants_valid_ = false, has_segment_ = false, run_valid_ = false;

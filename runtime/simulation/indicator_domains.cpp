@@ -7,9 +7,10 @@
 
 namespace lsdae::simulation {
 
-void IndicatorDomains::map(std::span<double> z) {
+void IndicatorDomains::map(double t, std::span<double> z) {
   constexpr double kTiny = std::numeric_limits<double>::min();
-  if (armed_ || parked_.size() != z.size()) {
+  // At the restart point (again): its values decide (header).
+  if (armed_ || t == t_restart_ || parked_.size() != z.size()) {
     parked_.assign(z.size(), kFree);
     for (std::size_t j = 0; j < z.size(); ++j)
       if (std::fabs(z[j]) <= kIndicatorZeroBand) parked_[j] = z[j] > 0.0 ? kAbove : (z[j] < 0.0 ? kBelow : kAtZero);

@@ -41,8 +41,19 @@
 //   Values outside the band at every restart give IDA the FMU's values
 //   bitwise (the map is the identity for z != 0).
 //
-// Contract: arm() at every (re)start of IDA; map() on every vector of
-// indicator values IDA asks for, in call order (the first call after arm()
+// The parking is a function of the restart point: every evaluation at the
+// restart time decides it anew from the values there, as the first did. IDA
+// evaluates there again after its look-ahead past an indicator at exactly 0
+// (IDARcheck1: g at t0 + h/10, which may be outside the band and end the
+// parking) when the first step is tried again from the same point
+// (IdaIntegrator's first-step retry, IDAReInit): with the parking ended the
+// 0 there became -DBL_MIN, IDA took it as the domain below, and the first
+// step's positive value was a root that changed nothing (ControlledMotor as
+// a system: a second state event 2.7e-15 s after the limiter's, at which the
+// FMU switched nothing).
+//
+// Contract: arm(t) at every (re)start of IDA at t; map(t, z) on every vector
+// of indicator values IDA asks for, in call order (the first call after arm()
 // is IDA's evaluation at the restart point, IDARcheck1). Cost: O(number of
 // indicators) per evaluation; no FMU call.
 #ifndef LSDAE_RUNTIME_SIMULATION_INDICATOR_DOMAINS_H
@@ -60,10 +71,14 @@ inline constexpr double kIndicatorZeroBand = 2.2e-13;
 
 class IndicatorDomains {
  public:
-  // The next map() call is at the restart point: it decides which are parked.
-  void arm() { armed_ = true; }
-  // Rewrites z (the FMU's indicators) in place into the values IDA sees.
-  void map(std::span<double> z);
+  // IDA (re)starts at t_restart: the next map() call (and every one at
+  // t_restart) decides which are parked.
+  void arm(double t_restart) {
+    armed_ = true;
+    t_restart_ = t_restart;
+  }
+  // Rewrites z (the FMU's indicators at t) in place into the values IDA sees.
+  void map(double t, std::span<double> z);
   // How many indicators are parked now (diagnostics and tests).
   std::size_t parked() const;
 
@@ -71,6 +86,7 @@ class IndicatorDomains {
   // Per indicator: not parked, or parked at the restart above 0, below 0, at exactly 0.
   enum : char { kFree = 0, kAbove, kBelow, kAtZero };
   bool armed_ = true;
+  double t_restart_ = 0.0;
   std::vector<char> parked_;
 };
 

@@ -86,9 +86,11 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // carry that one evaluation's rounding for the whole run, which moved
   // event-sensitive runs (the Reference FMUs' BouncingBall coming to rest
   // takes one more event); finite-difference Jacobians stay as they were.
-  // Not with wrong directional derivatives (the constants would take them).
+  // With wrong directional derivatives in some columns, the constants of the
+  // others (whose derivatives were found right) are kept; the wrong columns'
+  // entries vary (keep_constants_of_right_columns).
   const bool mixed = mark_wrong_columns(evaluation);
-  const bool constants = options.constant_jacobian_entries && !options.uncolored_jacobian && directional_ && !mixed;
+  const bool constants = options.constant_jacobian_entries && !options.uncolored_jacobian && directional_;
   std::optional<kernels::ConstantEntries> checked;
   // Without constant entries or an elimination nothing relies on the kinds:
   // they are still checked once, so that a false one is named.
@@ -108,13 +110,17 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
     distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
                              reported_claims_);
+    distrust_reported_claims(evaluation, iteration, *checked);
   }
   const bool eliminating = plan_elimination(evaluation, projecting, checked ? &*checked : nullptr);
+  full_kinds_.reset();
+  if (eliminating && checked) full_kinds_ = *checked;
   // With an elimination the reduced system's entries are classified from the
   // full ones (classify_reduced_entries: constant where every entry that
   // makes them up is).
   if (constants) {
     jacobian_constants_ = std::move(*checked);
+    if (mixed) keep_constants_of_right_columns(iteration);
     if (eliminating) jacobian_constants_ = classify_reduced_entries(jacobian_constants_, iteration, *elimination_);
     const structure::Pattern& pattern = eliminating ? elimination_->reduced : iteration;
     std::vector<bool> constant(pattern.nnz());
@@ -128,9 +134,14 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     }
   }
   // The claims checked again where Newton fails with fresh Jacobians
-  // (jacobian_recheck.h); not on the reduced system of an elimination.
-  if (!eliminating && !options.uncolored_jacobian && options.jacobian_claims != JacobianClaims::trust &&
-      ((io.constant_entries != nullptr && !constants_rechecked_) || (directional_ && !derivatives_rechecked_))) {
+  // (jacobian_recheck.h); with an elimination on the full system at the
+  // expanded point (recheck_claims_eliminated).
+  const auto claimed = [](kernels::EntryLifetime l) { return l != kernels::EntryLifetime::varying; };
+  const bool claimed_constants =
+      eliminating ? full_kinds_ && std::any_of(full_kinds_->lifetime.begin(), full_kinds_->lifetime.end(), claimed)
+                  : io.constant_entries != nullptr;
+  if (!options.uncolored_jacobian && options.jacobian_claims != JacobianClaims::trust &&
+      ((claimed_constants && !constants_rechecked_) || (directional_ && !derivatives_rechecked_))) {
     newton_watch_ = {};
     io.before_jacobian = [this, &evaluation](const JacobianCall& call) { return recheck_claims(evaluation, call); };
   }
@@ -168,7 +179,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
                                    [&evaluation, this](double tt, std::span<const double> yy,
                                                        std::span<const double> yyp, std::span<double> g) {
                                      const int status = evaluation.event_indicators(tt, yy, yyp, g);
-                                     if (status == 0) indicator_domains_.map(g);  // FMI's domains, not IDA's zeros
+                                     if (status == 0) indicator_domains_.map(tt, g);  // FMI's domains, not IDA's zeros
                                      return status;
                                    });
   }
@@ -269,7 +280,7 @@ void IntegrationSession::give_up_elimination_if_it_fails(double at) {
 bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
   give_up_elimination_if_it_fails(at);
   integrator_->start(at, y_, yp_);
-  indicator_domains_.arm();  // IDA's first root evaluation is at this point
+  indicator_domains_.arm(at);  // IDA's first root evaluation is at this point
   integrator_->set_stop_time(stop_time_);
   // IDACalcIC takes the direction and scale of the first step from tout1; it
   // refuses a tout1 at t0 ("tout1 too close to t0"), which an event exactly at
@@ -287,7 +298,19 @@ bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
 }
 
 StepOutcome IntegrationSession::step(double t_target) {
-  const StepOutcome outcome = integrator_->one_step(t_target);
+  StepOutcome outcome;
+  try {
+    stepping_ = true;
+    outcome = integrator_->one_step(t_target);
+    stepping_ = false;
+  } catch (const ReplanWithoutElimination&) {  // a false claim the elimination relied on (recheck)
+    stepping_ = false;
+    replan_without_elimination();
+    outcome = integrator_->one_step(t_target);
+  } catch (...) {
+    stepping_ = false;
+    throw;
+  }
   t_ida_ = integrator_->time();
   return outcome;
 }

@@ -182,6 +182,26 @@ class IntegrationSession {
   // directional derivatives checked again at the call's point, once per kind
   // and run; what is false falls back (jacobian_claims.h).
   JacobianRevision recheck_claims(ModelEvaluation& evaluation, const JacobianCall& call);
+  // The recheck where IDA integrates the reduced system of an elimination:
+  // the claims checked on the full system at the point the elimination
+  // expands the reduced one to (full_kinds_ for the constant entries). A
+  // false claim throws ReplanWithoutElimination out of IDA (its Jacobian
+  // callback keeps it, IDASolve returns, step() catches it): the elimination
+  // relies on the constants of its coefficients and the reduced Jacobian on
+  // every directional derivative, so it is given up and the run goes on over
+  // the full system, where the fallbacks apply (replan_without_elimination).
+  JacobianRevision recheck_claims_eliminated(ModelEvaluation& evaluation, const JacobianCall& call, bool constants,
+                                             bool derivatives);
+  struct ReplanWithoutElimination {};
+  bool stepping_ = false;  // inside step()'s IDASolve: where ReplanWithoutElimination is caught
+  // The integrator made again without the elimination, started at the last
+  // point IDA accepted (interpolated and expanded), with one line in the log.
+  void replan_without_elimination();
+  // Entries whose constant claim was found false before (reported_claims_,
+  // by name) made varying in `kinds` over `pattern`: a claim found false
+  // during the run is not trusted again at a later restart's check.
+  void distrust_reported_claims(ModelEvaluation& evaluation, const structure::Pattern& pattern,
+                                kernels::ConstantEntries& kinds) const;
 
   const RunSettings& settings_;
   // What the last make() was given, for give_up_elimination_if_it_fails().
@@ -195,6 +215,9 @@ class IntegrationSession {
   structure::Coloring elimination_z_coloring_, reduced_coloring_;
   std::vector<std::unique_ptr<EliminatedResidual>> reduced_residuals_;
   kernels::ConstantEntries jacobian_constants_;
+  // While eliminating: the full system's checked kinds (the recheck's; the
+  // elimination relies on those of its coefficients).
+  std::optional<kernels::ConstantEntries> full_kinds_;
   std::optional<structure::VaryingColoring> varying_coloring_;
   KluAnalysisPtr carried_klu_analysis_;
   std::set<std::string> reported_claims_;  // false constant entries already named ("row/unknown")
@@ -218,6 +241,10 @@ class IntegrationSession {
   void note_wrong_columns(ModelEvaluation& evaluation, const std::vector<std::size_t>& columns);
   // finite_difference_columns_ from wrong_unknowns_ over the current system; true when any.
   bool mark_wrong_columns(ModelEvaluation& evaluation);
+  // The entries of the columns marked in finite_difference_columns_ made
+  // varying in jacobian_constants_ (over `pattern`): constants taken by
+  // directional derivatives are trusted only where those were found right.
+  void keep_constants_of_right_columns(const structure::Pattern& pattern);
   std::optional<structure::Pattern> augmented_;
   structure::Coloring augmented_coloring_;
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out

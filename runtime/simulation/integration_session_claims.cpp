@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "common/format.h"
+#include "lsdae/error.h"
 #include "lsdae/log.h"
 #include "simulation/integration_session.h"
 #include "simulation/jacobian_claims.h"
@@ -69,6 +70,16 @@ void IntegrationSession::note_wrong_columns(ModelEvaluation& evaluation, const s
   }
 }
 
+void IntegrationSession::keep_constants_of_right_columns(const structure::Pattern& pattern) {
+  if (jacobian_constants_.lifetime.size() != pattern.nnz() || finite_difference_columns_.size() != pattern.cols())
+    return;
+  const auto& col_ptr = pattern.col_ptr();
+  for (std::size_t c = 0; c < pattern.cols(); ++c)
+    if (finite_difference_columns_[c])
+      for (std::size_t p = col_ptr[c]; p < col_ptr[c + 1]; ++p)
+        jacobian_constants_.lifetime[p] = kernels::EntryLifetime::varying;
+}
+
 bool IntegrationSession::mark_wrong_columns(ModelEvaluation& evaluation) {
   finite_difference_columns_.clear();
   if (wrong_unknowns_.empty()) return false;
@@ -108,9 +119,12 @@ void IntegrationSession::check_derivative_claims(ModelEvaluation& evaluation) {
 
 JacobianRevision IntegrationSession::recheck_claims(ModelEvaluation& evaluation, const JacobianCall& call) {
   JacobianRevision revision;
-  const bool constants = varying_coloring_ && varying_coloring_->constant_entries > 0 && !constants_rechecked_;
+  const bool constants = !constants_rechecked_ &&
+                         (elimination_ ? full_kinds_.has_value()
+                                       : varying_coloring_ && varying_coloring_->constant_entries > 0);
   const bool derivatives = directional_ && !derivatives_rechecked_;
   if (!(constants || derivatives) || !newton_watch_.due(call)) return revision;
+  if (elimination_) return recheck_claims_eliminated(evaluation, call, constants, derivatives);
   const SimulationOptions& options = settings_.options;
   const structure::Pattern& iteration = evaluation.structure().iteration;
   auto varying = [this] {
@@ -132,9 +146,9 @@ JacobianRevision IntegrationSession::recheck_claims(ModelEvaluation& evaluation,
       note_wrong_columns(evaluation, verdict.wrong_columns);
       mark_wrong_columns(evaluation);
       revision.finite_difference_columns_changed = true;
-      // The constants were taken by the wrong derivatives (make() takes none with them).
-      std::fill(jacobian_constants_.lifetime.begin(), jacobian_constants_.lifetime.end(),
-                kernels::EntryLifetime::varying);
+      // The wrong columns' constants were taken by their wrong derivatives:
+      // they vary from here on; the other columns' stay.
+      keep_constants_of_right_columns(iteration);
     }
   }
   if (varying() != varying_before) {
@@ -145,6 +159,70 @@ JacobianRevision IntegrationSession::recheck_claims(ModelEvaluation& evaluation,
     revision.constants_changed = true;
   }
   return revision;
+}
+
+JacobianRevision IntegrationSession::recheck_claims_eliminated(ModelEvaluation& evaluation, const JacobianCall& call,
+                                                              bool constants, bool derivatives) {
+  const structure::Pattern& iteration = evaluation.structure().iteration;
+  const std::size_t n = iteration.cols();
+  std::vector<double> y(n), yp(n);
+  {
+    const ModelResidual::Uncounted uncounted(evaluation.residual(0));
+    if (reduced_residuals_[0]->expand(call.t, call.y, call.yp, y, yp) != kernels::EvalStatus::ok) return {};
+  }
+  const JacobianClaims mode = settings_.options.jacobian_claims;
+  bool false_claim = false;
+  if (constants) {
+    constants_rechecked_ = true;
+    const std::size_t reported_before = reported_claims_.size();
+    const auto varying_before =
+        std::count(full_kinds_->lifetime.begin(), full_kinds_->lifetime.end(), kernels::EntryLifetime::varying);
+    distrust_false_constants(evaluation, iteration, *full_kinds_, call.t, y, yp, mode, reported_claims_, true);
+    false_claim = reported_claims_.size() != reported_before ||
+                  std::count(full_kinds_->lifetime.begin(), full_kinds_->lifetime.end(),
+                             kernels::EntryLifetime::varying) != varying_before;
+  }
+  if (derivatives) {
+    derivatives_rechecked_ = true;
+    const DerivativeVerdict verdict = distrust_false_derivatives(evaluation, iteration, call.t, y, yp, true, true,
+                                                                 mode, true);
+    if (!verdict.wrong_columns.empty()) {
+      note_wrong_columns(evaluation, verdict.wrong_columns);
+      false_claim = true;
+    }
+  }
+  // Only out of a step (step() catches it); elsewhere (IDACalcIC's Jacobians)
+  // the next make() plans without what was found false.
+  if (false_claim && stepping_) throw ReplanWithoutElimination{};
+  return {};
+}
+
+void IntegrationSession::replan_without_elimination() {
+  ModelEvaluation& evaluation = *made_for_;
+  double at = integrator_->time();  // the last point IDA accepted (a failed attempt leaves it)
+  try {
+    integrator_->interpolate(at, y_, yp_);
+  } catch (const Error&) {  // no step since the restart (IDA has no history yet): the restart point
+    at = t_ida_;
+  }
+  elimination_given_up_ = true;
+  log_info(evaluation.model().display_name() + ": a claim the linear elimination relies on was found false at t = " +
+           format_number(at) + "; the elimination is given up for this run and IDA integrates all " +
+           std::to_string(evaluation.index1().unknowns.size()) + " unknowns from there");
+  make(evaluation, made_step_projection_, made_projecting_);
+  start_consistent(at, true);
+}
+
+void IntegrationSession::distrust_reported_claims(ModelEvaluation& evaluation, const structure::Pattern& pattern,
+                                                  kernels::ConstantEntries& kinds) const {
+  if (reported_claims_.empty() || kinds.lifetime.size() != pattern.nnz()) return;
+  const auto& col_ptr = pattern.col_ptr();
+  const auto& row_idx = pattern.row_idx();
+  for (std::size_t c = 0; c < pattern.cols(); ++c)
+    for (std::size_t p = col_ptr[c]; p < col_ptr[c + 1]; ++p)
+      if (kinds.lifetime[p] != kernels::EntryLifetime::varying &&
+          reported_claims_.count(evaluation.row_name(row_idx[p]) + "/" + evaluation.unknown_name(c)) != 0)
+        kinds.lifetime[p] = kernels::EntryLifetime::varying;
 }
 
 void IntegrationSession::augment_pattern(ModelEvaluation& evaluation) {

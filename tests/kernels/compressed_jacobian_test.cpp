@@ -295,6 +295,53 @@ TEST(CompressedJacobianConstants, OneColourForTheDiagonalWithTheConstantsSubtrac
   EXPECT_EQ(f.calls, 6u);
 }
 
+// Directional derivatives wrong in one column (column 17 negated) with
+// constant entries: the caller makes that column's entries varying, the
+// other columns' constants are kept (taken by their right derivatives), and
+// the varying colours holding column 17 go by difference quotients, with the
+// constants of the other columns in them subtracted as finite differences do.
+class WrongChainColumn : public MassChain {
+ public:
+  using MassChain::MassChain;
+  EvalStatus jacobian_columns_split(double t, std::span<const double> y, std::span<const double> yp, double ys,
+                                    double yps, std::span<const std::size_t> columns, std::span<double> jv) override {
+    const EvalStatus s = MassChain::jacobian_columns_split(t, y, yp, ys, yps, columns, jv);
+    for (std::size_t j : columns)
+      if (j == 17)
+        for (std::size_t i = j - 1; i <= j + 1; ++i) jv[i] = -jv[i];
+    return s;
+  }
+};
+
+TEST(CompressedJacobianConstants, WrongColumnsByDifferencesKeepTheOtherColumnsConstants) {
+  Problem s(40);
+  WrongChainColumn f(40, 1.0);
+  ConstantEntries entries = chain_entries(s.pattern, false, EntryLifetime::run);
+  for (std::size_t p = s.pattern.col_ptr()[17]; p < s.pattern.col_ptr()[18]; ++p)
+    entries.lifetime[p] = EntryLifetime::varying;
+  const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  std::vector<bool> wrong(40, false);
+  wrong[17] = true;
+  jac.set_finite_difference_columns(wrong);  // before the constants: re-coloured by set_constant_entries
+  jac.set_constant_entries(entries, varying.coloring);
+  EXPECT_EQ(jac.constant_entry_count(), s.pattern.nnz() - 40 - 2) << "the diagonal and column 17 vary";
+  EXPECT_EQ(jac.finite_difference_colors(), 1u);
+  ResidualFunction* pool[] = {&f};
+  std::vector<double> values(s.pattern.nnz());
+  for (const double cj : {1e3, 2.5}) {
+    f.residual(0.0, s.y, s.yp, s.r);
+    JacobianPoint point{0.0, s.y, s.yp, s.r, cj, 1.0 / cj, s.weights, {}};
+    ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+    for (std::size_t c = 0; c < s.pattern.cols(); ++c)
+      for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p)
+        EXPECT_NEAR(values[p], f.exact(s.pattern, p, c, s.y, cj), 1e-6 * (cj * 2 + 8)) << "column " << c;
+  }
+  EXPECT_EQ(jac.counters().constant_evaluations, 1u);
+  EXPECT_EQ(jac.counters().residual_calls, 2u) << "one colour by differences per Jacobian";
+  EXPECT_EQ(jac.counters().directional_calls, jac.counters().constant_calls + 2 * (jac.varying_colors() - 1));
+}
+
 TEST(CompressedJacobianConstants, FiniteDifferencesSubtractTheKnownIncrements) {
   Problem s(60);
   MassChain f(60, 1.0);

@@ -54,7 +54,12 @@ std::vector<RunCase> cases() {
     if (e.pending.empty() && !claims_variant && !clocked && !slider) continue;
     std::string reference = e.reference_csv;
     if (reference.empty() && e.identifier == "SliderCrank") reference = source + "/models/slider_crank/reference/SliderCrank.csv";
-    out.push_back({e.name, e.fmu_path, reference, {}, e.pending, 0, ""});
+    // Wrong from t = 0.5 in a model whose Jacobian is all constant: with its
+    // constants evaluated at every Jacobian the wrong derivative is used, and
+    // the recheck on the eliminated system catches it (integration_session.h).
+    std::vector<std::string> options;
+    if (e.name == "HelloWorld_claims_partial_late") options = {"--no-constant-entries"};
+    out.push_back({e.name, e.fmu_path, reference, options, e.pending, 0, ""});
   }
   // Linear elimination (--eliminate auto) relies on the pattern and the
   // derivatives: with a hidden dependency or a wrong partial it ended with

@@ -148,7 +148,9 @@ TEST(SimulationClaims, AHiddenDependencyIsCountedInTheJacobianNonzeros) {
 
 // Directional derivatives wrong in one column only (d der(y2)/d y2 × 0.5):
 // finite differences for the colour holding that column, the FMU's
-// directional derivatives for the others, in every Jacobian of the run.
+// directional derivatives for the others, in every Jacobian of the run; the
+// constant entries of the other columns are kept (taken once by their right
+// derivatives), the wrong column's vary.
 TEST(SimulationClaims, WrongDerivativesInOneColumnTakeFiniteDifferencesForItsColourOnly) {
   SimulationOptions options;
   options.stop_time = 10;
@@ -159,9 +161,44 @@ TEST(SimulationClaims, WrongDerivativesInOneColumnTakeFiniteDifferencesForItsCol
   ASSERT_GT(s.colors, 1u);
   ASSERT_GT(s.jacobian_evaluations, 10);
   EXPECT_EQ(s.jacobian_method, "directional");
-  EXPECT_EQ(s.constant_calls, 0);
+  EXPECT_GT(s.constant_entries, 0u) << "the right columns' constant entries are kept";
+  EXPECT_LT(s.varying_colors, s.colors);
+  EXPECT_GT(s.constant_calls, 0);
+  EXPECT_EQ(s.constant_evaluations, 1);
   EXPECT_EQ(s.jacobian_residual_calls, s.jacobian_evaluations) << "one finite-difference colour per Jacobian";
-  EXPECT_EQ(s.directional_calls, s.jacobian_evaluations * static_cast<long>(s.colors - 1));
+  EXPECT_EQ(s.directional_calls,
+            s.constant_calls + s.jacobian_evaluations * static_cast<long>(s.varying_colors - 1));
+}
+
+// The recheck where IDA integrates the reduced system of a linear
+// elimination: HelloWorld's d r[1] / d der(x) with the wrong sign from
+// t = 0.5 on (every entry evaluated at every Jacobian, so that the wrong one
+// is used). The claims are checked on the full system at the expanded point,
+// the elimination is given up, and the run ends at the reference; before,
+// the recheck was off there.
+TEST(SimulationClaims, DerivativesThatGoWrongAreCaughtOnAnEliminatedSystem) {
+  SimulationOptions options;
+  options.stop_time = 1;
+  options.eliminate_linear = true;
+  options.constant_jacobian_entries = false;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path("HelloWorld_claims_partial_late")), options);
+  sim->initialize();
+  EXPECT_GT(sim->statistics().eliminated, 0u) << "the run starts eliminating";
+  sim->advance_to(1);
+  const SimulationStats& s = sim->statistics();
+  EXPECT_EQ(s.eliminated, 0u) << "given up at the recheck";
+  EXPECT_GT(s.jacobian_residual_calls, 0) << "the wrong column's colour by finite differences";
+  EXPECT_NEAR(sim->get("x"), 4.0551999668446745, 1e-5) << "models/hello_world/reference/hello_world.csv at t = 1";
+  options.jacobian_claims = JacobianClaims::refuse;
+  auto refusing = Simulation::create(Fmu::open(test::fmu_path("HelloWorld_claims_partial_late")), options);
+  refusing->initialize();
+  try {
+    refusing->advance_to(1);
+    ADD_FAILURE() << "a false claim found during the run must stop --jacobian check";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("checked again"), std::string::npos) << e.what();
+    EXPECT_GT(refusing->time(), 0.5);
+  }
 }
 
 // Directional derivatives right at the start (and at the check's moved
