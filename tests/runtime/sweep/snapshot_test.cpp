@@ -132,6 +132,12 @@ TEST(SimulationSnapshot, ContingenciesFromSharedStretchesEqualFreshRunsBitwise) 
   ASSERT_FALSE(base.run_from(k_fault));
   EXPECT_EQ(sim->time(), 1.0);
   const Simulation::SnapshotId pre_fault = sim->snapshot();
+  // What one snapshot holds of its own: the point (2 doubles per unknown),
+  // the counters, the verdicts; the kinds, the varying colouring and the
+  // run-long constants are held once for all the snapshots of the run.
+  const std::size_t unknowns = sim->statistics().unknowns, own = sim->snapshot_bytes(pre_fault);
+  const std::size_t held = sim->snapshots_bytes();
+  std::fprintf(stderr, "unknowns %zu own %zu held %zu\n", unknowns, own, held);
 
   std::optional<Simulation::SnapshotId> fault_on;  // of bus 16, with its rows and next output point
   std::string fault_on_text;
@@ -153,6 +159,7 @@ TEST(SimulationSnapshot, ContingenciesFromSharedStretchesEqualFreshRunsBitwise) 
       ASSERT_FALSE(rows.run_from(k));
       if (c == 0) {
         fault_on = sim->snapshot();
+        std::fprintf(stderr, "fault_on own %zu held %zu\n", sim->snapshot_bytes(*fault_on), sim->snapshots_bytes());
         fault_on_text = rows.text;
         fault_on_k = k;
       }
