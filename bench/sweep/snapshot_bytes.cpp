@@ -7,8 +7,8 @@
 // (docs/sweeps.md, "Shared stretches"). Prints each snapshot's own bytes,
 // the bytes of both held (what they share counted once), and what each
 // would hold with its own copy of the Jacobian entries' kinds and the
-// varying colouring (a byte and a bit per entry; the colour per column, the
-// offsets per colour and the columns by colour, a word each). Not a test: a
+// varying colouring, as before they were shared (what the two share less
+// the run-long constants, two doubles per entry). Not a test: a
 // count on a large FMU (tests/runtime/sweep/snapshot_test.cpp asserts it on
 // case39). docs/performance/sweeps.md has the figures and the command.
 //
@@ -45,12 +45,16 @@ int main(int argc, char** argv) {
     const lsdae::SimulationStats& s = sim->statistics();
     const std::size_t own_pre = sim->snapshot_bytes(pre_fault), own_on = sim->snapshot_bytes(fault_on);
     const std::size_t held = sim->snapshots_bytes();
-    const std::size_t copies = s.jacobian_nonzeros + (s.jacobian_nonzeros + 7) / 8 +
-                               (2 * s.unknowns + s.varying_colors + 1) * sizeof(std::size_t);
+    // What they share less the run-long constants (two doubles per entry):
+    // the kinds and the colouring, which each snapshot copied before.
+    const std::size_t shared = held - own_pre - own_on;
+    const std::size_t constants = 2 * s.jacobian_nonzeros * sizeof(double);
+    const std::size_t copies = shared > constants ? shared - constants : 0;
     std::printf("unknowns %zu, Jacobian entries %zu, varying colours %zu\n", s.unknowns, s.jacobian_nonzeros,
                 s.varying_colors);
     std::printf("own bytes: pre-fault snapshot %zu, fault-on snapshot %zu\n", own_pre, own_on);
-    std::printf("both held: %zu (shared by them: %zu)\n", held, held - own_pre - own_on);
+    std::printf("both held: %zu (shared by them: %zu; the kinds and the colouring of it: about %zu)\n", held, shared,
+                copies);
     std::printf("with own copies of the kinds and the varying colouring: about %zu per snapshot\n",
                 own_pre + copies);
   } catch (const std::exception& e) {

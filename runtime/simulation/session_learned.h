@@ -18,8 +18,8 @@
 // the per-segment ones only).
 // Cost: what does not change between the snapshots of one run is shared by
 // them (shared_ptr<const>): the constants (two doubles per Jacobian entry),
-// the kinds (a byte and a bit per entry) and the varying colouring (about
-// four words per column). IntegrationSession::learned gives out the same
+// the kinds (a byte and a bit per entry) and the varying colouring (a word
+// per column and one per varying column). IntegrationSession::learned gives out the same
 // objects while its own are equal to them (a comparison, O(entries), per
 // snapshot), including those it adopted from the snapshot it was restored
 // from; a snapshot itself holds the verdicts below and the pointers
