@@ -25,7 +25,8 @@ std::size_t snapshot_string_bytes(const std::string& s) {
 
 std::size_t RunSnapshot::own_bytes() const {
   std::size_t n = sizeof(RunSnapshot) + instances.capacity() * sizeof(Instance*) +
-                  fmu_states.capacity() * sizeof(Instance::SavedState) + (y.capacity() + yp.capacity()) * sizeof(double);
+                  fmu_states.capacity() * sizeof(Instance::SavedState) +
+                  (y.capacity() + yp.capacity()) * sizeof(double);
   for (const std::string& s : learned.reported_claims) n += snapshot_string_bytes(s);
   for (const std::string& s : learned.wrong_unknowns) n += snapshot_string_bytes(s);
   n += learned.hidden_dependencies.capacity() * sizeof(learned.hidden_dependencies[0]);
@@ -42,14 +43,13 @@ std::vector<SharedPart> shared_parts(const SessionLearned& learned) {
                                               (learned.kinds->derivative_part.capacity() + 7) / 8});
   if (learned.varying_coloring) {
     const structure::Coloring& c = learned.varying_coloring->coloring;
-    parts.push_back({learned.varying_coloring.get(),
-                     sizeof(structure::VaryingColoring) +
-                         (c.color.capacity() + c.group_ptr.capacity() + c.group_columns.capacity()) * sizeof(std::size_t)});
+    const std::size_t words = c.color.capacity() + c.group_ptr.capacity() + c.group_columns.capacity();
+    parts.push_back({learned.varying_coloring.get(), sizeof(structure::VaryingColoring) + words * sizeof(std::size_t)});
   }
-  if (learned.run_constants)
-    parts.push_back({learned.run_constants.get(), sizeof(*learned.run_constants) + (learned.run_constants->a.capacity() +
-                                                                                     learned.run_constants->b.capacity()) *
-                                                                                        sizeof(double)});
+  if (const auto& constants = learned.run_constants) {
+    const std::size_t values = constants->a.capacity() + constants->b.capacity();
+    parts.push_back({constants.get(), sizeof(*constants) + values * sizeof(double)});
+  }
   return parts;
 }
 
