@@ -4,8 +4,17 @@
 The ratio (issue 30, goal 1): the CPU per contingency of `lsdae sweep` over the CPU of one
 fresh, full 10 s `lsdae simulate` of the same contingency, with the same FMU (the PowerGrid
 FMU built with fault_buses=all trip_branches=all fmu_state=serialize). Measured side by side
-in one go, on a sample of a contingency table (every K-th outage), with the screening settings
-of docs/sweeps.md:
+in one go, on a sample of a contingency table, with the screening settings of docs/sweeps.md.
+Two samples:
+
+  - every K-th outage (--every K --count N): mostly one outage per fault bus, so only the
+    pre-fault stretch is shared;
+  - B fault buses with all their M outages (--fault-buses B --outages-per-bus M): the buses
+    (from-buses of the outaged branches) that exactly M outages of the table fault, B of them
+    spread evenly over the table's order, each bus's outages one after another; the fault-on
+    stretch is shared too (by the outages of one bus that one worker runs).
+
+The runs:
 
   - simulate: each sampled contingency alone, 10 s, --output-interval 0.05 (the denominator);
   - before:   `lsdae sweep ... --no-shared-stretches` (every scenario from its start);
@@ -15,7 +24,8 @@ the children's user + system time (getrusage: the sweep's worker processes inclu
 that the before and after rows are equal but for the wall time. Not a test: it measures
 (docs/performance/sweeps.md, "Sweeps: shared stretches").
 
-    bench/sweep/sweep_snapshot.py LSDAE FMU CASE.m CONTAB.m [--every K] [--count N] [--rounds R] [--jobs 1,2]
+    bench/sweep/sweep_snapshot.py LSDAE FMU CASE.m CONTAB.m [--every K] [--count N]
+        [--fault-buses B --outages-per-bus M] [--rounds R] [--jobs 1,2]
 """
 import argparse
 import csv
@@ -40,15 +50,29 @@ def cpu_of(cmd):
     return r.returncode, cpu, wall, r.stderr
 
 
-def sample_table(contab, out, every, count):
-    """Every `every`-th single-branch outage row of CONTAB.m, at most `count`; returns [(label, branch)]."""
+def by_fault_bus(rows, fb, buses, per_bus):
+    """`buses` fault buses with exactly `per_bus` outages in `rows`, evenly spread over the
+    order of their first outage; their outages grouped by bus, in table order within one."""
+    groups = {}
+    for row in rows:
+        groups.setdefault(fb[row[1] - 1], []).append(row)
+    candidates = [g for g in groups.values() if len(g) == per_bus]
+    if len(candidates) < buses:
+        sys.exit(f"only {len(candidates)} fault buses have exactly {per_bus} outages; {buses} asked for")
+    step = len(candidates) / buses
+    return [row for i in range(buses) for row in candidates[int(step * i + step / 2)]]
+
+
+def sample_table(contab, out, every, count, fb=None, buses=0, per_bus=0):
+    """Every `every`-th single-branch outage row of CONTAB.m, at most `count` (or, with `buses`,
+    by_fault_bus); returns [(label, branch)]."""
     rows = []
     with open(contab) as f:
         for line in f:
             m = re.match(r"\s*(\d+)\s+\S+\s+(CT_TBRCH|2)\s+(\d+)\s+(BR_STATUS|11)\s+(CT_REP|1)\s+0\s*;", line)
             if m:
                 rows.append((m.group(1), int(m.group(3)), line.strip()))
-    picked = rows[::every][:count]
+    picked = by_fault_bus(rows, fb, buses, per_bus) if buses > 0 else rows[::every][:count]
     with open(out, "w") as f:
         f.write("function chgtab = sample\ndefine_constants;\nchgtab = [\n")
         for _, _, line in picked:
@@ -83,6 +107,8 @@ def main():
     p.add_argument("contab")
     p.add_argument("--every", type=int, default=369)
     p.add_argument("--count", type=int, default=32)
+    p.add_argument("--fault-buses", type=int, default=0, help="sample B fault buses with all their outages")
+    p.add_argument("--outages-per-bus", type=int, default=4, help="with --fault-buses: buses with exactly M outages")
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--jobs", default="1,2")
     args = p.parse_args()
@@ -90,10 +116,13 @@ def main():
     fb = from_buses(args.case)
     with tempfile.TemporaryDirectory() as tmp:
         table = os.path.join(tmp, "sample.m")
-        picked = sample_table(args.contab, table, args.every, args.count)
+        picked = sample_table(args.contab, table, args.every, args.count, fb, args.fault_buses, args.outages_per_bus)
         n = len(picked)
-        print(f"{n} contingencies (every {args.every}th of {os.path.basename(args.contab)}), "
-              f"{len(set(fb[b - 1] for _, b in picked))} distinct fault buses", flush=True)
+        how = (f"{args.fault_buses} fault buses with {args.outages_per_bus} outages each" if args.fault_buses > 0
+               else f"every {args.every}th")
+        print(f"{n} contingencies ({how} of {os.path.basename(args.contab)}), "
+              f"{len(set(fb[b - 1] for _, b in picked))} distinct fault buses: "
+              f"{sorted(set(fb[b - 1] for _, b in picked))}", flush=True)
         simulate_cpu, before, after = [], {j: [] for j in jobs}, {j: [] for j in jobs}
         rows = {}
         for rnd in range(args.rounds):

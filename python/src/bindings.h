@@ -9,7 +9,10 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "lsdae/error.h"
 #include "lsdae/model.h"
@@ -43,6 +46,44 @@ pybind11::object error_object(const lsdae::Error& e);
 // thread) to logging.getLogger("lsdae"). With the GIL held, after each call
 // into lsdae.
 void drain_log();
+
+// ---- calls into the library (every binding that calls one that may take
+// long or call the FMU makes it through these, so that other Python threads
+// run meanwhile and the errors, the log and Ctrl-C come back one way)
+//
+// Runs `body` with the GIL released; an lsdae::Error it throws is caught
+// there and returned (nullopt: none), anything else propagates (the GIL
+// taken back on the way). For a binding that does more with the error
+// (respells it, returns it with the rows) or holds a guard around the call
+// only (SigintCancels): it then calls finish_library_call itself.
+template <typename F>
+std::optional<lsdae::Error> release_gil_catching(F&& body) {
+  std::optional<lsdae::Error> error;
+  pybind11::gil_scoped_release release;
+  try {
+    body();
+  } catch (const lsdae::Error& e) {
+    error = e;
+  }
+  return error;
+}
+// With the GIL held, after such a call: drain_log(); then a signal Python
+// marked while the call ran is raised (KeyboardInterrupt: when Ctrl-C
+// cancelled the call, it comes before the library's interrupted error);
+// then `error`, if any, is thrown.
+void finish_library_call(const std::optional<lsdae::Error>& error);
+// Both: `body`'s result, or its error thrown after the log.
+template <typename F>
+auto call_without_gil(F&& body) {
+  using Result = std::invoke_result_t<F&>;
+  if constexpr (std::is_void_v<Result>) {
+    finish_library_call(release_gil_catching(body));
+  } else {
+    std::optional<Result> result;
+    finish_library_call(release_gil_catching([&] { result.emplace(body()); }));
+    return std::move(*result);
+  }
+}
 
 // The exception classes of the module (LsdaeError and one per lsdae::ErrorKind),
 // the sink that queues lsdae's log for drain_log, and the log's threshold

@@ -207,11 +207,7 @@ void define_model(py::module_& m) {
           "open",
           [](const std::filesystem::path& path) {
             auto model = std::make_shared<PyModel>();
-            {
-              py::gil_scoped_release release;
-              model->model = lsdae::run::open_model(path).model;
-            }
-            drain_log();
+            model->model = call_without_gil([&] { return lsdae::run::open_model(path).model; });
             return model;
           },
           py::arg("path"))

@@ -67,24 +67,15 @@ std::unique_ptr<PyScenarioRunner> make_scenario_runner(const std::filesystem::pa
   o.isolate = false;
   if (settle) o.settle = lsdae::sweep::Settle{std::get<0>(*settle), std::get<1>(*settle), std::get<2>(*settle)};
   auto r = std::make_unique<PyScenarioRunner>();
-  std::optional<lsdae::Error> error;
-  {
-    py::gil_scoped_release release;
-    try {
-      const std::shared_ptr<const lsdae::Model> model = lsdae::run::open_model(path).model;
-      std::vector<lsdae::sweep::Scenario> common{{"common", o.sets}};
-      lsdae::sweep::check_names(model->model_description(), common, "sets");
-      r->plan = lsdae::sweep::SweepPlan::compile(model, o);
-      r->runner = std::make_unique<lsdae::sweep::ScenarioRunner>(*r->plan);
-    } catch (const lsdae::Error& e) {
-      error = respelled(e, runner_words());
-    }
-  }
-  if (error) {
-    drain_log();
-    throw *error;
-  }
-  drain_log();
+  std::optional<lsdae::Error> error = release_gil_catching([&] {
+    const std::shared_ptr<const lsdae::Model> model = lsdae::run::open_model(path).model;
+    std::vector<lsdae::sweep::Scenario> common{{"common", o.sets}};
+    lsdae::sweep::check_names(model->model_description(), common, "sets");
+    r->plan = lsdae::sweep::SweepPlan::compile(model, o);
+    r->runner = std::make_unique<lsdae::sweep::ScenarioRunner>(*r->plan);
+  });
+  if (error) error = respelled(*error, runner_words());
+  finish_library_call(error);
   return r;
 }
 
@@ -96,13 +87,11 @@ py::dict run_one_scenario(PyScenarioRunner& r, const std::string& id,
                                                 "from one thread at a time (or open one per thread)");
   lsdae::sweep::SummaryRow row;
   bool reused = false;
-  {
-    py::gil_scoped_release release;
+  call_without_gil([&] {
     const std::size_t before = r.runner->reused();
     row = lsdae::sweep::run_scenario(*r.plan, lsdae::sweep::Scenario{id, sets}, *r.runner);
     reused = r.runner->reused() > before;
-  }
-  drain_log();
+  });
   py::dict d;
   d["id"] = row.id;
   d["status"] = lsdae::sweep::to_string(row.status);

@@ -119,12 +119,6 @@ std::unique_lock<std::mutex> claim(PySimulation& s) {
   return lock;
 }
 
-// After an lsdae::Error(interrupted) caused by our SIGINT handler, Python's
-// own handler has marked the signal: raise KeyboardInterrupt instead.
-void raise_pending_signal() {
-  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-}
-
 py::object field_to_python(const lsdae::run::FieldValue& v) {
   if (const auto* text = std::get_if<std::string>(&v)) return py::str(*text);
   if (const auto* flag = std::get_if<bool>(&v)) return py::bool_(*flag);
@@ -230,15 +224,8 @@ py::dict run(PySimulation& s, const std::vector<std::string>& patterns, bool all
   py::object failure = py::none();
   {
     SigintCancels sigint(&sim);
-    std::optional<lsdae::Error> error;
-    {
-      py::gil_scoped_release release;
-      try {
-        lsdae::run::run_to_files(sim, plan, spec, {}, report);
-      } catch (const lsdae::Error& e) {
-        error = e;
-      }
-    }
+    const std::optional<lsdae::Error> error =
+        release_gil_catching([&] { lsdae::run::run_to_files(sim, plan, spec, {}, report); });
     if (PyErr_CheckSignals() != 0) {  // Ctrl-C (or another signal handler raising)
       if (time.empty()) throw py::error_already_set();
       failure = py::reinterpret_borrow<py::object>(py::error_already_set().value());
@@ -260,31 +247,28 @@ py::dict run(PySimulation& s, const std::vector<std::string>& patterns, bool all
   return out;
 }
 
-void advance_to(PySimulation& s, double t) {
+// `body(sim)` while SIGINT cancels the simulation (SigintCancels, made with
+// the GIL held), the GIL released; then finish_library_call (bindings.h).
+template <typename F>
+void interruptible(PySimulation& s, F&& body) {
   auto lock = claim(s);
   std::optional<lsdae::Error> error;
   {
     SigintCancels sigint(s.sim.get());
-    py::gil_scoped_release release;
-    try {
-      s.sim->advance_to(t);
-    } catch (const lsdae::Error& e) {
-      error = e;
-    }
+    error = release_gil_catching([&] { body(*s.sim); });
   }
-  drain_log();
-  if (error) {
-    raise_pending_signal();
-    throw *error;
-  }
-  raise_pending_signal();
+  finish_library_call(error);
 }
 
+void advance_to(PySimulation& s, double t) {
+  interruptible(s, [t](lsdae::Simulation& sim) { sim.advance_to(t); });
+}
+
+// `body(sim)` with the GIL released (call_without_gil, bindings.h).
 template <typename F>
 auto unlocked(PySimulation& s, F&& body) {
   auto lock = claim(s);
-  py::gil_scoped_release release;
-  return body(*s.sim);
+  return call_without_gil([&] { return body(*s.sim); });
 }
 
 }  // namespace
@@ -295,11 +279,7 @@ void define_simulation(py::module_& m) {
              auto s = std::make_unique<PySimulation>();
              s->settings = settings_from(options, lsdae::run::category::simulation, "lsdae: ");
              s->model = model->model;
-             {
-               py::gil_scoped_release release;
-               s->sim = lsdae::Simulation::create(s->model, s->settings.simulation);
-             }
-             drain_log();
+             s->sim = call_without_gil([&] { return lsdae::Simulation::create(s->model, s->settings.simulation); });
              return s;
            }),
            py::arg("model"), py::arg("options") = py::dict())
@@ -333,23 +313,8 @@ void define_simulation(py::module_& m) {
            })
       .def("initialize",
            [](PySimulation& s) {
-             std::optional<lsdae::Error> error;
-             {
-               auto lock = claim(s);
-               SigintCancels sigint(s.sim.get());
-               py::gil_scoped_release release;
-               try {
-                 // With jacobian="check" the Jacobians are compared there (the run layer's one check).
-                 lsdae::run::initialize(*s.sim, s.settings.check_jacobian);
-               } catch (const lsdae::Error& e) {
-                 error = e;
-               }
-             }
-             drain_log();
-             if (error) {
-               raise_pending_signal();
-               throw *error;
-             }
+             // With jacobian="check" the Jacobians are compared there (the run layer's one check).
+             interruptible(s, [&s](lsdae::Simulation& sim) { lsdae::run::initialize(sim, s.settings.check_jacobian); });
            })
       .def_property_readonly("initialized", [](PySimulation& s) { return s.sim->initialized(); })
       .def("advance_to", &advance_to, py::arg("t"))

@@ -129,6 +129,12 @@ void install_log_sink() {
 }
 
 // Hands the queued messages to logging.getLogger("lsdae") (bindings.h).
+void finish_library_call(const std::optional<lsdae::Error>& error) {
+  drain_log();
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  if (error) throw *error;
+}
+
 void drain_log() {
   std::deque<std::pair<int, std::string>> messages;
   {

@@ -104,7 +104,8 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   const bool kinds_adopted =
       adopted && adopted->kinds && constants && adopted->kinds->lifetime.size() == iteration.nnz();
   if (kinds_adopted) {
-    checked = std::move(adopted->kinds);
+    checked = *adopted->kinds;  // the session's own copy (recheck_claims changes it); the snapshots share theirs
+    shared_kinds_ = adopted->kinds;
   } else if (constants || eliminable ||
              (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
     checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
@@ -126,8 +127,12 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     std::vector<bool> constant(pattern.nnz());
     for (std::size_t p = 0; p < constant.size(); ++p)
       constant[p] = jacobian_constants_.lifetime[p] != kernels::EntryLifetime::varying;
-    if (kinds_adopted && adopted->varying_coloring && !eliminating) varying_coloring_ = std::move(adopted->varying_coloring);
-    else varying_coloring_ = structure::color_varying_columns(pattern, constant);
+    if (kinds_adopted && adopted->varying_coloring && !eliminating) {
+      varying_coloring_ = *adopted->varying_coloring;
+      shared_varying_coloring_ = adopted->varying_coloring;
+    } else {
+      varying_coloring_ = structure::color_varying_columns(pattern, constant);
+    }
     if (varying_coloring_->constant_entries > 0) {
       io.constant_entries = &jacobian_constants_;
       io.varying_coloring = &varying_coloring_->coloring;
@@ -345,6 +350,16 @@ KluAnalysisPtr IntegrationSession::hand_over_klu_analysis() {
   return analysis;
 }
 
+namespace {
+bool session_same_varying_coloring(const structure::VaryingColoring& a, const structure::VaryingColoring& b) {
+  return a.subtracts == b.subtracts && a.exclusive_colors == b.exclusive_colors &&
+         a.subtract_colors == b.subtract_colors && a.varying_columns == b.varying_columns &&
+         a.constant_entries == b.constant_entries && a.coloring.ordering == b.coloring.ordering &&
+         a.coloring.colors == b.coloring.colors && a.coloring.color == b.coloring.color &&
+         a.coloring.group_ptr == b.coloring.group_ptr && a.coloring.group_columns == b.coloring.group_columns;
+}
+}  // namespace
+
 SessionLearned IntegrationSession::learned() const {
   SessionLearned l;
   l.derivatives_checked = derivatives_checked_;
@@ -356,8 +371,15 @@ SessionLearned IntegrationSession::learned() const {
   l.wrong_unknowns = wrong_unknowns_;
   l.hidden_dependencies = hidden_dependencies_;
   if (!elimination_ && varying_coloring_ && !jacobian_constants_.lifetime.empty()) {
-    l.kinds = jacobian_constants_;
-    l.varying_coloring = varying_coloring_;
+    // Shared with the snapshots before while they are the same (O(entries)
+    // to compare, where a copy per snapshot cost as much and kept it).
+    if (!shared_kinds_ || shared_kinds_->lifetime != jacobian_constants_.lifetime ||
+        shared_kinds_->derivative_part != jacobian_constants_.derivative_part)
+      shared_kinds_ = std::make_shared<const kernels::ConstantEntries>(jacobian_constants_);
+    l.kinds = shared_kinds_;
+    if (!shared_varying_coloring_ || !session_same_varying_coloring(*shared_varying_coloring_, *varying_coloring_))
+      shared_varying_coloring_ = std::make_shared<const structure::VaryingColoring>(*varying_coloring_);
+    l.varying_coloring = shared_varying_coloring_;
     if (integrator_) {
       auto values = integrator_->run_constants();
       if (values.taken) {

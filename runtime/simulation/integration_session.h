@@ -224,6 +224,10 @@ class IntegrationSession {
   std::optional<SessionLearned> adopted_;  // adopt(): for the next make() (kinds, colouring, constants)
   // The run-long constants adopted or last given out: learned() shares them while they are the same.
   mutable std::shared_ptr<const kernels::CompressedJacobian::RunConstants> run_constants_;
+  // Likewise the kinds and the varying colouring (the session's own,
+  // jacobian_constants_ and varying_coloring_, change in recheck_claims).
+  mutable std::shared_ptr<const kernels::ConstantEntries> shared_kinds_;
+  mutable std::shared_ptr<const structure::VaryingColoring> shared_varying_coloring_;
   bool derivatives_checked_ = false;       // check_derivative_claims ran (once per session)
   bool kinds_checked_ = false;             // the declared kinds were checked at least once
   bool constants_rechecked_ = false;       // recheck_claims ran for the constant entries (once per session)

@@ -22,8 +22,11 @@
 // Owner: ModelEvaluation keeps the snapshots of its instances
 // (RunSnapshotStore), so they live as long as the instances do, across
 // Simulation::reset(); each frees its FMU states when it goes.
-// Cost: the FMU states (the FMU's own size, O(variables) for kit FMUs) and
-// 2 doubles per IDA unknown.
+// Cost: the FMU states (the FMU's own size, O(variables) for kit FMUs),
+// 2 doubles per IDA unknown, the counters and the claims' verdicts; what the
+// session learned of the Jacobian (kinds, varying colouring, run-long
+// constants: O(entries)) is shared by the snapshots of a run
+// (session_learned.h). own_bytes() and RunSnapshotStore::bytes() count it.
 #ifndef LSDAE_RUNTIME_SIMULATION_RUN_SNAPSHOT_H
 #define LSDAE_RUNTIME_SIMULATION_RUN_SNAPSHOT_H
 
@@ -53,7 +56,20 @@ struct RunSnapshot {
   SessionLearned learned;      // the claims' verdicts and constant entries the session had (session_learned.h)
   EventLoop::Saved events;
   SimulationStats stats;
+
+  // The bytes this snapshot holds of its own (Simulation::snapshot_bytes):
+  // the object, the vectors by capacity, the verdicts' strings and set
+  // nodes; not the FMU states (the FMU's memory) and not what it shares.
+  std::size_t own_bytes() const;
 };
+
+// The objects a snapshot shares with the other snapshots of its run, with
+// their bytes (the vectors by capacity; a vector<bool> by its bits).
+struct SharedPart {
+  const void* object;
+  std::size_t bytes;
+};
+std::vector<SharedPart> shared_parts(const SessionLearned& learned);
 
 // Snapshots by id (Simulation::SnapshotId = the index); released ids stay empty.
 class RunSnapshotStore {
@@ -64,6 +80,8 @@ class RunSnapshotStore {
   void release(std::size_t id);
   void clear() { snapshots_.clear(); }
   std::size_t held() const;
+  // Every held snapshot's own_bytes() plus each object they share once.
+  std::size_t bytes() const;
 
  private:
   std::vector<std::unique_ptr<RunSnapshot>> snapshots_;

@@ -16,14 +16,20 @@
 // made a restored case39 run count 5 directional calls fewer than its fresh
 // run: the run-long constants taken at the event where the fresh run takes
 // the per-segment ones only).
-// Cost: two doubles per Jacobian entry for the constants, shared between the
-// snapshots of one run (IntegrationSession::learned reuses what it adopted
-// when the values are the same); a byte per entry for the kinds.
+// Cost: what does not change between the snapshots of one run is shared by
+// them (shared_ptr<const>): the constants (two doubles per Jacobian entry),
+// the kinds (a byte and a bit per entry) and the varying colouring (a word
+// per column and one per varying column). IntegrationSession::learned gives out the same
+// objects while its own are equal to them (a comparison, O(entries), per
+// snapshot), including those it adopted from the snapshot it was restored
+// from; a snapshot itself holds the verdicts below and the pointers
+// (RunSnapshot::own_bytes). Nothing shared is changed: a restored session
+// copies the kinds and colouring it adopts into its own (recheck_claims may
+// change those).
 #ifndef LSDAE_RUNTIME_SIMULATION_SESSION_LEARNED_H
 #define LSDAE_RUNTIME_SIMULATION_SESSION_LEARNED_H
 
 #include <memory>
-#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -41,8 +47,9 @@ struct SessionLearned {
   std::vector<std::pair<std::string, std::string>> hidden_dependencies;
   // The entries' kinds after the checks and the varying colouring (only
   // without a linear elimination: the kinds are then the integrator's own).
-  std::optional<kernels::ConstantEntries> kinds;
-  std::optional<structure::VaryingColoring> varying_coloring;
+  // Null: none.
+  std::shared_ptr<const kernels::ConstantEntries> kinds;
+  std::shared_ptr<const structure::VaryingColoring> varying_coloring;
   std::shared_ptr<const kernels::CompressedJacobian::RunConstants> run_constants;  // null: none taken
 };
 

@@ -98,4 +98,11 @@ void Simulation::restore(SnapshotId id) {
 
 void Simulation::release_snapshot(SnapshotId id) { impl_->evaluation->snapshots().release(id); }
 
+std::size_t Simulation::snapshot_bytes(SnapshotId id) const {
+  const simulation::RunSnapshot* s = impl_->evaluation->snapshots().find(id);
+  return s == nullptr ? 0 : s->own_bytes();
+}
+
+std::size_t Simulation::snapshots_bytes() const { return impl_->evaluation->snapshots().bytes(); }
+
 }  // namespace lsdae

@@ -4,7 +4,8 @@
 // other contingencies (the fault bus and the tripped branch set at their
 // events: tunable parameters) gives, bit for bit, the rows and counters of a
 // fresh run of each contingency; so does a second-level snapshot before the
-// clearing shared by the outages at one bus.
+// clearing shared by the outages at one bus; the snapshots of a run share
+// the Jacobian entries' kinds, colouring and constants (snapshot_bytes).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -132,6 +133,14 @@ TEST(SimulationSnapshot, ContingenciesFromSharedStretchesEqualFreshRunsBitwise) 
   ASSERT_FALSE(base.run_from(k_fault));
   EXPECT_EQ(sim->time(), 1.0);
   const Simulation::SnapshotId pre_fault = sim->snapshot();
+  // What one snapshot holds of its own: the point (2 doubles per unknown),
+  // the counters, the verdicts; the kinds, the varying colouring and the
+  // run-long constants are held once for all the snapshots of the run.
+  const std::size_t unknowns = sim->statistics().unknowns, own = sim->snapshot_bytes(pre_fault);
+  const std::size_t held = sim->snapshots_bytes();
+  EXPECT_GE(own, 2 * unknowns * sizeof(double));
+  EXPECT_LE(own, 2 * unknowns * sizeof(double) + 2048);
+  EXPECT_GT(held - own, own) << "the kinds, the colouring and the constants: more than a point on case39";
 
   std::optional<Simulation::SnapshotId> fault_on;  // of bus 16, with its rows and next output point
   std::string fault_on_text;
@@ -153,6 +162,10 @@ TEST(SimulationSnapshot, ContingenciesFromSharedStretchesEqualFreshRunsBitwise) 
       ASSERT_FALSE(rows.run_from(k));
       if (c == 0) {
         fault_on = sim->snapshot();
+        // Taken by a run restored from the first: it shares all of theirs
+        // (before, each snapshot had its own copy of the kinds and the colouring).
+        EXPECT_EQ(sim->snapshots_bytes(), held + sim->snapshot_bytes(*fault_on));
+        EXPECT_EQ(sim->snapshot_bytes(*fault_on), own);
         fault_on_text = rows.text;
         fault_on_k = k;
       }
@@ -162,6 +175,8 @@ TEST(SimulationSnapshot, ContingenciesFromSharedStretchesEqualFreshRunsBitwise) 
     EXPECT_EQ(rows.text, expected[c]);
   }
   sim->release_snapshot(pre_fault);
+  EXPECT_EQ(sim->snapshot_bytes(pre_fault), 0u);
+  EXPECT_EQ(sim->snapshots_bytes(), held) << "the fault-on snapshot alone holds what they shared";
   sim->reset();
   EXPECT_THROW(sim->restore(pre_fault), Error);
 }

@@ -339,6 +339,15 @@ class Simulation {
   void restore(SnapshotId id);
   // Frees a snapshot's FMU states; its id becomes unknown.
   void release_snapshot(SnapshotId id);
+  // The bytes a snapshot holds of its own: the point, the counters, the
+  // claims' verdicts and its pointers to what the snapshots of a run share
+  // (the Jacobian entries' kinds, the varying colouring, the run-long
+  // constant entries); not the FMU states (the FMU's own memory). 0 for an
+  // unknown or released id. A count, the same on every machine of one
+  // word size.
+  std::size_t snapshot_bytes(SnapshotId id) const;
+  // Every snapshot held: their own bytes plus what they share, once.
+  std::size_t snapshots_bytes() const;
 
   const SimulationStats& statistics();
   // The structural analysis report (the text of `lsdae info --structure`).
