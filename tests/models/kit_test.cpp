@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -233,13 +232,15 @@ TEST_F(Kit, DirectionalDerivativeWithMismatchedSizesIsAnError) {
 // A model's own log category (Builder::log_category; PsseGrid's logLimiters)
 // is listed in <LogCategories> and is off until the importer names it in
 // fmi3SetDebugLogging: loggingOn at instantiation alone does not turn it on.
-// The LOAD case's fault at t = 1 moves its load at bus 103 below its
-// low-voltage breakpoint, a limiter mode change: logged only when asked.
+// The LOAD case's fault at t = 1 moves its loads below their low-voltage
+// breakpoint, limiter mode changes: logged only when asked.
 TEST_F(Kit, ModelLogCategoryIsOffUntilTheImporterNamesIt) {
   open("PsseGrid_LOAD_fault_semi_explicit");
   std::ifstream xml(entry_.stage_dir + "/modelDescription.xml");
-  const std::string text((std::istreambuf_iterator<char>(xml)), std::istreambuf_iterator<char>());
-  EXPECT_NE(text.find("<Category name=\"logLimiters\""), std::string::npos);
+  bool listed = false;
+  for (std::string line; std::getline(xml, line);)
+    listed = listed || line.find("<Category name=\"logLimiters\"") != std::string::npos;
+  EXPECT_TRUE(listed);
   auto limiter_lines = [&](bool name_category) {
     log_.messages.clear();
     const std::string res = entry_.stage_dir + "/resources/";
@@ -249,7 +250,9 @@ TEST_F(Kit, ModelLogCategoryIsOffUntilTheImporterNamesIt) {
     if (i == nullptr) return std::vector<std::string>{};
     instances_.push_back(i);
     const fmi3String categories[] = {"logLimiters"};
-    if (name_category) EXPECT_EQ(fns_.set_debug_logging(i, true, 1, categories), fmi3OK);
+    if (name_category) {
+      EXPECT_EQ(fns_.set_debug_logging(i, true, 1, categories), fmi3OK);
+    }
     EXPECT_EQ(fns_.enter_initialization(i, false, 0, 0, false, 0), fmi3OK);
     EXPECT_EQ(fns_.exit_initialization(i), fmi3OK);
     fmi3Boolean need = false, term = false, nom = false, val = false, next_defined = false;
@@ -267,10 +270,13 @@ TEST_F(Kit, ModelLogCategoryIsOffUntilTheImporterNamesIt) {
   };
   EXPECT_TRUE(limiter_lines(false).empty());
   const std::vector<std::string> lines = limiter_lines(true);
-  ASSERT_FALSE(lines.empty());
-  EXPECT_NE(lines[0].find("t = 1 s: LOAD at bus 103 id '1'"), std::string::npos) << lines[0];
-  EXPECT_NE(lines[0].find("limiter lv (load[103_1].lv) engaged: above -> below, indicator "), std::string::npos)
-      << lines[0];
+  // The fault at bus 103 moves the loads at 102 and 103 (three) below 0.7 p.u.: a line each.
+  ASSERT_EQ(lines.size(), 3u);
+  bool bus103 = false;
+  for (const std::string& line : lines)
+    bus103 = bus103 || (line.find("t = 1 s: LOAD at bus 103 id '1'") != std::string::npos &&
+                        line.find("limiter lv (load[103_1].lv) engaged: above -> below, indicator ") != std::string::npos);
+  EXPECT_TRUE(bus103) << lines[0] << "\n" << lines[1] << "\n" << lines[2];
 }
 
 }  // namespace
