@@ -115,10 +115,12 @@ void Instance::log(fmi3Status status, const char* category, const std::string& m
 }
 
 fmi3Status Instance::set_debug_logging(bool on, std::size_t n, const char* const categories[]) {
-  logging_on_ = on;
   std::vector<std::string> named;
   for (std::size_t i = 0; categories != nullptr && i < n; ++i)
     if (categories[i] != nullptr) named.emplace_back(categories[i]);
+  // No category named: every category, logging as a whole on or off. Some
+  // named: those on (logging on with them) or off (the others stay as they are).
+  if (named.empty() || on) logging_on_ = on;
   for (const auto& [name, description] : desc_.log_categories) {
     const bool applies = named.empty() || std::find(named.begin(), named.end(), name) != named.end();
     if (!applies) continue;
