@@ -32,6 +32,15 @@ class RecordingBuilder final : public Builder {
   }
   void default_experiment(const DefaultExperiment& e) override { d_.experiment = e; }
   void form(Form f) override { d_.form = f; }
+  void log_category(const std::string& name, const std::string& description) override {
+    static const char* const kKit[] = {"logEvents", "logStatusWarning", "logStatusError"};
+    bool taken = false;
+    for (const char* k : kKit) taken = taken || name == k;
+    for (const auto& c : d_.log_categories) taken = taken || c.first == name;
+    if (name.empty() || taken)
+      throw std::invalid_argument("declare: log category \"" + name + "\" is empty or declared twice");
+    d_.log_categories.emplace_back(name, description);
+  }
 
   ValueRef add(Variable v) override {
     if (v.name.empty()) throw std::invalid_argument("declare: a variable has an empty name");

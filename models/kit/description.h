@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kit/model.h"
@@ -44,6 +45,8 @@ struct Description {
   std::map<ValueRef, std::vector<Dependency>> ode_dependencies;
   bool provides_partials = false;
   bool has_time_events = false;
+  // The model's own log categories (Builder::log_category): name, description.
+  std::vector<std::pair<std::string, std::string>> log_categories;
 
   // Clocks (FMI 3.0 only; instance_clocks.cpp): every Clock variable in
   // declaration order, and every clocked state (a variable with `previous`).

@@ -142,9 +142,11 @@ LSDAE_EXPORT const char* fmi2GetVersion(void) { return fmi2Version; }
 LSDAE_CHECK_TYPE(fmi2GetTypesPlatform);
 LSDAE_CHECK_TYPE(fmi2GetVersion);
 
-LSDAE_EXPORT fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean loggingOn, size_t, const fmi2String[]) {
-  return fmi2_guarded(c, "fmi2SetDebugLogging",
-                 [&](Component&, Instance& s) { return to_fmi2(s.set_debug_logging(loggingOn != fmi2False)); });
+LSDAE_EXPORT fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean loggingOn, size_t nCategories,
+                                           const fmi2String categories[]) {
+  return fmi2_guarded(c, "fmi2SetDebugLogging", [&](Component&, Instance& s) {
+    return to_fmi2(s.set_debug_logging(loggingOn != fmi2False, nCategories, categories));
+  });
 }
 LSDAE_CHECK_TYPE(fmi2SetDebugLogging);
 

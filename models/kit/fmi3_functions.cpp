@@ -32,8 +32,10 @@ fmi3Status guarded(fmi3Instance instance, const char* function, F&& body) {
 
 LSDAE_EXPORT const char* fmi3GetVersion(void) { return fmi3Version; }
 
-LSDAE_EXPORT fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn, size_t, const fmi3String[]) {
-  return guarded(instance, "fmi3SetDebugLogging", [&](Instance& s) { return s.set_debug_logging(loggingOn); });
+LSDAE_EXPORT fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn, size_t nCategories,
+                                           const fmi3String categories[]) {
+  return guarded(instance, "fmi3SetDebugLogging",
+                 [&](Instance& s) { return s.set_debug_logging(loggingOn, nCategories, categories); });
 }
 
 LSDAE_EXPORT fmi3Instance fmi3InstantiateModelExchange(fmi3String instanceName, fmi3String instantiationToken,

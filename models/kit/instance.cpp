@@ -72,6 +72,7 @@ Instance::Instance(std::string name, const std::string& token, const std::string
                    fmi3InstanceEnvironment environment, fmi3LogMessageCallback log_callback)
     : name_(std::move(name)), resource_path_(resource_path), logging_on_(logging_on), environment_(environment),
       log_(log_callback) {
+  model_log_.self = this;
   const std::string resources = resource_folder(resource_path);
   Config config = parse_config(read_config_file(resources), kConfigFile);
   config.set_resource_dir(resources);
@@ -113,6 +114,32 @@ void Instance::log(fmi3Status status, const char* category, const std::string& m
   log_(environment_, status, category, message.c_str());
 }
 
+fmi3Status Instance::set_debug_logging(bool on, std::size_t n, const char* const categories[]) {
+  std::vector<std::string> named;
+  for (std::size_t i = 0; categories != nullptr && i < n; ++i)
+    if (categories[i] != nullptr) named.emplace_back(categories[i]);
+  // No category named: every category, logging as a whole on or off. Some
+  // named: those on (logging on with them) or off (the others stay as they are).
+  if (named.empty() || on) logging_on_ = on;
+  for (const auto& [name, description] : desc_.log_categories) {
+    const bool applies = named.empty() || std::find(named.begin(), named.end(), name) != named.end();
+    if (!applies) continue;
+    const auto it = std::find(model_log_on_.begin(), model_log_on_.end(), name);
+    if (on && it == model_log_on_.end()) model_log_on_.push_back(name);
+    if (!on && it != model_log_on_.end()) model_log_on_.erase(it);
+  }
+  return fmi3OK;
+}
+
+bool Instance::ModelLog::enabled(const std::string& category) const {
+  if (!self->logging_on_ || self->log_ == nullptr) return false;
+  return std::find(self->model_log_on_.begin(), self->model_log_on_.end(), category) != self->model_log_on_.end();
+}
+
+void Instance::ModelLog::message(const std::string& category, const std::string& text) const {
+  self->log(fmi3OK, category.c_str(), text);
+}
+
 bool Instance::check_mode(const char* function, std::initializer_list<Mode> allowed) const {
   for (Mode m : allowed)
     if (m == mode_) return true;
@@ -137,6 +164,7 @@ Context Instance::context() {
   c.dae_mode = dae_mode();
   c.initialization = mode_ == Mode::initialization;
   c.event_mode = mode_ == Mode::event;
+  c.log = &model_log_;
   return c;
 }
 

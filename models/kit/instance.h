@@ -96,6 +96,8 @@ class Instance {
   // Throws std::runtime_error / std::invalid_argument with a complete message.
   Instance(std::string name, const std::string& token, const std::string& resource_path, bool logging_on,
            fmi3InstanceEnvironment environment, fmi3LogMessageCallback log_callback);
+  Instance(const Instance&) = delete;  // model_log_ points back at this instance
+  Instance& operator=(const Instance&) = delete;
 
   // Reports to the importer's logger. Errors and warnings are always reported,
   // other categories only when logging is on.
@@ -103,7 +105,9 @@ class Instance {
   // Logs and returns fmi3Error unless `mode_` is one of `allowed`.
   bool check_mode(const char* function, std::initializer_list<Mode> allowed) const;
 
-  fmi3Status set_debug_logging(bool on) { logging_on_ = on; return fmi3OK; }
+  // fmi3SetDebugLogging: `on` for the categories named (every category when
+  // none is named); the model's own categories (LogSink) start off.
+  fmi3Status set_debug_logging(bool on, std::size_t n = 0, const char* const categories[] = nullptr);
   fmi3Status enter_configuration_mode();
   fmi3Status exit_configuration_mode();
   fmi3Status enter_initialization_mode(double start_time);
@@ -248,6 +252,13 @@ class Instance {
   std::string name_;
   std::string resource_path_;
   bool logging_on_;
+  // The model's own log categories (Description::log_categories) that are on.
+  std::vector<std::string> model_log_on_;
+  struct ModelLog final : LogSink {
+    const Instance* self = nullptr;
+    bool enabled(const std::string& category) const override;
+    void message(const std::string& category, const std::string& text) const override;
+  } model_log_;
   fmi3InstanceEnvironment environment_;
   fmi3LogMessageCallback log_;
   std::unique_ptr<Model> model_;

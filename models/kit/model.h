@@ -196,6 +196,10 @@ class Builder {
   virtual void model_name(const std::string& name, const std::string& description) = 0;
   virtual void default_experiment(const DefaultExperiment& experiment) = 0;
   virtual void form(Form form) = 0;
+  // A log category of the model's own, listed in <LogCategories> after the
+  // kit's (logEvents, logStatusWarning, logStatusError); off unless the
+  // importer turns it on (LogSink).
+  virtual void log_category(const std::string& name, const std::string& description) = 0;
 
   // --- variables (each returns the value reference it was given)
   virtual ValueRef add(Variable variable) = 0;
@@ -282,6 +286,22 @@ class Builder {
                         const std::string& description);
 };
 
+// The importer's logger as a model sees it (Context::log), for the model's
+// own log categories (Builder::log_category). Such a category is OFF until
+// the importer names it in fmi3SetDebugLogging / fmi2SetDebugLogging (or
+// turns every category on by naming none), so that a model's debug lines
+// cost nothing unless asked for; loggingOn at instantiation alone does not
+// turn them on. FMI 3.0 2.3.1 (fmi3SetDebugLogging): nCategories = 0 sets
+// every category, else only those named in <LogCategories>.
+class LogSink {
+ public:
+  virtual ~LogSink() = default;
+  // Whether `category` is on (cheap: a model may ask at every event).
+  virtual bool enabled(const std::string& category) const = 0;
+  // Sends `text` under `category` with status OK (the caller asks enabled() first).
+  virtual void message(const std::string& category, const std::string& text) const = 0;
+};
+
 // What compute() and the event functions see.
 struct Context {
   double time = 0.0;
@@ -290,6 +310,7 @@ struct Context {
   bool dae_mode = false;          // the DAE enable switch is on (or the FMU is DAE-only)
   bool initialization = false;    // inside Initialization Mode
   bool event_mode = false;        // inside Event Mode (clocks can be active only here)
+  const LogSink* log = nullptr;   // the importer's logger (null: none)
   // Whether `clock` is active now (an input clock the importer activated, or
   // an output clock compute() activated).
   bool active(ValueRef clock) const { return b[clock] != 0; }

@@ -196,8 +196,10 @@ std::string model_description_xml(const Description& d, const std::string& model
   out << "  <LogCategories>\n"
       << "    <Category name=\"logEvents\" description=\"Event handling and mode changes\"/>\n"
       << "    <Category name=\"logStatusWarning\" description=\"Calls that return fmi3Warning\"/>\n"
-      << "    <Category name=\"logStatusError\" description=\"Calls that return fmi3Error\"/>\n"
-      << "  </LogCategories>\n";
+      << "    <Category name=\"logStatusError\" description=\"Calls that return fmi3Error\"/>\n";
+  for (const auto& [name, description] : d.log_categories)
+    out << "    <Category name=\"" << escape(name) << "\" description=\"" << escape(description) << "\"/>\n";
+  out << "  </LogCategories>\n";
   out << "  <DefaultExperiment startTime=\"" << number(d.experiment.start_time) << "\" stopTime=\""
       << number(d.experiment.stop_time) << "\" tolerance=\"" << number(d.experiment.tolerance) << "\" stepSize=\""
       << number(d.experiment.step_size) << "\"/>\n";

@@ -146,8 +146,10 @@ std::string model_description_xml_fmi2(const Description& d, const std::string& 
   out << "  <LogCategories>\n"
       << "    <Category name=\"logEvents\" description=\"Event handling and mode changes\"/>\n"
       << "    <Category name=\"logStatusWarning\" description=\"Calls that return fmi2Warning\"/>\n"
-      << "    <Category name=\"logStatusError\" description=\"Calls that return fmi2Error\"/>\n"
-      << "  </LogCategories>\n";
+      << "    <Category name=\"logStatusError\" description=\"Calls that return fmi2Error\"/>\n";
+  for (const auto& [name, description] : d.log_categories)
+    out << "    <Category name=\"" << escape(name) << "\" description=\"" << escape(description) << "\"/>\n";
+  out << "  </LogCategories>\n";
   out << "  <DefaultExperiment startTime=\"" << number(d.experiment.start_time) << "\" stopTime=\""
       << number(d.experiment.stop_time) << "\" tolerance=\"" << number(d.experiment.tolerance) << "\" stepSize=\""
       << number(d.experiment.step_size) << "\"/>\n";

@@ -253,6 +253,7 @@ Fmi3Functions load_binary(const std::string& stage_dir, const std::string& ident
   resolve(f.get_directional_derivative, "fmi3GetDirectionalDerivative");
   resolve(f.terminate, "fmi3Terminate");
   resolve(f.get_version, "fmi3GetVersion");
+  resolve(f.set_debug_logging, "fmi3SetDebugLogging");
   resolve(f.get_int32, "fmi3GetInt32");
   resolve(f.get_clock, "fmi3GetClock");
   resolve(f.set_clock, "fmi3SetClock");

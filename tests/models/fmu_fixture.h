@@ -107,6 +107,7 @@ struct Fmi3Functions {
   fmi3GetDirectionalDerivativeTYPE* get_directional_derivative = nullptr;
   fmi3TerminateTYPE* terminate = nullptr;
   fmi3GetVersionTYPE* get_version = nullptr;
+  fmi3SetDebugLoggingTYPE* set_debug_logging = nullptr;
   fmi3GetInt32TYPE* get_int32 = nullptr;
   fmi3GetClockTYPE* get_clock = nullptr;
   fmi3SetClockTYPE* set_clock = nullptr;

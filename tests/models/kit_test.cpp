@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "fmu_fixture.h"
 
@@ -224,6 +227,56 @@ TEST_F(Kit, DirectionalDerivativeWithMismatchedSizesIsAnError) {
   EXPECT_NE(last_message().find("nSeed must equal nKnowns"), std::string::npos) << last_message();
   ASSERT_EQ(fns_.get_directional_derivative(i, &r1, 1, knowns, 1, seed, 1, &out, 1), fmi3OK);
   EXPECT_DOUBLE_EQ(out, -1.0);
+}
+
+// A model's own log category (Builder::log_category; PsseGrid's logLimiters)
+// is listed in <LogCategories> and is off until the importer names it in
+// fmi3SetDebugLogging: loggingOn at instantiation alone does not turn it on.
+// The LOAD case's fault at t = 1 moves its loads below their low-voltage
+// breakpoint, limiter mode changes: logged only when asked.
+TEST_F(Kit, ModelLogCategoryIsOffUntilTheImporterNamesIt) {
+  open("PsseGrid_LOAD_fault_semi_explicit");
+  std::ifstream xml(entry_.stage_dir + "/modelDescription.xml");
+  bool listed = false;
+  for (std::string line; std::getline(xml, line);)
+    listed = listed || line.find("<Category name=\"logLimiters\"") != std::string::npos;
+  EXPECT_TRUE(listed);
+  auto limiter_lines = [&](bool name_category) {
+    log_.messages.clear();
+    const std::string res = entry_.stage_dir + "/resources/";
+    fmi3Instance i = fns_.instantiate(name_category ? "named" : "unnamed", fmu_.token.c_str(), res.c_str(), false,
+                                      /*loggingOn=*/true, &log_, &LogSink::callback);
+    EXPECT_NE(i, nullptr);
+    if (i == nullptr) return std::vector<std::string>{};
+    instances_.push_back(i);
+    const fmi3String categories[] = {"logLimiters"};
+    if (name_category) {
+      EXPECT_EQ(fns_.set_debug_logging(i, true, 1, categories), fmi3OK);
+    }
+    EXPECT_EQ(fns_.enter_initialization(i, false, 0, 0, false, 0), fmi3OK);
+    EXPECT_EQ(fns_.exit_initialization(i), fmi3OK);
+    fmi3Boolean need = false, term = false, nom = false, val = false, next_defined = false;
+    fmi3Float64 next = 0;
+    EXPECT_EQ(fns_.update_discrete_states(i, &need, &term, &nom, &val, &next_defined, &next), fmi3OK);
+    EXPECT_EQ(fns_.enter_continuous_time(i), fmi3OK);
+    EXPECT_TRUE(next_defined);
+    EXPECT_EQ(fns_.set_time(i, next), fmi3OK);  // the fault
+    EXPECT_EQ(fns_.enter_event(i), fmi3OK);
+    EXPECT_EQ(fns_.update_discrete_states(i, &need, &term, &nom, &val, &next_defined, &next), fmi3OK);
+    std::vector<std::string> lines;
+    for (const std::string& m : log_.messages)
+      if (m.find("[logLimiters]") != std::string::npos) lines.push_back(m);
+    return lines;
+  };
+  EXPECT_TRUE(limiter_lines(false).empty());
+  const std::vector<std::string> lines = limiter_lines(true);
+  // The fault at bus 103 moves the loads at 102 and 103 (three) below 0.7 p.u.: a line each.
+  ASSERT_EQ(lines.size(), 3u);
+  bool bus103 = false;
+  for (const std::string& line : lines)
+    bus103 = bus103 || (line.find("t = 1 s: LOAD at bus 103 id '1'") != std::string::npos &&
+                        line.find("limiter lv (load[103_1].lv) engaged: above -> below, indicator ") != std::string::npos);
+  EXPECT_TRUE(bus103) << lines[0] << "\n" << lines[1] << "\n" << lines[2];
 }
 
 }  // namespace

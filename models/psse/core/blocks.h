@@ -32,14 +32,11 @@
 #ifndef LSDAE_MODELS_PSSE_CORE_BLOCKS_H
 #define LSDAE_MODELS_PSSE_CORE_BLOCKS_H
 
-#include <limits>
 #include <string>
 
 #include "psse/core/component.h"
 
 namespace lsdae::psse {
-
-inline constexpr double kUnlimited = std::numeric_limits<double>::infinity();
 
 // |V| at the component's bus.
 template <class T>
@@ -250,10 +247,6 @@ class Gate {
 // ---- The renewable models' blocks. A limiter index of -1 means "this block
 // has no such limit" (a dead band of zero width, a one-sided rate limit),
 // and the block then writes no record for it.
-
-// A bound that is never reached (indicators stay far from zero; margins
-// scale with it, limiter.h).
-inline constexpr double kUnbounded = 1e30;
 
 // Dead band without offset (the WECC renewable models, PSS/E's "dbd1, dbd2"):
 //     y = u − d2 for u > d2,  0 for d1 <= u <= d2,  u − d1 for u < d1,

@@ -31,7 +31,6 @@
 #define LSDAE_MODELS_PSSE_CORE_FRAME_H
 
 #include <cstddef>
-#include <limits>
 #include <type_traits>
 
 #include "psse/core/dual.h"
@@ -49,6 +48,23 @@ enum class LimiterKind {
                // below the request at the operating point)
   pi_non_windup,  // the integrator of a PI: dx/dt = 0 while the PI's sum is held at lo or hi
 };
+
+// The one value of "no limit" on this side, for every limiter of every model
+// (a gate's open side, a one-sided limit, a limit a record does not give).
+// FINITE on purpose: an event indicator is a difference with a limit
+// (limiter.h), and FMI 3.0 needs every indicator a finite number for the
+// importer's root finding; with infinity, an indicator of a limiter without
+// either limit is inf, and the hysteresis test (hi − margin·|hi|) is
+// inf − inf = nan, a comparison that is always false. 1e30 keeps every
+// difference finite (1e30 − x, margins 1e-8·1e30) and beyond any value a
+// model reaches, so no mode ever changes on it; and a case's results are
+// bitwise those it had with infinity: min(x − lo, 1e30 − x) = x − lo, as
+// min(x − lo, inf) is, for any x and lo a model reaches. PSS/E data have no infinity either: a .dyr spells a
+// limit it does not want as a large number (±99, ±999: kept as they are,
+// limits that never bind) or, where a model's manual says so, as 0 (e.g.
+// the DC exciters' VRMAX = 0: a computed limit, exciter_common.h); a model
+// that turns such a field into "no limit" uses kUnbounded.
+inline constexpr double kUnbounded = 1e30;
 
 // Mode values of a limiter (Float64 discrete variables of the FMU).
 inline constexpr int kModeFree = 0;
@@ -141,8 +157,6 @@ class Frame {
   // kind select; with w = 0 it would switch at every zero crossing of u, so a
   // model declares it only for w > 0.
   T dead_band(int k, const T& u, double w) { return u - clamp(k, u, T(-w), T(w)); }
-
-  static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
   // The framework's widened limits (ComponentSlot::widen: PowerWorld's rule
   // for a value that starts beyond its limit), two per limiter: the lower

@@ -2,7 +2,6 @@
 #include "psse/core/slot.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "psse/core/limiter.h"
 #include "psse/core/parameters.h"
@@ -103,10 +102,9 @@ void ComponentSlot::evaluate(const double* known, double* out, const double* par
 }
 
 void ComponentSlot::widen(std::size_t l, double lo, double hi) {
-  const double inf = std::numeric_limits<double>::infinity();
-  if (widen_.empty()) {
+  if (widen_.empty()) {  // no widening: the lower limit at most +kUnbounded, the upper at least -kUnbounded
     widen_.resize(2 * limiters_.size());
-    for (std::size_t k = 0; k < limiters_.size(); ++k) widen_[2 * k] = inf, widen_[2 * k + 1] = -inf;
+    for (std::size_t k = 0; k < limiters_.size(); ++k) widen_[2 * k] = kUnbounded, widen_[2 * k + 1] = -kUnbounded;
   }
   widen_.at(2 * l) = std::min(widen_.at(2 * l), lo);
   widen_.at(2 * l + 1) = std::max(widen_.at(2 * l + 1), hi);

@@ -11,12 +11,20 @@
 // it (the alternator's output cannot reverse through the diode bridge).
 // Initialization from the Efd and IFD the machine needs: VE by inverting the
 // rectifier, then VFE, which is VR at rest.
+//
+// This is the one core of the four AC models: each builds its exciter and
+// (ESAC1A, EXAC1, EXAC2) its regulator from the record with from(), which
+// checks the fields the core reads (IEEE Std 421.5-2016 Annex H's ranges:
+// TE > 0, KC, KD, KF >= 0, KA > 0; a lead without a lag refused), names
+// the fields by their place in the model's own record, and owns the Efd
+// output. A model adds only its own regulator limits and gates.
 #ifndef LSDAE_MODELS_PSSE_EXCITERS_AC_EXCITER_H
 #define LSDAE_MODELS_PSSE_EXCITERS_AC_EXCITER_H
 
 #include <string>
 
 #include "psse/core/blocks.h"
+#include "psse/core/parameters.h"
 #include "psse/core/rectifier.h"
 #include "psse/core/saturation.h"
 #include "psse/core/signals.h"
@@ -24,21 +32,55 @@
 
 namespace lsdae::psse {
 
+// The fields the AC exciters' records share (IEEE Std 421.5-2016 §6 names),
+// one spec each, so that every model's table says the same of them.
+namespace ac_field {
+inline constexpr ParameterSpec TR{"TR", "s", "voltage transducer time constant"};
+inline constexpr ParameterSpec TB{"TB", "s", "lead-lag denominator time constant"};
+inline constexpr ParameterSpec TC{"TC", "s", "lead-lag numerator time constant"};
+inline constexpr ParameterSpec KA{"KA", "p.u.", "regulator gain"};
+inline constexpr ParameterSpec TA{"TA", "s", "regulator time constant"};
+inline constexpr ParameterSpec VAMAX{"VAMAX", "p.u.", "maximum regulator output"};
+inline constexpr ParameterSpec VAMIN{"VAMIN", "p.u.", "minimum regulator output"};
+inline constexpr ParameterSpec VRMAX{"VRMAX", "p.u.", "maximum exciter field voltage"};
+inline constexpr ParameterSpec VRMIN{"VRMIN", "p.u.", "minimum exciter field voltage"};
+inline constexpr ParameterSpec TE{"TE", "s", "exciter time constant"};
+inline constexpr ParameterSpec KF{"KF", "p.u.", "rate feedback gain"};
+inline constexpr ParameterSpec TF{"TF", "s", "rate feedback time constant"};
+inline constexpr ParameterSpec KC{"KC", "p.u.", "rectifier loading factor"};
+inline constexpr ParameterSpec KD{"KD", "p.u.", "demagnetizing factor"};
+inline constexpr ParameterSpec KE{"KE", "p.u.", "exciter field constant"};
+inline constexpr ParameterSpec E1{"E1", "p.u.", "first saturation point"};
+inline constexpr ParameterSpec SE1{"SE(E1)", "", "saturation at E1"};
+inline constexpr ParameterSpec E2{"E2", "p.u.", "second saturation point"};
+inline constexpr ParameterSpec SE2{"SE(E2)", "", "saturation at E2"};
+}  // namespace ac_field
+
+// Where an AC model's record holds the exciter's fields (0-based).
+struct AlternatorFields {
+  std::size_t te, kc, kd, ke, e1, se1, e2, se2;
+};
+
 class AlternatorRectifier {
  public:
   AlternatorRectifier() = default;
   AlternatorRectifier(double te, double ke, double kd, double kc, QuadraticSaturation saturation)
       : integrator_(0.0, 1.0 / te), ke_(ke), kd_(kd), kc_(kc), saturation_(saturation), rectifier_(kc) {}
+  // From a record: checks TE > 0, KC >= 0, KD >= 0 and the saturation points.
+  static AlternatorRectifier from(const Parameters& p, const AlternatorFields& i);
 
-  // State and limiter "VE", the rectifier's switches "FEX.*", the input ifd.
+  // State and limiter "VE", the rectifier's switches "FEX.*", the input ifd,
+  // and the output: the algebraic "Efd" (EfdOutput).
   void declare(Layout& l) {
     integrator_.declare(l, "VE", "exciter alternator output voltage");
     rectifier_.declare(l, "FEX");
     ifd_ = l.input(signal::ifd);
+    efd_.declare_algebraic(l);
   }
-  // Sets VE for the machine's Efd0 and IFD0; returns VFE (= VR at rest).
+  // Sets Efd and VE for the machine's Efd0 and IFD0; returns VFE (= VR at rest).
   double initialize(InitContext& in, const std::string& where) const {
     const double efd = in.signal(signal::efd), ifd = in.signal(signal::ifd);
+    efd_.initialize(in, efd);
     if (!saturation_.note().empty()) in.note(saturation_.note());
     const double ve = rectifier_.source_for(efd, ifd, where);
     integrator_.initialize(in, ve);
@@ -50,11 +92,12 @@ class AlternatorRectifier {
     const T& ve = f.x(integrator_.state());
     return ke_ * ve + saturation_.times(ve) + kd_ * f.u(ifd_);
   }
-  // Writes dVE/dt for the regulator output VR and the feedback VFE; returns EFD.
+  // Writes dVE/dt for the regulator output VR and the feedback VFE, and the
+  // residual of Efd = VE·FEX(KC·IFD/VE).
   template <class T>
-  T operator()(Frame<T>& f, const T& vr, const T& vfe) const {
-    const T ve = integrator_(f, vr - vfe, T(0.0), T(kUnlimited));
-    return rectifier_(f, ve, f.u(ifd_));
+  void operator()(Frame<T>& f, const T& vr, const T& vfe) const {
+    const T ve = integrator_(f, vr - vfe, T(0.0), T(kUnbounded));
+    efd_.set(f, rectifier_(f, ve, f.u(ifd_)));
   }
 
  private:
@@ -62,7 +105,13 @@ class AlternatorRectifier {
   double ke_ = 0, kd_ = 0, kc_ = 0;
   QuadraticSaturation saturation_;
   RectifierRegulation rectifier_;
+  EfdOutput efd_;
   int ifd_ = -1;
+};
+
+// Where a record holds the regulator's fields (0-based).
+struct AcRegulatorFields {
+  std::size_t tr, tb, tc, ka, ta, kf, tf;
 };
 
 // The regulator in front of ESAC1A, EXAC1 and EXAC2 (IEEE Std 421.5-2016
@@ -75,6 +124,9 @@ class AcRegulator {
   AcRegulator() = default;
   AcRegulator(double tr, double tb, double tc, double ka, double ta, double kf, double tf)
       : input_(tr), lead_lag_(tc, tb), regulator_(ka, ta), feedback_(kf, tf) {}
+  // From a record: checks TR, TB, TC, TA, TF >= 0, TC = 0 when TB = 0,
+  // KA > 0, TF > 0 when KF != 0.
+  static AcRegulator from(const Parameters& p, const AcRegulatorFields& i);
   void declare(Layout& l, const std::string& name) {
     input_.declare(l);
     lead_lag_.declare(l, "VLL", "lead-lag state");

@@ -55,7 +55,7 @@ class DcExciter final : public Equations<DcExciter> {
     const T vr = regulator_(f, lead_lag_(f, e), T(vt * vrmin_), T(vt * vrmax_));
     const T net = vr - ke_ * efd - d_.saturation.times(efd);  // VR − VFE
     if (d_.efd_nonnegative)
-      exciter_(f, net, T(0.0), T(kUnlimited));  // KI = 1/TE
+      exciter_(f, net, T(0.0), T(kUnbounded));  // KI = 1/TE
     else
       f.der(efd_, net / d_.te);
   }

@@ -35,29 +35,29 @@ namespace lsdae::psse {
 namespace {
 
 constexpr ParameterSpec kParameters[] = {
-    {"TR", "s", "voltage transducer time constant"},
-    {"KA", "p.u.", "regulator gain"},
+    ac_field::TR,
+    ac_field::KA,
     {"TA", "s", "regulator denominator time constant"},
     {"TK", "s", "regulator numerator time constant"},
-    {"TB", "s", "lead-lag denominator time constant"},
-    {"TC", "s", "lead-lag numerator time constant"},
-    {"VAMAX", "p.u.", "maximum regulator output"},
-    {"VAMIN", "p.u.", "minimum regulator output"},
+    ac_field::TB,
+    ac_field::TC,
+    ac_field::VAMAX,
+    ac_field::VAMIN,
     {"VRMAX", "p.u.", "maximum exciter field voltage, times VT"},
     {"VRMIN", "p.u.", "minimum exciter field voltage, times VT"},
-    {"TE", "s", "exciter time constant"},
+    ac_field::TE,
     {"VFELIM", "p.u.", "exciter field current limit reference"},
     {"KH", "p.u.", "exciter field current limiter gain"},
     {"VHMAX", "p.u.", "maximum field current limiter signal"},
     {"TH", "s", "field current limiter denominator time constant"},
     {"TJ", "s", "field current limiter numerator time constant"},
-    {"KC", "p.u.", "rectifier loading factor"},
-    {"KD", "p.u.", "demagnetizing factor"},
-    {"KE", "p.u.", "exciter field constant"},
-    {"E1", "p.u.", "first saturation point"},
-    {"SE(E1)", "", "saturation at E1"},
-    {"E2", "p.u.", "second saturation point"},
-    {"SE(E2)", "", "saturation at E2"},
+    ac_field::KC,
+    ac_field::KD,
+    ac_field::KE,
+    ac_field::E1,
+    ac_field::SE1,
+    ac_field::E2,
+    ac_field::SE2,
 };
 
 class Esac6a final : public Equations<Esac6a> {
@@ -71,14 +71,11 @@ class Esac6a final : public Equations<Esac6a> {
     p.require(p[4] > 0.0 || p[5] == 0.0, 5, "must be 0 when TB is 0 (a lead without a lag)");
     p.require(p[6] > p[7], 6, "must exceed VAMIN");
     p.require(p[8] > p[9], 8, "must exceed VRMIN");
-    p.require_positive(10);
     p.require_nonnegative(12);
     p.require(p[12] == 0.0 || p[13] > 0.0, 13, "must be > 0 when KH is not 0");
     p.require_nonnegative(14);
     p.require_nonnegative(15);
     p.require(p[14] > 0.0 || p[15] == 0.0, 15, "must be 0 when TH is 0 (a lead without a lag)");
-    p.require_nonnegative(16);
-    p.require_nonnegative(17);
     input_ = VoltageInput(p[0]);
     regulator_ = LeadLag(p[3], p[2], p[1]);
     vamax_ = p[6], vamin_ = p[7];
@@ -86,7 +83,8 @@ class Esac6a final : public Equations<Esac6a> {
     vrmax_ = p[8], vrmin_ = p[9];
     vfelim_ = p[11], kh_ = p[12], vhmax_ = p[13];
     limiter_ = LeadLag(p[15], p[14], p[12]);
-    exciter_ = AlternatorRectifier(p[10], p[18], p[17], p[16], QuadraticSaturation::through(p, 19, 20, 21, 22));
+    exciter_ = AlternatorRectifier::from(p, {.te = 10, .kc = 16, .kd = 17, .ke = 18,
+                                                .e1 = 19, .se1 = 20, .e2 = 21, .se2 = 22});
   }
 
   void declare(Layout& l) override {
@@ -101,11 +99,9 @@ class Esac6a final : public Equations<Esac6a> {
     }
     vr_ = l.limiter("VR", LimiterKind::windup);
     exciter_.declare(l);
-    efd_.declare_algebraic(l);
   }
 
   void initialize(InitContext& in) override {
-    efd_.initialize(in, in.signal(signal::efd));
     const double vfe = exciter_.initialize(in, describe());
     double vh = 0.0;
     if (kh_ != 0.0) {
@@ -123,17 +119,16 @@ class Esac6a final : public Equations<Esac6a> {
     const T va = f.clamp(va_, regulator_(f, error), T(vamin_), T(vamax_));
     T vh(0.0);
     if (kh_ != 0.0)
-      vh = f.clamp(vh_, vh_gate_.high(f, limiter_(f, T(vfe - vfelim_)), T(0.0)), T(-kUnlimited), T(vhmax_));
+      vh = f.clamp(vh_, vh_gate_.high(f, limiter_(f, T(vfe - vfelim_)), T(0.0)), T(-kUnbounded), T(vhmax_));
     const T vt = voltage_magnitude(f);
     const T vr = f.clamp(vr_, T(lead_lag_(f, va) - vh), T(vt * vrmin_), T(vt * vrmax_));
-    efd_.set(f, exciter_(f, vr, vfe));
+    exciter_(f, vr, vfe);
   }
 
  private:
   VoltageInput input_;
   LeadLag regulator_, lead_lag_, limiter_;
   AlternatorRectifier exciter_;
-  EfdOutput efd_;
   double vamax_ = 0, vamin_ = 0, vrmax_ = 0, vrmin_ = 0, vfelim_ = 0, kh_ = 0, vhmax_ = 0;
   Gate vh_gate_;
   int va_ = -1, vh_ = -1, vr_ = -1;

@@ -28,51 +28,43 @@ namespace lsdae::psse {
 namespace {
 
 constexpr ParameterSpec kParameters[] = {
-    {"TR", "s", "voltage transducer time constant"},
-    {"TB", "s", "lead-lag denominator time constant"},
-    {"TC", "s", "lead-lag numerator time constant"},
-    {"KA", "p.u.", "regulator gain"},
-    {"TA", "s", "regulator time constant"},
-    {"VAMAX", "p.u.", "maximum regulator output"},
-    {"VAMIN", "p.u.", "minimum regulator output"},
+    ac_field::TR,
+    ac_field::TB,
+    ac_field::TC,
+    ac_field::KA,
+    ac_field::TA,
+    ac_field::VAMAX,
+    ac_field::VAMIN,
     {"KB", "p.u.", "second stage regulator gain"},
-    {"VRMAX", "p.u.", "maximum exciter field voltage"},
-    {"VRMIN", "p.u.", "minimum exciter field voltage"},
-    {"TE", "s", "exciter time constant"},
+    ac_field::VRMAX,
+    ac_field::VRMIN,
+    ac_field::TE,
     {"KL", "p.u.", "field current limiter gain"},
     {"KH", "p.u.", "exciter field current feedback gain"},
-    {"KF", "p.u.", "rate feedback gain"},
-    {"TF", "s", "rate feedback time constant"},
-    {"KC", "p.u.", "rectifier loading factor"},
-    {"KD", "p.u.", "demagnetizing factor"},
-    {"KE", "p.u.", "exciter field constant"},
+    ac_field::KF,
+    ac_field::TF,
+    ac_field::KC,
+    ac_field::KD,
+    ac_field::KE,
     {"VLR", "p.u.", "field current limit reference"},
-    {"E1", "p.u.", "first saturation point"},
-    {"SE(E1)", "", "saturation at E1"},
-    {"E2", "p.u.", "second saturation point"},
-    {"SE(E2)", "", "saturation at E2"},
+    ac_field::E1,
+    ac_field::SE1,
+    ac_field::E2,
+    ac_field::SE2,
 };
 
 class Exac2 final : public Equations<Exac2> {
  public:
   Exac2(const DyrRecord& record, const UnitData&) : Equations(exciter_info(record)) {
     const Parameters p(record, kParameters);
-    for (std::size_t i : {0u, 1u, 2u}) p.require_nonnegative(i);
-    p.require(p[1] > 0.0 || p[2] == 0.0, 2, "must be 0 when TB is 0 (a lead without a lag)");
-    p.require_positive(3);
-    p.require_nonnegative(4);
+    regulator_ = AcRegulator::from(p, {.tr = 0, .tb = 1, .tc = 2, .ka = 3, .ta = 4, .kf = 13, .tf = 14});
     p.require(p[5] > p[6], 5, "must exceed VAMIN");
     p.require_positive(7);
     p.require(p[8] > p[9], 8, "must exceed VRMIN");
-    p.require_positive(10);
-    p.require_nonnegative(14);
-    p.require(p[13] == 0.0 || p[14] > 0.0, 14, "must be > 0 when KF is not 0");
-    p.require_nonnegative(15);
-    p.require_nonnegative(16);
-    regulator_ = AcRegulator(p[0], p[1], p[2], p[3], p[4], p[13], p[14]);
     vamax_ = p[5], vamin_ = p[6], kb_ = p[7], vrmax_ = p[8], vrmin_ = p[9];
     kl_ = p[11], kh_ = p[12], vlr_ = p[18];
-    exciter_ = AlternatorRectifier(p[10], p[17], p[16], p[15], QuadraticSaturation::through(p, 19, 20, 21, 22));
+    exciter_ = AlternatorRectifier::from(p, {.te = 10, .kc = 15, .kd = 16, .ke = 17,
+                                                .e1 = 19, .se1 = 20, .e2 = 21, .se2 = 22});
   }
 
   void declare(Layout& l) override {
@@ -80,11 +72,9 @@ class Exac2 final : public Equations<Exac2> {
     gate_.declare(l, "LV");
     vr_ = l.limiter("VR", LimiterKind::windup);
     exciter_.declare(l);
-    efd_.declare_algebraic(l);
   }
 
   void initialize(InitContext& in) override {
-    efd_.initialize(in, in.signal(signal::efd));
     const double vfe = exciter_.initialize(in, describe());
     const double gate = vfe / kb_;  // VR = VFE at rest
     const double vl = kl_ * (vlr_ - vfe);
@@ -100,14 +90,13 @@ class Exac2 final : public Equations<Exac2> {
     const T va = regulator_(f, vfe, T(vamin_), T(vamax_));
     const T gate = gate_.low(f, T(va - kh_ * vfe), T(kl_ * (vlr_ - vfe)));
     const T vr = f.clamp(vr_, T(kb_ * gate), T(vrmin_), T(vrmax_));
-    efd_.set(f, exciter_(f, vr, vfe));
+    exciter_(f, vr, vfe);
   }
 
  private:
   AcRegulator regulator_;
   AlternatorRectifier exciter_;
   Gate gate_;
-  EfdOutput efd_;
   double vamax_ = 0, vamin_ = 0, kb_ = 0, vrmax_ = 0, vrmin_ = 0, kl_ = 0, kh_ = 0, vlr_ = 0;
   int vr_ = -1;
 };

@@ -311,7 +311,7 @@ class Ggov1 final : public Equations<Ggov1> {
     // Low-value select (with the acceleration limiter), valve position limits. The cap 1.0 on
     // the load limit, min(fsrn, min(fsrt, 1)) = min(min(fsrn, fsrt), 1), is applied after the
     // select: so it is outside its limit at the operating point only when it takes the valve.
-    T low = f.clamp(cap_, f.low_select(lvs_t_, fsrn, fsrt), T(-Frame<T>::kUnbounded), T(1.0));
+    T low = f.clamp(cap_, f.low_select(lvs_t_, fsrn, fsrt), T(-kUnbounded), T(1.0));
     if (accel_) {
       const T& xa = f.x(xa_);
       f.der(xa_, (dw - xa) / v_[kTa]);

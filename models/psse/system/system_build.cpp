@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <map>
 #include <set>
 
@@ -22,7 +21,9 @@ std::string sanitized(const std::string& id) {
   return out;
 }
 
+// A limit of ±kUnbounded (no limit on that side) reads "-inf" / "inf".
 std::string number(double v) {
+  if (std::fabs(v) >= kUnbounded) return v > 0.0 ? "inf" : "-inf";
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", v);
   return text;
@@ -218,7 +219,6 @@ void System::Impl::initialize() {
     // found again: a limiter held in the pass before gives the next one a
     // wrong input (ESAC6A's VR sees VA at its limit), which must not widen it.
     std::vector<std::string> widened;
-    const double inf = std::numeric_limits<double>::infinity();
     for (std::size_t pass = 0; !hold_initial_limits && pass <= s.record.size(); ++pass) {
       const auto first = std::find(outside.begin(), outside.end(), 1);
       if (first == outside.end()) break;
@@ -226,7 +226,7 @@ void System::Impl::initialize() {
       const LimiterRecord& r = s.record[l];
       const double margin = 1e-5 * std::max(1.0, std::fabs(r.u));
       const bool high = r.u > r.hi;
-      s.slot->widen(l, high ? inf : r.u - margin, high ? r.u + margin : -inf);
+      s.slot->widen(l, high ? kUnbounded : r.u - margin, high ? r.u + margin : -kUnbounded);
       widened.push_back(s.placed.component->describe() + ": limiter " + s.slot->limiters()[l].name +
                         " starts outside its limits (" + number(r.u) + " not in [" + number(r.lo) + ", " +
                         number(r.hi) + "]); its " + (high ? "upper" : "lower") + " limit widened to " +

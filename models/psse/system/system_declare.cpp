@@ -125,6 +125,13 @@ void System::Impl::declare(kit::Builder& b) {
   release_delay_vr = b.parameter("limits.release_delay", 1e-6, "s",
                                  "delay of a load's switch back to constant power after an event, relative to "
                                  "max(1, |t|) (0: released at the event itself)");
+  // The limiter log (system_events.cpp): the FMI log category, off unless the
+  // importer turns it on, and a parameter for importers that set no categories.
+  b.log_category(kLogLimiters, "Each limiter mode change: time, model, bus, id, limiter, engaged or released, "
+                               "indicator (PsseGrid)");
+  log_limiters_vr = b.parameter("limits.log", 0.0, "",
+                                "1: log each limiter mode change in the FMI log category logLimiters (as when the "
+                                "importer turns that category on); 0: only when the importer does");
 
   res_re.assign(n, kNoRef);
   res_im.assign(n, kNoRef);

@@ -1,7 +1,9 @@
 // models/psse/system/system_events.cpp -- System: events (system.h, "Events").
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "psse/core/limiter.h"
 #include "psse/system/event_solver.h"
@@ -12,6 +14,22 @@ namespace lsdae::psse {
 namespace {
 constexpr double kHysteresis = 1e-8;
 constexpr int kMaxRounds = 20;
+
+// One line of the limiter log (system.h, "Events"):
+//   t = 1.0523 s: ESAC1A at bus 102 id '1': limiter VR (exc[102_1].VR) engaged: free -> high, indicator -2.1e-09
+// the indicator being its value at the point the importer located (<= 0
+// where it crossed zero; a jump of the algebraic variables can change a mode
+// with it still positive).
+std::string limiter_log_line(double t, const SlotState& s, std::size_t l, int from, int to, double indicator) {
+  const DeclaredLimiter& lim = s.slot->limiters()[l];
+  char tail[160];
+  std::snprintf(tail, sizeof tail, "%s: %s -> %s, indicator %.6g", to != kModeFree ? "engaged" : "released",
+                limiter_mode_name(lim.kind, from), limiter_mode_name(lim.kind, to), indicator);
+  char time[40];
+  std::snprintf(time, sizeof time, "t = %.9g s: ", t);
+  return time + s.placed.component->describe() + ": limiter " + lim.name + " (" + s.prefix + "." + lim.name + ") " +
+         tail;
+}
 }  // namespace
 
 kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
@@ -23,6 +41,17 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   std::vector<std::vector<int>> before(slots.size());
   for (std::size_t k = 0; k < slots.size(); ++k)
     for (ValueRef m : slots[k].mode_vr) before[k].push_back(static_cast<int>(std::lround(v[m])));
+  // The limiter log, when asked for (limits.log, or the importer's logLimiters
+  // category): the indicators at the located point. Nothing otherwise.
+  const kit::LogSink* log = c.log != nullptr && (v[log_limiters_vr] != 0.0 || c.log->enabled(kLogLimiters))
+                                ? c.log
+                                : nullptr;
+  std::vector<std::vector<double>> located;
+  if (log != nullptr)
+    for (const SlotState& s : slots) {
+      located.emplace_back();
+      for (ValueRef ind : s.ind_vr) located.back().push_back(v[ind]);
+    }
 
   auto set_mode = [&](SlotState& s, std::size_t l, int mode, const LimiterRecord& r) {
     v[s.mode_vr[l]] = mode;
@@ -142,7 +171,13 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   double events = v[events_vr];
   for (std::size_t k = 0; k < slots.size(); ++k)
     for (std::size_t l = 0; l < slots[k].mode_vr.size(); ++l)
-      if (static_cast<int>(std::lround(v[slots[k].mode_vr[l]])) != before[k][l]) events += 1.0;
+      if (static_cast<int>(std::lround(v[slots[k].mode_vr[l]])) != before[k][l]) {
+        events += 1.0;
+        if (log != nullptr)
+          log->message(kLogLimiters, limiter_log_line(t, slots[k], l, before[k][l],
+                                                      static_cast<int>(std::lround(v[slots[k].mode_vr[l]])),
+                                                      located[k][l]));
+      }
   v[events_vr] = events;
   u.next_event_time = disturbances.next_event(t, active);
   if (deferred) {

@@ -17,6 +17,8 @@ namespace lsdae::psse {
 
 using kit::ValueRef;
 inline constexpr ValueRef kNoRef = kit::kNoValueRef;
+// The FMI log category of the limiter log (system_events.cpp).
+inline constexpr const char* kLogLimiters = "logLimiters";
 
 // Where an input's value comes from.
 struct InputSource {
@@ -76,6 +78,7 @@ struct System::Impl {
   ValueRef events_vr = kNoRef;
   ValueRef dead_buses_vr = kNoRef, lost_load_vr = kNoRef;  // islands.dead_buses, islands.lost_load
   ValueRef release_delay_vr = kNoRef;                       // limits.release_delay
+  ValueRef log_limiters_vr = kNoRef;                        // limits.log
   std::vector<bool> bus_dead;  // in an island without a source (islands.h)
   // A dead bus is grounded where its diagonal may change: it has devices, or a branch a trip opens ends there.
   std::vector<bool> bus_groundable;

@@ -1,6 +1,6 @@
 # expect_run.cmake -- run with cmake -P: run COMMAND (;-list) and check its
 # exit status (EXIT) and that its output (stdout and stderr together)
-# matches every regular expression of PATTERNS (;-list).
+# matches every regular expression of PATTERNS (;-list) and none of ABSENT.
 cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message(STATUS "${COMMAND}: exit ${rc}\n${out}${err}")
@@ -10,5 +10,10 @@ endif()
 foreach(pattern IN LISTS PATTERNS)
   if(NOT "${out}${err}" MATCHES "${pattern}")
     message(FATAL_ERROR "the output does not match \"${pattern}\"")
+  endif()
+endforeach()
+foreach(pattern IN LISTS ABSENT)
+  if("${out}${err}" MATCHES "${pattern}")
+    message(FATAL_ERROR "the output matches \"${pattern}\", which it must not")
   endif()
 endforeach()

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "component_harness.h"
 #include "psse/core/limiter.h"
@@ -35,6 +36,52 @@ TEST(LimiterRules, NonWindupReleasesWhenTheRateTurnsBack) {
   const LimiterRecord reached{1.0 + 1e-12, 0.0, 1.0, 0.5, true};
   EXPECT_EQ(limiter_transition(LimiterKind::non_windup, kModeFree, reached), kModeHigh);
   EXPECT_DOUBLE_EQ(limiter_held_value(kModeHigh, reached), 1.0);
+}
+
+// An unbounded side (kUnbounded, frame.h) never makes an indicator, its
+// tangent or the hysteresis test inf or nan, in any kind and mode: every
+// importer root-finds on these numbers. With infinity as "no limit" the
+// free indicator of a limiter unbounded on both sides was inf, and the
+// hysteresis bound inf − margin·inf nan.
+TEST(LimiterRules, UnboundedLimitsGiveFiniteIndicators) {
+  const LimiterKind kinds[] = {LimiterKind::windup, LimiterKind::select, LimiterKind::non_windup,
+                               LimiterKind::pi_non_windup};
+  const double bounds[][2] = {{-kUnbounded, kUnbounded}, {-kUnbounded, 1.0}, {-1.0, kUnbounded}};
+  for (LimiterKind kind : kinds)
+    for (const auto& b : bounds)
+      for (double u : {-1e6, -2.0, 0.0, 0.5, 2.0, 1e6})
+        for (int mode : {kModeFree, kModeHigh, kModeLow}) {
+          const LimiterRecord r{u, b[0], b[1], u - 0.5, true}, t{1.0, 0.0, 0.0, 1.0, true};
+          SCOPED_TRACE(std::string(limiter_mode_name(kind, mode)) + " u = " + std::to_string(u) +
+                       " lo = " + std::to_string(b[0]) + " hi = " + std::to_string(b[1]));
+          EXPECT_TRUE(std::isfinite(limiter_indicator(kind, mode, r)));
+          EXPECT_TRUE(std::isfinite(limiter_indicator_tangent(kind, mode, r, t)));
+          // An unbounded side is never reached, by value or at a crossing.
+          const int by_value = limiter_mode_by_value(kind, mode, r, 1e-8);
+          if (b[1] == kUnbounded) {
+            EXPECT_TRUE(by_value != kModeHigh || mode == kModeHigh);
+          }
+          if (b[0] == -kUnbounded) {
+            EXPECT_TRUE(by_value != kModeLow || mode == kModeLow);
+          }
+          if (mode == kModeFree && b[0] == -kUnbounded && b[1] == kUnbounded) {
+            EXPECT_GT(limiter_indicator(kind, mode, r), 1e29);
+          }
+        }
+  // The gates of frame.h put kUnbounded on their open side.
+  FrameShape shape;
+  shape.limiters = 2;
+  const double known[2] = {0.0, 0.0};
+  double out[2] = {0.0, 0.0};
+  const int mode[2] = {kModeFree, kModeFree};
+  LimiterRecord record[2];
+  Frame<double> f(shape, known, out, nullptr, mode, record, 0.0);
+  EXPECT_EQ(f.low_select(0, 0.3, 0.5), 0.3);
+  EXPECT_EQ(f.high_select(1, 0.3, 0.1), 0.3);
+  EXPECT_EQ(record[0].lo, -kUnbounded);
+  EXPECT_EQ(record[1].hi, kUnbounded);
+  for (const LimiterRecord& r : record)
+    EXPECT_DOUBLE_EQ(limiter_indicator(LimiterKind::select, kModeFree, r), 0.2);  // |a − b|
 }
 
 TEST(LimiterRules, ModeByValueHasHysteresis) {
