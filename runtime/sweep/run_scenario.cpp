@@ -20,6 +20,7 @@
 #include "run/run_loop.h"
 #include "sweep/metrics.h"
 #include "sweep/scenario_runner.h"
+#include "sweep/stretch_queue.h"
 
 namespace lsdae::sweep {
 
@@ -45,6 +46,22 @@ std::shared_ptr<const SweepPlan> SweepPlan::compile(std::shared_ptr<Fmu> fmu, co
 SummaryRow run_scenario(const SweepPlan& plan, const Scenario& scenario, const ObserverFactory& observe) {
   ScenarioRunner fresh(plan.model(), plan.options().simulation, /*reuse=*/false);
   return run_scenario(plan, scenario, fresh, observe);
+}
+
+// The key of the run a scenario shares up to the event of stage j
+// (stretch_queue.h): its shared sets, the stages before j (times and
+// values) and stage j's time.
+std::string stretch_key(const Scenario& s, std::size_t j) {
+  std::string key;
+  auto add = [&key](const std::vector<std::pair<std::string, std::string>>& sets) {
+    for (const auto& [name, value] : sets) key += name + "=" + value + "\n";
+  };
+  add(s.shared_sets);
+  for (std::size_t i = 0; i < j; ++i) {
+    key += "@" + format_number(s.stages[i].at) + "\n";
+    add(s.stages[i].sets);
+  }
+  return key + "@" + format_number(s.stages[j].at);
 }
 
 namespace {
@@ -102,21 +119,6 @@ class ScenarioSink final : public run::RowSink {
   std::string stop_reason_;
   bool sampled_ = false;
 };
-
-// The key of the run a scenario shares up to the event of stage j: its
-// shared sets, the stages before j (times and values) and stage j's time.
-std::string stretch_key(const Scenario& s, std::size_t j) {
-  std::string key;
-  auto add = [&key](const std::vector<std::pair<std::string, std::string>>& sets) {
-    for (const auto& [name, value] : sets) key += name + "=" + value + "\n";
-  };
-  add(s.shared_sets);
-  for (std::size_t i = 0; i < j; ++i) {
-    key += "@" + format_number(s.stages[i].at) + "\n";
-    add(s.stages[i].sets);
-  }
-  return key + "@" + format_number(s.stages[j].at);
-}
 
 // A scenario with stages from the shared stretches (lsdae/sweep.h): from the
 // deepest stretch the runner keeps, or from the start (keeping each stretch

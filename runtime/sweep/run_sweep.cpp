@@ -40,6 +40,7 @@
 #include "lsdae/supervise.h"
 #include "lsdae/sweep.h"
 #include "sweep/scenario_runner.h"
+#include "sweep/stretch_queue.h"
 
 namespace lsdae::sweep {
 
@@ -282,10 +283,15 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::vector<Scenario>& scena
   pool.workers_.resize(jobs);
   const double limit = plan.options().scenario_timeout;
   const std::size_t metric_count = plan.options().metrics.size();
+  // A worker keeps to the scenarios of its last shared stretch (stretch_queue.h).
+  const std::vector<std::size_t> order(queue.begin(), queue.end());
+  std::vector<std::string> keys;
+  keys.reserve(order.size());
+  for (std::size_t i : order)
+    keys.push_back(plan.options().share_stretches ? deepest_stretch_key(scenarios[i]) : std::string());
+  StretchQueue tasks(order, keys);
   auto hand_out = [&](Worker& w) {
-    if (queue.empty()) return;
-    send_task(pool, w, queue.front());
-    queue.pop_front();
+    if (const auto next = tasks.take(static_cast<std::size_t>(&w - pool.workers_.data()))) send_task(pool, w, *next);
   };
   auto finish = [&](Worker& w, const SummaryRow& row) {
     const std::size_t index = *w.task;

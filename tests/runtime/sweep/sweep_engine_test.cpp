@@ -14,6 +14,7 @@
 #include "lsdae/sweep.h"
 #include "sweep/metrics.h"
 #include "sweep/scenario_runner.h"
+#include "sweep/stretch_queue.h"
 
 namespace lsdae::sweep {
 namespace {
@@ -200,6 +201,45 @@ TEST(SweepRunSweep, WorkerProcessesGiveTheInProcessRows) {
   // A new Simulation per scenario (--no-reuse) gives the same rows.
   EXPECT_EQ(rows_of(false, 1, false), in_process);
   EXPECT_EQ(rows_of(true, 2, false), in_process);
+}
+
+
+// stretch_queue.h: two workers, the outages of two fault buses (A: 0,1,2;
+// B: 3,4) and one scenario without stages (5), interleaved in the table.
+// Each worker keeps to one bus, so each bus's fault-on stretch is computed
+// by one worker; handed out in table order (the old queue), both workers
+// would take scenarios of bus A first and both compute its stretch.
+TEST(StretchQueue, AWorkerKeepsToTheScenariosOfItsLastStretch) {
+  const std::vector<std::size_t> order = {0, 3, 1, 4, 2, 5};
+  const std::vector<std::string> keys = {"A", "B", "A", "B", "A", ""};
+  StretchQueue queue(order, keys);
+  EXPECT_EQ(queue.size(), 6u);
+  std::vector<std::vector<std::size_t>> taken(2);
+  // The order in which the workers ask: 0, 1, then alternately.
+  for (std::size_t ask = 0; !queue.empty(); ++ask) {
+    const std::size_t worker = ask % 2;
+    const auto next = queue.take(worker);
+    ASSERT_TRUE(next.has_value());
+    taken[worker].push_back(*next);
+  }
+  EXPECT_EQ(taken[0], (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(taken[1], (std::vector<std::size_t>{3, 4, 5}));
+  EXPECT_FALSE(queue.take(0).has_value());
+}
+
+// Without stages every scenario is a group of its own: the given order, as
+// before; and when every group left is being worked on, a free worker
+// shares the first one rather than waiting.
+TEST(StretchQueue, WithoutStretchesTheGivenOrderAndNoWorkerWaits) {
+  StretchQueue plain({4, 2, 7}, {"", "", ""});
+  EXPECT_EQ(plain.take(0), std::optional<std::size_t>(4));
+  EXPECT_EQ(plain.take(1), std::optional<std::size_t>(2));
+  EXPECT_EQ(plain.take(0), std::optional<std::size_t>(7));
+  StretchQueue one_bus({0, 1, 2, 3}, {"A", "A", "A", "A"});
+  EXPECT_EQ(one_bus.take(0), std::optional<std::size_t>(0));
+  EXPECT_EQ(one_bus.take(1), std::optional<std::size_t>(1));  // shares bus A
+  EXPECT_EQ(one_bus.take(1), std::optional<std::size_t>(2));
+  EXPECT_EQ(one_bus.take(0), std::optional<std::size_t>(3));
 }
 
 }  // namespace
