@@ -56,6 +56,7 @@
 #include "sweep/sweep_report.h"
 #ifdef LSDAE_HAVE_MPI
 #include "sweep/mpi_scheduler.h"
+#include "sweep/stretch_queue.h"
 #endif
 
 namespace lsdae::cli {
@@ -365,6 +366,9 @@ int run_sweep_command(const SweepCliOptions& o) {
     };
     schedule.already_done = [&](std::size_t task) { return finished.count(scenarios.at(task).id) != 0; };
     schedule.stop_requested = [] { return StopSignals::received() != 0; };
+    // A rank keeps to the outages of one shared stretch (stretch_queue.h).
+    if (options.share_stretches)
+      schedule.task_group = [&](std::size_t task) { return sweep::deepest_stretch_key(scenarios.at(task)); };
     // What the rank's worker did, for rank 0's reuse line: "ran models processes".
     schedule.farewell = [&] {
       const sweep::SweepOutcome& w = worker.outcome();

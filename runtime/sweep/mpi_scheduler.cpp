@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "lsdae/error.h"
+#include "sweep/stretch_queue.h"
 
 namespace lsdae::sweep {
 
@@ -277,7 +278,11 @@ ScheduleSummary run_schedule(const MpiSession& session, std::size_t tasks,
   } catch (...) {
     abort_job(session, std::current_exception());
   }
-  std::size_t next = 0;
+  // Each rank keeps to the tasks of its last group (stretch_queue.h).
+  std::vector<std::string> groups;
+  groups.reserve(queue.size());
+  for (std::size_t task : queue) groups.push_back(options.task_group ? options.task_group(task) : std::string());
+  StretchQueue tasks_left(queue, groups);
   int workers_left = ranks - 1;
   auto record = [&](std::size_t task, int rank, const TaskOutcome& outcome) {
     ++summary.ran;
@@ -322,8 +327,8 @@ ScheduleSummary run_schedule(const MpiSession& session, std::size_t tasks,
         }
         busy = true;
       }
-      if (!stopping && !local->busy() && next < queue.size()) {
-        local->start(queue[next++]);
+      if (!stopping && !local->busy() && !tasks_left.empty()) {
+        local->start(*tasks_left.take(0));
         ++progress.running;
         busy = true;
       }
@@ -350,8 +355,8 @@ ScheduleSummary run_schedule(const MpiSession& session, std::size_t tasks,
         outcome.row.assign(buffer.data() + kHeader, buffer.size() - kHeader);
         record(static_cast<std::size_t>(task), worker, outcome);
       }
-      if (!stopping && next < queue.size()) {
-        const std::uint64_t give = queue[next++];
+      if (!stopping && !tasks_left.empty()) {
+        const std::uint64_t give = *tasks_left.take(static_cast<std::size_t>(worker));
         ++progress.running;
         MPI_Send(&give, 8, MPI_BYTE, worker, kTaskTag, MPI_COMM_WORLD);
       } else {
@@ -368,7 +373,7 @@ ScheduleSummary run_schedule(const MpiSession& session, std::size_t tasks,
       sleep = std::min(2 * sleep, longest_sleep);
     }
   }
-  summary.interrupted = stopping || next < queue.size();
+  summary.interrupted = stopping || !tasks_left.empty();
   local.reset();
 
   // Every worker's farewell, then rank 0's own.

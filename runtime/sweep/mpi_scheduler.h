@@ -115,6 +115,10 @@ struct ScheduleOptions {
   // The row of a task whose run_task threw (message: what()). Default:
   // "task <i> failed: <message>".
   std::function<std::string(std::size_t task, const std::string& message)> failure_row;
+  // Rank 0: the group of a task (stretch_queue.h: tasks of one group share a
+  // stretch); a rank keeps to the tasks of the group it took from last.
+  // Unset or empty: a group of its own (tasks in order, as without it).
+  std::function<std::string(std::size_t task)> task_group;
   // Rank 0 runs tasks too (in a thread) when there are workers; false keeps
   // it a pure coordinator (useful with more ranks than cores).
   bool coordinator_runs_tasks = true;
