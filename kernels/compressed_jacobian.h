@@ -92,6 +92,7 @@ enum class EntryLifetime : unsigned char {
 struct ConstantEntries {
   std::vector<EntryLifetime> lifetime;   // per CSC entry
   std::vector<bool> derivative_part;     // per CSC entry: the value has a cj·∂G/∂y' part
+  friend bool operator==(const ConstantEntries&, const ConstantEntries&) = default;
 };
 
 class CompressedJacobian {

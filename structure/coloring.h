@@ -62,6 +62,7 @@ struct Coloring {
   std::span<const std::size_t> group(std::size_t c) const {
     return {group_columns.data() + group_ptr[c], group_ptr[c + 1] - group_ptr[c]};
   }
+  friend bool operator==(const Coloring&, const Coloring&) = default;
 };
 
 // The order in which greedy colouring visits the columns.

@@ -49,6 +49,7 @@ struct VaryingColoring {
   std::size_t exclusive_colors = 0, subtract_colors = 0;  // both measured
   std::size_t varying_columns = 0;                        // columns with a varying entry
   std::size_t constant_entries = 0;                       // entries marked constant
+  friend bool operator==(const VaryingColoring&, const VaryingColoring&) = default;
 };
 
 // `choice`: best (the fewer colours, as above) or one of the two regardless

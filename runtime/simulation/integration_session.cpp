@@ -350,16 +350,6 @@ KluAnalysisPtr IntegrationSession::hand_over_klu_analysis() {
   return analysis;
 }
 
-namespace {
-bool session_same_varying_coloring(const structure::VaryingColoring& a, const structure::VaryingColoring& b) {
-  return a.subtracts == b.subtracts && a.exclusive_colors == b.exclusive_colors &&
-         a.subtract_colors == b.subtract_colors && a.varying_columns == b.varying_columns &&
-         a.constant_entries == b.constant_entries && a.coloring.ordering == b.coloring.ordering &&
-         a.coloring.colors == b.coloring.colors && a.coloring.color == b.coloring.color &&
-         a.coloring.group_ptr == b.coloring.group_ptr && a.coloring.group_columns == b.coloring.group_columns;
-}
-}  // namespace
-
 SessionLearned IntegrationSession::learned() const {
   SessionLearned l;
   l.derivatives_checked = derivatives_checked_;
@@ -373,11 +363,10 @@ SessionLearned IntegrationSession::learned() const {
   if (!elimination_ && varying_coloring_ && !jacobian_constants_.lifetime.empty()) {
     // Shared with the snapshots before while they are the same (O(entries)
     // to compare, where a copy per snapshot cost as much and kept it).
-    if (!shared_kinds_ || shared_kinds_->lifetime != jacobian_constants_.lifetime ||
-        shared_kinds_->derivative_part != jacobian_constants_.derivative_part)
+    if (!shared_kinds_ || *shared_kinds_ != jacobian_constants_)
       shared_kinds_ = std::make_shared<const kernels::ConstantEntries>(jacobian_constants_);
     l.kinds = shared_kinds_;
-    if (!shared_varying_coloring_ || !session_same_varying_coloring(*shared_varying_coloring_, *varying_coloring_))
+    if (!shared_varying_coloring_ || *shared_varying_coloring_ != *varying_coloring_)
       shared_varying_coloring_ = std::make_shared<const structure::VaryingColoring>(*varying_coloring_);
     l.varying_coloring = shared_varying_coloring_;
     if (integrator_) {
