@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "simulation/eliminated_residual.h"
@@ -54,21 +55,6 @@
 #include "simulation/ida/ida_integrator_impl.h"
 
 namespace lsdae::simulation {
-
-namespace {
-
-// The WRMS norm of v with weights w over n entries (IDA's N_VWrmsNorm).
-double continuation_wrms(const std::vector<double>& v, const std::vector<double>& w) {
-  if (v.empty()) return 0.0;
-  double sum = 0.0;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const double d = v[i] * w[i];
-    sum += d * d;
-  }
-  return std::sqrt(sum / static_cast<double>(v.size()));
-}
-
-}  // namespace
 
 bool IdaIntegrator::continue_after_event(std::span<const double> y_before, std::span<const double> y_after,
                                          double t_stop) {
@@ -78,11 +64,18 @@ bool IdaIntegrator::continue_after_event(std::span<const double> y_before, std::
   realtype tn = t_;
   if (IDAGetCurrentTime(m.ida, &tn) != IDA_SUCCESS || !(tn >= t_) || !(t_stop >= tn)) return false;
 
-  // IDA's point at t_n and its error weights there.
-  std::vector<double> yn(n_), ypn(n_), w(n_);
+  // IDA's point at t_n and its error weights there; a WRMS norm with them
+  // (N_VWrmsNorm, as IDA measures its own corrections).
+  std::vector<double> yn(n_), ypn(n_);
   interpolate_reduced(tn, yn, ypn);
   if (IDAGetErrWeights(m.ida, m.ewt) < 0) return false;
-  std::copy(NV_DATA_S(m.ewt), NV_DATA_S(m.ewt) + n_, w.begin());
+  auto wrms = [&](std::vector<double>& v) {
+    N_Vector nv = N_VMake_Serial(static_cast<sunindextype>(n_), v.data(), m.ctx);
+    if (nv == nullptr) return std::numeric_limits<double>::infinity();
+    const double norm = N_VWrmsNorm(nv, m.ewt);
+    N_VDestroy(nv);
+    return norm;
+  };
 
   // (a) the re-initialized unknowns against IDA's values at t_n.
   if (!y_before.empty()) {
@@ -97,7 +90,7 @@ bool IdaIntegrator::continue_after_event(std::span<const double> y_before, std::
       d[i] = y_after[k] - yn[i];
     }
     if (moved_kept != moved) return false;  // an eliminated unknown moved: not IDA's
-    if (!(continuation_wrms(d, w) <= 1.0)) return false;
+    if (!(wrms(d) <= 1.0)) return false;
   }
 
   // (b) the Newton correction the new equations ask at IDA's point.
@@ -109,9 +102,10 @@ bool IdaIntegrator::continue_after_event(std::span<const double> y_before, std::
   N_Vector xv = N_VMake_Serial(static_cast<sunindextype>(n_), x.data(), m.ctx);
   const int solved = b != nullptr && xv != nullptr ? SUNLinSolSolve(m.linear.for_ida(), m.linear.matrix(), xv, b, 0.0)
                                                    : -1;
+  const double correction = solved == 0 ? N_VWrmsNorm(xv, m.ewt) : std::numeric_limits<double>::infinity();
   if (b != nullptr) N_VDestroy(b);
   if (xv != nullptr) N_VDestroy(xv);
-  if (solved != 0 || !(continuation_wrms(x, w) <= 1.0)) return false;
+  if (!(correction <= 1.0)) return false;
 
   // Going on: what the event may have changed is taken anew.
   m.jacobian.invalidate_constants();
