@@ -47,25 +47,6 @@ std::string read_config_file(const std::string& dir) {
   return text.str();
 }
 
-class CsrCollector final : public PartialSink {
- public:
-  struct Entry {
-    ValueRef unknown, known;
-    double value;
-  };
-  explicit CsrCollector(std::size_t n) : n_(n) {}
-  void add(ValueRef unknown, ValueRef known, double value) override {
-    if (unknown >= n_ || known >= n_)
-      throw std::logic_error("partials(): value reference out of range (" + std::to_string(unknown) + ", " +
-                             std::to_string(known) + ")");
-    entries.push_back({unknown, known, value});
-  }
-  std::vector<Entry> entries;
-
- private:
-  std::size_t n_;
-};
-
 }  // namespace
 
 Instance::Instance(std::string name, const std::string& token, const std::string& resource_path, bool logging_on,
@@ -83,6 +64,7 @@ Instance::Instance(std::string name, const std::string& token, const std::string
                                 desc_.instantiation_token + "\": modelDescription.xml and binary differ");
   f64_.assign(desc_.variables.size(), 0.0);
   bool_.assign(desc_.variables.size(), 0);
+  partials_.reset(desc_.variables.size());
   seed_by_vr_.assign(desc_.variables.size(), 0.0);
   reached_.assign(desc_.variables.size(), 0u);
   // The fast path of fmi3GetFloat64: Float64 and not clocked (a clocked
@@ -179,39 +161,17 @@ void Instance::ensure_computed() {
 void Instance::ensure_partials() {
   if (partials_ready_) return;
   ensure_computed();
-  CsrCollector collector(desc_.variables.size());
+  partials_.begin();
   Context c = context();
-  model_->partials(c, collector);
+  model_->partials(c, partials_);
   // A variant's false claim (claims.h): some partials scaled.
   for (const Description::PartialScale& scale : desc_.partial_scales)
     if (time_ > desc_.partial_scale_after)
-      for (auto& e : collector.entries)
+      for (auto& e : partials_.entries())
         if ((scale.unknown == kNoValueRef || scale.unknown == e.unknown) &&
             (scale.known == kNoValueRef || scale.known == e.known))
           e.value *= scale.factor;
-  const std::size_t n = desc_.variables.size();
-  partial_row_start_.assign(n + 1, 0);
-  for (const auto& e : collector.entries) ++partial_row_start_[e.unknown + 1];
-  for (std::size_t i = 0; i < n; ++i) partial_row_start_[i + 1] += partial_row_start_[i];
-  partial_known_.resize(collector.entries.size());
-  partial_value_.resize(collector.entries.size());
-  std::vector<std::size_t> next(partial_row_start_.begin(), partial_row_start_.end() - 1);
-  nonfinite_rows_.clear();
-  for (const auto& e : collector.entries) {
-    const std::size_t at = next[e.unknown]++;
-    partial_known_[at] = e.known;
-    partial_value_[at] = e.value;
-    if (!std::isfinite(e.value) && (nonfinite_rows_.empty() || nonfinite_rows_.back() != e.unknown))
-      nonfinite_rows_.push_back(e.unknown);  // a row listed twice is harmless
-  }
-  // The transpose of the pattern (which unknowns each known reaches), for
-  // get_directional_derivative() to sum only the rows its seeds reach.
-  partial_column_start_.assign(n + 1, 0);
-  for (const auto& e : collector.entries) ++partial_column_start_[e.known + 1];
-  for (std::size_t i = 0; i < n; ++i) partial_column_start_[i + 1] += partial_column_start_[i];
-  partial_unknown_.resize(collector.entries.size());
-  next.assign(partial_column_start_.begin(), partial_column_start_.end() - 1);
-  for (const auto& e : collector.entries) partial_unknown_[next[e.known]++] = e.unknown;
+  partials_.finish();
   partials_ready_ = true;
 }
 

@@ -85,6 +85,7 @@
 
 #include "fmi3_abi.h"
 #include "kit/description.h"
+#include "kit/partial_table.h"
 
 namespace lsdae::kit {
 
@@ -269,17 +270,12 @@ class Instance {
   std::vector<std::uint8_t> bool_;
   bool computed_ = false;
   bool partials_ready_ = false;
-  // Partial derivatives, CSR by unknown value reference.
-  std::vector<std::size_t> partial_row_start_;
-  std::vector<ValueRef> partial_known_;
-  std::vector<double> partial_value_;
+  // Partial derivatives of the current point: CSR by unknown value
+  // reference, its transpose, the rows with a non-finite partial (summed in
+  // every call: NaN or Inf times a seed of 0 is NaN, which the full product
+  // reports). Rebuilt only when the model's pattern changed (partial_table.h).
+  PartialTable partials_;
   std::vector<double> seed_by_vr_;  // scratch, all zero between calls
-  // The same pattern by known (CSC): the unknowns each known reaches.
-  std::vector<std::size_t> partial_column_start_;
-  std::vector<ValueRef> partial_unknown_;
-  // Unknowns with a non-finite partial: summed in every call (NaN or Inf
-  // times a seed of 0 is NaN, which the full product reports).
-  std::vector<ValueRef> nonfinite_rows_;
   // Per unknown: the call (epoch) whose seeds last reached it.
   std::vector<std::uint32_t> reached_;
   std::uint32_t reach_epoch_ = 0;

@@ -183,22 +183,27 @@ fmi3Status Instance::get_directional_derivative(const fmi3ValueReference unknown
     reach_epoch_ = 1;
   }
   const std::uint32_t epoch = reach_epoch_;
+  const std::size_t* column_start = partials_.column_start().data();
+  const ValueRef* column_unknown = partials_.unknown().data();
+  std::uint32_t* reached = reached_.data();
+  double* seed_by_vr = seed_by_vr_.data();
   for (size_t j = 0; j < n_knowns; ++j) {
     const ValueRef known = knowns[j];
-    seed_by_vr_[known] += seed[j];
-    for (std::size_t k = partial_column_start_[known]; k < partial_column_start_[known + 1]; ++k)
-      reached_[partial_unknown_[k]] = epoch;
+    seed_by_vr[known] += seed[j];
+    for (std::size_t k = column_start[known]; k < column_start[known + 1]; ++k) reached[column_unknown[k]] = epoch;
   }
-  for (ValueRef row : nonfinite_rows_) reached_[row] = epoch;
+  for (ValueRef row : partials_.nonfinite_rows()) reached[row] = epoch;
+  const std::size_t* row_start = partials_.row_start().data();
+  const ValueRef* row_known = partials_.known().data();
+  const double* value = partials_.value().data();
   for (size_t i = 0; i < n_unknowns; ++i) {
     const ValueRef row = unknowns[i];
-    if (reached_[row] != epoch) {
+    if (reached[row] != epoch) {
       sensitivity[i] = 0.0;
       continue;
     }
     double sum = 0.0;
-    for (std::size_t k = partial_row_start_[row]; k < partial_row_start_[row + 1]; ++k)
-      sum += partial_value_[k] * seed_by_vr_[partial_known_[k]];
+    for (std::size_t k = row_start[row]; k < row_start[row + 1]; ++k) sum += value[k] * seed_by_vr[row_known[k]];
     sensitivity[i] = sum;
   }
   for (size_t j = 0; j < n_knowns; ++j) seed_by_vr_[knowns[j]] = 0.0;

@@ -1,0 +1,203 @@
+// bench/psse_eval_benchmark.cpp -- what one evaluation of a PSS/E grid FMU
+// costs through the FMI API, for one build or two builds side by side
+// (issue 31, "Speed"; docs/performance/import-and-grids.md).
+//
+//   lsdae_bench_psse_eval [--rounds R] [--n N] FOLDER [FOLDER2]
+//
+// FOLDER is an unpacked FMU made by lsdae-grid (e.g. ACTIVSg2000 with every
+// model of its .dyr); FOLDER2 the same FMU with another build's binary in
+// binaries/ (the instantiation token must match: the same case, the same
+// modelDescription.xml). Each folder is opened as lsdae::Simulation opens an
+// FMU (the DAE from the manifest, the structural pipeline, one instance in
+// DAE mode at its initialized point, one ModelResidual), then the rounds
+// interleave the builds so that both see the same machine load:
+//   residual   one G(t, y, y') at a new point (t moved by 1e-12: the FMU
+//              recomputes), N times;
+//   +partials  the same followed by one fmi3GetDirectionalDerivative of one
+//              column: the FMU's partial derivatives and their tables
+//              (kit ensure_partials) plus one product, N times;
+//   jacobian   one compressed Jacobian by directional derivatives at a new
+//              point (kernels/compressed_jacobian.h, the full colouring of
+//              the structural pipeline): compute, partials and one call per
+//              colour, N / 10 times (at least 1).
+// Reported: the median over rounds of the CPU time per operation (this
+// thread's CPU clock, so another process's load changes it little), and
+// whether the builds' residuals and Jacobians agree bit for bit (they must
+// when a change is meant to leave every result unchanged).
+//
+// Not a ctest: a large FMU, seconds to minutes. Cost: the structural
+// pipeline once per folder (seconds for 12 000 unknowns), then
+// R * (2N + N/10 Jacobians) evaluations per build.
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/compressed_jacobian.h"
+#include "lsdae/fmu.h"
+#include "lsdae/instance.h"
+#include "simulation/model_dae.h"
+#include "simulation/model_residual.h"
+#include "structure/pipeline.h"
+
+namespace {
+
+using namespace lsdae;
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+struct PsseEvalProblem {
+  std::string folder;
+  std::shared_ptr<Fmu> fmu;
+  simulation::ModelDae dae;
+  structure::StructureOutcome structure;
+  std::unique_ptr<Instance> instance;
+  std::unique_ptr<simulation::ModelResidual> residual;
+  std::unique_ptr<kernels::CompressedJacobian> jacobian;
+  std::vector<double> y, yp, r, jac_values, one_column;
+  double t = 0.0;
+  std::vector<double> res_times, partial_times, jac_times;
+};
+
+std::unique_ptr<PsseEvalProblem> open_problem(const std::string& folder) {
+  auto p = std::make_unique<PsseEvalProblem>();
+  p->folder = folder;
+  p->fmu = Fmu::open(folder);
+  p->dae = simulation::build_model_dae(*p->fmu);
+  structure::PipelineOptions options;
+  options.best_ordering = true;  // as Simulation::create
+  p->structure = structure::run_structure(p->dae.input, nullptr, options);
+  if (!p->structure.index1) throw std::runtime_error(folder + ": structure failed: " + p->structure.analysis.error);
+  p->fmu->load_binary();
+  p->instance = p->fmu->instantiate("bench");
+  if (p->fmu->manifest().present()) p->instance->enable_dae_mode();
+  p->instance->enter_initialization_mode(1e-6, 0.0, 10.0);
+  p->instance->exit_initialization_mode();
+  p->instance->update_discrete_states();
+  p->instance->enter_continuous_time_mode();
+  p->residual = std::make_unique<simulation::ModelResidual>(*p->instance, p->dae, p->structure.analysis.system,
+                                                            *p->structure.index1);
+  simulation::DaePoint point = simulation::empty_point(p->dae, 0.0);
+  simulation::read_point(*p->instance, p->dae, simulation::PointRead::everything, point);
+  const auto& unknowns = p->structure.index1->unknowns;
+  p->y.resize(unknowns.size());
+  p->yp.assign(unknowns.size(), 0.0);
+  for (std::size_t k = 0; k < unknowns.size(); ++k) {
+    const structure::IdaUnknown& u = unknowns[k];
+    if (u.kind == structure::UnknownKind::differential) {
+      p->y[k] = point.x[u.index];
+      p->yp[k] = point.xdot[u.index];
+    } else if (u.kind == structure::UnknownKind::algebraic) {
+      p->y[k] = point.z[u.index];
+    } else {
+      throw std::runtime_error(folder + ": dummy states: not a PSS/E grid FMU of lsdae-grid");
+    }
+  }
+  p->r.resize(unknowns.size());
+  p->one_column.resize(unknowns.size());
+  p->jacobian = std::make_unique<kernels::CompressedJacobian>(p->structure.iteration, *p->structure.coloring, 1);
+  p->jac_values.resize(p->structure.iteration.nnz());
+  return p;
+}
+
+void check(kernels::EvalStatus s, const char* what) {
+  if (s != kernels::EvalStatus::ok) throw std::runtime_error(std::string(what) + " failed");
+}
+
+void run_round(PsseEvalProblem& p, int n) {
+  kernels::ResidualFunction& f = *p.residual;
+  double start = cpu_seconds();
+  for (int i = 0; i < n; ++i) {
+    p.t += 1e-12;
+    check(f.residual(p.t, p.y, p.yp, p.r), "residual");
+  }
+  p.res_times.push_back((cpu_seconds() - start) / n);
+  const std::size_t column = 0;
+  start = cpu_seconds();
+  for (int i = 0; i < n; ++i) {
+    p.t += 1e-12;
+    check(f.residual(p.t, p.y, p.yp, p.r), "residual");
+    check(f.jacobian_columns(p.t, p.y, p.yp, 1e3, std::span<const std::size_t>(&column, 1), p.one_column),
+          "directional derivative");
+  }
+  p.partial_times.push_back((cpu_seconds() - start) / n);
+  kernels::ResidualFunction* pool[] = {&f};
+  const int jacobians = std::max(1, n / 10);
+  start = cpu_seconds();
+  for (int i = 0; i < jacobians; ++i) {
+    p.t += 1e-12;
+    const kernels::JacobianPoint point{p.t, p.y, p.yp, p.r, 1e3, 1e-3, {}, {}};
+    check(p.jacobian->evaluate_directional(pool, point, p.jac_values), "Jacobian");
+  }
+  p.jac_times.push_back((cpu_seconds() - start) / jacobians);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = 5, n = 20;
+  std::vector<std::string> folders;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if ((a == "--rounds" || a == "--n") && i + 1 < argc) {
+      (a == "--rounds" ? rounds : n) = std::max(1, std::atoi(argv[++i]));
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "lsdae_bench_psse_eval: unknown option %s → usage: [--rounds R] [--n N] FOLDER [FOLDER2]\n",
+                   a.c_str());
+      return 2;
+    } else {
+      folders.push_back(a);
+    }
+  }
+  if (folders.empty() || folders.size() > 2) {
+    std::fprintf(stderr, "lsdae_bench_psse_eval: give one or two unpacked FMU folders → [--rounds R] [--n N] FOLDER [FOLDER2]\n");
+    return 2;
+  }
+  try {
+    std::vector<std::unique_ptr<PsseEvalProblem>> problems;
+    for (const std::string& folder : folders) problems.push_back(open_problem(folder));
+    for (int round = 0; round < rounds; ++round)
+      for (auto& p : problems) run_round(*p, n);
+    std::printf("%zu unknowns, %zu Jacobian entries, %zu colours; %d rounds of %d residuals, %d with partials, %d Jacobians\n",
+                problems[0]->y.size(), problems[0]->jac_values.size(), problems[0]->jacobian->colors(), rounds, n, n,
+                std::max(1, n / 10));
+    std::printf("%-12s %14s %16s %14s %14s\n", "build", "residual ms", "res+partials ms", "partials ms", "jacobian ms");
+    for (std::size_t k = 0; k < problems.size(); ++k) {
+      const PsseEvalProblem& p = *problems[k];
+      const double res = median(p.res_times), part = median(p.partial_times), jac = median(p.jac_times);
+      std::printf("%-12s %14.3f %16.3f %14.3f %14.3f   %s\n", k == 0 ? "FOLDER" : "FOLDER2", 1e3 * res, 1e3 * part,
+                  1e3 * (part - res), 1e3 * jac, p.folder.c_str());
+    }
+    if (problems.size() == 2) {
+      const bool same = same_bits(problems[0]->r, problems[1]->r) &&
+                        same_bits(problems[0]->one_column, problems[1]->one_column) &&
+                        same_bits(problems[0]->jac_values, problems[1]->jac_values);
+      std::printf("residual, one column and Jacobian at the last point: %s\n",
+                  same ? "bitwise identical" : "DIFFERENT");
+      if (!same) return 1;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lsdae_bench_psse_eval: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
