@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 
 #include "gridcore/klu_solver.h"
@@ -12,20 +11,55 @@ namespace lsdae::psse {
 
 namespace {
 
-class TripletSink final : public kit::PartialSink {
+// The algebraic block's entries as the system adds them; compressed by
+// compress() into CSC with duplicates summed in the order they came, from
+// +0.0 (what accumulating into a std::map<(column, row), double> gives, bit
+// for bit, without a tree node per entry). The buffers keep their capacity.
+class EventTripletSink final : public kit::PartialSink {
  public:
-  TripletSink(const std::vector<int>& row_at, const std::vector<int>& col_at) : row_at_(row_at), col_at_(col_at) {}
+  EventTripletSink(const std::vector<int>& row_at, const std::vector<int>& col_at) : row_at_(row_at), col_at_(col_at) {}
   void add(ValueRef unknown, ValueRef known, double value) override {
     if (unknown >= row_at_.size() || known >= col_at_.size()) return;
     const int r = row_at_[unknown], c = col_at_[known];
     if (r < 0 || c < 0) return;
-    entries[{c, r}] += value;
+    entries_.push_back({c, r, value});
   }
-  std::map<std::pair<int, int>, double> entries;  // (column, row) -> value
+  // CSC of m columns, rows ascending within a column, duplicates summed.
+  void compress(int m, std::vector<int>& column_start, std::vector<int>& row, std::vector<double>& value) {
+    // A counting sort by column keeps the order of arrival within a column;
+    // a stable sort by row within each column keeps it among duplicates.
+    const auto columns = static_cast<std::size_t>(m);
+    std::vector<int> count(columns + 1, 0);
+    for (const Entry& e : entries_) ++count[static_cast<std::size_t>(e.column) + 1];
+    for (std::size_t c = 0; c < columns; ++c) count[c + 1] += count[c];
+    sorted_.resize(entries_.size());
+    std::vector<int> next(count.begin(), count.end() - 1);
+    for (const Entry& e : entries_) sorted_[static_cast<std::size_t>(next[static_cast<std::size_t>(e.column)]++)] = e;
+    column_start.assign(columns + 1, 0);
+    row.clear();
+    value.clear();
+    for (std::size_t c = 0; c < columns; ++c) {
+      const auto begin = sorted_.begin() + count[c], end = sorted_.begin() + count[c + 1];
+      std::stable_sort(begin, end, [](const Entry& a, const Entry& b) { return a.row < b.row; });
+      for (auto it = begin; it != end;) {
+        double sum = 0.0;
+        const int r = it->row;
+        for (; it != end && it->row == r; ++it) sum += it->value;
+        row.push_back(r);
+        value.push_back(sum);
+      }
+      column_start[c + 1] = static_cast<int>(row.size());
+    }
+  }
 
  private:
+  struct Entry {
+    int column, row;
+    double value;
+  };
   const std::vector<int>& row_at_;
   const std::vector<int>& col_at_;
+  std::vector<Entry> entries_, sorted_;
 };
 
 }  // namespace
@@ -68,16 +102,11 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
     }
     if (residual_ <= 1e-10) return true;
     if (it >= 30 || !std::isfinite(residual_)) return false;
-    TripletSink sink(equation_at_, unknown_at_);
+    EventTripletSink sink(equation_at_, unknown_at_);
     sys_.partials(work.data(), time, sink);
-    std::vector<int> column_start(static_cast<std::size_t>(m) + 1, 0), row;
+    std::vector<int> column_start, row;
     std::vector<double> value;
-    for (const auto& [cr, val] : sink.entries) {
-      ++column_start[static_cast<std::size_t>(cr.first) + 1];
-      row.push_back(cr.second);
-      value.push_back(val);
-    }
-    for (int c = 0; c < m; ++c) column_start[static_cast<std::size_t>(c) + 1] += column_start[static_cast<std::size_t>(c)];
+    sink.compress(m, column_start, row, value);
     try {
       grid::KluSolver lu;
       lu.analyze(m, column_start, row);

@@ -201,6 +201,15 @@ void System::Impl::declare(kit::Builder& b) {
     }
     for (ValueRef ind : s.ind_vr) b.dae_dependencies(ind, deps);
   }
+  // What gather() reads per slot, in the order of its knowns (frame.h).
+  for (SlotState& s : slots) {
+    s.known_vr.clear();
+    s.known_vr.insert(s.known_vr.end(), s.x_vr.begin(), s.x_vr.end());
+    s.known_vr.insert(s.known_vr.end(), s.z_vr.begin(), s.z_vr.end());
+    s.known_vr.insert(s.known_vr.end(), s.u_vr.begin(), s.u_vr.end());
+    s.known_vr.push_back(vr[s.placed.bus]);
+    s.known_vr.push_back(vi[s.placed.bus]);
+  }
   // Value references are handed out in order: the last one declared bounds them.
   value_count = 0;
   for (ValueRef r : res_re) value_count = std::max<std::size_t>(value_count, r + 1);

@@ -7,20 +7,32 @@
 
 namespace lsdae::psse {
 
-void System::Impl::gather(const SlotState& s, const double* v, std::vector<double>& known) const {
-  const FrameShape& sh = s.slot->shape();
-  std::size_t k = 0;
-  for (ValueRef r : s.x_vr) known[k++] = v[r];
-  for (ValueRef r : s.z_vr) known[k++] = v[r];
-  for (ValueRef r : s.u_vr) known[k++] = v[r];
-  known[static_cast<std::size_t>(sh.vr_index())] = v[vr[s.placed.bus]];
-  known[static_cast<std::size_t>(sh.vr_index() + 1)] = v[vi[s.placed.bus]];
+namespace {
+
+// A limiter mode stored as a Float64 variable, as an int: std::lround's
+// value, without its call for the three values a mode has.
+inline int system_eval_mode(double m) {
+  if (m == 0.0) return 0;
+  if (m == 1.0) return 1;
+  if (m == -1.0) return -1;
+  return static_cast<int>(std::lround(m));
+}
+
+}  // namespace
+
+void System::Impl::gather(SlotState& s, const double* v) const {
+  double* known = s.known.data();
+  const ValueRef* from = s.known_vr.data();
+  const std::size_t nk = s.known_vr.size();
+  for (std::size_t k = 0; k < nk; ++k) known[k] = v[from[k]];
+  double* param = s.param.data();
+  for (std::size_t k = 0; k < s.p_vr.size(); ++k) param[k] = v[s.p_vr[k]];
+  int* mode = s.mode.data();
+  for (std::size_t l = 0; l < s.mode_vr.size(); ++l) mode[l] = system_eval_mode(v[s.mode_vr[l]]);
 }
 
 void System::Impl::evaluate_slot(SlotState& s, const double* v, double time) {
-  gather(s, v, s.known);
-  for (std::size_t k = 0; k < s.p_vr.size(); ++k) s.param[k] = v[s.p_vr[k]];
-  for (std::size_t l = 0; l < s.mode_vr.size(); ++l) s.mode[l] = static_cast<int>(std::lround(v[s.mode_vr[l]]));
+  gather(s, v);
   for (auto& r : s.record) r.written = false;
   s.slot->evaluate(s.known.data(), s.out.data(), s.param.data(), s.mode.data(), s.record.data(), time);
 }
@@ -148,9 +160,7 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
   const bool implicit = form == kit::Form::fully_implicit;
   for (SlotState& s : slots) {
     const FrameShape& sh = s.slot->shape();
-    gather(s, v, s.known);
-    for (std::size_t k = 0; k < s.p_vr.size(); ++k) s.param[k] = v[s.p_vr[k]];
-    for (std::size_t l = 0; l < s.mode_vr.size(); ++l) s.mode[l] = static_cast<int>(std::lround(v[s.mode_vr[l]]));
+    gather(s, v);
     if (implicit)
       for (int i = 0; i < sh.states; ++i)
         sink.add(s.rx_vr[static_cast<std::size_t>(i)], s.der_vr[static_cast<std::size_t>(i)], 1.0);

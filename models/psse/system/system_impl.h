@@ -45,6 +45,8 @@ struct SlotState {
   // Value references, after declare().
   std::vector<ValueRef> x_vr, der_vr, rx_vr, z_vr, g_vr, u_vr, p_vr, mode_vr, ind_vr;
   std::vector<char> u_known;    // the input is a state or algebraic variable (a known of the DAE)
+  // x_vr, z_vr, u_vr, then the bus's Vr and Vi: the knowns in frame order (gather()).
+  std::vector<ValueRef> known_vr;
   // Work space.
   std::vector<double> known, out, jac;
   std::vector<int> mode;
@@ -98,7 +100,8 @@ struct System::Impl {
   void initialize();
   void check_rest();
   // system_eval.cpp
-  void gather(const SlotState& s, const double* v, std::vector<double>& known) const;
+  // A slot's knowns, parameters and limiter modes read from the values.
+  void gather(SlotState& s, const double* v) const;
   void network_residuals(const double* v, double* res_re_out, double* res_im_out) const;
   void evaluate_slot(SlotState& s, const double* v, double time);
   void compute(double* v, double time, bool write_indicators);
