@@ -108,10 +108,10 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
     std::vector<double> value;
     sink.compress(m, column_start, row, value);
     try {
-      grid::KluSolver lu;
-      lu.analyze(m, column_start, row);
-      lu.factor(value);
-      lu.solve(f);
+      // The pattern changes with the modes only: analysed again when it did.
+      if (!lu_->analyzed_for(m, column_start, row)) lu_->analyze(m, column_start, row);
+      lu_->factor_fresh(value);
+      lu_->solve(f);
     } catch (const std::runtime_error&) {
       return false;  // singular: a collapsed or islanded network
     }

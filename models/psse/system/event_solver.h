@@ -7,7 +7,8 @@
 // Algorithm: Newton's method on the bus current balances and the
 // components' algebraic residuals, from the values before the event; the
 // Jacobian from the system's exact partials (restricted to algebraic rows
-// and columns), factored by KLU (analysed at every solve: events are rare).
+// and columns), factored by KLU with pivoting at every step (analysed again
+// only when the pattern changed: the factors are those of a fresh analysis).
 // Converged when the largest residual is below 1e-10 (p.u.), at most 30
 // steps. Cost per step: one residual evaluation, one partials evaluation and
 // one sparse LU of the algebraic block.
@@ -20,8 +21,10 @@
 #ifndef LSDAE_MODELS_PSSE_SYSTEM_EVENT_SOLVER_H
 #define LSDAE_MODELS_PSSE_SYSTEM_EVENT_SOLVER_H
 
+#include <memory>
 #include <vector>
 
+#include "gridcore/klu_solver.h"
 #include "psse/system/system_impl.h"
 
 namespace lsdae::psse {
@@ -42,6 +45,7 @@ class EventSolver {
   System::Impl& sys_;
   std::vector<ValueRef> unknown_, equation_;   // algebraic variables, their residual variables
   std::vector<int> unknown_at_, equation_at_;  // value reference -> position, or -1
+  std::unique_ptr<grid::KluSolver> lu_ = std::make_unique<grid::KluSolver>();  // analysis kept per pattern
   int iterations_ = 0;
   double residual_ = 0;
 };

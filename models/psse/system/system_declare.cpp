@@ -201,14 +201,28 @@ void System::Impl::declare(kit::Builder& b) {
     }
     for (ValueRef ind : s.ind_vr) b.dae_dependencies(ind, deps);
   }
-  // What gather() reads per slot, in the order of its knowns (frame.h).
+  // What compute() and partials() read per slot, in one block (SlotRefs).
   for (SlotState& s : slots) {
-    s.known_vr.clear();
-    s.known_vr.insert(s.known_vr.end(), s.x_vr.begin(), s.x_vr.end());
-    s.known_vr.insert(s.known_vr.end(), s.z_vr.begin(), s.z_vr.end());
-    s.known_vr.insert(s.known_vr.end(), s.u_vr.begin(), s.u_vr.end());
-    s.known_vr.push_back(vr[s.placed.bus]);
-    s.known_vr.push_back(vi[s.placed.bus]);
+    SlotRefs& r = s.refs;
+    r.ref.clear();
+    auto append = [&](const std::vector<ValueRef>& list) {
+      r.ref.insert(r.ref.end(), list.begin(), list.end());
+      return static_cast<std::uint32_t>(list.size());
+    };
+    r.known = append(s.x_vr);
+    r.known += append(s.z_vr);
+    r.known += append(s.u_vr);
+    r.known += 2;
+    r.ref.push_back(vr[s.placed.bus]);
+    r.ref.push_back(vi[s.placed.bus]);
+    r.param = append(s.p_vr);
+    r.limiter = append(s.mode_vr);
+    r.states = append(s.der_vr);
+    r.rx = append(s.rx_vr);
+    r.algebraics = append(s.g_vr);
+    append(s.ind_vr);
+    for (const DeclaredLimiter& lim : s.slot->limiters()) r.ref.push_back(static_cast<ValueRef>(lim.kind));
+    r.ref.shrink_to_fit();
   }
   // Value references are handed out in order: the last one declared bounds them.
   value_count = 0;

@@ -21,14 +21,16 @@ inline int system_eval_mode(double m) {
 }  // namespace
 
 void System::Impl::gather(SlotState& s, const double* v) const {
+  const SlotRefs& r = s.refs;
+  const ValueRef* from = r.known_vr();
   double* known = s.known.data();
-  const ValueRef* from = s.known_vr.data();
-  const std::size_t nk = s.known_vr.size();
-  for (std::size_t k = 0; k < nk; ++k) known[k] = v[from[k]];
+  for (std::uint32_t k = 0; k < r.known; ++k) known[k] = v[from[k]];
+  from = r.param_vr();
   double* param = s.param.data();
-  for (std::size_t k = 0; k < s.p_vr.size(); ++k) param[k] = v[s.p_vr[k]];
+  for (std::uint32_t k = 0; k < r.param; ++k) param[k] = v[from[k]];
+  from = r.mode_vr();
   int* mode = s.mode.data();
-  for (std::size_t l = 0; l < s.mode_vr.size(); ++l) mode[l] = system_eval_mode(v[s.mode_vr[l]]);
+  for (std::uint32_t l = 0; l < r.limiter; ++l) mode[l] = system_eval_mode(v[from[l]]);
 }
 
 void System::Impl::evaluate_slot(SlotState& s, const double* v, double time) {
@@ -85,26 +87,37 @@ void System::Impl::compute(double* v, double time, bool write_indicators) {
   const bool implicit = form == kit::Form::fully_implicit;
   for (SlotState& s : slots) {
     evaluate_slot(s, v, time);
-    const FrameShape& sh = s.slot->shape();
-    for (int i = 0; i < sh.states; ++i) {
-      const double f = s.frozen ? 0.0 : s.out[static_cast<std::size_t>(i)];
-      if (implicit) v[s.rx_vr[static_cast<std::size_t>(i)]] = v[s.der_vr[static_cast<std::size_t>(i)]] - f;
-      else v[s.der_vr[static_cast<std::size_t>(i)]] = f;
+    const SlotRefs& r = s.refs;
+    const double* out = s.out.data();
+    const ValueRef* der_vr = r.der_vr();
+    if (s.frozen) {
+      for (std::uint32_t i = 0; i < r.states; ++i) {
+        if (implicit) v[r.rx_vr()[i]] = v[der_vr[i]] - 0.0;
+        else v[der_vr[i]] = 0.0;
+      }
+      const ValueRef* z_vr = r.known_vr() + r.states;
+      for (std::uint32_t j = 0; j < r.algebraics; ++j) v[r.g_vr()[j]] = v[z_vr[j]] - s.z_frozen[j];
+    } else {
+      if (implicit) {
+        const ValueRef* rx_vr = r.rx_vr();
+        for (std::uint32_t i = 0; i < r.states; ++i) v[rx_vr[i]] = v[der_vr[i]] - out[i];
+      } else {
+        for (std::uint32_t i = 0; i < r.states; ++i) v[der_vr[i]] = out[i];
+      }
+      const ValueRef* g_vr = r.g_vr();
+      for (std::uint32_t j = 0; j < r.algebraics; ++j) v[g_vr[j]] = out[r.states + j];
+      if (s.network_device) {
+        re[s.placed.bus] -= out[r.states + r.algebraics];
+        im[s.placed.bus] -= out[r.states + r.algebraics + 1];
+      }
     }
-    for (int j = 0; j < sh.algebraics; ++j) {
-      const auto jj = static_cast<std::size_t>(j);
-      v[s.g_vr[jj]] = s.frozen ? v[s.z_vr[jj]] - s.z_frozen[jj] : s.out[static_cast<std::size_t>(sh.states + j)];
+    if (write_indicators) {
+      const ValueRef* ind_vr = r.ind_vr();
+      for (std::uint32_t l = 0; l < r.limiter; ++l)
+        v[ind_vr[l]] = s.record[l].written
+                           ? limiter_indicator(r.kind(l), s.mode[l], s.record[l]) + s.indicator_shift[l]
+                           : 1.0;
     }
-    if (s.network_device && !s.frozen) {
-      re[s.placed.bus] -= s.out[static_cast<std::size_t>(sh.states + sh.algebraics)];
-      im[s.placed.bus] -= s.out[static_cast<std::size_t>(sh.states + sh.algebraics + 1)];
-    }
-    if (write_indicators)
-      for (std::size_t l = 0; l < s.ind_vr.size(); ++l)
-        v[s.ind_vr[l]] = s.record[l].written
-                             ? limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l]) +
-                                   s.indicator_shift[l]
-                             : 1.0;
   }
   for (std::size_t i = 0; i < bus_dead.size(); ++i)  // a de-energized bus: grounded (islands.h)
     if (bus_dead[i] && bus_groundable[i]) {
@@ -160,51 +173,51 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
   const bool implicit = form == kit::Form::fully_implicit;
   for (SlotState& s : slots) {
     const FrameShape& sh = s.slot->shape();
+    const SlotRefs& r = s.refs;
     gather(s, v);
+    const ValueRef* rx_vr = r.rx_vr();
+    const ValueRef* der_vr = r.der_vr();
+    const ValueRef* g_vr = r.g_vr();
     if (implicit)
-      for (int i = 0; i < sh.states; ++i)
-        sink.add(s.rx_vr[static_cast<std::size_t>(i)], s.der_vr[static_cast<std::size_t>(i)], 1.0);
+      for (std::uint32_t i = 0; i < r.states; ++i) sink.add(rx_vr[i], der_vr[i], 1.0);
     if (s.frozen) {
-      for (int j = 0; j < sh.algebraics; ++j)
-        sink.add(s.g_vr[static_cast<std::size_t>(j)], s.z_vr[static_cast<std::size_t>(j)], 1.0);
+      const ValueRef* z_vr = r.known_vr() + r.states;
+      for (std::uint32_t j = 0; j < r.algebraics; ++j) sink.add(g_vr[j], z_vr[j], 1.0);
       continue;
     }
     s.slot->evaluate(s.known.data(), s.out.data(), s.param.data(), s.mode.data(), s.record.data(), time);
     s.slot->jacobian(s.known.data(), s.param.data(), s.mode.data(), time, s.jac, &s.tangent);
     const auto no = static_cast<std::size_t>(sh.output_count());
-    const auto nl = s.record.size();
+    const std::uint32_t nl = r.limiter;
+    const ValueRef* known_vr = r.known_vr();
+    const ValueRef* ind_vr = r.ind_vr();
+    const int inputs_from = sh.states + sh.algebraics, inputs_to = sh.vr_index();
+    const ValueRef res_r = res_re[s.placed.bus], res_i = res_im[s.placed.bus];
     for (int c = 0; c < sh.known_count(); ++c) {
-      ValueRef kvr;
-      if (c < sh.states) kvr = s.x_vr[static_cast<std::size_t>(c)];
-      else if (c < sh.states + sh.algebraics) kvr = s.z_vr[static_cast<std::size_t>(c - sh.states)];
-      else if (c < sh.vr_index()) {
-        const auto k = static_cast<std::size_t>(c - sh.states - sh.algebraics);
-        if (!s.u_known[k]) continue;  // a held constant: a parameter, not a known
-        kvr = s.u_vr[k];
-      } else {
-        kvr = c == sh.vr_index() ? vr[s.placed.bus] : vi[s.placed.bus];
-      }
+      // a held constant input: a parameter, not a known
+      if (c >= inputs_from && c < inputs_to && !s.u_known[static_cast<std::size_t>(c - inputs_from)]) continue;
+      const ValueRef kvr = known_vr[c];
       const double* col = s.jac.data() + static_cast<std::size_t>(c) * no;
-      for (int r = 0; r < sh.states; ++r) {
-        const double d = col[r];
+      for (int i = 0; i < sh.states; ++i) {
+        const double d = col[i];
         if (d == 0.0) continue;
-        if (implicit) sink.add(s.rx_vr[static_cast<std::size_t>(r)], kvr, -d);
-        else sink.add(s.der_vr[static_cast<std::size_t>(r)], kvr, d);
+        if (implicit) sink.add(rx_vr[i], kvr, -d);
+        else sink.add(der_vr[i], kvr, d);
       }
       for (int j = 0; j < sh.algebraics; ++j) {
         const double d = col[sh.states + j];
-        if (d != 0.0) sink.add(s.g_vr[static_cast<std::size_t>(j)], kvr, d);
+        if (d != 0.0) sink.add(g_vr[j], kvr, d);
       }
       if (s.network_device) {
         const double dr = col[sh.states + sh.algebraics], di = col[sh.states + sh.algebraics + 1];
-        if (dr != 0.0) sink.add(res_re[s.placed.bus], kvr, -dr);
-        if (di != 0.0) sink.add(res_im[s.placed.bus], kvr, -di);
+        if (dr != 0.0) sink.add(res_r, kvr, -dr);
+        if (di != 0.0) sink.add(res_i, kvr, -di);
       }
-      for (std::size_t l = 0; l < nl; ++l) {
+      const LimiterRecord* tangent = s.tangent.data() + static_cast<std::size_t>(c) * nl;
+      for (std::uint32_t l = 0; l < nl; ++l) {
         if (!s.record[l].written) continue;
-        const double d = limiter_indicator_tangent(s.slot->limiters()[l].kind, s.mode[l], s.record[l],
-                                                   s.tangent[static_cast<std::size_t>(c) * nl + l]);
-        if (d != 0.0) sink.add(s.ind_vr[l], kvr, d);
+        const double d = limiter_indicator_tangent(r.kind(l), s.mode[l], s.record[l], tangent[l]);
+        if (d != 0.0) sink.add(ind_vr[l], kvr, d);
       }
     }
   }

@@ -4,6 +4,7 @@
 #ifndef LSDAE_MODELS_PSSE_SYSTEM_SYSTEM_IMPL_H
 #define LSDAE_MODELS_PSSE_SYSTEM_SYSTEM_IMPL_H
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,7 +35,27 @@ struct HeldConstant {
   ValueRef vr = kNoRef;
 };
 
+// What compute() and partials() read of a slot at every evaluation and
+// never change, in one block (one or two cache lines instead of one per
+// vector; filled at the end of declare()): the value references of its
+// knowns in frame order (x, z, u, the bus's Vr and Vi), parameters, modes,
+// derivatives, fully implicit residuals (rx; none in the semi-explicit
+// form), algebraic residuals, event indicators, then each limiter's kind.
+struct SlotRefs {
+  std::vector<ValueRef> ref;
+  std::uint32_t known = 0, param = 0, limiter = 0, states = 0, rx = 0, algebraics = 0;
+  const ValueRef* known_vr() const { return ref.data(); }
+  const ValueRef* param_vr() const { return known_vr() + known; }
+  const ValueRef* mode_vr() const { return param_vr() + param; }
+  const ValueRef* der_vr() const { return mode_vr() + limiter; }
+  const ValueRef* rx_vr() const { return der_vr() + states; }
+  const ValueRef* g_vr() const { return rx_vr() + rx; }
+  const ValueRef* ind_vr() const { return g_vr() + algebraics; }
+  LimiterKind kind(std::size_t l) const { return static_cast<LimiterKind>(ind_vr()[limiter + l]); }
+};
+
 struct SlotState {
+  SlotRefs refs;  // first: read with the work space below at every evaluation
   PlacedComponent placed;
   std::unique_ptr<ComponentSlot> slot;
   std::string prefix;      // gen[102_1]
@@ -45,8 +66,6 @@ struct SlotState {
   // Value references, after declare().
   std::vector<ValueRef> x_vr, der_vr, rx_vr, z_vr, g_vr, u_vr, p_vr, mode_vr, ind_vr;
   std::vector<char> u_known;    // the input is a state or algebraic variable (a known of the DAE)
-  // x_vr, z_vr, u_vr, then the bus's Vr and Vi: the knowns in frame order (gather()).
-  std::vector<ValueRef> known_vr;
   // Work space.
   std::vector<double> known, out, jac;
   std::vector<int> mode;
