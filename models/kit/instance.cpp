@@ -147,6 +147,7 @@ Context Instance::context() {
   c.initialization = mode_ == Mode::initialization;
   c.event_mode = mode_ == Mode::event;
   c.log = &model_log_;
+  c.discrete_epoch = discrete_epoch_;
   return c;
 }
 

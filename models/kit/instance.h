@@ -217,7 +217,14 @@ class Instance {
   Context context();
   void ensure_computed();
   void ensure_partials();
-  void touch() { computed_ = false; partials_ready_ = false; }
+  // The values changed: results and partials are recomputed; outside
+  // Continuous-Time Mode parameters and discrete variables may have changed
+  // too (Context::discrete_epoch).
+  void touch() {
+    computed_ = false;
+    partials_ready_ = false;
+    if (mode_ != Mode::continuous_time) ++discrete_epoch_;
+  }
   void load_start_values();
 
   // Clock helpers (instance_clocks.cpp).
@@ -268,6 +275,7 @@ class Instance {
   double time_ = 0.0;
   std::vector<double> f64_;
   std::vector<std::uint8_t> bool_;
+  std::uint64_t discrete_epoch_ = 1;  // Context::discrete_epoch (never 0)
   bool computed_ = false;
   bool partials_ready_ = false;
   // Partial derivatives of the current point: CSR by unknown value

@@ -216,6 +216,7 @@ fmi3Status Instance::set_fmu_state(void* state) {
   model_->set_internal_state(s->internal);
   settable_valid_ = false;  // the mode and the DAE switch may differ
   touch();                  // results and partials are recomputed from the restored values
+  ++discrete_epoch_;        // and parameters and discrete variables reread, in any mode
   return fmi3OK;
 }
 

@@ -311,6 +311,13 @@ struct Context {
   bool initialization = false;    // inside Initialization Mode
   bool event_mode = false;        // inside Event Mode (clocks can be active only here)
   const LogSink* log = nullptr;   // the importer's logger (null: none)
+  // Changes whenever a parameter or a discrete variable may have changed
+  // since the last call: any value set outside Continuous-Time Mode,
+  // fmi3UpdateDiscreteStates (the model's own writes), an FMU state restored,
+  // a reset. In Continuous-Time Mode only continuous values change, so a
+  // model may keep what it read of parameters and discrete variables while
+  // the epoch (and `v`) stay the same. 0: unknown (keep nothing).
+  std::uint64_t discrete_epoch = 0;
   // Whether `clock` is active now (an input clock the importer activated, or
   // an output clock compute() activated).
   bool active(ValueRef clock) const { return b[clock] != 0; }

@@ -23,10 +23,12 @@ void System::compute(kit::Context& c) {
     impl_->disturbances.resolve(c.v, impl_->active);
     impl_->disturbances.set_flags(c.time, impl_->active, c.v);
   }
-  impl_->compute(c.v, c.time, true);
+  impl_->compute(c.v, c.time, true, c.discrete_epoch);
 }
 
-void System::partials(const kit::Context& c, kit::PartialSink& sink) { impl_->partials(c.v, c.time, sink); }
+void System::partials(const kit::Context& c, kit::PartialSink& sink) {
+  impl_->partials(c.v, c.time, sink, c.discrete_epoch);
+}
 
 kit::DiscreteUpdate System::update_discrete(kit::Context& c) { return impl_->update_discrete(c); }
 

@@ -108,6 +108,9 @@ struct System::Impl {
   bool declared = false;
   bool hold_initial_limits = false;  // SystemInput::hold_initial_limits
   std::vector<double> scratch_re, scratch_im;
+  // Where the slots' param and mode were last read from (parameters_held).
+  const double* held_v = nullptr;
+  std::uint64_t held_epoch = 0;
   std::vector<double> event_work, event_good;
   std::size_t value_count = 0;   // variables of the FMU (value references 0 .. value_count - 1)
   bool first_update = true;
@@ -119,12 +122,18 @@ struct System::Impl {
   void initialize();
   void check_rest();
   // system_eval.cpp
-  // A slot's knowns, parameters and limiter modes read from the values.
-  void gather(SlotState& s, const double* v) const;
+  // A slot's knowns read from the values, and with `held` false its
+  // parameters and limiter modes too.
+  void gather(SlotState& s, const double* v, bool held) const;
+  // Whether the slots' parameters and modes were read from `v` at `epoch`
+  // (kit::Context::discrete_epoch; 0: unknown, read them); records it.
+  bool parameters_held(const double* v, std::uint64_t epoch);
   void network_residuals(const double* v, double* res_re_out, double* res_im_out) const;
-  void evaluate_slot(SlotState& s, const double* v, double time);
-  void compute(double* v, double time, bool write_indicators);
-  void partials(const double* v, double time, kit::PartialSink& sink);
+  void evaluate_slot(SlotState& s, const double* v, double time, bool held);
+  // epoch: kit::Context::discrete_epoch of `v` (0 for any other array: the
+  // event solver's copies).
+  void compute(double* v, double time, bool write_indicators, std::uint64_t epoch = 0);
+  void partials(const double* v, double time, kit::PartialSink& sink, std::uint64_t epoch = 0);
   // system_events.cpp
   kit::DiscreteUpdate update_discrete(kit::Context& c);
   // system_islands.cpp: after the disturbances switched, de-energizes the

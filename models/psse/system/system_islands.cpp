@@ -31,7 +31,8 @@ void System::Impl::update_islands(double* v, double time) {
     if (s.frozen || !bus_dead[s.placed.bus]) continue;
     if (s.network_device && s.placed.unit.rfind("L:", 0) == 0) {
       // The power the load drew at the point before the trip: −V conj(I_injected).
-      evaluate_slot(s, v, time);
+      held_epoch = 0;  // this slot's parameters and modes read here: the next evaluation reads them all
+      evaluate_slot(s, v, time, false);
       const FrameShape& sh = s.slot->shape();
       const auto at = static_cast<std::size_t>(sh.states + sh.algebraics);
       const Complex u(v[vr[s.placed.bus]], v[vi[s.placed.bus]]), i(s.out[at], s.out[at + 1]);
