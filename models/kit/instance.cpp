@@ -162,7 +162,7 @@ void Instance::ensure_computed() {
 void Instance::ensure_partials() {
   if (partials_ready_) return;
   ensure_computed();
-  partials_.begin();
+  partials_.begin(!desc_.partial_scales.empty());
   Context c = context();
   model_->partials(c, partials_);
   // A variant's false claim (claims.h): some partials scaled.

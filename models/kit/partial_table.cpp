@@ -1,7 +1,6 @@
 // models/kit/partial_table.cpp -- see partial_table.h.
 #include "kit/partial_table.h"
 
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -11,13 +10,37 @@ void PartialTable::reset(std::size_t n) {
   n_ = n;
   entries_.clear();
   has_pattern_ = false;
+  matching_ = false;
+}
+
+void PartialTable::begin(bool collect) {
+  entries_.clear();
+  nonfinite_rows_.clear();
+  matching_ = has_pattern_ && !collect;
+  matched_ = 0;
 }
 
 void PartialTable::add(ValueRef unknown, ValueRef known, double value) {
   if (unknown >= n_ || known >= n_)
     throw std::logic_error("partials(): value reference out of range (" + std::to_string(unknown) + ", " +
                            std::to_string(known) + ")");
+  if (matching_) {
+    const std::size_t i = matched_;
+    if (i < position_.size() && pattern_unknown_[i] == unknown && pattern_known_[i] == known) {
+      value_[position_[i]] = value;
+      note_nonfinite(unknown, value);
+      matched_ = i + 1;
+      return;
+    }
+    diverge();
+  }
   entries_.push_back({unknown, known, value});
+}
+
+void PartialTable::diverge() {
+  matching_ = false;
+  entries_.clear();
+  for (std::size_t i = 0; i < matched_; ++i) entries_.push_back({pattern_unknown_[i], pattern_known_[i], value_[position_[i]]});
 }
 
 bool PartialTable::same_pattern() const {
@@ -31,6 +54,10 @@ bool PartialTable::same_pattern() const {
 }
 
 void PartialTable::finish() {
+  if (matching_) {
+    if (matched_ == position_.size()) return;  // the whole pattern again: every value in place
+    diverge();                                 // fewer entries than before
+  }
   nonfinite_rows_.clear();
   if (same_pattern()) {
     const std::size_t* at = position_.data();
@@ -38,8 +65,7 @@ void PartialTable::finish() {
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const Entry& e = entries_[i];
       value[at[i]] = e.value;
-      if (!std::isfinite(e.value) && (nonfinite_rows_.empty() || nonfinite_rows_.back() != e.unknown))
-        nonfinite_rows_.push_back(e.unknown);  // a row listed twice is harmless
+      note_nonfinite(e.unknown, e.value);
     }
     return;
   }
@@ -65,8 +91,7 @@ void PartialTable::rebuild() {
     position_[i] = at;
     pattern_unknown_[i] = e.unknown;
     pattern_known_[i] = e.known;
-    if (!std::isfinite(e.value) && (nonfinite_rows_.empty() || nonfinite_rows_.back() != e.unknown))
-      nonfinite_rows_.push_back(e.unknown);  // a row listed twice is harmless
+    note_nonfinite(e.unknown, e.value);
   }
   // The transpose of the pattern (which unknowns each known reaches), for
   // get_directional_derivative() to sum only the rows its seeds reach.

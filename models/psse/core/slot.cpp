@@ -134,12 +134,16 @@ void ComponentSlot::initial_modes(const double* known, const double* parameter, 
 }
 
 void ComponentSlot::jacobian(const double* known, const double* parameter, const int* mode, double time,
-                             std::vector<double>& jacobian, std::vector<LimiterRecord>* tangents) const {
+                             std::vector<double>& jacobian, std::vector<LimiterRecord>* tangents,
+                             bool zero_unreached) const {
   const auto nk = static_cast<std::size_t>(shape_.known_count());
   const auto no = static_cast<std::size_t>(shape_.output_count());
   const auto nl = static_cast<std::size_t>(shape_.limiters);
-  jacobian.assign(nk * no, 0.0);
-  if (tangents != nullptr) tangents->assign(nk * nl, LimiterRecord{});
+  jacobian.resize(nk * no);  // every entry written below
+  if (tangents != nullptr) {
+    if (zero_unreached) tangents->assign(nk * nl, LimiterRecord{});
+    else tangents->resize(nk * nl);
+  }
   for (std::size_t k = 0; k < nk; ++k) dual_known_[k] = Dual(known[k]);
   for (std::size_t c = 0; c < nk; ++c) {
     dual_known_[c].d = 1.0;

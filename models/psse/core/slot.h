@@ -84,9 +84,14 @@ class ComponentSlot {
   bool widened() const { return !widen_.empty(); }
 
   // jacobian[c * output_count + r] = d out_r / d known_c; when `tangents`
-  // is given, (*tangents)[c * limiters + l] = d (limiter l's record) / d known_c.
+  // is given, (*tangents)[c * limiters + l] = d (limiter l's record) / d known_c
+  // (zero for a limiter the equations do not reach at this point; with
+  // `zero_unreached` false those entries are left as they were: a caller
+  // that reads only the limiters a double evaluation at the same point
+  // recorded saves clearing them).
   void jacobian(const double* known, const double* parameter, const int* mode, double time,
-                std::vector<double>& jacobian, std::vector<LimiterRecord>* tangents = nullptr) const;
+                std::vector<double>& jacobian, std::vector<LimiterRecord>* tangents = nullptr,
+                bool zero_unreached = true) const;
 
  private:
   Component* component_;

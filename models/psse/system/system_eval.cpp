@@ -214,8 +214,12 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
       for (std::uint32_t j = 0; j < r.algebraics; ++j) sink.add(g_vr[j], z_vr[j], 1.0);
       continue;
     }
+    // The limiters this point reaches (compute() ran at this point with these
+    // modes, so the flags are the same; a flag left from elsewhere would add
+    // nothing either: its tangent was 0), then their tangents only.
+    for (auto& rec : s.record) rec.written = false;
     s.slot->evaluate(s.known.data(), s.out.data(), s.param.data(), s.mode.data(), s.record.data(), time);
-    s.slot->jacobian(s.known.data(), s.param.data(), s.mode.data(), time, s.jac, &s.tangent);
+    s.slot->jacobian(s.known.data(), s.param.data(), s.mode.data(), time, s.jac, &s.tangent, false);
     const auto no = static_cast<std::size_t>(sh.output_count());
     const std::uint32_t nl = r.limiter;
     const ValueRef* known_vr = r.known_vr();
