@@ -67,6 +67,7 @@ Instance::Instance(std::string name, const std::string& token, const std::string
   partials_.reset(desc_.variables.size());
   seed_by_vr_.assign(desc_.variables.size(), 0.0);
   reached_.assign(desc_.variables.size(), 0u);
+  asked_at_.assign(desc_.variables.size(), 0u);
   // The fast path of fmi3GetFloat64: Float64 and not clocked (a clocked
   // variable takes the slow path, which checks its clocks).
   is_float64_.assign(desc_.variables.size() + 1, 0);  // + a 0 for every out-of-range reference

@@ -27,10 +27,13 @@
 // rows its seeded knowns reach (the transpose's columns) and sums only those,
 // each over its whole row in table order, so the values are bitwise those of
 // the full product; every other asked row is exactly 0. Cost per call: the
-// nonzeros of the reached rows, plus the knowns' columns, plus one check per
-// asked unknown (not the nonzeros of every asked row: a coloured Jacobian
-// asks every row in each of its ~100 colour calls, and each colour reaches a
-// few percent of them).
+// nonzeros of the reached rows, plus the knowns' columns, plus a sequential
+// comparison of the asked unknowns with the last call's and a fill with 0
+// (an importer asks the same list in every call; the place of each
+// reference in it is kept; another list costs one check per asked
+// unknown), not the nonzeros of every asked row: a coloured Jacobian asks
+// every row in each of its ~100 colour calls, and each colour reaches a few
+// percent of them.
 //
 // Value-reference checks cost O(1) per value on the hot path: fmi3Get/SetFloat64
 // consult per-variable tables (the type; whether the variable may be set in
@@ -287,6 +290,13 @@ class Instance {
   // Per unknown: the call (epoch) whose seeds last reached it.
   std::vector<std::uint32_t> reached_;
   std::uint32_t reach_epoch_ = 0;
+  std::vector<ValueRef> reached_rows_;  // this call's reached rows, each once
+  // The unknowns of the last directional call as passed (an importer passes
+  // the same list in every colour's call), and per value reference its
+  // place there + 1 (0: not asked); asked_unique_: no reference twice.
+  std::vector<fmi3ValueReference> asked_;
+  std::vector<std::uint32_t> asked_at_;
+  bool asked_unique_ = false;
   // Per value reference: 1 when the variable is Float64 (get) / may be set
   // now (settable_now_, valid for settable_mode_ and settable_dae_).
   std::vector<std::uint8_t> is_float64_;

@@ -45,12 +45,14 @@ fmi3Status Instance::set_continuous_states(const double x[], size_t n) {
   if (!check_count(*this, "fmi3SetContinuousStates", n, desc_.states.size())) return fmi3Error;
   double* v = f64_.data();
   const ValueRef* states = desc_.states.data();
-  std::uint64_t changed = 0;  // any bit that differs
-  for (size_t i = 0; i < n; ++i) {
-    changed |= std::bit_cast<std::uint64_t>(v[states[i]]) ^ std::bit_cast<std::uint64_t>(x[i]);
-    v[states[i]] = x[i];
-  }
-  if (changed != 0) touch();
+  // Compare until the first value whose bits differ (an importer sets the
+  // same point again once per Jacobian colour: then nothing is written),
+  // write from there on.
+  size_t i = 0;
+  while (i < n && std::bit_cast<std::uint64_t>(v[states[i]]) == std::bit_cast<std::uint64_t>(x[i])) ++i;
+  if (i == n) return fmi3OK;
+  for (; i < n; ++i) v[states[i]] = x[i];
+  touch();
   return fmi3OK;
 }
 
@@ -187,24 +189,46 @@ fmi3Status Instance::get_directional_derivative(const fmi3ValueReference unknown
   const ValueRef* column_unknown = partials_.unknown().data();
   std::uint32_t* reached = reached_.data();
   double* seed_by_vr = seed_by_vr_.data();
+  reached_rows_.clear();
+  auto reach = [&](ValueRef row) {
+    if (reached[row] == epoch) return;
+    reached[row] = epoch;
+    reached_rows_.push_back(row);
+  };
   for (size_t j = 0; j < n_knowns; ++j) {
     const ValueRef known = knowns[j];
     seed_by_vr[known] += seed[j];
-    for (std::size_t k = column_start[known]; k < column_start[known + 1]; ++k) reached[column_unknown[k]] = epoch;
+    for (std::size_t k = column_start[known]; k < column_start[known + 1]; ++k) reach(column_unknown[k]);
   }
-  for (ValueRef row : partials_.nonfinite_rows()) reached[row] = epoch;
+  for (ValueRef row : partials_.nonfinite_rows()) reach(row);
   const std::size_t* row_start = partials_.row_start().data();
   const ValueRef* row_known = partials_.known().data();
   const double* value = partials_.value().data();
-  for (size_t i = 0; i < n_unknowns; ++i) {
-    const ValueRef row = unknowns[i];
-    if (reached[row] != epoch) {
-      sensitivity[i] = 0.0;
-      continue;
-    }
+  auto row_sum = [&](ValueRef row) {
     double sum = 0.0;
     for (std::size_t k = row_start[row]; k < row_start[row + 1]; ++k) sum += value[k] * seed_by_vr[row_known[k]];
-    sensitivity[i] = sum;
+    return sum;
+  };
+  if (asked_unique_ && n_unknowns == asked_.size() &&
+      (n_unknowns == 0 || std::equal(unknowns, unknowns + n_unknowns, asked_.begin()))) {
+    // The same unknowns as before, each once: 0 everywhere, then the sum of
+    // each reached row that is asked, at its place.
+    std::fill(sensitivity, sensitivity + n_unknowns, 0.0);
+    for (ValueRef row : reached_rows_)
+      if (const std::uint32_t at = asked_at_[row]; at != 0) sensitivity[at - 1] = row_sum(row);
+  } else {
+    // Other unknowns: remember them (for the next call), each row as asked.
+    for (fmi3ValueReference vr : asked_) asked_at_[vr] = 0;
+    asked_.assign(unknowns, unknowns + n_unknowns);
+    asked_unique_ = n_unknowns < UINT32_MAX;
+    for (size_t i = 0; i < n_unknowns && asked_unique_; ++i) {
+      if (asked_at_[unknowns[i]] != 0) asked_unique_ = false;
+      asked_at_[unknowns[i]] = static_cast<std::uint32_t>(i + 1);
+    }
+    for (size_t i = 0; i < n_unknowns; ++i) {
+      const ValueRef row = unknowns[i];
+      sensitivity[i] = reached[row] == epoch ? row_sum(row) : 0.0;
+    }
   }
   for (size_t j = 0; j < n_knowns; ++j) seed_by_vr_[knowns[j]] = 0.0;
   return fmi3OK;

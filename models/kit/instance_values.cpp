@@ -137,12 +137,14 @@ fmi3Status Instance::set_float64(const fmi3ValueReference vrs[], size_t n, const
     if (!check_clocked_access("fmi3SetFloat64", vrs[i], true)) return fmi3Error;
   }
   double* v = f64_.data();
-  std::uint64_t changed = 0;  // any bit that differs
-  for (size_t i = 0; i < n; ++i) {
-    changed |= std::bit_cast<std::uint64_t>(v[vrs[i]]) ^ std::bit_cast<std::uint64_t>(values[i]);
-    v[vrs[i]] = values[i];
-  }
-  if (changed != 0) touch();
+  // Compare until the first value whose bits differ (an importer sets the
+  // same point again once per Jacobian colour: then nothing is written),
+  // write from there on.
+  size_t i = 0;
+  while (i < n && std::bit_cast<std::uint64_t>(v[vrs[i]]) == std::bit_cast<std::uint64_t>(values[i])) ++i;
+  if (i == n) return fmi3OK;
+  for (; i < n; ++i) v[vrs[i]] = values[i];
+  touch();
   return fmi3OK;
 }
 

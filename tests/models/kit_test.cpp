@@ -166,6 +166,33 @@ TEST_F(Kit, ScatteredValueReferencesInDirectionalDerivatives) {
   EXPECT_EQ(sensitivity[1], -2.0);  // d c0 / d x2 = -a
 }
 
+// The kit keeps the place of each asked unknown from one call to the next
+// (instance.h): the same list again, another one, one that names an unknown
+// twice, each gets every row's value at its own place.
+TEST_F(Kit, DirectionalDerivativesAtTheirPlaceForEveryListOfUnknowns) {
+  open("UnusualConstraint_dae_only_scattered");
+  fmi3Instance i = instantiate("x");
+  to_continuous_time(i);
+  const fmi3ValueReference r1 = vr("r1"), c0 = vr("c0"), dx1 = vr("der(x1)"), x2 = vr("x2");
+  auto dd = [&](std::vector<fmi3ValueReference> unknowns, std::vector<fmi3ValueReference> knowns,
+                std::vector<double> seed) {
+    std::vector<double> out(unknowns.size(), 99.0);
+    EXPECT_EQ(fns_.get_directional_derivative(i, unknowns.data(), unknowns.size(), knowns.data(), knowns.size(),
+                                              seed.data(), seed.size(), out.data(), out.size()),
+              fmi3OK)
+        << last_message();
+    return out;
+  };
+  EXPECT_EQ(dd({r1, c0}, {dx1, x2}, {1.0, 1.0}), (std::vector<double>{1.0, -2.0}));
+  EXPECT_EQ(dd({r1, c0}, {dx1, x2}, {1.0, 1.0}), (std::vector<double>{1.0, -2.0}));  // the same list again
+  const double r1_x2 = dd({r1}, {x2}, {1.0})[0];
+  EXPECT_EQ(dd({r1, c0}, {x2}, {1.0}), (std::vector<double>{r1_x2, -2.0}));
+  EXPECT_EQ(dd({c0, r1, c0}, {dx1, x2}, {1.0, 1.0}), (std::vector<double>{-2.0, 1.0, -2.0}));  // c0 twice
+  EXPECT_EQ(dd({c0, r1, c0}, {dx1, x2}, {1.0, 1.0}), (std::vector<double>{-2.0, 1.0, -2.0}));
+  EXPECT_EQ(dd({c0}, {x2}, {3.0}), (std::vector<double>{-6.0}));
+  EXPECT_EQ(dd({r1, c0}, {dx1}, {1.0})[0], 1.0);
+}
+
 TEST_F(Kit, DaeSwitchIsAStructuralParameter) {
   open("HelloWorld_semi_explicit_shapeB");
   ASSERT_TRUE(fmu_.dae_switch.has_value());
