@@ -73,6 +73,8 @@ Instance::Instance(std::string name, const std::string& token, const std::string
   is_float64_.assign(desc_.variables.size() + 1, 0);  // + a 0 for every out-of-range reference
   clocked_.assign(desc_.variables.size(), 0);
   for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr) {
+    const Variable& var = desc_.variables[vr];
+    if (var.causality == Causality::input && var.variability != Variability::continuous) discrete_inputs_ = true;
     clocked_[vr] = desc_.variables[vr].clocks.empty() ? 0 : 1;
     is_float64_[vr] = desc_.variables[vr].type == VarType::float64 && clocked_[vr] == 0 ? 1 : 0;
   }

@@ -226,7 +226,7 @@ class Instance {
   void touch() {
     computed_ = false;
     partials_ready_ = false;
-    if (mode_ != Mode::continuous_time) ++discrete_epoch_;
+    if (mode_ != Mode::continuous_time || discrete_inputs_) ++discrete_epoch_;
   }
   void load_start_values();
 
@@ -279,6 +279,9 @@ class Instance {
   std::vector<double> f64_;
   std::vector<std::uint8_t> bool_;
   std::uint64_t discrete_epoch_ = 1;  // Context::discrete_epoch (never 0)
+  // An input that is not continuous (the setters accept inputs in every
+  // running mode): then every change moves the epoch.
+  bool discrete_inputs_ = false;
   bool computed_ = false;
   bool partials_ready_ = false;
   // Partial derivatives of the current point: CSR by unknown value
