@@ -33,7 +33,7 @@ void IndicatorDomains::map(double t, std::span<double> z) {
 std::vector<signed char> fmu_domains_of(std::span<const double> z) {
   std::vector<signed char> domains(z.size());
   for (std::size_t j = 0; j < z.size(); ++j)
-    domains[j] = z[j] > 0.0 ? 1 : (z[j] <= 0.0 ? -1 : 0);  // exactly 0 is z <= 0; NaN: none
+    domains[j] = z[j] > kIndicatorZeroBand ? 1 : (z[j] < -kIndicatorZeroBand ? -1 : 0);  // the band, NaN: none
   return domains;
 }
 

@@ -65,10 +65,14 @@
 namespace lsdae::simulation {
 
 // After an event, the domain the FMU left each indicator in, from its own
-// values right after Event Mode (fmi3GetEventIndicators): +1 z > 0, -1 z <= 0,
-// 0 none (not finite). FMI's importer takes these as the reference for the
-// next change of domain (the Reference-FMUs' fmusim: "initialize previous
-// event indicators" after fmi3EnterContinuousTimeMode).
+// values right after Event Mode (fmi3GetEventIndicators): +1 above the band
+// below, -1 below it, 0 none: within kIndicatorZeroBand of 0 or not finite.
+// FMI's importer takes these values as the reference for the next change of
+// domain (the Reference-FMUs' fmusim: "initialize previous event indicators"
+// after fmi3EnterContinuousTimeMode). An indicator left within rounding of 0
+// has no domain here: at a restart IDA parks it (above), and its leaving the
+// band may be no root, so a later root of it may leave a domain it entered
+// unseen (a bouncing ball left at h = 0 rises without a root and falls with one).
 std::vector<signed char> fmu_domains_of(std::span<const double> z);
 
 // Whether a root of IDA's (`roots`: +1 rose into z > 0, -1 fell into z <= 0,
