@@ -192,6 +192,11 @@ struct SimulationStats {
   // step) instead of restarting (docs/simulation/events.md, "Going on from
   // IDA's history"); the other events restarted IDA.
   long events_continued = 0;
+  // Roots of IDA's root finding that only returned event indicators to the
+  // domain the FMU left them in at the last event (no change of domain by
+  // FMI's rule): IDA went on without an event (docs/simulation/events.md,
+  // "The FMU's domains after an event"). Not counted as state events.
+  long roots_dismissed = 0;
   // wall time per phase, seconds
   double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
   double reached_time = 0;
