@@ -33,6 +33,9 @@ IdaIntegrator::Impl::Impl(kernels::ResidualFunction& m, std::vector<kernels::Res
     jacobian.set_constant_entries(*options.constant_entries, *options.varying_coloring);
   if (options.finite_difference_columns != nullptr)
     jacobian.set_finite_difference_columns(*options.finite_difference_columns);
+  std::vector<kernels::ResidualFunction::DerivativeEntry> derivative;
+  reuse_on = options.jacobian_reuse && pattern.cols() > 0 && main.known_derivative_part(derivative) &&
+             jacobian.set_known_derivative_part(derivative);
 }
 
 IdaIntegrator::Impl::~Impl() {
@@ -150,9 +153,9 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.check(IDASetId(m.ida, m.id), "IDASetId");
     m.check(IDASetLinearSolver(m.ida, m.linear.for_ida(), m.linear.matrix()), "IDASetLinearSolver");
     if (!m.clock) m.check(IDASetJacFn(m.ida, &Impl::jacobian_fn), "IDASetJacFn");
-    if (m.options.step_projection) {
+    if (m.options.step_projection || (m.reuse_on && !m.clock)) {
       m.projecting = ProjectingNonlinearSolver::make(m.y, m.ctx, m.options.step_projection,
-                                                     m.diagnostics.exception_slot());
+                                                     m.diagnostics.exception_slot(), m.reuse_on ? &m.reuse : nullptr);
       if (m.projecting == nullptr) throw Error(ErrorKind::solver, "ida: creating the projecting nonlinear solver failed");
       m.check(IDASetNonlinearSolver(m.ida, m.projecting), "IDASetNonlinearSolver");
     }

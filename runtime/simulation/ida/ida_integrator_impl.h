@@ -34,6 +34,7 @@
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/ida_linear_solver.h"
 #include "simulation/ida/ida_statistics.h"
+#include "simulation/ida/jacobian_reuse.h"
 
 namespace lsdae::simulation {
 
@@ -65,7 +66,11 @@ struct IdaIntegrator::Impl {
 
   // ---- solvers (ida_linear_solver.cpp) and diagnostics (ida_diagnostics.cpp)
   IdaLinearSolver linear;
-  SUNNonlinearSolver projecting = nullptr;  // options.step_projection only
+  // options.step_projection, or Jacobian reuse (its setup wrapper): else IDA's own Newton solver.
+  SUNNonlinearSolver projecting = nullptr;
+  // Jacobian reuse (jacobian_reuse.h): on when options.jacobian_reuse and ∂G/∂y' is known.
+  bool reuse_on = false;
+  JacobianReuse reuse;
   IdaDiagnostics diagnostics;
 
   // ---- counters (ida_statistics.cpp)
