@@ -179,9 +179,9 @@ std::vector<OptionSpec> make_table() {
                       kBaselines));
   t.push_back(grouped(cli_help(flag(OptionId::jacobian_reuse, "jacobian_reuse", simulation, "--no-jacobian-reuse",
                                     true,
-                                    "Re-form the last Jacobian for IDA's new cj where dG/dy' is known (semi-explicit "
-                                    "models), fresh after restarts, Newton failures and every 20 steps, as CVODE "
-                                    "does (off: a fresh Jacobian at every setup, as IDA does)"),
+                                    "Re-form the last directional Jacobian for IDA's new cj where dG/dy' is known "
+                                    "(semi-explicit models), fresh after restarts, Newton failures and every 20 "
+                                    "steps, as CVODE does (off: a fresh Jacobian at every setup, as IDA does)"),
                                "Evaluate a fresh Jacobian at every setup IDA asks for, instead of re-forming the last "
                                "one for the new cj (for comparison)"),
                       kBaselines));

@@ -466,7 +466,7 @@ std::vector<ResidualFunction::DerivativeEntry> diagonal_derivative(std::size_t n
 TEST(CompressedJacobianReform, ANewCjGivesTheFreshMatrixWithoutACall) {
   for (const bool constants : {false, true}) {
     Problem s(60);
-    MassChain f(60, 1.0);
+    MassChain f(60, 1.0), g(60, 1.0);  // g: the fresh evaluations' own
     const ConstantEntries entries = chain_entries(s.pattern, false, EntryLifetime::run);
     const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
     CompressedJacobian jac(s.pattern, s.coloring, 1), fresh(s.pattern, s.coloring, 1);
@@ -476,6 +476,7 @@ TEST(CompressedJacobianReform, ANewCjGivesTheFreshMatrixWithoutACall) {
     }
     ASSERT_TRUE(jac.set_known_derivative_part(diagonal_derivative(60, &f)));
     ResidualFunction* pool[] = {&f};
+    ResidualFunction* fresh_pool[] = {&g};
     std::vector<double> values(s.pattern.nnz()), expected(s.pattern.nnz());
     EXPECT_FALSE(jac.can_reform()) << "nothing saved yet";
     JacobianPoint point{0.0, s.y, s.yp, {}, 40.0, 0.025, {}, {}};
@@ -486,11 +487,13 @@ TEST(CompressedJacobianReform, ANewCjGivesTheFreshMatrixWithoutACall) {
       jac.reform(cj, values);
       EXPECT_EQ(f.calls, calls) << "no model call";
       JacobianPoint at{0.0, s.y, s.yp, {}, cj, 1.0 / cj, {}, {}};
-      ASSERT_EQ(fresh.evaluate_directional(pool, at, expected), EvalStatus::ok);
+      ASSERT_EQ(fresh.evaluate_directional(fresh_pool, at, expected), EvalStatus::ok);
       for (std::size_t c = 0; c < s.pattern.cols(); ++c)
         for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p) {
           EXPECT_NEAR(values[p], expected[p], 4e-16 * (2 * cj + 8)) << "column " << c << " at cj " << cj;
-          if (constants && s.pattern.row_idx()[p] != c) EXPECT_EQ(values[p], expected[p]) << "a constant entry";
+          if (constants && s.pattern.row_idx()[p] != c) {
+            EXPECT_EQ(values[p], expected[p]) << "a constant entry";
+          }
         }
     }
     EXPECT_EQ(jac.counters().reforms, 3u);

@@ -110,9 +110,9 @@ struct IntegratorOptions {
   // KLU: keep the symbolic analysis at restarts (events), factor afresh with it
   // (klu_symbolic_reuse.h); false: SUNDIALS' re-analysis at every restart.
   bool keep_klu_analysis = true;
-  // Re-form the last Jacobian for a new cj where ∂G/∂y' is known
-  // (ResidualFunction::known_derivative_part), by the rule of
-  // jacobian_reuse.h; false: every setup evaluates afresh.
+  // Directional Jacobians: re-form the last one for a new cj where ∂G/∂y'
+  // is known (ResidualFunction::known_derivative_part), by the rule of
+  // jacobian_reuse.h; false (and finite differences): every setup evaluates afresh.
   bool jacobian_reuse = true;
   // With event indicators: look for crossings inside each accepted step too,
   // on IDA's interpolating polynomial (ida_interior_roots.cpp).
