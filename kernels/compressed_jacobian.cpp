@@ -169,13 +169,12 @@ bool CompressedJacobian::set_known_derivative_part(std::span<const ResidualFunct
   return true;
 }
 
-EvalStatus CompressedJacobian::keep_for_reform(EvalStatus status, double cj, std::span<const double> values) {
+void CompressedJacobian::keep_for_reform(bool keep, double cj, std::span<const double> values) {
   saved_valid_ = false;
-  if (!derivative_known_ || status != EvalStatus::ok) return status;
+  if (!derivative_known_ || !keep) return;
   saved_.assign(values.begin(), values.end());
   saved_cj_ = cj;
   saved_valid_ = true;
-  return status;
 }
 
 void CompressedJacobian::reform(double cj, std::span<double> values) {
@@ -323,8 +322,10 @@ EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFun
                                                            const JacobianPoint& point, std::span<double> values) {
   if (pool.size() < threads_) throw std::invalid_argument("compressed Jacobian: the pool is smaller than the threads");
   if (constants_ != nullptr)
-    if (EvalStatus s = compute_constants(pool, point, false); s != EvalStatus::ok)
-      return keep_for_reform(s, point.cj, values);
+    if (EvalStatus s = compute_constants(pool, point, false); s != EvalStatus::ok) {
+      saved_valid_ = false;
+      return s;
+    }
   const structure::Coloring& coloring = constants_ != nullptr ? *varying_ : coloring_;
   const long colors = static_cast<long>(coloring.colors);
   const bool skip_constant = constants_ != nullptr;
@@ -345,15 +346,18 @@ EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFun
   if (skip_constant) fill_constants(point.cj, values);
   ++counters_.evaluations;
   counters_.residual_calls += coloring.colors;
-  return keep_for_reform(status_of(worst), point.cj, values);
+  saved_valid_ = false;  // difference quotients are not re-formed (see the header)
+  return status_of(worst);
 }
 
 EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* const> pool,
                                                     const JacobianPoint& point, std::span<double> values) {
   if (pool.size() < threads_) throw std::invalid_argument("compressed Jacobian: the pool is smaller than the threads");
   if (constants_ != nullptr)
-    if (EvalStatus s = compute_constants(pool, point, true); s != EvalStatus::ok)
-      return keep_for_reform(s, point.cj, values);
+    if (EvalStatus s = compute_constants(pool, point, true); s != EvalStatus::ok) {
+      saved_valid_ = false;
+      return s;
+    }
   const structure::Coloring& coloring = constants_ != nullptr ? *varying_ : coloring_;
   const auto& col_ptr = pattern_.col_ptr();
   const auto& row_idx = pattern_.row_idx();
@@ -392,7 +396,9 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
   const std::size_t quotients = mixed ? finite_difference_colours_ : 0;
   counters_.directional_calls += coloring.colors - quotients;
   counters_.residual_calls += quotients;
-  return keep_for_reform(status_of(worst), point.cj, values);
+  // Kept for reform() when it succeeded and every colour came from directional derivatives.
+  keep_for_reform(worst == 0 && quotients == 0, point.cj, values);
+  return status_of(worst);
 }
 
 }  // namespace lsdae::kernels

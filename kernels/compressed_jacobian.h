@@ -61,7 +61,11 @@
 // a + cj·b, bitwise as a fresh evaluation writes it; any other entry with a
 // B part as J(cj₀)_p + (cj − cj₀)·B_p, equal to a fresh one up to rounding);
 // otherwise the varying part is that of the last evaluation, as CVODE's saved
-// J is. The caller decides when (runtime/simulation/ida/jacobian_reuse.h).
+// J is. Only an evaluation made entirely of directional derivatives is kept:
+// a difference quotient re-used over many steps carries its truncation error
+// with it (evaluate_finite_differences, and colours taken by finite
+// differences in evaluate_directional, leave nothing to re-form). The caller
+// decides when (runtime/simulation/ida/jacobian_reuse.h).
 // Cost: O(nnz) copies, no model call. invalidate_constants() (an event) and
 // every change of the entries or columns drop the saved matrix.
 //
@@ -201,8 +205,8 @@ class CompressedJacobian {
                   const structure::Coloring& groups, double y_seed, double yp_seed, std::vector<double>& out,
                   const std::vector<bool>& take);
   void fill_constants(double cj, std::span<double> values) const;
-  // After an evaluation: keeps `values` for reform() when it succeeded.
-  EvalStatus keep_for_reform(EvalStatus status, double cj, std::span<const double> values);
+  // After an evaluation: keeps `values` for reform() when `keep`, else drops the saved matrix.
+  void keep_for_reform(bool keep, double cj, std::span<const double> values);
   // One colour's difference quotient into `values` (constant entries skipped
   // when `skip_constant`); IDA's increment (see the header).
   EvalStatus difference_quotient(ResidualFunction& f, Workspace& w, const JacobianPoint& point,

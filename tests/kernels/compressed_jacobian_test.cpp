@@ -504,9 +504,9 @@ TEST(CompressedJacobianReform, ANewCjGivesTheFreshMatrixWithoutACall) {
   }
 }
 
-// Finite differences re-form alike (B known from the structure, not from the
-// differences), and a failed evaluation leaves nothing to re-form.
-TEST(CompressedJacobianReform, FiniteDifferencesAndAFailedEvaluation) {
+// Difference quotients are not kept for re-forming (their truncation error
+// would last), nor is a failed evaluation.
+TEST(CompressedJacobianReform, NeitherDifferencesNorAFailedEvaluationAreKept) {
   Problem s(30);
   Tridiagonal f(30);
   CompressedJacobian jac(s.pattern, s.coloring, 1);
@@ -515,11 +515,21 @@ TEST(CompressedJacobianReform, FiniteDifferencesAndAFailedEvaluation) {
   std::vector<double> values(s.pattern.nnz());
   ASSERT_EQ(f.residual(0.0, s.y, s.yp, s.r), EvalStatus::ok);
   JacobianPoint point{0.0, s.y, s.yp, s.r, 10.0, 0.1, s.weights, {}};
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_TRUE(jac.can_reform());
   ASSERT_EQ(jac.evaluate_finite_differences(pool, point, values), EvalStatus::ok);
-  jac.reform(1e3, values);
-  for (std::size_t c = 0; c < s.pattern.cols(); ++c)
-    for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p)
-      EXPECT_NEAR(values[p], exact(s.pattern, p, c, s.y, 1e3), 1e-6 * (1e3 + 8));
+  EXPECT_FALSE(jac.can_reform()) << "difference quotients";
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  jac.set_finite_difference_columns(std::vector<bool>(30, false));
+  EXPECT_FALSE(jac.can_reform()) << "a revision of the columns drops it";
+  std::vector<bool> wrong(30, false);
+  wrong[7] = true;
+  jac.set_finite_difference_columns(wrong);
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_FALSE(jac.can_reform()) << "a colour taken by differences";
+  jac.set_finite_difference_columns({});
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_TRUE(jac.can_reform());
   f.fail_at_calls = f.calls + 1;
   EXPECT_EQ(jac.evaluate_finite_differences(pool, point, values), EvalStatus::recoverable);
   EXPECT_FALSE(jac.can_reform());
