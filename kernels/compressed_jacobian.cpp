@@ -87,6 +87,7 @@ void CompressedJacobian::set_constant_entries(const ConstantEntries& entries, co
         if (entries.derivative_part[p]) segment_derivative_column[c] = true;
       }
     }
+  saved_valid_ = false;
   if (constant_count_ == 0) {  // nothing known: today's path
     constants_ = nullptr;
     varying_ = nullptr;
@@ -137,10 +138,56 @@ void CompressedJacobian::adopt_run_constants(const RunConstants& values) {
     if (is_constant_[p] && !is_segment_[p]) a_[p] = values.a[p], b_[p] = values.b[p];
   run_valid_ = true;
   constants_valid_ = !has_segment_;
+  saved_valid_ = false;
 }
 
 void CompressedJacobian::invalidate_constants() {
   if (has_segment_) constants_valid_ = false;
+  saved_valid_ = false;
+}
+
+bool CompressedJacobian::set_known_derivative_part(std::span<const ResidualFunction::DerivativeEntry> entries) {
+  derivative_known_ = saved_valid_ = false;
+  derivative_position_.clear();
+  derivative_value_.clear();
+  const auto& col_ptr = pattern_.col_ptr();
+  const auto& row_idx = pattern_.row_idx();
+  std::vector<bool> seen(pattern_.nnz(), false);
+  for (const auto& e : entries) {
+    if (e.column >= pattern_.cols() || !std::isfinite(e.value)) return false;
+    const auto first = row_idx.begin() + static_cast<std::ptrdiff_t>(col_ptr[e.column]);
+    const auto last = row_idx.begin() + static_cast<std::ptrdiff_t>(col_ptr[e.column + 1]);
+    const auto at = std::lower_bound(first, last, e.row);
+    if (at == last || *at != e.row) return false;  // outside the pattern: B is not what the pattern says
+    const auto p = static_cast<std::size_t>(at - row_idx.begin());
+    if (seen[p]) return false;
+    seen[p] = true;
+    derivative_position_.push_back(p);
+    derivative_value_.push_back(e.value);
+  }
+  derivative_known_ = true;
+  return true;
+}
+
+void CompressedJacobian::keep_for_reform(bool keep, double cj, std::span<const double> values) {
+  saved_valid_ = false;
+  if (!derivative_known_ || !keep) return;
+  saved_.assign(values.begin(), values.end());
+  saved_cj_ = cj;
+  saved_valid_ = true;
+}
+
+void CompressedJacobian::reform(double cj, std::span<double> values) {
+  if (!can_reform() || values.size() != saved_.size())
+    throw std::logic_error("compressed Jacobian: reform() without a saved matrix");
+  std::copy(saved_.begin(), saved_.end(), values.begin());
+  const double step = cj - saved_cj_;
+  for (std::size_t k = 0; k < derivative_position_.size(); ++k) {
+    const std::size_t p = derivative_position_[k];
+    if (constants_ == nullptr || !is_constant_[p]) values[p] = saved_[p] + step * derivative_value_[k];
+  }
+  if (constants_ != nullptr) fill_constants(cj, values);  // a + cj·b, as a fresh evaluation writes it
+  ++counters_.reforms;
 }
 
 EvalStatus CompressedJacobian::pass(std::span<ResidualFunction* const> pool, const JacobianPoint& point,
@@ -243,6 +290,7 @@ void CompressedJacobian::set_finite_difference_columns(const std::vector<bool>& 
                                 std::to_string(columns.size()) + " columns, the pattern has " +
                                 std::to_string(pattern_.cols()));
   finite_difference_columns_ = columns;
+  saved_valid_ = false;
   colour_finite_difference_columns();
 }
 
@@ -274,7 +322,10 @@ EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFun
                                                            const JacobianPoint& point, std::span<double> values) {
   if (pool.size() < threads_) throw std::invalid_argument("compressed Jacobian: the pool is smaller than the threads");
   if (constants_ != nullptr)
-    if (EvalStatus s = compute_constants(pool, point, false); s != EvalStatus::ok) return s;
+    if (EvalStatus s = compute_constants(pool, point, false); s != EvalStatus::ok) {
+      saved_valid_ = false;
+      return s;
+    }
   const structure::Coloring& coloring = constants_ != nullptr ? *varying_ : coloring_;
   const long colors = static_cast<long>(coloring.colors);
   const bool skip_constant = constants_ != nullptr;
@@ -295,6 +346,7 @@ EvalStatus CompressedJacobian::evaluate_finite_differences(std::span<ResidualFun
   if (skip_constant) fill_constants(point.cj, values);
   ++counters_.evaluations;
   counters_.residual_calls += coloring.colors;
+  saved_valid_ = false;  // difference quotients are not re-formed (see the header)
   return status_of(worst);
 }
 
@@ -302,7 +354,10 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
                                                     const JacobianPoint& point, std::span<double> values) {
   if (pool.size() < threads_) throw std::invalid_argument("compressed Jacobian: the pool is smaller than the threads");
   if (constants_ != nullptr)
-    if (EvalStatus s = compute_constants(pool, point, true); s != EvalStatus::ok) return s;
+    if (EvalStatus s = compute_constants(pool, point, true); s != EvalStatus::ok) {
+      saved_valid_ = false;
+      return s;
+    }
   const structure::Coloring& coloring = constants_ != nullptr ? *varying_ : coloring_;
   const auto& col_ptr = pattern_.col_ptr();
   const auto& row_idx = pattern_.row_idx();
@@ -341,6 +396,8 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
   const std::size_t quotients = mixed ? finite_difference_colours_ : 0;
   counters_.directional_calls += coloring.colors - quotients;
   counters_.residual_calls += quotients;
+  // Kept for reform() when it succeeded and every colour came from directional derivatives.
+  keep_for_reform(worst == 0 && quotients == 0, point.cj, values);
   return status_of(worst);
 }
 

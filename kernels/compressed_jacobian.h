@@ -47,6 +47,28 @@
 // the per-segment values, which the next Jacobian takes again over the
 // columns holding them only; with no constant entries nothing changes.
 //
+// Re-forming for a new cj (reform(); docs/algorithms.md, "Re-forming the
+// iteration matrix for a new cj"). CVODE keeps its saved Jacobian when only
+// gamma changed and re-forms I − γJ (cvLsSetup: a fresh J only at nst = 0,
+// after msbj steps or a convergence failure); IDA's matrix mixes the two
+// parts, so it has no such reuse. Here: when ∂G/∂y' = B is known for every
+// entry that has a y' part -- set_known_derivative_part(), the residual's
+// known_derivative_part() (a semi-explicit state row: B = 1 at its own ẋ) --
+// the matrix of the last evaluation at cj₀ (kept after each successful
+// evaluate_*) gives the one at a new cj without a model call:
+//     J(cj) = J(cj₀) + (cj − cj₀)·B,
+// exact when ∂G/∂y has not changed since (a constant entry is written as
+// a + cj·b, bitwise as a fresh evaluation writes it; any other entry with a
+// B part as J(cj₀)_p + (cj − cj₀)·B_p, equal to a fresh one up to rounding);
+// otherwise the varying part is that of the last evaluation, as CVODE's saved
+// J is. Only an evaluation made entirely of directional derivatives is kept:
+// a difference quotient re-used over many steps carries its truncation error
+// with it (evaluate_finite_differences, and colours taken by finite
+// differences in evaluate_directional, leave nothing to re-form). The caller
+// decides when (runtime/simulation/ida/jacobian_reuse.h).
+// Cost: O(nnz) copies, no model call. invalidate_constants() (an event) and
+// every change of the entries or columns drop the saved matrix.
+//
 // Output: the values of J in the CSC order of `pattern` (col_ptr/row_idx),
 // which is what SUNDIALS' CSC SUNSparseMatrix and KLU store.
 // Cost: colours × (one evaluation + O(n)) work; O(threads · n) workspace,
@@ -81,6 +103,7 @@ struct JacobianCounters {
   std::size_t directional_calls = 0;  // jacobian_columns() calls (all passes)
   std::size_t constant_evaluations = 0;  // times the constant entries were (re)computed
   std::size_t constant_calls = 0;        // calls of those passes (included in the two above)
+  std::size_t reforms = 0;               // matrices re-formed for a new cj (reform()), not evaluations
 };
 
 // Per CSC entry of the pattern, what the model declares about it.
@@ -114,8 +137,20 @@ class CompressedJacobian {
   // for the others). Both arguments are kept by reference and must outlive
   // this object. Throws std::invalid_argument on a size mismatch.
   void set_constant_entries(const ConstantEntries& entries, const structure::Coloring& varying);
-  // After an event: per-segment constants are recomputed at the next Jacobian.
+  // After an event: per-segment constants are recomputed at the next
+  // Jacobian, and the saved matrix is dropped (no reform() before the next
+  // evaluation).
   void invalidate_constants();
+  // B = ∂G/∂y' for reform(): the complete list of its nonzeros (none
+  // outside it). Entries outside the pattern, or duplicates, make re-forming
+  // unavailable (returns false). Empty list: B = 0, re-forming available.
+  bool set_known_derivative_part(std::span<const ResidualFunction::DerivativeEntry> entries);
+  // Whether reform() may be called: B known and a matrix saved since the
+  // last invalidation.
+  bool can_reform() const { return derivative_known_ && saved_valid_; }
+  // The saved matrix re-formed for `cj` into `values` (see above). Requires
+  // can_reform(); counts counters().reforms.
+  void reform(double cj, std::span<double> values);
   // Columns whose directional derivatives are wrong (the claims check,
   // runtime/simulation/jacobian_claims.h): evaluate_directional takes every
   // colour holding one of them by finite differences (as
@@ -170,6 +205,8 @@ class CompressedJacobian {
                   const structure::Coloring& groups, double y_seed, double yp_seed, std::vector<double>& out,
                   const std::vector<bool>& take);
   void fill_constants(double cj, std::span<double> values) const;
+  // After an evaluation: keeps `values` for reform() when `keep`, else drops the saved matrix.
+  void keep_for_reform(bool keep, double cj, std::span<const double> values);
   // One colour's difference quotient into `values` (constant entries skipped
   // when `skip_constant`); IDA's increment (see the header).
   EvalStatus difference_quotient(ResidualFunction& f, Workspace& w, const JacobianPoint& point,
@@ -195,6 +232,11 @@ class CompressedJacobian {
   std::vector<bool> is_constant_, is_derivative_, is_segment_, is_segment_derivative_;  // per entry
   std::vector<double> a_, b_;                                 // per entry
   std::vector<std::vector<Correction>> corrections_;          // per varying colour
+  // reform(): B's entries (CSC positions, values), the last matrix and its cj.
+  bool derivative_known_ = false, saved_valid_ = false;
+  std::vector<std::size_t> derivative_position_;
+  std::vector<double> derivative_value_, saved_;
+  double saved_cj_ = 0.0;
   const structure::Pattern& pattern_;
   const structure::Coloring& coloring_;
   std::size_t threads_;

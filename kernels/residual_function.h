@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <span>
+#include <vector>
 
 namespace lsdae::kernels {
 
@@ -63,6 +64,17 @@ class ResidualFunction {
     if (y_seed != 1.0) return EvalStatus::fatal;
     return jacobian_columns(t, y, yp, yp_seed, columns, jv);
   }
+  // One nonzero of ∂G/∂y' (row, column, value).
+  struct DerivativeEntry {
+    std::size_t row = 0, column = 0;
+    double value = 0.0;
+  };
+  // ∂G/∂y' when it is a constant matrix known without evaluating the model
+  // (a semi-explicit state row ẋ_i − f_i: 1 at its own ẋ_i, nothing else):
+  // every nonzero appended to `out`, and true. Default: false (not known;
+  // `out` untouched). What lets kernels/compressed_jacobian.h re-form the
+  // iteration matrix for a new cj without calling the model.
+  virtual bool known_derivative_part(std::vector<DerivativeEntry>& /*out*/) const { return false; }
 };
 
 }  // namespace lsdae::kernels

@@ -86,7 +86,7 @@ class Simulation:
     klu_ordering ("amd", "colamd", "metis"), row_order ("matched",
     "declared"), eliminate ("auto", the default: solve the linear algebraic
     unknowns away before IDA; "off"), and the benchmark baselines linear_solver, coloring,
-    constant_entries, klu_reanalyze. A bad value is a UsageError saying what
+    constant_entries, klu_reanalyze, jacobian_reuse. A bad value is a UsageError saying what
     the command line says for it (``rtol=5 is out of range: ...``).
 
     The model may be an FMU, an unpacked FMU folder or a system of FMUs

@@ -54,6 +54,7 @@ run::GivenOptions given_options(const lsdae_options* o) {
   integer(out, "coloring", o->coloring);
   integer(out, "constant_entries", o->constant_entries);
   integer(out, "klu_reanalyze", o->klu_reanalyze);
+  integer(out, "jacobian_reuse", o->jacobian_reuse);
   return out;
 }
 

@@ -47,6 +47,8 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
                     ? " (+" + count_of(s.synthesis_evaluations, "evaluation") + " for the synthesized derivatives)"
                     : std::string())
             << ", " << count_of(s.jacobian_evaluations, "Jacobian")
+            << (s.jacobian_reforms > 0 ? " (+" + std::to_string(s.jacobian_reforms) + " re-formed for a new cj)"
+                                       : std::string())
             << " (" << s.jacobian_method << ", " << count_of(s.colors, "colour") << ", "
             << count_of(s.jacobian_nonzeros, "nonzero") << ", " << count_of(s.threads, "thread") << ")"
             << (s.varying_colors != s.colors ? ", " + count_of(s.varying_colors, "colour") + " per Jacobian with " +

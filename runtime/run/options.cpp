@@ -228,6 +228,7 @@ void apply(RunSettings& r, const OptionSpec& s, const Parsed& p) {
     case OptionId::coloring: o.uncolored_jacobian = !p.flag; break;
     case OptionId::constant_entries: o.constant_jacobian_entries = p.flag; break;
     case OptionId::klu_reanalyze: o.keep_klu_analysis = !p.flag; break;
+    case OptionId::jacobian_reuse: o.jacobian_reuse = p.flag; break;
     case OptionId::output_steps: r.output.steps = p.flag; break;
     case OptionId::output_times: r.output.times = p.word; break;
     case OptionId::output_grid: r.output.grid = p.word; break;

@@ -64,6 +64,7 @@ std::vector<StatisticField> make_fields() {
   sim("counters", "steps", "steps", I, true, "IDA steps", S(steps));
   sim("counters", "residual_calls", "residual_calls", I, true, "residual evaluations by IDA", S(residual_calls));
   sim("counters", "jacobian_evaluations", "jacobian_evaluations", I, true, "Jacobian evaluations", S(jacobian_evaluations));
+  sim("counters", "jacobian_reforms", "jacobian_reforms", I, true, "Jacobians re-formed for a new cj from the last one (no model call)", S(jacobian_reforms));
   sim("counters", "jacobian_residual_calls", "jacobian_residual_calls", I, true, "residual evaluations for finite-difference Jacobians (evaluations × colours)", S(jacobian_residual_calls));
   sim("counters", "directional_calls", "directional_calls", I, true, "directional-derivative calls", S(directional_calls));
   sim("counters", "nonlinear_iterations", "nonlinear_iterations", I, true, "Newton iterations", S(nonlinear_iterations));

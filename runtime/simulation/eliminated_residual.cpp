@@ -344,4 +344,18 @@ EvalStatus EliminatedResidual::expand(double t, std::span<const double> y, std::
   return EvalStatus::ok;
 }
 
+bool EliminatedResidual::known_derivative_part(std::vector<DerivativeEntry>& out) const {
+  std::vector<DerivativeEntry> full;
+  if (!full_.known_derivative_part(full)) return false;
+  std::vector<DerivativeEntry> reduced;
+  for (const DerivativeEntry& e : full) {
+    if (e.row >= plan_.reduced_row.size() || e.column >= plan_.reduced_unknown.size()) return false;
+    const std::size_t row = plan_.reduced_row[e.row], column = plan_.reduced_unknown[e.column];
+    if (row == no_index || column == no_index) return false;  // g or z_Z has a y' part
+    reduced.push_back({row, column, e.value});
+  }
+  out.insert(out.end(), reduced.begin(), reduced.end());
+  return true;
+}
+
 }  // namespace lsdae::simulation

@@ -65,6 +65,10 @@ class EliminatedResidual final : public kernels::ResidualFunction {
   kernels::EvalStatus residual(double t, std::span<const double> y, std::span<const double> yp,
                                std::span<double> r) override;
   bool has_jacobian_columns() const override { return full_.has_jacobian_columns(); }
+  // F = h − B·A⁻¹·g: when the full ∂G/∂y' is known and has no entry in an
+  // eliminated row (∂g/∂y' = 0) nor column, ∂F/∂y' is its kept part (in
+  // reduced indices); otherwise not known (false).
+  bool known_derivative_part(std::vector<DerivativeEntry>& out) const override;
   kernels::EvalStatus jacobian_columns(double t, std::span<const double> y, std::span<const double> yp, double cj,
                                        std::span<const std::size_t> columns, std::span<double> jv) override;
   kernels::EvalStatus jacobian_columns_split(double t, std::span<const double> y, std::span<const double> yp,

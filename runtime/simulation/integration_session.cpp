@@ -70,6 +70,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   io.threads = evaluation.instance_count();
   io.linear_solver = options.dense_linear_solver ? LinearSolverKind::dense : LinearSolverKind::klu;
   io.keep_klu_analysis = options.keep_klu_analysis;
+  io.jacobian_reuse = options.jacobian_reuse;
   jacobian_constants_ = {};
   varying_coloring_.reset();
   // The FMU's claims are checked before anything relies on them: its

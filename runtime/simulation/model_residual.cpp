@@ -169,6 +169,14 @@ kernels::EvalStatus ModelResidual::residual(double t, std::span<const double> y,
   return kernels::EvalStatus::ok;
 }
 
+bool ModelResidual::known_derivative_part(std::vector<DerivativeEntry>& out) const {
+  if (fully_implicit_ || state_stands_for_derivative_ || !synthesis_.empty()) return false;
+  for (std::size_t k = 0; k < rows_.size(); ++k)
+    if (rows_[k].kind == RowKind::state_equation && xdot_in_yp_[rows_[k].index])
+      out.push_back({k, xdot_from_[rows_[k].index], 1.0});
+  return true;
+}
+
 kernels::EvalStatus ModelResidual::jacobian_columns(double t, std::span<const double> y, std::span<const double> yp,
                                                   double cj, std::span<const std::size_t> columns,
                                                   std::span<double> jv) {

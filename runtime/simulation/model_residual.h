@@ -66,6 +66,10 @@ class ModelResidual final : public kernels::ResidualFunction {
   bool has_jacobian_columns() const override {
     return instance_.provides_directional_derivatives() && synthesis_.empty() && directional_trusted_;
   }
+  // Semi-explicit form without synthesized rows: ∂G/∂y' is 1 at each state
+  // row's own ẋ_i (a differential unknown) and 0 elsewhere, whatever the FMU
+  // computes. Fully implicit forms and synthesized rows: not known (false).
+  bool known_derivative_part(std::vector<DerivativeEntry>& out) const override;
   // After the FMU's directional derivatives were found wrong
   // (jacobian_claims.h): has_jacobian_columns() is false from then on, so
   // the Jacobian and a linear elimination take finite differences.

@@ -321,6 +321,7 @@ const SimulationStats& Simulation::statistics() {
   s.first_step_retries = is.first_step_retries;
   s.events_continued = is.events_continued;
   s.roots_dismissed = m.roots_dismissed;
+  s.jacobian_reforms = is.jacobian_reforms;
   // What the other collaborators counted.
   const simulation::EventLoop::Counts& events = m.events.counts();
   s.state_events = events.state_events;

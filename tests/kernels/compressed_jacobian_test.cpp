@@ -452,5 +452,103 @@ TEST(CompressedJacobianConstants, NoConstantEntryLeavesTodaysPath) {
   EXPECT_THROW(jac.set_constant_entries(wrong, varying.coloring), std::invalid_argument);
 }
 
+// ---- re-forming for a new cj (CompressedJacobian::reform)
+
+std::vector<ResidualFunction::DerivativeEntry> diagonal_derivative(std::size_t n, const MassChain* chain) {
+  std::vector<ResidualFunction::DerivativeEntry> b;
+  for (std::size_t i = 0; i < n; ++i) b.push_back({i, i, chain != nullptr ? chain->mass(i) : 1.0});
+  return b;
+}
+
+// ∂G/∂y unchanged (the same y): the matrix re-formed for a new cj is the one
+// a fresh evaluation gives there, without a model call; a varying entry with
+// a y' part (the diagonal) to rounding, the constant entries bitwise.
+TEST(CompressedJacobianReform, ANewCjGivesTheFreshMatrixWithoutACall) {
+  for (const bool constants : {false, true}) {
+    Problem s(60);
+    MassChain f(60, 1.0), g(60, 1.0);  // g: the fresh evaluations' own
+    const ConstantEntries entries = chain_entries(s.pattern, false, EntryLifetime::run);
+    const structure::VaryingColoring varying = structure::color_varying_columns(s.pattern, constant_flags(entries));
+    CompressedJacobian jac(s.pattern, s.coloring, 1), fresh(s.pattern, s.coloring, 1);
+    if (constants) {
+      jac.set_constant_entries(entries, varying.coloring);
+      fresh.set_constant_entries(entries, varying.coloring);
+    }
+    ASSERT_TRUE(jac.set_known_derivative_part(diagonal_derivative(60, &f)));
+    ResidualFunction* pool[] = {&f};
+    ResidualFunction* fresh_pool[] = {&g};
+    std::vector<double> values(s.pattern.nnz()), expected(s.pattern.nnz());
+    EXPECT_FALSE(jac.can_reform()) << "nothing saved yet";
+    JacobianPoint point{0.0, s.y, s.yp, {}, 40.0, 0.025, {}, {}};
+    ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+    ASSERT_TRUE(jac.can_reform());
+    const std::size_t calls = f.calls;
+    for (const double cj : {75.0, 9.5, 4e4}) {
+      jac.reform(cj, values);
+      EXPECT_EQ(f.calls, calls) << "no model call";
+      JacobianPoint at{0.0, s.y, s.yp, {}, cj, 1.0 / cj, {}, {}};
+      ASSERT_EQ(fresh.evaluate_directional(fresh_pool, at, expected), EvalStatus::ok);
+      for (std::size_t c = 0; c < s.pattern.cols(); ++c)
+        for (std::size_t p = s.pattern.col_ptr()[c]; p < s.pattern.col_ptr()[c + 1]; ++p) {
+          EXPECT_NEAR(values[p], expected[p], 4e-16 * (2 * cj + 8)) << "column " << c << " at cj " << cj;
+          if (constants && s.pattern.row_idx()[p] != c) {
+            EXPECT_EQ(values[p], expected[p]) << "a constant entry";
+          }
+        }
+    }
+    EXPECT_EQ(jac.counters().reforms, 3u);
+    EXPECT_EQ(jac.counters().evaluations, 1u);
+    jac.invalidate_constants();  // an event: the saved matrix is dropped
+    EXPECT_FALSE(jac.can_reform());
+    EXPECT_THROW(jac.reform(5.0, values), std::logic_error);
+  }
+}
+
+// Difference quotients are not kept for re-forming (their truncation error
+// would last), nor is a failed evaluation.
+TEST(CompressedJacobianReform, NeitherDifferencesNorAFailedEvaluationAreKept) {
+  Problem s(30);
+  Tridiagonal f(30);
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  ASSERT_TRUE(jac.set_known_derivative_part(diagonal_derivative(30, nullptr)));
+  ResidualFunction* pool[] = {&f};
+  std::vector<double> values(s.pattern.nnz());
+  ASSERT_EQ(f.residual(0.0, s.y, s.yp, s.r), EvalStatus::ok);
+  JacobianPoint point{0.0, s.y, s.yp, s.r, 10.0, 0.1, s.weights, {}};
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_TRUE(jac.can_reform());
+  ASSERT_EQ(jac.evaluate_finite_differences(pool, point, values), EvalStatus::ok);
+  EXPECT_FALSE(jac.can_reform()) << "difference quotients";
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  jac.set_finite_difference_columns(std::vector<bool>(30, false));
+  EXPECT_FALSE(jac.can_reform()) << "a revision of the columns drops it";
+  std::vector<bool> wrong(30, false);
+  wrong[7] = true;
+  jac.set_finite_difference_columns(wrong);
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_FALSE(jac.can_reform()) << "a colour taken by differences";
+  jac.set_finite_difference_columns({});
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_TRUE(jac.can_reform());
+  f.fail_at_calls = f.calls + 1;
+  EXPECT_EQ(jac.evaluate_finite_differences(pool, point, values), EvalStatus::recoverable);
+  EXPECT_FALSE(jac.can_reform());
+}
+
+// B must be the whole of ∂G/∂y' inside the pattern: an entry outside it, or
+// twice, makes re-forming unavailable.
+TEST(CompressedJacobianReform, ADerivativePartOutsideThePatternIsRefused) {
+  Problem s(10);
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  std::vector<ResidualFunction::DerivativeEntry> b = diagonal_derivative(10, nullptr);
+  b.push_back({0, 9, 1.0});
+  EXPECT_FALSE(jac.set_known_derivative_part(b));
+  b.pop_back();
+  b.push_back(b.front());
+  EXPECT_FALSE(jac.set_known_derivative_part(b));
+  b.pop_back();
+  EXPECT_TRUE(jac.set_known_derivative_part(b));
+}
+
 }  // namespace
 }  // namespace lsdae::kernels

@@ -110,6 +110,10 @@ struct IntegratorOptions {
   // KLU: keep the symbolic analysis at restarts (events), factor afresh with it
   // (klu_symbolic_reuse.h); false: SUNDIALS' re-analysis at every restart.
   bool keep_klu_analysis = true;
+  // Directional Jacobians: re-form the last one for a new cj where ∂G/∂y'
+  // is known (ResidualFunction::known_derivative_part), by the rule of
+  // jacobian_reuse.h; false (and finite differences): every setup evaluates afresh.
+  bool jacobian_reuse = false;
   // With event indicators: look for crossings inside each accepted step too,
   // on IDA's interpolating polynomial (ida_interior_roots.cpp).
   bool scan_inside_steps = true;

@@ -6,7 +6,7 @@
 //   the problem          main, pool, pattern, options, jacobian (the coloured Jacobian)
 //   IDA's memory         ctx, ida, the N_Vectors; initialized, clock   (ida_integrator.cpp)
 //   the linear solver    linear (IdaLinearSolver)                       (ida_linear_solver.cpp)
-//   the nonlinear solver projecting (in-step projection only)
+//   the nonlinear solver projecting (in-step projection only), newton (Jacobian reuse without it)
 //   messages, NaN record diagnostics (IdaDiagnostics)                   (ida_diagnostics.cpp)
 //   counters             residual_calls, carried (IDAReInit zeroes IDA's) (ida_statistics.cpp)
 //   the first step       at_start, y_start, yp_start, first_step_retries,
@@ -34,6 +34,7 @@
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/ida_linear_solver.h"
 #include "simulation/ida/ida_statistics.h"
+#include "simulation/ida/jacobian_reuse.h"
 
 namespace lsdae::simulation {
 
@@ -66,6 +67,12 @@ struct IdaIntegrator::Impl {
   // ---- solvers (ida_linear_solver.cpp) and diagnostics (ida_diagnostics.cpp)
   IdaLinearSolver linear;
   SUNNonlinearSolver projecting = nullptr;  // options.step_projection only
+  // Jacobian reuse without a projection: the Newton solver with the setup
+  // wrapper (ProjectingNonlinearSolver with no projection); else IDA's own.
+  SUNNonlinearSolver newton = nullptr;
+  // Jacobian reuse (jacobian_reuse.h): on when options.jacobian_reuse and ∂G/∂y' is known.
+  bool reuse_on = false;
+  JacobianReuse reuse;
   IdaDiagnostics diagnostics;
 
   // ---- counters (ida_statistics.cpp)

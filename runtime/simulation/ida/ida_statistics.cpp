@@ -13,6 +13,7 @@ IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
   steps += o.steps;
   residual_calls += o.residual_calls;
   jacobian_evaluations += o.jacobian_evaluations;
+  jacobian_reforms += o.jacobian_reforms;
   jacobian_residual_calls += o.jacobian_residual_calls;
   directional_calls += o.directional_calls;
   nonlinear_iterations += o.nonlinear_iterations;
@@ -68,6 +69,7 @@ IntegratorStats IdaIntegrator::stats() const {
   s.jacobian_nonzeros = m.pattern.nnz();
   s.eliminated = full_n_ - n_;
   s.jacobian_evaluations = static_cast<long>(m.jacobian.counters().evaluations);
+  s.jacobian_reforms = static_cast<long>(m.jacobian.counters().reforms);
   s.jacobian_residual_calls = static_cast<long>(m.jacobian.counters().residual_calls);
   s.directional_calls = static_cast<long>(m.jacobian.counters().directional_calls);
   s.residual_calls = m.residual_calls;

@@ -19,6 +19,7 @@ struct IntegratorStats {
   long steps = 0;
   long residual_calls = 0;          // by IDA itself (Newton iterations, IC)
   long jacobian_evaluations = 0;
+  long jacobian_reforms = 0;        // setups that re-formed the saved Jacobian for a new cj (jacobian_reuse.h)
   long jacobian_residual_calls = 0; // finite-difference calls: evaluations × colours
   long directional_calls = 0;       // directional evaluations × colours
   long nonlinear_iterations = 0;

@@ -7,6 +7,8 @@
 
 #include <vector>
 
+#include "simulation/ida/jacobian_reuse.h"
+
 namespace lsdae::simulation {
 
 namespace {
@@ -16,7 +18,26 @@ struct ProjectingContent {
   StepProjection project;
   std::exception_ptr* error = nullptr;
   std::vector<double> y, yp, w;
+  JacobianReuse* reuse = nullptr;            // null: IDA's setup given to the inner solver as it is
+  SUNNonlinSolLSetupFn ida_lsetup = nullptr;  // IDA's setup (idaNlsLSetup), called by projecting_lsetup
 };
+
+// The solver whose solve() runs on this thread: the inner Newton solver
+// calls its setup with IDA's memory only, so projecting_lsetup finds its
+// content here (solve() sets it for the duration of the inner solve).
+thread_local ProjectingContent* projecting_active = nullptr;
+
+// IDA's setup, and a re-formed matrix reported as not current (jcur false):
+// a failed Newton iteration is then retried with jbad (a fresh Jacobian,
+// jacobian_reuse.h) instead of failing the step.
+int projecting_lsetup(booleantype jbad, booleantype* jcur, void* mem) {
+  ProjectingContent* c = projecting_active;
+  if (c == nullptr || c->ida_lsetup == nullptr || c->reuse == nullptr) return -1;
+  c->reuse->setup_requested(jbad != SUNFALSE);
+  const int flag = c->ida_lsetup(jbad, jcur, mem);
+  if (flag == 0 && c->reuse->reformed()) *jcur = SUNFALSE;
+  return flag;
+}
 
 ProjectingContent& content(SUNNonlinearSolver nls) { return *static_cast<ProjectingContent*>(nls->content); }
 
@@ -27,8 +48,11 @@ int setup(SUNNonlinearSolver nls, N_Vector y, void* mem) { return SUNNonlinSolSe
 int solve(SUNNonlinearSolver nls, N_Vector y0, N_Vector ycor, N_Vector w, realtype tol, booleantype call_setup,
           void* mem) {
   ProjectingContent& c = content(nls);
+  ProjectingContent* const outer = projecting_active;
+  projecting_active = &c;
   const int flag = SUNNonlinSolSolve(c.inner, y0, ycor, w, tol, call_setup, mem);
-  if (flag != SUN_NLS_SUCCESS) return flag;
+  projecting_active = outer;
+  if (flag != SUN_NLS_SUCCESS || !c.project) return flag;
   realtype t = 0, cj = 0;
   N_Vector yypred = nullptr, yppred = nullptr, yyn = nullptr, ypn = nullptr, res = nullptr;
   void* user = nullptr;
@@ -73,7 +97,9 @@ int free_solver(SUNNonlinearSolver nls) {
 
 int set_sys_fn(SUNNonlinearSolver nls, SUNNonlinSolSysFn f) { return SUNNonlinSolSetSysFn(content(nls).inner, f); }
 int set_lsetup_fn(SUNNonlinearSolver nls, SUNNonlinSolLSetupFn f) {
-  return SUNNonlinSolSetLSetupFn(content(nls).inner, f);
+  ProjectingContent& c = content(nls);
+  c.ida_lsetup = f;
+  return SUNNonlinSolSetLSetupFn(c.inner, c.reuse != nullptr && f != nullptr ? projecting_lsetup : f);
 }
 int set_lsolve_fn(SUNNonlinearSolver nls, SUNNonlinSolLSolveFn f) {
   return SUNNonlinSolSetLSolveFn(content(nls).inner, f);
@@ -89,7 +115,7 @@ int get_num_conv_fails(SUNNonlinearSolver nls, long* n) { return SUNNonlinSolGet
 }  // namespace
 
 SUNNonlinearSolver ProjectingNonlinearSolver::make(N_Vector y_template, SUNContext ctx, StepProjection project,
-                                                   std::exception_ptr* error) {
+                                                   std::exception_ptr* error, JacobianReuse* reuse) {
   SUNNonlinearSolver inner = SUNNonlinSol_Newton(y_template, ctx);
   if (inner == nullptr) return nullptr;
   SUNNonlinearSolver nls = SUNNonlinSolNewEmpty(ctx);
@@ -110,7 +136,7 @@ SUNNonlinearSolver ProjectingNonlinearSolver::make(N_Vector y_template, SUNConte
   nls->ops->getnumiters = get_num_iters;
   nls->ops->getcuriter = get_cur_iter;
   nls->ops->getnumconvfails = get_num_conv_fails;
-  nls->content = new ProjectingContent{inner, std::move(project), error, {}, {}, {}};
+  nls->content = new ProjectingContent{inner, std::move(project), error, {}, {}, {}, reuse, nullptr};
   return nls;
 }
 

@@ -31,6 +31,15 @@
 // > 0 for a recoverable failure; it may throw (the exception is stored and
 // reported as an unrecoverable failure, -1, and re-thrown by the caller).
 // The point (t_n, y_pred, y'_pred, c_j) comes from IDAGetNonlinearSystemData.
+// An empty `project` makes it the Newton solver alone.
+//
+// Jacobian reuse (jacobian_reuse.h): with `reuse`, IDA's linear solver setup
+// (idaNlsLSetup, which always reports jcur = true) is wrapped: `reuse` hears
+// the Newton solver's jbad before the setup, and a setup that re-formed the
+// saved matrix for the new cj is reported as jcur = false, so that
+// sunnonlinsol_newton.c retries a failed iteration with a fresh Jacobian
+// (jbad) as it does for a matrix of an earlier step, instead of failing the
+// step (IDA would cut h by 4).
 #ifndef LSDAE_RUNTIME_SIMULATION_IDA_PROJECTING_NONLINEAR_SOLVER_H
 #define LSDAE_RUNTIME_SIMULATION_IDA_PROJECTING_NONLINEAR_SOLVER_H
 
@@ -42,14 +51,16 @@
 
 namespace lsdae::simulation {
 
+class JacobianReuse;
+
 using StepProjection =
     std::function<int(double t, std::span<double> y, std::span<const double> yp, std::span<const double> weights)>;
 
 struct ProjectingNonlinearSolver {
   // `y_template`: an N_Vector of IDA's size; `error` receives an exception
-  // thrown by `project`.
+  // thrown by `project`; `reuse`: null, or kept by pointer (must outlive the solver).
   static SUNNonlinearSolver make(N_Vector y_template, SUNContext ctx, StepProjection project,
-                                 std::exception_ptr* error);
+                                 std::exception_ptr* error, JacobianReuse* reuse = nullptr);
 };
 
 }  // namespace lsdae::simulation

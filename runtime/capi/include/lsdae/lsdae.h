@@ -129,6 +129,8 @@ typedef struct {
   int coloring;                     /* 1: coloured Jacobians (init); 0: one column at a time (a baseline) */
   int constant_entries;             /* 1: constant Jacobian entries evaluated once (init); 0: every time */
   int klu_reanalyze;                /* 0: KLU's analysis kept at events (init); 1: redone at each (a baseline) */
+  /* -- appended: Jacobian reuse (--jacobian-reuse) -- */
+  int jacobian_reuse;               /* 1: the last Jacobian re-formed for a new cj where possible; 0: fresh (init) */
 } lsdae_options;
 
 /* SimulationStats as plain numbers (counters: for the whole run so far). */
@@ -168,6 +170,9 @@ typedef struct {
   double largest_drift;               /* the largest constraint drift (constraints projection or none) */
   int terminated_by_fmu;              /* 1 when the FMU asked to terminate */
   double klu_fill_ratio;              /* (klu_lnz + klu_unz) / jacobian_nonzeros */
+  /* -- appended: Jacobian reuse (SimulationStats) -- */
+  long jacobian_reforms;              /* IDA setups that re-formed the last Jacobian for a new cj (no model call;
+                                         not in jacobian_evaluations) */
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;

@@ -107,6 +107,12 @@ struct SimulationOptions {
   // reset() to the next run when its pattern is the same; false: analysed
   // again at every event and every run, as SUNDIALS does (for comparison).
   bool keep_klu_analysis = true;
+  // IDA's setups for a new cj re-form the last Jacobian (J + Δcj·∂G/∂y',
+  // ∂G/∂y' known: the semi-explicit form) instead of evaluating the model,
+  // CVODE's reuse rule (runtime/simulation/ida/jacobian_reuse.h); false (the
+  // default, until the ACTIVSg2000 stall of docs/notes/jacreuse-status.md is
+  // understood): a fresh Jacobian at every setup, as IDA does.
+  bool jacobian_reuse = false;
   // Algebraic unknowns that every row depends on linearly with constant
   // coefficients (dependenciesKind constant, fixed) eliminated before IDA
   // sees the system, where a cost model finds it does not add Jacobian
@@ -197,6 +203,10 @@ struct SimulationStats {
   // FMI's rule): IDA went on without an event (docs/simulation/events.md,
   // "The FMU's domains after an event"). Not counted as state events.
   long roots_dismissed = 0;
+  // IDA setups that re-formed the last Jacobian for a new cj instead of
+  // evaluating one (SimulationOptions::jacobian_reuse; docs/algorithms.md,
+  // "Re-forming the iteration matrix for a new cj"); not in jacobian_evaluations.
+  long jacobian_reforms = 0;
   // wall time per phase, seconds
   double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
   double reached_time = 0;

@@ -1,0 +1,85 @@
+// runtime/simulation/ida/jacobian_reuse.h -- when IDA's Jacobian callback
+// evaluates the Jacobian afresh and when it re-forms the saved one for the
+// new cj (kernels/compressed_jacobian.h, CompressedJacobian::reform).
+//
+// Why. IDA (SUNDIALS 6.4, ida.c: idaNls) calls its linear solver setup at
+// the first step after IDAInit/IDAReInit, whenever cj = α/h left
+// [cj_last·(1 − dcj)/(1 + dcj), cj_last·(1 + dcj)/(1 − dcj)] = [0.6, 1.67]
+// (dcj = 0.25, IDASetDeltaCjLSetup) and when its Newton solver asks again
+// after a failure; every setup evaluates J = ∂G/∂y + cj·∂G/∂y' in full,
+// because the matrix mixes the two parts. CVODE keeps a saved Jacobian and
+// only re-forms I − γJ when γ changed (cvode_ls.c, cvLsSetup:
+//     jbad = nst == 0 || nst >= nstlj + msbj || (convfail == CV_FAIL_BAD_J
+//            && dgamma < CVLS_DGMAX) || convfail == CV_FAIL_OTHER;
+// otherwise the saved J is reused, msbj = 51 by default). The same rule for
+// IDA, where ∂G/∂y' is known (CompressedJacobian::can_reform):
+//
+// A Jacobian is evaluated afresh when
+//   1. there is no saved one (none yet, or dropped: an event, whether IDA
+//      restarted or went on from its history, CompressedJacobian::
+//      invalidate_constants; a failed evaluation; a revised claim);
+//   2. IDA has taken no step since its (re)initialization (nst = 0: every
+//      IDAInit, IDAReInit, IDACalcIC and first-step retry) -- so a restart,
+//      and the restart of a snapshot (run_snapshot.h), begin from the same
+//      state whatever came before;
+//   3. the saved one is kMaxAge steps old or older (CVODE's msbj);
+//   4. IDA's Newton solver asks for a setup with jbad (it failed with a
+//      matrix that was re-formed: ProjectingNonlinearSolver reports such a
+//      setup as jcur = false, so sunnonlinsol_newton.c retries with jbad
+//      instead of failing the step; idaNlsLSetup always says jcur = true);
+//   5. a step failed in its nonlinear solve since the last setup (IDA
+//      cut the step after a fresh matrix failed too; IDAGetNumStepSolveFails:
+//      CVODE's CV_FAIL_OTHER).
+// Otherwise it is re-formed. Everything is counted, nothing timed: the
+// choice is deterministic.
+//
+// kMaxAge = 20 steps, not CVODE's 51: IDA's own rule already re-uses the
+// factored matrix for as many steps as cj stays in range, so a re-form is
+// asked for only when the step size changed by a factor 5/3; the varying part
+// it keeps has already aged over those steps (grid models: a limiter, a load
+// switching to constant impedance change ∂G/∂y between events without a
+// restart). 20 keeps the rate of fresh evaluations at about one in 20 steps
+// at worst, more than one in two saved on the PSS/E workload
+// (docs/performance/import-and-grids.md).
+// Cost: O(1) per Jacobian call.
+#ifndef LSDAE_RUNTIME_SIMULATION_IDA_JACOBIAN_REUSE_H
+#define LSDAE_RUNTIME_SIMULATION_IDA_JACOBIAN_REUSE_H
+
+namespace lsdae::simulation {
+
+class JacobianReuse {
+ public:
+  static constexpr long kMaxAge = 20;
+
+  // Set by the Newton solver's setup wrapper just before IDA's setup
+  // (ProjectingNonlinearSolver): whether it asked with jbad.
+  void setup_requested(bool jbad) {
+    jbad_ = jbad;
+    reformed_ = false;
+  }
+  // Whether the last setup re-formed the matrix (then the Newton solver is
+  // told jcur = false).
+  bool reformed() const { return reformed_; }
+
+  // The decision at a Jacobian call: `can_reform` (a matrix saved and ∂G/∂y'
+  // known), IDA's steps and convergence failures since its last
+  // (re)initialization. Records the call; true: re-form.
+  bool reform_now(bool can_reform, long steps, long failures) {
+    const bool fresh = !can_reform || steps == 0 || steps >= fresh_steps_ + kMaxAge || jbad_ || failures > failures_;
+    jbad_ = false;
+    failures_ = failures;
+    if (fresh) fresh_steps_ = steps;
+    reformed_ = !fresh;
+    return reformed_;
+  }
+
+ private:
+  long fresh_steps_ = 0;  // IDA's steps at the last fresh evaluation
+  long failures_ = 0;     // IDA's convergence failures at the last call
+  bool jbad_ = false;
+  bool reformed_ = false;
+};
+
+}  // namespace lsdae::simulation
+
+#endif  // LSDAE_RUNTIME_SIMULATION_IDA_JACOBIAN_REUSE_H

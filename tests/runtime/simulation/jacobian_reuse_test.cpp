@@ -1,0 +1,89 @@
+// tests/runtime/simulation/jacobian_reuse_test.cpp -- the saved Jacobian
+// re-formed for IDA's new cj (runtime/simulation/ida/jacobian_reuse.h,
+// kernels/compressed_jacobian.h: CompressedJacobian::reform): the rule, and
+// runs of semi-explicit FMUs with and without it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "catalog.h"
+#include "lsdae/fmu.h"
+#include "lsdae/simulation.h"
+#include "simulation/ida/jacobian_reuse.h"
+
+namespace lsdae {
+namespace {
+
+using simulation::JacobianReuse;
+
+TEST(JacobianReuseRule, FreshAtRestartsAfterFailuresAndWhenOld) {
+  JacobianReuse r;
+  EXPECT_FALSE(r.reform_now(false, 5, 0)) << "nothing saved";
+  EXPECT_FALSE(r.reform_now(true, 0, 0)) << "IDA (re)started: nst = 0";
+  EXPECT_TRUE(r.reform_now(true, 3, 0));
+  EXPECT_TRUE(r.reformed());
+  r.setup_requested(true);  // the Newton solver failed with it: jbad
+  EXPECT_FALSE(r.reformed());
+  EXPECT_FALSE(r.reform_now(true, 3, 0)) << "jbad: fresh";
+  EXPECT_TRUE(r.reform_now(true, 4, 0)) << "jbad is for one setup only";
+  EXPECT_FALSE(r.reform_now(true, 4, 1)) << "a step failed its nonlinear solve since the last setup";
+  EXPECT_TRUE(r.reform_now(true, 5, 1));
+  EXPECT_TRUE(r.reform_now(true, 4 + JacobianReuse::kMaxAge - 1, 1));
+  EXPECT_FALSE(r.reform_now(true, 4 + JacobianReuse::kMaxAge, 1)) << "kMaxAge steps old";
+  EXPECT_TRUE(r.reform_now(true, 5 + JacobianReuse::kMaxAge, 1));
+  // A restart: the same decisions as a new object's, whatever came before.
+  JacobianReuse fresh;
+  for (const auto& [steps, failures] : std::vector<std::pair<long, long>>{{0, 0}, {1, 0}, {2, 1}, {3, 1}, {25, 1}})
+    EXPECT_EQ(r.reform_now(true, steps, failures), fresh.reform_now(true, steps, failures)) << steps;
+}
+
+struct ReuseRun {
+  SimulationStats stats;
+  std::vector<double> values;  // the scalar Float64 variables at `rows` times
+};
+
+ReuseRun run_with_reuse(const std::string& fmu, bool reuse, int rows) {
+  SimulationOptions options;
+  options.jacobian_reuse = reuse;
+  auto sim = Simulation::create(Fmu::open(test::fmu_path(fmu)), options);
+  std::vector<ValueReference> vrs;
+  for (const auto& v : sim->fmu().model_description().variables)
+    if (v.type == VariableType::float64 && v.dimensions.empty()) vrs.push_back(v.value_reference);
+  sim->initialize();
+  const double start = sim->start_time(), stop = sim->stop_time();
+  ReuseRun r;
+  std::vector<double> row(vrs.size());
+  for (int k = 1; k <= rows; ++k) {
+    sim->advance_to(start + (stop - start) * k / rows);
+    sim->get(vrs, row);
+    r.values.insert(r.values.end(), row.begin(), row.end());
+  }
+  r.stats = sim->statistics();
+  return r;
+}
+
+class JacobianReuseRuns : public ::testing::TestWithParam<std::string> {};
+
+// Semi-explicit FMUs (∂G/∂y' = 1 at each state row's own ẋ): setups re-form,
+// fewer Jacobians are evaluated, every setup is one or the other, and the
+// results agree with fresh Jacobians at every setup to the tolerance's order.
+TEST_P(JacobianReuseRuns, ReformsAndAgreesWithFreshJacobians) {
+  const ReuseRun on = run_with_reuse(GetParam(), true, 20), off = run_with_reuse(GetParam(), false, 20);
+  EXPECT_EQ(off.stats.jacobian_reforms, 0);
+  EXPECT_EQ(off.stats.jacobian_evaluations, off.stats.linear_solver_setups) << "IDA alone: fresh at every setup";
+  EXPECT_GT(on.stats.jacobian_reforms, 0) << GetParam();
+  EXPECT_LT(on.stats.jacobian_evaluations, off.stats.jacobian_evaluations);
+  EXPECT_EQ(on.stats.jacobian_evaluations + on.stats.jacobian_reforms, on.stats.linear_solver_setups)
+      << "every setup evaluates or re-forms";
+  ASSERT_EQ(on.values.size(), off.values.size());
+  for (std::size_t k = 0; k < on.values.size(); ++k)
+    EXPECT_NEAR(on.values[k], off.values[k], 1e-3 * (1.0 + std::fabs(off.values[k]))) << GetParam() << " value " << k;
+}
+
+INSTANTIATE_TEST_SUITE_P(SemiExplicit, JacobianReuseRuns,
+                         ::testing::Values("PowerGrid_case39_semi_explicit", "BouncingBall_ode"));
+
+}  // namespace
+}  // namespace lsdae
