@@ -68,9 +68,6 @@ void print_summary(Simulation& sim, std::size_t rows, const std::string& output)
             << (s.events_continued > 0
                     ? count_of(s.events_continued, "event") + " without a restart (IDA went on from its history); "
                     : std::string())
-            << (s.roots_dismissed > 0
-                    ? count_of(s.roots_dismissed, "root") + " of IDA's back into the FMU's own domain (no event); "
-                    : std::string())
             << (s.first_step_retries > 0
                     ? count_of(s.first_step_retries, "first step") + " tried again smaller; "
                     : std::string())

@@ -30,24 +30,6 @@ void IndicatorDomains::map(double t, std::span<double> z) {
   }
 }
 
-std::vector<signed char> fmu_domains_of(std::span<const double> z) {
-  std::vector<signed char> domains(z.size());
-  for (std::size_t j = 0; j < z.size(); ++j)
-    domains[j] = z[j] > kIndicatorZeroBand ? 1 : (z[j] < -kIndicatorZeroBand ? -1 : 0);  // the band, NaN: none
-  return domains;
-}
-
-bool root_changes_no_domain(std::span<const int> roots, std::span<const signed char> domains) {
-  if (roots.size() != domains.size()) return false;
-  bool any = false;
-  for (std::size_t j = 0; j < roots.size(); ++j) {
-    if (roots[j] == 0) continue;
-    any = true;
-    if (domains[j] == 0 || (roots[j] > 0) != (domains[j] > 0)) return false;
-  }
-  return any;
-}
-
 std::size_t IndicatorDomains::parked() const {
   return parked_.size() - static_cast<std::size_t>(std::count(parked_.begin(), parked_.end(), char{kFree}));
 }

@@ -64,28 +64,6 @@
 
 namespace lsdae::simulation {
 
-// After an event, the domain the FMU left each indicator in, from its own
-// values right after Event Mode (fmi3GetEventIndicators): +1 above the band
-// below, -1 below it, 0 none: within kIndicatorZeroBand of 0 or not finite.
-// FMI's importer takes these values as the reference for the next change of
-// domain (the Reference-FMUs' fmusim: "initialize previous event indicators"
-// after fmi3EnterContinuousTimeMode). An indicator left within rounding of 0
-// has no domain here: at a restart IDA parks it (above), and its leaving the
-// band may be no root, so a later root of it may leave a domain it entered
-// unseen (a bouncing ball left at h = 0 rises without a root and falls with one).
-std::vector<signed char> fmu_domains_of(std::span<const double> z);
-
-// Whether a root of IDA's (`roots`: +1 rose into z > 0, -1 fell into z <= 0,
-// 0 none, per indicator) changes no domain of the FMU's: it has a crossing,
-// and every crossing ends in the domain the FMU left that indicator in
-// (`domains`, fmu_domains_of). IDA's reference is its own evaluation at its
-// own point, which for an FMU that solves its algebraic equations at the
-// event differs from the FMU's by up to IDA's Newton tolerance; an indicator
-// that starts on the other side for IDA and returns is no state event by
-// FMI's definition. A crossing out of the FMU's domain always counts: false.
-// Cost: O(number of indicators).
-bool root_changes_no_domain(std::span<const int> roots, std::span<const signed char> domains);
-
 // Half-width of the band around 0 in which an indicator left by an event is
 // taken as left at 0 (1000 unit roundoffs: a few ulps of the quantities an
 // indicator such as p - p_latch subtracts, for magnitudes up to about 10).

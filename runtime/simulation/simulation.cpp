@@ -320,7 +320,6 @@ const SimulationStats& Simulation::statistics() {
   s.klu_analyses_carried_over = is.klu_adopted_analyses;
   s.first_step_retries = is.first_step_retries;
   s.events_continued = is.events_continued;
-  s.roots_dismissed = m.roots_dismissed;
   s.jacobian_reforms = is.jacobian_reforms;
   // What the other collaborators counted.
   const simulation::EventLoop::Counts& events = m.events.counts();

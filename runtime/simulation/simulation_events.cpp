@@ -48,21 +48,6 @@
 //     more steps; BouncingBall's impacts 1.1e-6 off the analytic times);
 // and the observer sees the values after. The FMU asking to terminate ends
 // the run at t, observed after.
-//
-// No event without a change of domain (keep_fmu_domains, dismiss_root;
-// docs/simulation/events.md, "The FMU's domains after an event"): right after
-// the event iteration the FMU's indicators are read at its own values (one
-// fmi3GetEventIndicators), the reference FMI's importer takes. A root IDA
-// returns whose every crossing ends in the domain the FMU left that indicator
-// in changes no domain: no Event Mode, no restart or continuation check, no
-// per-segment constants taken again; IDA goes on from where it returned (its
-// steps are those it takes without the stop). IDA's reference is its own
-// evaluation at its own point, which for an FMU that solves its algebraic
-// equations at the event (PsseGrid) differs from the FMU's by IDA's Newton
-// tolerance: such an indicator started on the other side for IDA, and its
-// return was a root at which the FMU switched nothing. A crossing out of the
-// FMU's domain is an event as before; roots found by the scan inside a step
-// are never dismissed.
 #include <cmath>
 #include <span>
 #include <string>
@@ -71,7 +56,6 @@
 
 #include "common/format.h"
 #include "lsdae/log.h"
-#include "simulation/indicator_domains.h"
 #include "simulation/simulation_impl.h"
 
 namespace lsdae {
@@ -93,7 +77,6 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
     fmu_algebraic.resize(dae.algebraic_vrs.size());
     if (evaluation->instance(0).get_float64(dae.algebraic_vrs, fmu_algebraic) != CallStatus::ok) fmu_algebraic.clear();
   }
-  keep_fmu_domains();
   // The restart's first step: the step before, after a state event whose
   // re-initialization (if any) moved the states by less than IDA's tolerance.
   bool keep_step = kind == simulation::EventLoop::Pending::state;
@@ -173,24 +156,6 @@ void Simulation::Impl::restart_after_event(double t, const std::vector<double>& 
     session.set_point(std::move(y), std::move(yp));
   }
   session.restart(t);  // the failure names the residuals left
-}
-
-void Simulation::Impl::keep_fmu_domains() {
-  fmu_domains.clear();
-  const std::size_t n = settings->indicators;
-  if (n == 0) return;
-  // At the FMU's own values as it left Event Mode (nothing set since).
-  std::vector<double> z(n);
-  if (evaluation->instance(0).get_event_indicators(z) == CallStatus::ok) fmu_domains = simulation::fmu_domains_of(z);
-}
-
-bool Simulation::Impl::dismiss_root() {
-  if (fmu_domains.empty() || !session.has_integrator() || session.integrator().roots_found_inside_step()) return false;
-  if (!simulation::root_changes_no_domain(session.integrator().roots_found(), fmu_domains)) return false;
-  ++roots_dismissed;
-  log_debug("the root at t = " + format_number(session.integrator().time()) +
-            " returns event indicators to the FMU's own domains: no event");
-  return true;
 }
 
 bool Simulation::Impl::jump_within_tolerance(std::span<const double> before, std::span<const double> after) const {

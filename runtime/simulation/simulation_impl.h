@@ -90,11 +90,6 @@ struct Simulation::Impl {
   // there, with a new integrator): IDA restarts after it, never goes on from
   // its history, so the restored run and this one stay bitwise the same.
   bool event_after_pause = false;
-  // The domain the FMU left each event indicator in at the last event (its
-  // own fmi3GetEventIndicators right after Event Mode: +1 z > 0, -1 z <= 0,
-  // 0 not finite); empty before the first event (simulation_events.cpp).
-  std::vector<signed char> fmu_domains;
-  long roots_dismissed = 0;  // IDA's roots that changed no domain of the FMU's (dismiss_root)
 
   // ---- a new index-1 system (simulation_structure.cpp)
   // The evaluation's residuals and the projector for its current structure.
@@ -135,13 +130,6 @@ struct Simulation::Impl {
   // The invariants' values read again (at the instance's point, time t) and
   // handed to the residuals and the projector.
   void refresh_invariants(double t);
-  // After an event iteration: the domains the FMU left its indicators in.
-  void keep_fmu_domains();
-  // A root IDA returned (not one found inside a step) whose every crossing
-  // ends in the domain the FMU left that indicator in at the last event: no
-  // change of domain (FMI 3.0 3.1.1), so no event; counted, true. IDA goes
-  // on at the next step from where it returned.
-  bool dismiss_root();
   // Faults counted from here on: NaN residuals (the integrator) and fmi3Discard returns.
   void mark_faults();
 

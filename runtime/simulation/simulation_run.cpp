@@ -162,7 +162,6 @@ double Simulation::advance_to(double t_target) {
       const simulation::StepOutcome outcome = session.step(t_target);
       const double t_ida = session.ida_time();
       if (outcome == simulation::StepOutcome::root) {
-        if (m.dismiss_root()) continue;  // back into the FMU's domain: no event (simulation_events.cpp)
         m.events.set_pending(EventLoop::Pending::state);
         continue;
       }

@@ -207,9 +207,6 @@ class IdaIntegrator {
   // (+1 rising, -1 falling, 0 none), one per function; also those found
   // inside a step (ida_interior_roots.cpp).
   std::vector<int> roots_found() const;
-  // Whether those roots were found inside the step by lsdae's scan
-  // (ida_interior_roots.cpp), not returned by IDA's own root finding.
-  bool roots_found_inside_step() const;
   // One internal step (IDA_ONE_STEP), never past the stop time. `tout` only
   // tells IDA the direction and scale on the first call. Throws
   // lsdae::Error(solver) naming the time, the step and IDA's reason (ida_step.cpp).

@@ -59,8 +59,6 @@ void IdaIntegrator::set_root_function(std::size_t count, RootFunction g) {
   }
 }
 
-bool IdaIntegrator::roots_found_inside_step() const { return impl_->inside_root_found; }
-
 std::vector<int> IdaIntegrator::roots_found() const {
   if (impl_->inside_root_found) return impl_->inside_roots;
   std::vector<int> found(impl_->root_count, 0);

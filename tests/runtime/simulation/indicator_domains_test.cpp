@@ -90,34 +90,5 @@ TEST(IndicatorDomains, AnEvaluationAtTheRestartPointAgainDecidesAsTheFirst) {
   EXPECT_EQ(mapped(d, {0.0, 0.5}, 0.5 + 4e-15)[0], -std::numeric_limits<double>::min());
 }
 
-// The FMU's domains after an event (fmu_domains_of): the signs of its own
-// values as it left Event Mode; none for a value within rounding of 0 (a
-// bouncing ball left at h = 0: IDA parks it, and it rises without a root) or
-// not finite.
-TEST(IndicatorDomains, TheFmuDomainsAreTheSignsOfItsPostEventValues) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(fmu_domains_of(std::vector<double>{1e-8, -1.5e-7, 0.0, 1e-14, -2e-13, nan}),
-            (std::vector<signed char>{1, -1, 0, 0, 0, 0}));
-}
-
-// A root of IDA's changes no domain only when every crossing ends where the
-// FMU left the indicator (ACTIVSg2000: a limiter indicator the FMU shifted to
-// +1e-8 at its own point, -1.5e-7 at IDA's, rising back above 0); a crossing
-// out of the FMU's domain is always an event, alone or with others.
-TEST(IndicatorDomains, OnlyARootBackIntoTheFmuDomainsChangesNoDomain) {
-  const std::vector<signed char> domains{1, -1, 1, 0};
-  auto no_change = [&](std::vector<int> roots) { return root_changes_no_domain(roots, domains); };
-  EXPECT_TRUE(no_change({1, 0, 0, 0}));    // rose back into z > 0
-  EXPECT_TRUE(no_change({0, -1, 0, 0}));   // fell back into z <= 0
-  EXPECT_TRUE(no_change({1, -1, 1, 0}));   // all of them back
-  EXPECT_FALSE(no_change({-1, 0, 0, 0}));  // fell out of z > 0: a change of domain
-  EXPECT_FALSE(no_change({0, 1, 0, 0}));   // rose out of z <= 0
-  EXPECT_FALSE(no_change({1, 0, -1, 0}));  // one back, one out: the event stands
-  EXPECT_FALSE(no_change({0, 0, 0, 1}));   // no domain known
-  EXPECT_FALSE(no_change({0, 0, 0, -1}));
-  EXPECT_FALSE(no_change({0, 0, 0, 0}));   // no crossing: not for this rule to decide
-  EXPECT_FALSE(root_changes_no_domain(std::vector<int>{1, 0}, domains));  // sizes differ
-}
-
 }  // namespace
 }  // namespace lsdae::simulation

@@ -498,27 +498,5 @@ TEST(Simulation, ABallThatComesToRestIsNoZenoPoint) {
   EXPECT_EQ(sim->get("v"), 0.0);
 }
 
-// No event without a change of domain (docs/simulation/events.md, "The FMU's
-// domains after an event"), and no true crossing lost to that rule: the
-// slider-crank's indicator z = p - p_latch, left below 0 by the release (a
-// time event), rises through 0 at the next latching and falls back within one
-// step of IDA's (1.20 to 1.67 s: z < 0 at both ends). The crossing is out of
-// the domain the FMU left z in, found by the scan inside the step, and an
-// event: three latchings, none dismissed, the slider held at p_latch.
-TEST(Simulation, ACrossingOutOfTheFmuDomainIsAnEventEvenWithinOneStep) {
-  SimulationOptions options;
-  options.stop_time = 3.0;
-  options.output_interval = 0.01;
-  auto sim = Simulation::create(Fmu::open(test::fmu_path("SliderCrank_ode")), options);
-  sim->initialize();
-  EXPECT_EQ(sim->advance_to(1.5), 1.5);
-  EXPECT_NEAR(sim->get("p"), 1.5, 1e-9) << "the second latching was missed";
-  EXPECT_EQ(sim->advance_to(3.0), 3.0);
-  const SimulationStats s = sim->statistics();
-  EXPECT_EQ(s.state_events, 3);
-  EXPECT_EQ(s.time_events, 3);
-  EXPECT_EQ(s.roots_dismissed, 0);
-}
-
 }  // namespace
 }  // namespace lsdae

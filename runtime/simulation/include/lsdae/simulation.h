@@ -198,11 +198,6 @@ struct SimulationStats {
   // step) instead of restarting (docs/simulation/events.md, "Going on from
   // IDA's history"); the other events restarted IDA.
   long events_continued = 0;
-  // Roots of IDA's root finding that only returned event indicators to the
-  // domain the FMU left them in at the last event (no change of domain by
-  // FMI's rule): IDA went on without an event (docs/simulation/events.md,
-  // "The FMU's domains after an event"). Not counted as state events.
-  long roots_dismissed = 0;
   // IDA setups that re-formed the last Jacobian for a new cj instead of
   // evaluating one (SimulationOptions::jacobian_reuse; docs/algorithms.md,
   // "Re-forming the iteration matrix for a new cj"); not in jacobian_evaluations.
