@@ -118,6 +118,8 @@ struct IdaIntegrator::Impl {
   double ida_g_t = 0.0;
   std::vector<double> ida_g;
   int remember_roots(double t, int status, const double* g);
+  // Throws Error when t or an indicator is not finite (ida_roots.cpp).
+  static void check_finite_roots(double t, const double* g, std::size_t count);
 
   // Recovers the full point at (t, y_r, y'_r); on a refusal the kept unknowns
   // are exact and the eliminated ones keep the values they had (the failure

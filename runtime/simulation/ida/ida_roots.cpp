@@ -12,13 +12,40 @@
 // diagnostics and reported as an IDA failure (-1), never thrown through C.
 #include <ida/ida.h>
 
+#include <cmath>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "common/format.h"
+#include "lsdae/error.h"
 
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/ida_integrator_impl.h"
 
 namespace lsdae::simulation {
+
+// IDA's root finding (IDARootfind, the Illinois rule) moves a trial time
+// between the ends of the step by the indicators' values there. An infinite
+// or NaN indicator makes that time NaN, and it has been seen to leave the step
+// (t = -inf) with finite indicators on ACTIVSg2000 with every PSS/E model;
+// from there every comparison is false and IDASolve loops for ever asking the
+// indicators at that time. So a non-finite time or indicator ends the run
+// here (the exception is kept by the diagnostics, IDA returns
+// IDA_RTFUNC_FAIL, the rows computed so far stay).
+void IdaIntegrator::Impl::check_finite_roots(double t, const double* g, std::size_t count) {
+  if (!std::isfinite(t))
+    throw Error(ErrorKind::solver, "event indicators: IDA's root finding asked for them at t = " + format_number(t) +
+                                       ", outside the step → IDA's root finding broke down (SUNDIALS IDARootfind); "
+                                       "rerun with another --rtol or a --max-step, and report it with the FMU");
+  for (std::size_t i = 0; i < count; ++i)
+    if (!std::isfinite(g[i]))
+      throw Error(ErrorKind::fmu_call, "event indicators: t = " + format_number(t) + ": indicator " +
+                                           std::to_string(i) + " of " + std::to_string(count) + " is " +
+                                           format_number(g[i]) +
+                                           " → an FMU's event indicators must be finite (FMI 3.0, "
+                                           "fmi3GetEventIndicators); fix the FMU's indicator");
+}
 
 int IdaIntegrator::Impl::roots(realtype t, N_Vector yy, N_Vector ypp, realtype* gout, void* data) {
   auto* self = static_cast<Impl*>(data);
@@ -39,6 +66,7 @@ int IdaIntegrator::Impl::roots(realtype t, N_Vector yy, N_Vector ypp, realtype* 
 }
 
 int IdaIntegrator::Impl::remember_roots(double t, int status, const double* g) {
+  if (status == 0) check_finite_roots(t, g, root_count);
   // IDA's last evaluation after an accepted step is at its end (IDARcheck3):
   // the scan inside the step takes it from here (ida_interior_roots.cpp).
   ida_g_valid = status == 0;

@@ -1,0 +1,72 @@
+// tests/runtime/simulation/ida_roots_test.cpp -- a non-finite event indicator
+// ends the run with a message instead of hanging IDA's root finding
+// (ida_roots.cpp: IDARootfind's Illinois rule turns an infinite indicator
+// into a NaN trial time and then loops for ever, asking g at t = NaN; found on
+// ACTIVSg2000 with every PSS/E model).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "lsdae/error.h"
+#include "simulation/ida/ida_integrator.h"
+#include "structure/coloring.h"
+#include "structure/pattern.h"
+
+namespace lsdae {
+namespace {
+
+// y' = -y, one unknown.
+class Decay : public kernels::ResidualFunction {
+ public:
+  std::size_t size() const override { return 1; }
+  kernels::EvalStatus residual(double, std::span<const double> y, std::span<const double> yp,
+                               std::span<double> r) override {
+    r[0] = yp[0] + y[0];
+    return kernels::EvalStatus::ok;
+  }
+};
+
+// Two indicators: one falls through 0 at t = 0.5 (a true root, so that IDA's
+// root finding runs); the other turns from +inf to -inf at t = 0.3.
+std::string run_with_indicator(double jump_value) {
+  Decay model;
+  const structure::Pattern pattern = structure::Pattern::from_rows(1, {{0}});
+  const structure::Coloring coloring = structure::color_columns_best(pattern);
+  simulation::IntegratorOptions o;
+  o.atol.assign(1, 1e-8);
+  o.id = {1};
+  simulation::IdaIntegrator ida(model, {&model}, pattern, coloring, o);
+  ida.set_root_function(2, [jump_value](double t, std::span<const double>, std::span<const double>,
+                                        std::span<double> g) {
+    g[0] = 0.5 - t;
+    g[1] = t < 0.3 ? std::numeric_limits<double>::infinity() : jump_value;
+    return 0;
+  });
+  const std::vector<double> y0{1.0}, yp0{-1.0};
+  ida.start(0.0, y0, yp0);
+  ida.set_stop_time(1.0);
+  try {
+    for (int k = 0; k < 100000; ++k)
+      if (ida.one_step(1.0) == simulation::StepOutcome::stop_time) return "reached the stop time";
+    return "no end after 100000 steps";
+  } catch (const Error& e) {
+    return std::string(to_string(e.kind())) + ": " + e.what();
+  }
+}
+
+TEST(IdaRoots, AnInfiniteIndicatorEndsTheRunWithAMessage) {
+  const std::string seen = run_with_indicator(-std::numeric_limits<double>::infinity());
+  EXPECT_NE(seen.find("must be finite"), std::string::npos) << seen;
+  EXPECT_NE(seen.find("indicator 1 of 2 is inf"), std::string::npos) << seen;
+}
+
+TEST(IdaRoots, ANanIndicatorEndsTheRunWithAMessage) {
+  const std::string seen = run_with_indicator(std::numeric_limits<double>::quiet_NaN());
+  EXPECT_NE(seen.find("must be finite"), std::string::npos) << seen;
+}
+
+}  // namespace
+}  // namespace lsdae
