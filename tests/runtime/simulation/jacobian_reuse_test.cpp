@@ -8,9 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog.h"
-#include "lsdae/fmu.h"
 #include "lsdae/simulation.h"
+#include "sampled_run.h"
 #include "simulation/ida/jacobian_reuse.h"
 
 namespace lsdae {
@@ -39,29 +38,10 @@ TEST(JacobianReuseRule, FreshAtRestartsAfterFailuresAndWhenOld) {
     EXPECT_EQ(r.reform_now(true, steps, failures), fresh.reform_now(true, steps, failures)) << steps;
 }
 
-struct ReuseRun {
-  SimulationStats stats;
-  std::vector<double> values;  // the scalar Float64 variables at `rows` times
-};
-
-ReuseRun run_with_reuse(const std::string& fmu, bool reuse, int rows) {
+test::SampledRun run_with_reuse(const std::string& fmu, bool reuse, int rows) {
   SimulationOptions options;
   options.jacobian_reuse = reuse;
-  auto sim = Simulation::create(Fmu::open(test::fmu_path(fmu)), options);
-  std::vector<ValueReference> vrs;
-  for (const auto& v : sim->fmu().model_description().variables)
-    if (v.type == VariableType::float64 && v.dimensions.empty()) vrs.push_back(v.value_reference);
-  sim->initialize();
-  const double start = sim->start_time(), stop = sim->stop_time();
-  ReuseRun r;
-  std::vector<double> row(vrs.size());
-  for (int k = 1; k <= rows; ++k) {
-    sim->advance_to(start + (stop - start) * k / rows);
-    sim->get(vrs, row);
-    r.values.insert(r.values.end(), row.begin(), row.end());
-  }
-  r.stats = sim->statistics();
-  return r;
+  return test::run_sampled(fmu, options, rows);
 }
 
 class JacobianReuseRuns : public ::testing::TestWithParam<std::string> {};
@@ -70,7 +50,7 @@ class JacobianReuseRuns : public ::testing::TestWithParam<std::string> {};
 // fewer Jacobians are evaluated, every setup is one or the other, and the
 // results agree with fresh Jacobians at every setup to the tolerance's order.
 TEST_P(JacobianReuseRuns, ReformsAndAgreesWithFreshJacobians) {
-  const ReuseRun on = run_with_reuse(GetParam(), true, 20), off = run_with_reuse(GetParam(), false, 20);
+  const test::SampledRun on = run_with_reuse(GetParam(), true, 20), off = run_with_reuse(GetParam(), false, 20);
   EXPECT_EQ(off.stats.jacobian_reforms, 0);
   EXPECT_EQ(off.stats.jacobian_evaluations, off.stats.linear_solver_setups) << "IDA alone: fresh at every setup";
   EXPECT_GT(on.stats.jacobian_reforms, 0) << GetParam();

@@ -14,38 +14,18 @@
 #include <span>
 #include <vector>
 
-#include "catalog.h"
-#include "lsdae/fmu.h"
 #include "lsdae/simulation.h"
 #include "simulation/ida/klu_symbolic_reuse.h"
+#include "sampled_run.h"
 
 namespace lsdae {
 namespace {
 
-struct RunRecord {
-  std::vector<double> values;  // every scalar Float64 variable at every output time
-  SimulationStats stats;
-};
-
 // The FMU's default experiment, `rows` output times.
-RunRecord run(const std::string& fmu, bool keep, int rows) {
+test::SampledRun run(const std::string& fmu, bool keep, int rows) {
   SimulationOptions options;
   options.keep_klu_analysis = keep;
-  auto sim = Simulation::create(Fmu::open(test::fmu_path(fmu)), options);
-  std::vector<ValueReference> vrs;
-  for (const auto& v : sim->fmu().model_description().variables)
-    if (v.type == VariableType::float64 && v.dimensions.empty()) vrs.push_back(v.value_reference);
-  sim->initialize();
-  const double start = sim->start_time(), stop = sim->stop_time();
-  RunRecord r;
-  std::vector<double> row(vrs.size());
-  for (int k = 1; k <= rows; ++k) {
-    sim->advance_to(start + (stop - start) * k / rows);
-    sim->get(vrs, row);
-    r.values.insert(r.values.end(), row.begin(), row.end());
-  }
-  r.stats = sim->statistics();
-  return r;
+  return test::run_sampled(fmu, options, rows);
 }
 
 class KluSymbolicReuse : public ::testing::TestWithParam<std::string> {};
@@ -53,8 +33,8 @@ class KluSymbolicReuse : public ::testing::TestWithParam<std::string> {};
 TEST_P(KluSymbolicReuse, AnalysesOnceAndMatchesReanalysisBitwise) {
   // PowerGrid case39: the fault and its clearing (2 time events); BouncingBall:
   // state events; CauerLowPass: a time event in a DAE.
-  const RunRecord kept = run(GetParam(), true, 40);
-  const RunRecord again = run(GetParam(), false, 40);
+  const test::SampledRun kept = run(GetParam(), true, 40);
+  const test::SampledRun again = run(GetParam(), false, 40);
   const long events = kept.stats.time_events + kept.stats.state_events + kept.stats.step_events;
   ASSERT_GT(events, 0) << GetParam() << " must have events for this test to mean anything";
 
