@@ -30,8 +30,6 @@
 // Not a ctest: a large FMU, seconds to minutes. Cost: the structural
 // pipeline once per folder (seconds for 12 000 unknowns), then
 // R * (2N + N/10 Jacobians) evaluations per build.
-#include <time.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -46,16 +44,13 @@
 #include "simulation/model_dae.h"
 #include "simulation/model_residual.h"
 #include "structure/pipeline.h"
+#include "thread_cpu.h"
 
 namespace {
 
 using namespace lsdae;
 
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
+using bench::thread_cpu_seconds;
 
 struct PsseEvalProblem {
   std::string folder;
@@ -81,16 +76,16 @@ std::unique_ptr<PsseEvalProblem> open_problem(const std::string& folder) {
   p->structure = structure::run_structure(p->dae.input, nullptr, options);
   if (!p->structure.index1) throw std::runtime_error(folder + ": structure failed: " + p->structure.analysis.error);
   p->fmu->load_binary();
-  double start = cpu_seconds();
+  double start = thread_cpu_seconds();
   p->instance = p->fmu->instantiate("bench");
-  p->instantiate_s = cpu_seconds() - start;
+  p->instantiate_s = thread_cpu_seconds() - start;
   if (p->fmu->manifest().present()) p->instance->enable_dae_mode();
-  start = cpu_seconds();
+  start = thread_cpu_seconds();
   p->instance->enter_initialization_mode(1e-6, 0.0, 10.0);
   p->instance->exit_initialization_mode();
   p->instance->update_discrete_states();
   p->instance->enter_continuous_time_mode();
-  p->initialize_s = cpu_seconds() - start;
+  p->initialize_s = thread_cpu_seconds() - start;
   p->residual = std::make_unique<simulation::ModelResidual>(*p->instance, p->dae, p->structure.analysis.system,
                                                             *p->structure.index1);
   simulation::DaePoint point = simulation::empty_point(p->dae, 0.0);
@@ -122,30 +117,30 @@ void check(kernels::EvalStatus s, const char* what) {
 
 void run_round(PsseEvalProblem& p, int n) {
   kernels::ResidualFunction& f = *p.residual;
-  double start = cpu_seconds();
+  double start = thread_cpu_seconds();
   for (int i = 0; i < n; ++i) {
     p.t += 1e-12;
     check(f.residual(p.t, p.y, p.yp, p.r), "residual");
   }
-  p.res_times.push_back((cpu_seconds() - start) / n);
+  p.res_times.push_back((thread_cpu_seconds() - start) / n);
   const std::size_t column = 0;
-  start = cpu_seconds();
+  start = thread_cpu_seconds();
   for (int i = 0; i < n; ++i) {
     p.t += 1e-12;
     check(f.residual(p.t, p.y, p.yp, p.r), "residual");
     check(f.jacobian_columns(p.t, p.y, p.yp, 1e3, std::span<const std::size_t>(&column, 1), p.one_column),
           "directional derivative");
   }
-  p.partial_times.push_back((cpu_seconds() - start) / n);
+  p.partial_times.push_back((thread_cpu_seconds() - start) / n);
   kernels::ResidualFunction* pool[] = {&f};
   const int jacobians = std::max(1, n / 10);
-  start = cpu_seconds();
+  start = thread_cpu_seconds();
   for (int i = 0; i < jacobians; ++i) {
     p.t += 1e-12;
     const kernels::JacobianPoint point{p.t, p.y, p.yp, p.r, 1e3, 1e-3, {}, {}};
     check(p.jacobian->evaluate_directional(pool, point, p.jac_values), "Jacobian");
   }
-  p.jac_times.push_back((cpu_seconds() - start) / jacobians);
+  p.jac_times.push_back((thread_cpu_seconds() - start) / jacobians);
 }
 
 double median(std::vector<double> v) {

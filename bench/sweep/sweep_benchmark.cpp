@@ -20,8 +20,6 @@
 // status and message; the metrics) and the totals. CPU time of the thread
 // that ran the scenario is the measure on a loaded machine; wall time says
 // what a user waits on an idle one.
-#include <time.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +39,7 @@
 #include "lsdae/sweep.h"
 #include "sweep/mpi_scheduler.h"
 #include "sweep/scenario_runner.h"
+#include "../thread_cpu.h"
 
 namespace {
 
@@ -48,11 +47,7 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 // CPU seconds of the calling thread: the work of a scenario, whatever else
 // the machine runs (rank 0 runs its scenarios in a thread of their own).
-double thread_cpu() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
+double thread_cpu() { return lsdae::bench::thread_cpu_seconds(); }
 
 struct Scenario {
   std::string id;
