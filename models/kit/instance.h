@@ -229,6 +229,11 @@ class Instance {
     if (mode_ != Mode::continuous_time || discrete_inputs_) ++discrete_epoch_;
   }
   void load_start_values();
+  // Writes values[i] to the Float64 variable refs[i], i < n, and touches only
+  // when some bits changed: compared up to the first value whose bits differ
+  // (an importer sets the same point again once per Jacobian colour: then
+  // nothing is written), written from there on (instance_values.cpp).
+  void write_float64(const ValueRef* refs, const double* values, std::size_t n);
 
   // Clock helpers (instance_clocks.cpp).
   struct ClockRun;

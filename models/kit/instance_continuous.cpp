@@ -43,16 +43,7 @@ bool check_count(const Instance& inst, const char* function, size_t given, size_
 fmi3Status Instance::set_continuous_states(const double x[], size_t n) {
   if (!check_mode("fmi3SetContinuousStates", {Mode::continuous_time, Mode::event})) return fmi3Error;
   if (!check_count(*this, "fmi3SetContinuousStates", n, desc_.states.size())) return fmi3Error;
-  double* v = f64_.data();
-  const ValueRef* states = desc_.states.data();
-  // Compare until the first value whose bits differ (an importer sets the
-  // same point again once per Jacobian colour: then nothing is written),
-  // write from there on.
-  size_t i = 0;
-  while (i < n && std::bit_cast<std::uint64_t>(v[states[i]]) == std::bit_cast<std::uint64_t>(x[i])) ++i;
-  if (i == n) return fmi3OK;
-  for (; i < n; ++i) v[states[i]] = x[i];
-  touch();
+  write_float64(desc_.states.data(), x, n);
   return fmi3OK;
 }
 

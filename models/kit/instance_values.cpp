@@ -112,6 +112,15 @@ fmi3Status Instance::get_float64(const fmi3ValueReference vrs[], size_t n, doubl
   return fmi3OK;
 }
 
+void Instance::write_float64(const ValueRef* refs, const double* values, std::size_t n) {
+  double* v = f64_.data();
+  std::size_t i = 0;
+  while (i < n && std::bit_cast<std::uint64_t>(v[refs[i]]) == std::bit_cast<std::uint64_t>(values[i])) ++i;
+  if (i == n) return;
+  for (; i < n; ++i) v[refs[i]] = values[i];
+  touch();
+}
+
 fmi3Status Instance::set_float64(const fmi3ValueReference vrs[], size_t n, const double values[], size_t n_values) {
   if (n != n_values) {
     log(fmi3Error, "logStatusError", "fmi3SetFloat64: nValues (" + std::to_string(n_values) +
@@ -136,15 +145,7 @@ fmi3Status Instance::set_float64(const fmi3ValueReference vrs[], size_t n, const
     }
     if (!check_clocked_access("fmi3SetFloat64", vrs[i], true)) return fmi3Error;
   }
-  double* v = f64_.data();
-  // Compare until the first value whose bits differ (an importer sets the
-  // same point again once per Jacobian colour: then nothing is written),
-  // write from there on.
-  size_t i = 0;
-  while (i < n && std::bit_cast<std::uint64_t>(v[vrs[i]]) == std::bit_cast<std::uint64_t>(values[i])) ++i;
-  if (i == n) return fmi3OK;
-  for (; i < n; ++i) v[vrs[i]] = values[i];
-  touch();
+  write_float64(vrs, values, n);
   return fmi3OK;
 }
 
