@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace lsdae::simulation {
 
 void IndicatorDomains::map(double t, std::span<double> z) {
-  constexpr double kTiny = std::numeric_limits<double>::min();
+  constexpr double kTiny = kIndicatorTiny;
   // At the restart point (again): its values decide (header).
   if (armed_ || t == t_restart_ || parked_.size() != z.size()) {
     parked_.assign(z.size(), kFree);
@@ -26,7 +25,11 @@ void IndicatorDomains::map(double t, std::span<double> z) {
       }
       parked_[j] = kFree;  // left the band: z itself (a root where it left to the other side)
     }
-    if (z[j] == 0.0) z[j] = -kTiny;  // exactly 0 is in the domain z <= 0
+    if (z[j] == 0.0) {
+      z[j] = -kTiny;  // exactly 0 is in the domain z <= 0
+    } else if (std::fabs(z[j]) < kTiny) {
+      z[j] = std::copysign(kTiny, z[j]);  // the same domain, a magnitude IDA's products survive (header)
+    }
   }
 }
 

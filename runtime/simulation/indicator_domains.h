@@ -14,12 +14,13 @@
 //
 // The rule lsdae follows, per indicator, between two (re)starts of IDA:
 //   - Not parked: the value IDA sees has the sign of FMI's domain: z itself,
-//     except exactly 0, which is passed as -DBL_MIN (the domain z <= 0). A root
-//     is then a change of domain, and only that.
+//     except exactly 0, which is passed as -kIndicatorTiny (the domain z <= 0),
+//     and a nonzero |z| below kIndicatorTiny, passed as +-kIndicatorTiny (its
+//     sign's domain). A root is then a change of domain, and only that.
 //   - Parked: at the (re)start |z_j| <= kIndicatorZeroBand (the FMU left the
 //     indicator at 0 to rounding: a value an importer's Newton iteration gives
 //     an algebraic variable jitters by a few ulps). While it stays within the
-//     band IDA sees the domain it had at the restart: +-DBL_MIN for a nonzero
+//     band IDA sees the domain it had at the restart: +-kIndicatorTiny for a nonzero
 //     value (FMI's domain is its sign; jitter inside the band is no change of
 //     domain), exactly 0 for an exact 0 (no domain: IDA keeps the component
 //     inactive from the start and active again once it moves away, without a
@@ -39,7 +40,23 @@
 //   tolerance-wide band would hide real crossings of small excursions (the
 //   last bounces before a Zeno point are lower than 1e-6).
 //   Values outside the band at every restart give IDA the FMU's values
-//   bitwise (the map is the identity for z != 0).
+//   bitwise (the map is the identity for |z| >= kIndicatorTiny).
+//
+// Why kIndicatorTiny = 2^-500 and not the least normal number (DBL_MIN):
+// IDARootfind (SUNDIALS 6.4, ida.c) finds the side of its trial time tmid on
+// which an indicator changed sign by the product glo * g(tmid) < 0. With an
+// exact 0 passed as -DBL_MIN, that product against a value a few ulps above 0
+// (+1.1e-16 * -2.2e-308 = -2.4e-324, below half the least subnormal) rounds to
+// -0, the change of domain in (tlo, tmid) goes unseen, tlo moves past it, and
+// the bracket is lost: glo and ghi now have one sign, IDA may report a root
+// where no indicator changed domain, or its Illinois weight alpha doubles at
+// every pass until alpha * |glo| passes |ghi| and the secant's trial time
+// leaves the step (seen: t = -inf on ACTIVSg2000 with every PSS/E model, a
+// limiter reaching its hysteresis point exactly; IDASolve then looped until
+// ida_roots.cpp's guard ended the run). With
+// every magnitude IDA sees at least 2^-500, every product of two is at least
+// 2^-1000, a normal number: the sign test is exact. The secant's weights are
+// unaffected for any value an FMU computes (|z| >= 2^-500 passes bitwise).
 //
 // The parking is a function of the restart point: every evaluation at the
 // restart time decides it anew from the values there, as the first did. IDA
@@ -47,7 +64,7 @@
 // (IDARcheck1: g at t0 + h/10, which may be outside the band and end the
 // parking) when the first step is tried again from the same point
 // (IdaIntegrator's first-step retry, IDAReInit): with the parking ended the
-// 0 there became -DBL_MIN, IDA took it as the domain below, and the first
+// 0 there became -kIndicatorTiny, IDA took it as the domain below, and the first
 // step's positive value was a root that changed nothing (ControlledMotor as
 // a system: a second state event 2.7e-15 s after the limiter's, at which the
 // FMU switched nothing).
@@ -68,6 +85,11 @@ namespace lsdae::simulation {
 // taken as left at 0 (1000 unit roundoffs: a few ulps of the quantities an
 // indicator such as p - p_latch subtracts, for magnitudes up to about 10).
 inline constexpr double kIndicatorZeroBand = 2.2e-13;
+
+// The least magnitude IDA's root finding is given for an indicator (2^-500,
+// about 3.05e-151): the stand-in for an exact 0 and for a nonzero value
+// smaller than it (header comment above: IDARootfind's products).
+inline constexpr double kIndicatorTiny = 0x1p-500;
 
 class IndicatorDomains {
  public:

@@ -30,8 +30,14 @@ TEST(IndicatorDomains, NonzeroValuesPassBitwiseAndExactlyZeroIsInTheDomainBelow)
   // above it is: IDA sees a negative number either way, never a 0.
   const auto z = mapped(d, {0.0, 0.0});
   EXPECT_LT(z[0], 0.0);
-  EXPECT_EQ(z[0], -std::numeric_limits<double>::min());
-  EXPECT_EQ(mapped(d, {1e-300, -1e-300}), (std::vector<double>{1e-300, -1e-300}));
+  EXPECT_EQ(z[0], -kIndicatorTiny);
+  // A nonzero value below 2^-500 keeps its sign's domain at 2^-500, so that
+  // no product of two values IDARootfind forms underflows (header); from
+  // 2^-500 on the values pass bitwise.
+  EXPECT_EQ(mapped(d, {1e-300, -1e-300}), (std::vector<double>{kIndicatorTiny, -kIndicatorTiny}));
+  EXPECT_EQ(mapped(d, {1e-150, -0x1p-500}), (std::vector<double>{1e-150, -0x1p-500}));
+  // The smallest product of two values IDA sees is a normal number.
+  EXPECT_GE(kIndicatorTiny * kIndicatorTiny, std::numeric_limits<double>::min());
 }
 
 TEST(IndicatorDomains, AnIndicatorLeftAtExactlyZeroHasNoDomainUntilItLeavesTheBand) {
@@ -47,12 +53,12 @@ TEST(IndicatorDomains, AnIndicatorLeftAtExactlyZeroHasNoDomainUntilItLeavesTheBa
   EXPECT_EQ(mapped(d, {-1e-6, 0.2})[0], -1e-6);
   EXPECT_EQ(d.parked(), 0u);
   // Back in the band: now a domain like any other (0 is z <= 0).
-  EXPECT_EQ(mapped(d, {0.0, 0.1})[0], -std::numeric_limits<double>::min());
+  EXPECT_EQ(mapped(d, {0.0, 0.1})[0], -kIndicatorTiny);
   EXPECT_EQ(mapped(d, {1e-16, 0.1})[0], 1e-16);
 }
 
 TEST(IndicatorDomains, AnIndicatorLeftNearZeroKeepsTheDomainOfItsSign) {
-  constexpr double tiny = std::numeric_limits<double>::min();
+  constexpr double tiny = kIndicatorTiny;
   IndicatorDomains d;
   d.arm(0.0);
   // Left within rounding of 0 but not at 0: FMI's domain is its sign, held
@@ -87,7 +93,7 @@ TEST(IndicatorDomains, AnEvaluationAtTheRestartPointAgainDecidesAsTheFirst) {
   EXPECT_EQ(mapped(d, {1e-14, 0.5}, 0.5 + 1e-15)[0], 0.0);
   // Later evaluations at other times keep the rule: out of the band ends the parking.
   EXPECT_EQ(mapped(d, {3.6e-13, 0.5}, 0.5 + 3e-15)[0], 3.6e-13);
-  EXPECT_EQ(mapped(d, {0.0, 0.5}, 0.5 + 4e-15)[0], -std::numeric_limits<double>::min());
+  EXPECT_EQ(mapped(d, {0.0, 0.5}, 0.5 + 4e-15)[0], -kIndicatorTiny);
 }
 
 }  // namespace
