@@ -183,6 +183,10 @@ class Sweep:
                    "--no-progress"]
             # the full DAE, as the native solver integrates it, but for lsdae-elim (auto: the default)
             cmd += ["--eliminate", "auto" if variant == "lsdae-elim" else "off"]
+            # IDA's own Jacobian rule, as the native solver follows it (same steps, same Jacobians);
+            # lsdae's default re-forms the last Jacobian for a new cj (docs/algorithms.md)
+            if variant != "lsdae-elim":
+                cmd += ["--no-jacobian-reuse"]
             if variant == "dense":
                 cmd += ["--linear-solver", "dense"]
             if variant == "column":

@@ -103,7 +103,7 @@ void lsdae_options_init(lsdae_options* options) {
   options->coloring = 1;
   options->constant_entries = 1;
   options->klu_reanalyze = 0;
-  options->jacobian_reuse = 0;
+  options->jacobian_reuse = 1;
 }
 
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation) {

@@ -177,10 +177,13 @@ std::vector<OptionSpec> make_table() {
                                "Evaluate the Jacobian entries the FMU declares constant (dependenciesKind) at every "
                                "Jacobian, as the varying ones (for comparison and debugging)"),
                       kBaselines));
-  t.push_back(grouped(flag(OptionId::jacobian_reuse, "jacobian_reuse", simulation, "--jacobian-reuse", false,
-                           "Re-form the last directional Jacobian for IDA's new cj where dG/dy' is known "
-                           "(semi-explicit models), fresh after restarts, Newton failures and every 20 steps, as "
-                           "CVODE does (off: a fresh Jacobian at every setup, as IDA does; experimental)"),
+  t.push_back(grouped(cli_help(flag(OptionId::jacobian_reuse, "jacobian_reuse", simulation, "--no-jacobian-reuse",
+                                    true,
+                                    "Re-form the last directional Jacobian for IDA's new cj where dG/dy' is known "
+                                    "(semi-explicit models), fresh after restarts, Newton failures and every 20 "
+                                    "steps, as CVODE does (off: a fresh Jacobian at every setup, as IDA does)"),
+                               "Evaluate a fresh Jacobian at every IDA setup, as IDA does, instead of re-forming "
+                               "the last one for a new cj (for comparison)"),
                       kBaselines));
   t.push_back(grouped(flag(OptionId::klu_reanalyze, "klu_reanalyze", simulation, "--klu-reanalyze", false,
                            "Redo KLU's symbolic analysis at every event, as SUNDIALS does, instead of keeping the "

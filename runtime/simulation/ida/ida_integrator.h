@@ -113,6 +113,8 @@ struct IntegratorOptions {
   // Directional Jacobians: re-form the last one for a new cj where ∂G/∂y'
   // is known (ResidualFunction::known_derivative_part), by the rule of
   // jacobian_reuse.h; false (and finite differences): every setup evaluates afresh.
+  // A run's default is on (SimulationOptions::jacobian_reuse, which the
+  // integration session passes here); an integrator made directly evaluates afresh.
   bool jacobian_reuse = false;
   // With event indicators: look for crossings inside each accepted step too,
   // on IDA's interpolating polynomial (ida_interior_roots.cpp).

@@ -111,7 +111,7 @@ TEST(OptionsTable, SettingsReachEverySimulationOption) {
        {"projection_tolerance", std::string("1e-7"), ""}, {"reselect", false, ""},
        {"eliminate", std::string("auto"), ""},    {"linear_solver", std::string("dense"), ""},
        {"coloring", false, ""},                   {"constant_entries", false, ""},
-       {"klu_reanalyze", true, ""},               {"jacobian_reuse", true, ""},
+       {"klu_reanalyze", true, ""},               {"jacobian_reuse", false, ""},
        {"output_grid", std::string("log"), ""},
        {"max_rows", std::string("10"), ""},       {"output_roles", std::vector<std::string>{"states", "outputs"}, ""},
        {"format", std::string("mat"), ""}},
@@ -137,8 +137,8 @@ TEST(OptionsTable, SettingsReachEverySimulationOption) {
   EXPECT_TRUE(o.uncolored_jacobian);
   EXPECT_FALSE(o.constant_jacobian_entries);
   EXPECT_FALSE(o.keep_klu_analysis);
-  EXPECT_TRUE(o.jacobian_reuse);
-  EXPECT_FALSE(d.jacobian_reuse) << "off by default";
+  EXPECT_FALSE(o.jacobian_reuse);
+  EXPECT_TRUE(d.jacobian_reuse) << "on by default";
   EXPECT_EQ(s.output.grid, "log");
   EXPECT_EQ(s.output.max_rows, 10);
   EXPECT_EQ(s.results.roles, (std::vector<std::string>{"states", "outputs"}));

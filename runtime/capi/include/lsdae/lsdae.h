@@ -130,7 +130,7 @@ typedef struct {
   int constant_entries;             /* 1: constant Jacobian entries evaluated once (init); 0: every time */
   int klu_reanalyze;                /* 0: KLU's analysis kept at events (init); 1: redone at each (a baseline) */
   /* -- appended: Jacobian reuse (--jacobian-reuse) -- */
-  int jacobian_reuse;               /* 1: the last Jacobian re-formed for a new cj where possible; 0: fresh (init) */
+  int jacobian_reuse;               /* 1: the last Jacobian re-formed for a new cj where possible (init); 0: fresh */
 } lsdae_options;
 
 /* SimulationStats as plain numbers (counters: for the whole run so far). */

@@ -109,10 +109,9 @@ struct SimulationOptions {
   bool keep_klu_analysis = true;
   // IDA's setups for a new cj re-form the last Jacobian (J + Δcj·∂G/∂y',
   // ∂G/∂y' known: the semi-explicit form) instead of evaluating the model,
-  // CVODE's reuse rule (runtime/simulation/ida/jacobian_reuse.h); false (the
-  // default, until the ACTIVSg2000 stall of docs/notes/jacreuse-status.md is
-  // understood): a fresh Jacobian at every setup, as IDA does.
-  bool jacobian_reuse = false;
+  // CVODE's reuse rule (runtime/simulation/ida/jacobian_reuse.h; the
+  // default); false: a fresh Jacobian at every setup, as IDA does.
+  bool jacobian_reuse = true;
   // Algebraic unknowns that every row depends on linearly with constant
   // coefficients (dependenciesKind constant, fixed) eliminated before IDA
   // sees the system, where a cost model finds it does not add Jacobian
