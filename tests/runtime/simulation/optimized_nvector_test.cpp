@@ -56,11 +56,12 @@ TEST(OptimizedNVector, LinearCombinationIsTheFallbacksArithmeticBitwise) {
       SCOPED_TRACE("alias " + std::to_string(alias));
       Vectors plain(nvec + 1, n), fused(nvec + 1, n);
       ASSERT_EQ(lsdae_use_optimized_ops(fused.v[0]), 0);
-      for (int k = 1; k <= nvec; ++k) ASSERT_EQ(lsdae_use_optimized_ops(fused.v[k]), 0);
+      for (std::size_t k = 1; k < fused.v.size(); ++k) ASSERT_EQ(lsdae_use_optimized_ops(fused.v[k]), 0);
       ASSERT_EQ(plain.v[0]->ops->nvlinearcombination, nullptr) << "the package's serial vector has no fused operation";
       ASSERT_NE(fused.v[0]->ops->nvlinearcombination, nullptr);
-      N_Vector zp = alias < 0 ? plain.v[nvec] : plain.v[static_cast<std::size_t>(alias)];
-      N_Vector zf = alias < 0 ? fused.v[nvec] : fused.v[static_cast<std::size_t>(alias)];
+      const std::size_t at = static_cast<std::size_t>(alias < 0 ? nvec : alias);
+      N_Vector zp = plain.v[at];
+      N_Vector zf = fused.v[at];
       fallback(nvec, c.data(), plain.v.data(), zp);
       ASSERT_EQ(N_VLinearCombination(nvec, c.data(), fused.v.data(), zf), 0);
       EXPECT_TRUE(same_bits(zp, zf));
