@@ -31,6 +31,7 @@
 // see disturbance.h); the kit's implicit_form (openmodelica: shape B written as
 // OpenModelica's DAE export writes it).
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -128,6 +129,14 @@ class PowerGrid final : public Model {
       vi_[i] = b.algebraic(lsdae::powergrid::bus_name(grid_.bus_number[i], "Vi"), grid_.voltage[i].imag(), "",
                            "bus voltage, imaginary part, p.u.");
     }
+    // Per admittance entry the value references of its column's Vr and Vi:
+    // compute() reads them directly instead of through the column's bus.
+    entry_vr_.resize(grid_.y.nnz());
+    entry_vi_.resize(grid_.y.nnz());
+    for (std::size_t p = 0; p < grid_.y.nnz(); ++p) {
+      entry_vr_[p] = vr_[grid_.y.column[p]];
+      entry_vi_[p] = vi_[grid_.y.column[p]];
+    }
     fault_active_ = b.add(discrete("fault.active", "1 while the fault is on (fault.t_on <= time < fault.t_off)"));
     trip_open_ = b.add(discrete("trip.open", "1 once the branch is tripped (time >= trip.time)"));
     res_re_.resize(n);
@@ -193,11 +202,13 @@ class PowerGrid final : public Model {
       return;
     }
     const auto& y = grid_.y;
+    const Complex* value = y.value.data();
+    const ValueRef* entry_vr = entry_vr_.data();
+    const ValueRef* entry_vi = entry_vi_.data();
     for (std::size_t i = 0; i < y.n; ++i) {
       double re = 0, im = 0;
       for (std::size_t p = y.row_start[i]; p < y.row_start[i + 1]; ++p) {
-        const std::size_t k = y.column[p];
-        const double g = y.value[p].real(), bb = y.value[p].imag(), vr = v[vr_[k]], vi = v[vi_[k]];
+        const double g = value[p].real(), bb = value[p].imag(), vr = v[entry_vr[p]], vi = v[entry_vi[p]];
         re += g * vr - bb * vi;
         im += bb * vr + g * vi;
       }
@@ -402,6 +413,9 @@ class PowerGrid final : public Model {
 
   Complex voltage(const double* v, std::size_t bus) const { return {v[vr_[bus]], v[vi_[bus]]}; }
 
+  // The disturbance of the parameters' values; resolved again only when one
+  // of them changed (compute() and partials() ask at every call: two hash
+  // look-ups and a complex division each time before).
   Disturbance disturbance(const double* v) const {
     DisturbanceParameters p;
     p.fault_bus = v[p_fault_bus_];
@@ -411,7 +425,11 @@ class PowerGrid final : public Model {
     p.fault_x = v[p_fault_x_];
     p.trip_branch = v[p_trip_branch_];
     p.trip_time = v[p_trip_time_];
-    return lsdae::powergrid::resolve(candidates_, p, grid_.name);
+    if (resolved_ && std::memcmp(&p, &resolved_for_, sizeof p) == 0) return resolved_disturbance_;
+    resolved_disturbance_ = lsdae::powergrid::resolve(candidates_, p, grid_.name);  // throws: nothing kept
+    resolved_for_ = p;
+    resolved_ = true;
+    return resolved_disturbance_;
   }
 
   // d(res_i)/d(V_k) of the term a·V_k: the real 2×2 block [[Re a, −Im a], [Im a, Re a]].
@@ -488,6 +506,11 @@ class PowerGrid final : public Model {
   std::vector<ValueRef> delta_, omega_, der_delta_, der_omega_, vr_, vi_, res_re_, res_im_, res_delta_, res_omega_;
   ValueRef fault_active_ = 0, trip_open_ = 0;
   std::vector<ValueRef> h_;  // gen[m].H, calculated parameters
+  std::vector<ValueRef> entry_vr_, entry_vi_;  // per entry of grid_.y: its column's Vr and Vi
+  // disturbance(): the last parameter values resolved (bits) and their result.
+  mutable DisturbanceParameters resolved_for_;
+  mutable Disturbance resolved_disturbance_;
+  mutable bool resolved_ = false;
   ValueRef p_fault_bus_ = 0, p_fault_on_ = 0, p_fault_off_ = 0, p_fault_r_ = 0, p_fault_x_ = 0;
   ValueRef p_trip_branch_ = 0, p_trip_time_ = 0;
   lsdae::powergrid::DenseComplexLu lu_;

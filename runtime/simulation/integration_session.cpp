@@ -46,9 +46,20 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   io.atol.resize(nominal.size());
   for (std::size_t k = 0; k < io.atol.size(); ++k) io.atol[k] = settings_.atol * nominal[k];
   io.id = index1.ida_id();
+  // A restored run (adopt): what the run it continues learned, for this make() only.
+  std::optional<SessionLearned> adopted = std::exchange(adopted_, std::nullopt);
   // The OpenModelica form's incidence cannot tell x from ẋ (one value
-  // reference for both): every unknown stays in the test there.
-  if (!dae.state_stands_for_derivative) io.error_test = error_test_mask(evaluation.system(), index1);
+  // reference for both): every unknown stays in the test there. The mask
+  // depends on the structure alone, which a restored run shares with the run
+  // it continues: taken from that run (an O(nnz·√N) matching saved).
+  error_test_.reset();
+  if (!dae.state_stands_for_derivative) {
+    if (adopted && adopted->error_test && adopted->error_test->size() == N)
+      error_test_ = adopted->error_test;
+    else
+      error_test_ = std::make_shared<const std::vector<double>>(error_test_mask(evaluation.system(), index1));
+    io.error_test = *error_test_;
+  }
   if (const auto left_out = std::count(io.error_test.begin(), io.error_test.end(), 0.0);
       left_out > 0 && !std::exchange(error_test_logged_, true)) {
     std::string names;
@@ -101,7 +112,6 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   const bool eliminable = may_eliminate(evaluation, projecting);
   // A restored run (adopt): the kinds as the run it continues had them,
   // checked at that run's start, not again here.
-  std::optional<SessionLearned> adopted = std::exchange(adopted_, std::nullopt);
   const bool kinds_adopted =
       adopted && adopted->kinds && constants && adopted->kinds->lifetime.size() == iteration.nnz();
   if (kinds_adopted) {
@@ -114,7 +124,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
                              reported_claims_);
     distrust_reported_claims(evaluation, iteration, *checked);
   }
-  const bool eliminating = plan_elimination(evaluation, projecting, checked ? &*checked : nullptr);
+  // With the kinds adopted the plan is the one the run it continues made:
+  // where that run declined an elimination, it is not planned again.
+  const bool eliminating = plan_elimination(evaluation, projecting, checked ? &*checked : nullptr,
+                                            kinds_adopted && adopted->elimination_declined);
   full_kinds_.reset();
   if (eliminating && checked) full_kinds_ = *checked;
   // With an elimination the reduced system's entries are classified from the
@@ -192,9 +205,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
 }
 
 bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool projecting,
-                                          const kernels::ConstantEntries* checked) {
+                                          const kernels::ConstantEntries* checked, bool declined_before) {
   reduced_residuals_.clear();
   elimination_.reset();
+  elimination_declined_ = false;
   const ModelDae& dae = evaluation.dae();
   const auto& index1 = evaluation.index1();
   const structure::Pattern& iteration = evaluation.structure().iteration;
@@ -206,10 +220,11 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
   if (!may_eliminate(evaluation, projecting) || elimination_given_up_ || !hidden_dependencies_.empty() ||
       !wrong_unknowns_.empty())
     return false;
+  if (declined_before) return elimination_declined_ = true, false;
   structure::LinearElimination plan = plan_model_elimination(dae, evaluation.system(), index1, iteration, checked);
   // Everything eliminated (a purely algebraic linear model) would leave IDA
   // its internal clock alone: nothing gained, so nothing is eliminated.
-  if (!plan.any() || plan.kept.empty()) return false;
+  if (!plan.any() || plan.kept.empty()) return elimination_declined_ = true, false;
   // Cost model (issue 30): every residual of the reduced system evaluates
   // the full one and moves full-length vectors (eliminated_residual.h), so
   // it costs what the full residual costs and a little more; what it saves
@@ -222,7 +237,7 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
              std::to_string(index1.unknowns.size()) + " unknowns could be eliminated, fewer than " +
              std::to_string(static_cast<int>(kMinEliminatedShare * 100)) +
              " %: the reduced residual would cost more than IDA saves, so none is");
-    return false;
+    return elimination_declined_ = true, false;
   }
   // The second rule: the reduced Jacobian must not need more colours than the
   // full one. A partial Kron reduction of a network (PowerGrid case9: 8 → 10
@@ -236,7 +251,7 @@ bool IntegrationSession::plan_elimination(ModelEvaluation& evaluation, bool proj
              " unknowns could be eliminated, but the reduced Jacobian would need " +
              std::to_string(reduced_coloring.colors) + " colours instead of " + std::to_string(full_colors) +
              ": none is");
-    return false;
+    return elimination_declined_ = true, false;
   }
   elimination_ = std::move(plan);
   elimination_z_coloring_ = structure::color_columns(elimination_->z_columns);
@@ -361,6 +376,8 @@ SessionLearned IntegrationSession::learned() const {
   l.reported_claims = reported_claims_;
   l.wrong_unknowns = wrong_unknowns_;
   l.hidden_dependencies = hidden_dependencies_;
+  l.error_test = error_test_;
+  l.elimination_declined = elimination_declined_;
   if (!elimination_ && varying_coloring_ && !jacobian_constants_.lifetime.empty()) {
     // Shared with the snapshots before while they are the same (O(entries)
     // to compare, where a copy per snapshot cost as much and kept it).

@@ -168,7 +168,11 @@ class IntegrationSession {
   // something (elimination_, the reduced residuals and colourings set);
   // false otherwise (all cleared).
   // `checked`: the entries' kinds after the claims check (null: as declared).
-  bool plan_elimination(ModelEvaluation& evaluation, bool projecting, const kernels::ConstantEntries* checked);
+  // `declined_before`: the run this one continues planned on the same kinds
+  // and declined (SessionLearned::elimination_declined): declined again
+  // without planning.
+  bool plan_elimination(ModelEvaluation& evaluation, bool projecting, const kernels::ConstantEntries* checked,
+                        bool declined_before = false);
   // Whether this run may eliminate at all (the options, the form, the index):
   // make() classifies the kinds for it, plan_elimination() plans on it.
   bool may_eliminate(const ModelEvaluation& evaluation, bool projecting) const;
@@ -252,6 +256,10 @@ class IntegrationSession {
   std::optional<structure::Pattern> augmented_;
   structure::Coloring augmented_coloring_;
   bool error_test_logged_ = false;  // said once which unknowns IDA's error test leaves out
+  // The last make()'s error-test mask (null: every unknown in the test), and
+  // whether its plan_elimination() planned and declined: for learned().
+  std::shared_ptr<const std::vector<double>> error_test_;
+  bool elimination_declined_ = false;
   double stop_time_;
   // The indicators' FMI domains for IDA's root finding (indicator_domains.h).
   IndicatorDomains indicator_domains_;

@@ -161,7 +161,7 @@ OutputReader::OutputReader(std::vector<OutputChannel> channels) : channels_(std:
     const VariableType type = c.variable->type;
     auto [it, fresh] = group_of_type.emplace(type, groups_.size());
     if (fresh) {
-      groups_.push_back({{}, Values(type)});
+      groups_.push_back({{}, Values(type), storage_of(type) == ValueStorage::real});
       offset_in_group.emplace_back();
       group_elements.push_back(0);
     }
@@ -196,6 +196,14 @@ std::string OutputReader::text(std::size_t c) const {
 double OutputReader::number(std::size_t c) const {
   const Slot& s = slots_[c];
   return groups_[s.group].values.number(s.index);
+}
+
+void OutputReader::numbers(std::span<double> out) const {
+  for (std::size_t c = 0; c < slots_.size(); ++c) {
+    const Slot& s = slots_[c];
+    const Group& g = groups_[s.group];
+    out[c] = g.real ? g.values.reals[s.index] : g.values.number(s.index);
+  }
 }
 
 ValueStorage OutputReader::storage(std::size_t c) const { return storage_of(channels_[c].variable->type); }

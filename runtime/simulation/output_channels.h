@@ -34,6 +34,7 @@
 #ifndef LSDAE_RUNTIME_SIMULATION_OUTPUT_CHANNELS_H
 #define LSDAE_RUNTIME_SIMULATION_OUTPUT_CHANNELS_H
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,9 @@ class OutputReader final : public results::RowValues {
   // Binary as hex), or as a double.
   std::string text(std::size_t c) const override;
   double number(std::size_t c) const;
+  // Every channel's number(c) into out[c] (out.size() == size()), the type's
+  // storage looked up once per group instead of once per value.
+  void numbers(std::span<double> out) const;
   // Channel c's last value in its own storage (lsdae/values.h).
   ValueStorage storage(std::size_t c) const override;
   double real(std::size_t c) const override;
@@ -86,6 +90,7 @@ class OutputReader final : public results::RowValues {
   struct Group {  // the variables of one type: one bulk read
     std::vector<ValueReference> vrs;
     Values values;
+    bool real = false;  // stored as doubles (Values::reals)
   };
   struct Slot {
     std::size_t group, index;  // channel c is groups_[group].values[index]

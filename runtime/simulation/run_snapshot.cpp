@@ -50,6 +50,8 @@ std::vector<SharedPart> shared_parts(const SessionLearned& learned) {
     const std::size_t values = constants->a.capacity() + constants->b.capacity();
     parts.push_back({constants.get(), sizeof(*constants) + values * sizeof(double)});
   }
+  if (const auto& mask = learned.error_test)
+    parts.push_back({mask.get(), sizeof(*mask) + mask->capacity() * sizeof(double)});
   return parts;
 }
 

@@ -23,7 +23,11 @@
 // objects while its own are equal to them (a comparison, O(entries), per
 // snapshot), including those it adopted from the snapshot it was restored
 // from; a snapshot itself holds the verdicts below and the pointers
-// (RunSnapshot::own_bytes). Nothing shared is changed: a restored session
+// (RunSnapshot::own_bytes). Likewise the structure's error-test mask (a
+// double per unknown) and whether the elimination was declined: a restored
+// ACTIVSg10k contingency's make() spent about 70 % of its CPU computing them
+// again (the matching of error_test_mask.h and the elimination plan), for
+// the same result. Nothing shared is changed: a restored session
 // copies the kinds and colouring it adopts into its own (recheck_claims may
 // change those).
 #ifndef LSDAE_RUNTIME_SIMULATION_SESSION_LEARNED_H
@@ -51,6 +55,14 @@ struct SessionLearned {
   std::shared_ptr<const kernels::ConstantEntries> kinds;
   std::shared_ptr<const structure::VaryingColoring> varying_coloring;
   std::shared_ptr<const kernels::CompressedJacobian::RunConstants> run_constants;  // null: none taken
+  // IDA's error-test mask of the run's system (error_test_mask.h), shared:
+  // a function of the structure alone, which a restored run keeps. Null:
+  // every unknown in the test (or none computed).
+  std::shared_ptr<const std::vector<double>> error_test;
+  // The linear elimination was planned on the kinds above and declined
+  // (IntegrationSession::plan_elimination's cost rules): a restored run that
+  // adopts those kinds declines it without planning again.
+  bool elimination_declined = false;
 };
 
 }  // namespace lsdae::simulation

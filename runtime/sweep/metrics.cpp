@@ -305,7 +305,20 @@ CompiledChecks compile_checks(const Model& model, const SweepOptions& options) {
   return checks;
 }
 
-MetricAccumulator::MetricAccumulator(const CompiledChecks& checks) : checks_(checks), state_(checks.metrics.size()) {}
+MetricAccumulator::MetricAccumulator(const CompiledChecks& checks)
+    : checks_(checks), state_(checks.metrics.size()), stop_metric_(checks.stops.size()) {
+  // A selector's value is a function of its elements and aggregate alone: a
+  // stop condition on a metric's selector (the screening settings' maxdev of
+  // the rotor angles, metric and stop) takes the metric's value at each sample.
+  for (std::size_t k = 0; k < checks.stops.size(); ++k) {
+    const Selector& a = checks.stops[k].selector;
+    for (std::size_t m = 0; m < checks.metrics.size() && !stop_metric_[k]; ++m) {
+      const Selector& b = checks.metrics[m].selector;
+      if (a.aggregate == b.aggregate && a.channels == b.channels && a.partners == b.partners && a.weights == b.weights)
+        stop_metric_[k] = m;
+    }
+  }
+}
 
 std::string MetricAccumulator::sample(double t, const std::vector<double>& samples) {
   for (std::size_t m = 0; m < checks_.metrics.size(); ++m) {
@@ -321,8 +334,11 @@ std::string MetricAccumulator::sample(double t, const std::vector<double>& sampl
       s.any = true;
     }
   }
-  for (const auto& stop : checks_.stops)
-    if (stop.holds(stop.selector.value(samples))) return stop.text;
+  for (std::size_t k = 0; k < checks_.stops.size(); ++k) {
+    const StopCondition& stop = checks_.stops[k];
+    const double x = stop_metric_[k] ? state_[*stop_metric_[k]].last : stop.selector.value(samples);
+    if (stop.holds(x)) return stop.text;
+  }
   return {};
 }
 

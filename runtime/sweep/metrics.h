@@ -99,6 +99,9 @@ class MetricAccumulator {
     bool any = false;
   };
   std::vector<State> state_;
+  // Per stop condition: the metric with the same selector, whose value at the
+  // sample it takes instead of evaluating the selector again (none: its own).
+  std::vector<std::optional<std::size_t>> stop_metric_;
 };
 
 }  // namespace lsdae::sweep

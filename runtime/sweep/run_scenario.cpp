@@ -79,7 +79,7 @@ class ScenarioSink final : public run::RowSink {
     const bool event = phase != 0;
     if (observer_) observer_->sampled(sim, phase);
     reader_.read(sim);
-    for (std::size_t c = 0; c < samples_.size(); ++c) samples_[c] = reader_.number(c);
+    reader_.numbers(samples_);
     const double t = sim.time();
     sampled_ = true;
     const std::string hit = metrics_.sample(t, samples_);

@@ -191,6 +191,14 @@ TEST_F(Kit, DirectionalDerivativesAtTheirPlaceForEveryListOfUnknowns) {
   EXPECT_EQ(dd({c0, r1, c0}, {dx1, x2}, {1.0, 1.0}), (std::vector<double>{-2.0, 1.0, -2.0}));
   EXPECT_EQ(dd({c0}, {x2}, {3.0}), (std::vector<double>{-6.0}));
   EXPECT_EQ(dd({r1, c0}, {dx1}, {1.0})[0], 1.0);
+  // A list that passed is not looked up again when it comes back; one that
+  // differs from it only in a bad reference is, and refused.
+  const fmi3ValueReference bad[] = {r1, 1000000}, knowns[] = {dx1};
+  const double seed[] = {1.0};
+  double out[2] = {0, 0};
+  EXPECT_EQ(fns_.get_directional_derivative(i, bad, 2, knowns, 1, seed, 1, out, 2), fmi3Error);
+  EXPECT_NE(last_message().find("value reference 1000000 does not exist"), std::string::npos) << last_message();
+  EXPECT_EQ(dd({r1, c0}, {dx1}, {1.0})[0], 1.0);
 }
 
 TEST_F(Kit, DaeSwitchIsAStructuralParameter) {

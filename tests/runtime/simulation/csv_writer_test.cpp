@@ -15,6 +15,8 @@
 
 #include "catalog.h"
 #include "lsdae/error.h"
+#include "lsdae/fmu.h"
+#include "lsdae/simulation.h"
 
 namespace lsdae::simulation {
 namespace {
@@ -53,6 +55,23 @@ TEST(SelectOutputChannels, DefaultsPatternsAndAll) {
     EXPECT_EQ(e.kind(), ErrorKind::usage);
     EXPECT_NE(std::string(e.what()).find("\"nothing*here\" matches no variable"), std::string::npos);
   }
+}
+
+// OutputReader::numbers (the sweep's samples) gives every channel's number(c),
+// Float64 and Int32 channels alike.
+TEST(OutputReader, NumbersAreEachChannelsNumber) {
+  auto fmu = Fmu::open(test::fmu_path("ClockTicks_constant"));
+  auto sim = Simulation::create(fmu);
+  OutputReader reader(select_output_channels(*fmu, {}, true));
+  bool integer = false;
+  for (const auto& c : reader.channels()) integer = integer || c.variable->type == VariableType::int32;
+  ASSERT_TRUE(integer) << "the test needs an Int32 channel";
+  sim->initialize();
+  sim->advance_to(0.35);
+  reader.read(*sim);
+  std::vector<double> out(reader.size(), -1.0);
+  reader.numbers(out);
+  for (std::size_t c = 0; c < reader.size(); ++c) EXPECT_EQ(out[c], reader.number(c)) << reader.channels()[c].name;
 }
 
 TEST(SplitOutputPatterns, CommasInsideBracketsBelongToTheName) {

@@ -54,6 +54,42 @@ TEST(SweepSelector, HypotIsTheMagnitudeOfEachPair) {
   EXPECT_TRUE(std::isnan(s.value({HUGE_VAL, 0.3, std::nan(""), -0.4})));
 }
 
+// A stop condition on a metric's selector takes that metric's value at each
+// sample (the screening settings: maxdev of the rotor angles as metric and as
+// stop); one on a selector of its own, or on the same elements with another
+// aggregate, evaluates its own.
+TEST(SweepMetrics, StopConditionOnAMetricsSelectorStopsAtTheSameSample) {
+  Selector angles;  // channels 0, 1 weighted by 2, 3
+  angles.channels = {0, 1};
+  angles.weights = {2, 3};
+  angles.aggregate = Selector::Aggregate::maxdev;
+  Selector largest = angles;
+  largest.weights.clear();
+  largest.aggregate = Selector::Aggregate::max;
+  CompiledChecks checks;
+  checks.metrics = {{Metric::Stat::max, largest, "max:max(a)"}, {Metric::Stat::max, angles, "max:maxdev(a, w)"}};
+  StopCondition separated;
+  separated.selector = angles;
+  separated.threshold = 0.5;
+  separated.text = "maxdev(a, w) > 0.5";
+  Selector first;
+  first.channels = {0};
+  StopCondition low;
+  low.selector = first;
+  low.op = StopCondition::Op::less;
+  low.threshold = -5;
+  low.text = "a[0] < -5";
+  checks.stops = {separated, low};
+  MetricAccumulator acc(checks);
+  EXPECT_EQ(acc.sample(0.0, {0.6, 0.7, 1.0, 1.0}), "");  // max 0.7 > 0.5, but maxdev 0.05
+  EXPECT_EQ(acc.sample(0.1, {-6.0, -6.0, 1.0, 1.0}), "a[0] < -5");
+  EXPECT_EQ(acc.sample(0.2, {0.0, 2.0, 1.0, 1.0}), "maxdev(a, w) > 0.5");  // maxdev 1
+  const std::vector<std::optional<double>> results = acc.results();
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0], 2.0);
+  EXPECT_EQ(results[1], 1.0);
+}
+
 std::shared_ptr<Fmu> case39() { return Fmu::open(test::fmu_path("PowerGrid_case39_semi_explicit")); }
 
 TEST(SweepPlan, PairsWeightsAndComponentsByTheirWildcards) {
