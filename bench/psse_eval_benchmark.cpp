@@ -2,7 +2,7 @@
 // costs through the FMI API, for one build or two builds side by side
 // (issue 31, "Speed"; docs/performance/import-and-grids.md).
 //
-//   lsdae_bench_psse_eval [--rounds R] [--n N] FOLDER [FOLDER2]
+//   lsdae_bench_psse_eval [--rounds R] [--n N] [--evict MB] FOLDER [FOLDER2]
 //
 // FOLDER is an unpacked FMU made by lsdae-grid (e.g. ACTIVSg2000 with every
 // model of its .dyr); FOLDER2 the same FMU with another build's binary in
@@ -115,32 +115,51 @@ void check(kernels::EvalStatus s, const char* what) {
   if (s != kernels::EvalStatus::ok) throw std::runtime_error(std::string(what) + " failed");
 }
 
+// --evict MB: a buffer written through before each timed operation (outside
+// its timing), so that the FMU's data are no longer in the caches, as in a
+// simulation, where the Jacobian, KLU's factors and IDA's vectors pass
+// through the caches between two evaluations. Empty: no eviction.
+std::vector<unsigned char> evict_buffer;
+
+void evict() {
+  for (std::size_t i = 0; i < evict_buffer.size(); i += 64) evict_buffer[i] = static_cast<unsigned char>(evict_buffer[i] + 1);
+}
+
 void run_round(PsseEvalProblem& p, int n) {
   kernels::ResidualFunction& f = *p.residual;
-  double start = thread_cpu_seconds();
+  double spent = 0.0;
   for (int i = 0; i < n; ++i) {
     p.t += 1e-12;
+    evict();
+    const double start = thread_cpu_seconds();
     check(f.residual(p.t, p.y, p.yp, p.r), "residual");
+    spent += thread_cpu_seconds() - start;
   }
-  p.res_times.push_back((thread_cpu_seconds() - start) / n);
+  p.res_times.push_back(spent / n);
   const std::size_t column = 0;
-  start = thread_cpu_seconds();
+  spent = 0.0;
   for (int i = 0; i < n; ++i) {
     p.t += 1e-12;
+    evict();
+    const double start = thread_cpu_seconds();
     check(f.residual(p.t, p.y, p.yp, p.r), "residual");
     check(f.jacobian_columns(p.t, p.y, p.yp, 1e3, std::span<const std::size_t>(&column, 1), p.one_column),
           "directional derivative");
+    spent += thread_cpu_seconds() - start;
   }
-  p.partial_times.push_back((thread_cpu_seconds() - start) / n);
+  p.partial_times.push_back(spent / n);
   kernels::ResidualFunction* pool[] = {&f};
   const int jacobians = std::max(1, n / 10);
-  start = thread_cpu_seconds();
+  spent = 0.0;
   for (int i = 0; i < jacobians; ++i) {
     p.t += 1e-12;
+    evict();
+    const double start = thread_cpu_seconds();
     const kernels::JacobianPoint point{p.t, p.y, p.yp, p.r, 1e3, 1e-3, {}, {}};
     check(p.jacobian->evaluate_directional(pool, point, p.jac_values), "Jacobian");
+    spent += thread_cpu_seconds() - start;
   }
-  p.jac_times.push_back((thread_cpu_seconds() - start) / jacobians);
+  p.jac_times.push_back(spent / jacobians);
 }
 
 double median(std::vector<double> v) {
@@ -162,8 +181,10 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if ((a == "--rounds" || a == "--n") && i + 1 < argc) {
       (a == "--rounds" ? rounds : n) = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--evict" && i + 1 < argc) {
+      evict_buffer.assign(static_cast<std::size_t>(std::max(0, std::atoi(argv[++i]))) << 20, 0);
     } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "lsdae_bench_psse_eval: unknown option %s → usage: [--rounds R] [--n N] FOLDER [FOLDER2]\n",
+      std::fprintf(stderr, "lsdae_bench_psse_eval: unknown option %s → usage: [--rounds R] [--n N] [--evict MB] FOLDER [FOLDER2]\n",
                    a.c_str());
       return 2;
     } else {
@@ -171,7 +192,7 @@ int main(int argc, char** argv) {
     }
   }
   if (folders.empty() || folders.size() > 2) {
-    std::fprintf(stderr, "lsdae_bench_psse_eval: give one or two unpacked FMU folders → [--rounds R] [--n N] FOLDER [FOLDER2]\n");
+    std::fprintf(stderr, "lsdae_bench_psse_eval: give one or two unpacked FMU folders → [--rounds R] [--n N] [--evict MB] FOLDER [FOLDER2]\n");
     return 2;
   }
   try {

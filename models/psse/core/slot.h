@@ -94,14 +94,17 @@ class ComponentSlot {
                 bool zero_unreached = true) const;
 
  private:
+  // What evaluate() reads, in the object's first cache line: the component,
+  // the shape and the widened limits (one miss per slot and evaluation
+  // instead of two: widen_ was the last member).
   Component* component_;
   FrameShape shape_;
+  std::vector<double> widen_;  // 2 per limiter (frame.h widen_limits); empty: none widened
   std::vector<DeclaredVariable> states_, algebraics_, parameters_;
   std::vector<DeclaredInput> inputs_;
   std::vector<DeclaredOutput> outputs_;
   std::vector<DeclaredLimiter> limiters_;
   mutable std::vector<Dual> dual_known_, dual_out_;
-  std::vector<double> widen_;  // 2 per limiter (frame.h widen_limits); empty: none widened
 };
 
 }  // namespace lsdae::psse

@@ -77,6 +77,7 @@ void System::set_internal_state(const std::vector<double>& state) {
     if (!slot.frozen) slot.z_frozen.clear();
     for (double& last : slot.last_indicator) last = state[k++];
     for (double& shift : slot.indicator_shift) shift = state[k++];
+    slot.note_shifts();
   }
 }
 

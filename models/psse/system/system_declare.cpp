@@ -115,6 +115,7 @@ void System::Impl::declare(kit::Builder& b) {
     }
     s.last_indicator.assign(s.mode0.size(), 1.0);
     s.indicator_shift.assign(s.mode0.size(), 0.0);
+    s.shifted = false;
     s.tangent.clear();
   }
   events_vr = b.add(discrete_variable("limits.events", "number of limiter mode changes so far (limit events)", 0.0));

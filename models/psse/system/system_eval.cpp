@@ -139,9 +139,10 @@ void System::Impl::compute(double* v, double time, bool write_indicators, std::u
     }
     if (write_indicators) {
       const ValueRef* ind_vr = r.ind_vr();
+      const double* shift = s.shifted ? s.indicator_shift.data() : nullptr;
       for (std::uint32_t l = 0; l < r.limiter; ++l)
         v[ind_vr[l]] = s.record[l].written
-                           ? limiter_indicator(r.kind(l), s.mode[l], s.record[l]) + s.indicator_shift[l]
+                           ? limiter_indicator(r.kind(l), s.mode[l], s.record[l]) + (shift != nullptr ? shift[l] : 0.0)
                            : 1.0;
     }
   }

@@ -168,6 +168,7 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
       s.last_indicator[l] = z;
       point[s.ind_vr[l]] = z;
     }
+  for (SlotState& s : slots) s.note_shifts();
   double events = v[events_vr];
   for (std::size_t k = 0; k < slots.size(); ++k)
     for (std::size_t l = 0; l < slots[k].mode_vr.size(); ++l)

@@ -4,6 +4,7 @@
 #ifndef LSDAE_MODELS_PSSE_SYSTEM_SYSTEM_IMPL_H
 #define LSDAE_MODELS_PSSE_SYSTEM_SYSTEM_IMPL_H
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -54,31 +55,46 @@ struct SlotRefs {
   LimiterKind kind(std::size_t l) const { return static_cast<LimiterKind>(ind_vr()[limiter + l]); }
 };
 
+// The members compute() and partials() read at every evaluation come first
+// (the refs, the framework slot, the flags, the work space: the first four
+// cache lines of a slot's entry instead of lines spread over its 800 bytes);
+// a layout only.
 struct SlotState {
   SlotRefs refs;  // first: read with the work space below at every evaluation
-  PlacedComponent placed;
   std::unique_ptr<ComponentSlot> slot;
-  std::string prefix;      // gen[102_1]
   bool network_device = false;  // InitStage::network_device: its injection enters the bus
-  std::vector<double> x0, z0, p0;
-  std::vector<int> mode0;
-  std::vector<InputSource> input;
-  // Value references, after declare().
-  std::vector<ValueRef> x_vr, der_vr, rx_vr, z_vr, g_vr, u_vr, p_vr, mode_vr, ind_vr;
-  std::vector<char> u_known;    // the input is a state or algebraic variable (a known of the DAE)
+  bool frozen = false;
+  // Whether some indicator_shift is not +0.0 (note_shifts()): compute()
+  // reads the shifts only then, and adds the literal +0.0 otherwise (the
+  // same bits), sparing a cache miss per slot on a vector that is +0.0
+  // almost always.
+  bool shifted = false;
   // Work space.
-  std::vector<double> known, out, jac;
-  std::vector<int> mode;
+  std::vector<double> known, out;
   std::vector<double> param;
-  std::vector<LimiterRecord> record, tangent;
-  std::vector<double> last_indicator;
+  std::vector<int> mode;
+  std::vector<LimiterRecord> record;
+  PlacedComponent placed;
+  std::vector<double> jac;
+  std::vector<LimiterRecord> tangent;
+  std::vector<char> u_known;    // the input is a state or algebraic variable (a known of the DAE)
   // Added to each limiter's indicator until the next event: FMI 3.0 3.1.1
   // asks the FMU to leave Event Mode with every indicator != 0 ("for example,
   // by shifting z_j with a small value"); set by update_discrete where the
   // mode kept or chosen has an indicator <= 0 (at its switching point).
   std::vector<double> indicator_shift;
-  bool frozen = false;
+  void note_shifts() {
+    shifted = false;
+    for (double d : indicator_shift) shifted = shifted || d != 0.0 || std::signbit(d);
+  }
+  std::vector<double> last_indicator;
   std::vector<double> z_frozen;
+  std::string prefix;      // gen[102_1]
+  std::vector<double> x0, z0, p0;
+  std::vector<int> mode0;
+  std::vector<InputSource> input;
+  // Value references, after declare().
+  std::vector<ValueRef> x_vr, der_vr, rx_vr, z_vr, g_vr, u_vr, p_vr, mode_vr, ind_vr;
 };
 
 class EventSolver;
