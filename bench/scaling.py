@@ -181,12 +181,8 @@ class Sweep:
                 return None
             cmd = [self.lsdae, "simulate", fmu, "--stats", stats, "-o", output, "--output-vars", outputs,
                    "--no-progress"]
-            # the full DAE, as the native solver integrates it, but for lsdae-elim (auto: the default)
-            cmd += ["--eliminate", "auto" if variant == "lsdae-elim" else "off"]
-            # IDA's own Jacobian rule, as the native solver follows it (same steps, same Jacobians);
-            # lsdae's default re-forms the last Jacobian for a new cj (docs/algorithms.md)
-            if variant != "lsdae-elim":
-                cmd += ["--no-jacobian-reuse"]
+            # the full DAE and IDA's Jacobian rule, as the native solver has them; lsdae-elim: the defaults
+            cmd += ["--eliminate", "auto"] if variant == "lsdae-elim" else ["--eliminate", "off", "--no-jacobian-reuse"]
             if variant == "dense":
                 cmd += ["--linear-solver", "dense"]
             if variant == "column":
