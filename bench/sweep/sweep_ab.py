@@ -27,7 +27,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # bench/sweep/
 from child_timing import measure  # noqa: E402
-from sweep_snapshot import SCREENING, from_buses, rows_of, sample_table  # noqa: E402
+from sweep_snapshot import from_buses, rows_of, sample_table, simulate_command, sweep_command  # noqa: E402
 
 
 def main():
@@ -60,18 +60,14 @@ def main():
             for k in order:
                 lsdae, fmu = builds[k]
                 summary = os.path.join(tmp, f"{k}{rnd}.csv")
-                cmd = [lsdae, "sweep", fmu, "--contingencies", table, "--case", args.case, "--jobs", str(args.jobs),
-                       "--no-progress", "--summary", summary, "--overwrite"] + SCREENING
+                cmd = sweep_command(lsdae, fmu, table, args.case, args.jobs, summary)
                 r, wall, c = measure(cmd, stdout=subprocess.DEVNULL)
                 if r.returncode not in (0, 12):
                     sys.exit(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stderr}")
                 cpu[k].append(c / n)
                 rows.append(rows_of(summary))
                 for label, branch in picked[:args.simulate]:
-                    cmd = [lsdae, "simulate", fmu, "--stop", "10", "--output-interval", "0.05",
-                           "--set", f"fault.bus={fb[branch - 1]}", "--set", f"trip.branch={branch}",
-                           "--set", "fault.t_on=1", "--set", "fault.t_off=1.1", "--set", "trip.time=1.1",
-                           "--no-progress", "-o", os.path.join(tmp, "sim.csv")]
+                    cmd = simulate_command(lsdae, fmu, fb[branch - 1], branch, os.path.join(tmp, "sim.csv"))
                     r, _, c = measure(cmd, stdout=subprocess.DEVNULL)
                     sim[k].append(c)
                 print(f"  round {rnd + 1} {k}: {cpu[k][-1]:.3f} s CPU per contingency, wall {wall:.1f} s", flush=True)

@@ -44,6 +44,20 @@ SCREENING = ["--stop-when", "maxdev(gen[*].delta, gen[*].H) > 3.14159", "--settl
              "--metric", "max:maxdev(gen[*].delta, gen[*].H)", "--metric", "min:min(hypot(bus[*].Vr, bus[*].Vi))"]
 
 
+def simulate_command(lsdae, fmu, fault_bus, branch, output):
+    """One fresh, full 10 s `lsdae simulate` of a contingency: the scenario a sweep row runs."""
+    return [lsdae, "simulate", fmu, "--stop", "10", "--output-interval", "0.05",
+            "--set", f"fault.bus={fault_bus}", "--set", f"trip.branch={branch}",
+            "--set", "fault.t_on=1", "--set", "fault.t_off=1.1", "--set", "trip.time=1.1",
+            "--no-progress", "-o", output]
+
+
+def sweep_command(lsdae, fmu, table, case, jobs, summary):
+    """`lsdae sweep` of the contingency table with the screening settings."""
+    return [lsdae, "sweep", fmu, "--contingencies", table, "--case", case, "--jobs", str(jobs),
+            "--no-progress", "--summary", summary, "--overwrite"] + SCREENING
+
+
 def cpu_of(cmd):
     """Runs cmd; returns (exit code, children's CPU seconds, wall seconds, stderr)."""
     r, wall, cpu = measure(cmd, stdout=subprocess.DEVNULL)
@@ -128,10 +142,7 @@ def main():
         for rnd in range(args.rounds):
             # The denominator: one fresh, full 10 s simulate per contingency.
             for label, branch in picked:
-                cmd = [args.lsdae, "simulate", args.fmu, "--stop", "10", "--output-interval", "0.05",
-                       "--set", f"fault.bus={fb[branch - 1]}", "--set", f"trip.branch={branch}",
-                       "--set", "fault.t_on=1", "--set", "fault.t_off=1.1", "--set", "trip.time=1.1",
-                       "--no-progress", "-o", os.path.join(tmp, "sim.csv")]
+                cmd = simulate_command(args.lsdae, args.fmu, fb[branch - 1], branch, os.path.join(tmp, "sim.csv"))
                 code, cpu, _, err = cpu_of(cmd)
                 if code != 0:
                     print(f"  simulate {label}: exit {code} ({err.strip().splitlines()[-1] if err.strip() else ''})")
@@ -139,8 +150,7 @@ def main():
             for j in jobs:
                 for name, extra, store in (("before", ["--no-shared-stretches"], before), ("after", [], after)):
                     summary = os.path.join(tmp, f"{name}{j}.csv")
-                    cmd = [args.lsdae, "sweep", args.fmu, "--contingencies", table, "--case", args.case,
-                           "--jobs", str(j), "--no-progress", "--summary", summary, "--overwrite"] + SCREENING + extra
+                    cmd = sweep_command(args.lsdae, args.fmu, table, args.case, j, summary) + extra
                     code, cpu, wall, err = cpu_of(cmd)
                     if code not in (0, 12):
                         sys.exit(f"{' '.join(cmd)}: exit {code}\n{err}")
