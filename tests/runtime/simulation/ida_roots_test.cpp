@@ -30,25 +30,40 @@ class Decay : public kernels::ResidualFunction {
   }
 };
 
-// Two indicators: one falls through 0 at t = 0.5 (a true root, so that IDA's
-// root finding runs); the other turns from +inf to -inf at t = 0.3.
-std::string run_with_indicator(double jump_value) {
-  Decay model;
-  const structure::Pattern pattern = structure::Pattern::from_rows(1, {{0}});
-  const structure::Coloring coloring = structure::color_columns_best(pattern);
+simulation::IntegratorOptions decay_options() {
   simulation::IntegratorOptions o;
   o.atol.assign(1, 1e-8);
   o.id = {1};
-  simulation::IdaIntegrator ida(model, {&model}, pattern, coloring, o);
+  return o;
+}
+
+// IDA on y' = -y from y(0) = 1 to a stop at t = 1, with the event
+// indicators the test installs before start().
+struct DecayRun {
+  Decay model;
+  const structure::Pattern pattern = structure::Pattern::from_rows(1, {{0}});
+  const structure::Coloring coloring = structure::color_columns_best(pattern);
+  simulation::IdaIntegrator ida{model, {&model}, pattern, coloring, decay_options()};
+
+  void start() {
+    const std::vector<double> y0{1.0}, yp0{-1.0};
+    ida.start(0.0, y0, yp0);
+    ida.set_stop_time(1.0);
+  }
+};
+
+// Two indicators: one falls through 0 at t = 0.5 (a true root, so that IDA's
+// root finding runs); the other turns from +inf to -inf at t = 0.3.
+std::string run_with_indicator(double jump_value) {
+  DecayRun run;
+  simulation::IdaIntegrator& ida = run.ida;
   ida.set_root_function(2, [jump_value](double t, std::span<const double>, std::span<const double>,
                                         std::span<double> g) {
     g[0] = 0.5 - t;
     g[1] = t < 0.3 ? std::numeric_limits<double>::infinity() : jump_value;
     return 0;
   });
-  const std::vector<double> y0{1.0}, yp0{-1.0};
-  ida.start(0.0, y0, yp0);
-  ida.set_stop_time(1.0);
+  run.start();
   try {
     for (int k = 0; k < 100000; ++k)
       if (ida.one_step(1.0) == simulation::StepOutcome::stop_time) return "reached the stop time";
@@ -83,13 +98,8 @@ TEST(IdaRoots, ANanIndicatorEndsTheRunWithAMessage) {
 // t = -inf). With 2^-500 the products are normal numbers: the root is found,
 // flagged, at the change IDA sees, inside [0.5, 0.7].
 TEST(IdaRoots, AnExactZeroAgainstAnIndicatorAFewUlpsAboveIsAChangeOfDomainIdaSees) {
-  Decay model;
-  const structure::Pattern pattern = structure::Pattern::from_rows(1, {{0}});
-  const structure::Coloring coloring = structure::color_columns_best(pattern);
-  simulation::IntegratorOptions o;
-  o.atol.assign(1, 1e-8);
-  o.id = {1};
-  simulation::IdaIntegrator ida(model, {&model}, pattern, coloring, o);
+  DecayRun run;
+  simulation::IdaIntegrator& ida = run.ida;
   simulation::IndicatorDomains domains;
   ida.set_root_function(1, [&domains](double t, std::span<const double>, std::span<const double>,
                                       std::span<double> g) {
@@ -97,10 +107,8 @@ TEST(IdaRoots, AnExactZeroAgainstAnIndicatorAFewUlpsAboveIsAChangeOfDomainIdaSee
     domains.map(t, g);
     return 0;
   });
-  const std::vector<double> y0{1.0}, yp0{-1.0};
   domains.arm(0.0);
-  ida.start(0.0, y0, yp0);
-  ida.set_stop_time(1.0);
+  run.start();
   simulation::StepOutcome out = simulation::StepOutcome::step;
   for (int k = 0; k < 10000 && out == simulation::StepOutcome::step; ++k) out = ida.one_step(1.0);
   ASSERT_EQ(out, simulation::StepOutcome::root);
