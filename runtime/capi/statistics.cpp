@@ -47,7 +47,8 @@ const std::vector<StatsMember>& c_members() {
       LSDAE_STATS_MEMBER(first_step_retries), LSDAE_STATS_MEMBER(structural_index),
       LSDAE_STATS_MEMBER(largest_projection), LSDAE_STATS_MEMBER(largest_drift),
       LSDAE_STATS_MEMBER(terminated_by_fmu), LSDAE_STATS_MEMBER(klu_fill_ratio),
-      LSDAE_STATS_MEMBER(jacobian_reforms),
+      LSDAE_STATS_MEMBER(jacobian_reforms), LSDAE_STATS_MEMBER(events_continued),
+      LSDAE_STATS_MEMBER(root_function_calls),
   };
   return members;
 }

@@ -83,6 +83,8 @@ std::vector<StatisticField> make_fields() {
   sim("counters", "reselections", "reselections", I, true, "dummy-derivative re-selections", S(reselections));
   sim("counters", "projections", "projections", I, true, "projections onto the constraints", S(projections));
   sim("counters", "projection_rejections", "projection_rejections", I, true, "steps taken again, smaller, for a too large projection", S(projection_rejections));
+  sim("counters", "events_continued", "events_continued", I, true, "state events after which IDA went on from its history (no restart)", S(events_continued));
+  sim("counters", "root_function_calls", "root_function_calls", I, true, "event-indicator evaluations (IDA's root finding and lsdae's scan inside steps)", S(root_function_calls));
   sim("counters", "first_step_retries", "first_step_retries", I, true, "first steps tried again a thousand times smaller", S(first_step_retries));
   sim("", "dummy_derivatives", "dummy_derivatives", T, false, "the dummy derivatives at the end, comma-separated", X(dummy_derivatives));
   sim("", "largest_projection", "largest_projection", R, true, "the largest projection correction in IDA's error norm", D(largest_projection));

@@ -321,6 +321,7 @@ const SimulationStats& Simulation::statistics() {
   s.first_step_retries = is.first_step_retries;
   s.events_continued = is.events_continued;
   s.jacobian_reforms = is.jacobian_reforms;
+  s.root_function_calls = is.root_function_calls;
   // What the other collaborators counted.
   const simulation::EventLoop::Counts& events = m.events.counts();
   s.state_events = events.state_events;

@@ -173,6 +173,10 @@ typedef struct {
   /* -- appended: Jacobian reuse (SimulationStats) -- */
   long jacobian_reforms;              /* IDA setups that re-formed the last Jacobian for a new cj (no model call;
                                          not in jacobian_evaluations) */
+  /* -- appended: events and root finding (SimulationStats) -- */
+  long events_continued;              /* state events after which IDA went on from its history (no restart) */
+  long root_function_calls;           /* event-indicator evaluations: IDA's root finding and lsdae's scan
+                                         inside each step (one FMU indicator call at a new point each) */
 } lsdae_stats;
 
 typedef struct lsdae_simulation lsdae_simulation;

@@ -201,6 +201,11 @@ struct SimulationStats {
   // evaluating one (SimulationOptions::jacobian_reuse; docs/algorithms.md,
   // "Re-forming the iteration matrix for a new cj"); not in jacobian_evaluations.
   long jacobian_reforms = 0;
+  // Evaluations of the event indicators: IDA's root finding (its checks at
+  // each step's end and after each restart, its Illinois iterations) and
+  // lsdae's scan inside each step (docs/simulation/events.md). Each is one
+  // FMU indicator call at a new point.
+  long root_function_calls = 0;
   // wall time per phase, seconds
   double time_structure = 0, time_instantiate = 0, time_initialize = 0, time_integrate = 0;
   double reached_time = 0;
