@@ -1,9 +1,8 @@
 // tests/runtime/results/results_test.cpp -- runtime/results/: the format
-// choice, and each writer's file read back with its own library (HDF5's C
-// API, matio): values bitwise, names, units, events, typed columns.
+// choice, and the CSV and HDF5 writers' files read back (HDF5's C API):
+// values bitwise, names, units, events, typed columns. MAT: results_mat_test.cpp.
 #include <gtest/gtest.h>
 #include <hdf5.h>
-#include <matio.h>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -22,102 +21,20 @@
 #include "lsdae/error.h"
 #include "results/csv_writer.h"
 #include "results/hdf5_writer.h"
-#include "results/mat_writer.h"
 #include "results/result_reader.h"
 #include "results/result_writer.h"
 #include "mixed_chunks.h"
+#include "results_fixture.h"
 
 namespace lsdae::results {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A row of typed values, set by the test. Columns in an order unlike the
-// runtime's: a String between numbers, a Boolean before the reals.
-struct FakeRow final : RowValues {
-  std::vector<Column> columns;
-  std::vector<double> reals;
-  std::vector<std::int64_t> integers;
-  std::vector<std::uint64_t> unsigned_integers;
-  std::vector<std::string> texts;
-  std::size_t size() const override { return columns.size(); }
-  ValueStorage storage(std::size_t c) const override { return storage_of(columns[c].type); }
-  double real(std::size_t c) const override { return reals[c]; }
-  std::int64_t integer(std::size_t c) const override { return integers[c]; }
-  std::uint64_t unsigned_integer(std::size_t c) const override { return unsigned_integers[c]; }
-  std::string text(std::size_t c) const override {
-    if (storage(c) == ValueStorage::text) return texts[c];
-    std::string out;
-    append_text(c, out);
-    return out;
-  }
-  void append_text(std::size_t c, std::string& out) const override {
-    char buffer[32];
-    std::to_chars_result r{};
-    switch (storage(c)) {
-      case ValueStorage::real:
-        r = columns[c].type == VariableType::float32
-                ? std::to_chars(buffer, buffer + sizeof buffer, static_cast<float>(reals[c]))
-                : std::to_chars(buffer, buffer + sizeof buffer, reals[c]);
-        break;
-      case ValueStorage::integer: r = std::to_chars(buffer, buffer + sizeof buffer, integers[c]); break;
-      case ValueStorage::unsigned_integer: r = std::to_chars(buffer, buffer + sizeof buffer, unsigned_integers[c]); break;
-      case ValueStorage::text: out += texts[c]; return;
-    }
-    out.append(buffer, r.ptr);
-  }
-
-  void set(std::size_t row) {  // values of row `row`, awkward on purpose
-    const double k = static_cast<double>(row);
-    reals = {0.0, 0.1 * k + 1.0 / 3.0, 0.0, std::nextafter(1e-300 * (k + 1), 1.0), 0.0, 0.0, 0.0};
-    reals[2] = static_cast<double>(static_cast<float>(0.3f * static_cast<float>(k)));
-    integers = {0, 0, 0, 0, -2147483647 + static_cast<std::int64_t>(row), static_cast<std::int64_t>(row % 2), 0};
-    unsigned_integers = {0, 0, 0, 0, 0, 0, std::numeric_limits<std::uint64_t>::max() - row};
-    texts = {"s,\"" + std::to_string(row), "", "", "", "", "", ""};
-  }
-};
-
-FakeRow typed_row() {
-  FakeRow r;
-  auto col = [](std::string name, VariableType type, std::string unit, Variability v = Variability::continuous) {
-    Column c;
-    c.name = std::move(name);
-    c.type = type;
-    c.unit = std::move(unit);
-    c.description = "the " + c.name;
-    c.variability = v;
-    c.causality = Causality::output;
-    c.value_reference = 1000 + static_cast<ValueReference>(c.name.size());
-    return c;
-  };
-  r.columns = {col("label", VariableType::string, ""),    col("x", VariableType::float64, "m"),
-               col("f", VariableType::float32, "kg"),     col("tiny", VariableType::float64, ""),
-               col("count", VariableType::int32, "1"),    col("on", VariableType::boolean, ""),
-               col("big", VariableType::uint64, "")};
-  r.columns[3].variability = Variability::fixed;  // a parameter: data_1 in MAT
-  r.columns[3].causality = Causality::parameter;
-  return r;
-}
-
-class ResultsTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("lsdae-results-test-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
-
-WriterOptions writer_options(bool csv_units, bool csv_events, const std::string& model) {
-  WriterOptions o;
-  o.csv_units = csv_units;
-  o.csv_events = csv_events;
-  o.model_name = model;
-  return o;
-}
+using test_rows::FakeRow;
+using test_rows::ResultsTest;
+using test_rows::typed_row;
+using test_rows::writer_options;
 
 TEST(ResultFormat, FollowsTheExtensionOrFormat) {
   EXPECT_EQ(result_format_for("r.csv", ""), ResultFormat::csv);
@@ -582,122 +499,5 @@ TEST_F(ResultsTest, Hdf5CannotCreateIsAnOutputError) {
 }
 
 // MAT read-back with matio.
-std::vector<std::string> text_columns(matvar_t* v) {
-  std::vector<std::string> out;
-  const char* chars = static_cast<const char*>(v->data);
-  for (std::size_t c = 0; c < v->dims[1]; ++c) {
-    std::string s(chars + c * v->dims[0], v->dims[0]);
-    s.erase(s.find_last_not_of(' ') + 1);
-    out.push_back(s);
-  }
-  return out;
-}
-
-TEST_F(ResultsTest, MatHasTheDymolaLayoutAndRoundTripsNumbersBitwise) {
-  FakeRow row = typed_row();
-  const fs::path path = dir_ / "r.mat";
-  const std::size_t rows = 50;
-  {
-    MatWriter w(path, row.columns);
-    EXPECT_EQ(w.left_out(), 1u) << "the String column";
-    for (std::size_t k = 0; k < rows; ++k) {
-      row.set(k);
-      w.write_row(0.25 * static_cast<double>(k), row, RowKind::ordinary);
-    }
-    w.finish("{}");
-  }
-  mat_t* mat = Mat_Open(path.c_str(), MAT_ACC_RDONLY);
-  ASSERT_NE(mat, nullptr);
-  EXPECT_EQ(Mat_GetVersion(mat), MAT_FT_MAT4);
-  std::map<std::string, matvar_t*> vars;
-  for (matvar_t* v; (v = Mat_VarReadNext(mat)) != nullptr;) vars[v->name] = v;
-  for (const char* name : {"Aclass", "name", "description", "dataInfo", "data_1", "data_2"})
-    ASSERT_TRUE(vars.count(name)) << name;
-  EXPECT_EQ(text_columns(vars["Aclass"]).size(), 11u);
-  const auto names = text_columns(vars["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"time", "tiny", "x", "f", "count", "on", "big"}));
-  const auto descriptions = text_columns(vars["description"]);
-  EXPECT_EQ(descriptions[2], "the x [m]");
-  EXPECT_EQ(descriptions[3], "the f [kg]");
-  matvar_t* info = vars["dataInfo"];
-  ASSERT_EQ(info->dims[0], 4u);
-  ASSERT_EQ(info->dims[1], 7u);
-  // The file holds int32 (MAT v4 type 20); matio reads v4 numbers as doubles.
-  std::vector<std::int32_t> di(28);
-  for (std::size_t k = 0; k < 28; ++k)
-    di[k] = info->data_type == MAT_T_INT32 ? static_cast<const std::int32_t*>(info->data)[k]
-                                           : static_cast<std::int32_t>(static_cast<const double*>(info->data)[k]);
-  EXPECT_EQ(di[0], 0);
-  EXPECT_EQ(di[1], 1);
-  EXPECT_EQ(di[4 * 1 + 0], 1) << "tiny is a parameter: data_1";
-  EXPECT_EQ(di[4 * 1 + 1], 2);
-  EXPECT_EQ(di[4 * 2 + 0], 2) << "x is a series: data_2";
-  EXPECT_EQ(di[4 * 2 + 1], 2);
-  EXPECT_EQ(di[4 * 6 + 1], 6);
-  matvar_t* d1 = vars["data_1"];
-  ASSERT_EQ(d1->dims[0], 2u);
-  ASSERT_EQ(d1->dims[1], 2u);
-  const auto* p = static_cast<const double*>(d1->data);
-  row.set(0);
-  EXPECT_EQ(p[0], 0.0);
-  EXPECT_EQ(std::bit_cast<std::uint64_t>(p[1]), std::bit_cast<std::uint64_t>(row.reals[3]));
-  EXPECT_EQ(p[2], 0.25 * (rows - 1)) << "the second time point: the last row's";
-  matvar_t* d2 = vars["data_2"];
-  ASSERT_EQ(d2->dims[0], 6u);
-  ASSERT_EQ(d2->dims[1], rows);
-  const auto* s = static_cast<const double*>(d2->data);
-  for (std::size_t k = 0; k < rows; ++k) {
-    row.set(k);
-    const double* c = s + 6 * k;
-    ASSERT_EQ(c[0], 0.25 * static_cast<double>(k));
-    ASSERT_EQ(std::bit_cast<std::uint64_t>(c[1]), std::bit_cast<std::uint64_t>(row.reals[1]));
-    ASSERT_EQ(c[2], row.reals[2]);
-    ASSERT_EQ(c[3], static_cast<double>(row.integers[4]));
-    ASSERT_EQ(c[4], static_cast<double>(row.integers[5]));
-    ASSERT_EQ(c[5], static_cast<double>(row.unsigned_integers[6]));
-  }
-  for (auto& [name, v] : vars) Mat_VarFree(v);
-  Mat_Close(mat);
-}
-
-TEST_F(ResultsTest, MatAfterAKillIsCutBackToItsCountedRows) {
-  FakeRow row = typed_row();
-  const fs::path path = dir_ / "r.mat";
-  {
-    MatWriter w(path, row.columns);
-    for (std::size_t k = 0; k < 4; ++k) {
-      row.set(k);
-      w.write_row(static_cast<double>(k), row, RowKind::ordinary);
-    }
-  }
-  const auto complete = fs::file_size(path);
-  {  // half a row more, as a process killed while appending leaves it
-    std::ofstream out(path, std::ios::app | std::ios::binary);
-    out << std::string(20, '\x7f');
-  }
-  keep_complete_rows(path, ResultFormat::mat);
-  EXPECT_EQ(fs::file_size(path), complete);
-  mat_t* mat = Mat_Open(path.c_str(), MAT_ACC_RDONLY);
-  ASSERT_NE(mat, nullptr);
-  matvar_t* d2 = Mat_VarRead(mat, "data_2");
-  ASSERT_NE(d2, nullptr);
-  EXPECT_EQ(d2->dims[1], 4u);
-  Mat_VarFree(d2);
-  Mat_Close(mat);
-}
-
-TEST_F(ResultsTest, MatOnAFullDiskIsAnOutputError) {
-  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
-  FakeRow row = typed_row();
-  row.set(0);
-  try {
-    MatWriter w("/dev/full", row.columns);
-    w.write_row(0.0, row, RowKind::ordinary);
-    FAIL() << "a full device cannot hold the rows";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::output) << e.what();
-  }
-}
-
 }  // namespace
 }  // namespace lsdae::results
