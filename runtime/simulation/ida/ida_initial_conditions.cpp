@@ -34,7 +34,9 @@ void IdaIntegrator::Impl::use_error_test_mask() {
 bool IdaIntegrator::make_consistent(double t_next, bool throw_on_failure) {
   Impl& m = *impl_;
   m.use_id_for_initial_conditions();
+  m.reuse.set_in_initial_conditions(true);
   int flag = IDACalcIC(m.ida, IDA_YA_YDP_INIT, t_next);
+  m.reuse.set_in_initial_conditions(false);
   m.use_error_test_mask();
   m.diagnostics.rethrow_kept();
   IDAGetConsistentIC(m.ida, m.y, m.yp);

@@ -187,6 +187,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
   }
   m.use_error_test_mask();
   m.rearm_scan();  // IDAReInit zeroed IDA's counters
+  m.reuse.started();
   m.at_start = true;
 }
 

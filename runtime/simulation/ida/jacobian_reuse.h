@@ -18,10 +18,16 @@
 //   1. there is no saved one (none yet, or dropped: an event, whether IDA
 //      restarted or went on from its history, CompressedJacobian::
 //      invalidate_constants; a failed evaluation; a revised claim);
-//   2. IDA has taken no step since its (re)initialization (nst = 0: every
-//      IDAInit, IDAReInit, IDACalcIC and first-step retry) -- so a restart,
-//      and the restart of a snapshot (run_snapshot.h), begin from the same
-//      state whatever came before;
+//   2. IDA has taken no step since the integrator's start (IDAInit, or
+//      IDAReInit at an event or a snapshot's restore: nst = 0) and nothing
+//      was evaluated since that start -- so a restart, and the restart of a
+//      snapshot (run_snapshot.h), begin from the same state whatever came
+//      before; later setups before the first step (IDA cutting its first
+//      step, a first-step retry) re-form the matrix evaluated after the
+//      start, which depends on nothing before it either;
+//   2a. IDACalcIC asks for the setup: its damped Newton iteration asks for a
+//      new matrix after a failure (ida_ic.c) and cannot say jbad, so every
+//      setup inside it is fresh;
 //   3. the saved one is kMaxAge steps old or older (CVODE's msbj);
 //   4. IDA's Newton solver asks for a setup with jbad (it failed with a
 //      matrix that was re-formed: ProjectingNonlinearSolver reports such a
@@ -65,18 +71,25 @@ class JacobianReuse {
   // known), IDA's steps and convergence failures since its last
   // (re)initialization. Records the call; true: re-form.
   bool reform_now(bool can_reform, long steps, long failures) {
-    const bool fresh = !can_reform || steps == 0 || steps >= fresh_steps_ + kMaxAge || jbad_ || failures > failures_;
+    const bool fresh = !can_reform || in_initial_conditions_ || (steps == 0 && !fresh_since_start_) ||
+                       steps >= fresh_steps_ + kMaxAge || jbad_ || failures > failures_;
     jbad_ = false;
     failures_ = failures;
-    if (fresh) fresh_steps_ = steps;
+    if (fresh) fresh_steps_ = steps, fresh_since_start_ = true;
     reformed_ = !fresh;
     return reformed_;
   }
+  // IDA was (re)initialized (IDAInit, IDAReInit at a start): the next setup evaluates afresh.
+  void started() { fresh_since_start_ = false; }
+  // Around IDACalcIC: its damped Newton asks a new matrix after a failure, so every setup there is fresh.
+  void set_in_initial_conditions(bool on) { in_initial_conditions_ = on; }
 
  private:
   long fresh_steps_ = 0;  // IDA's steps at the last fresh evaluation
   long failures_ = 0;     // IDA's convergence failures at the last call
   bool jbad_ = false;
+  bool fresh_since_start_ = false;
+  bool in_initial_conditions_ = false;
   bool reformed_ = false;
 };
 

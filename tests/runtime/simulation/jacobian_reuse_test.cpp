@@ -20,6 +20,7 @@ using simulation::JacobianReuse;
 TEST(JacobianReuseRule, FreshAtRestartsAfterFailuresAndWhenOld) {
   JacobianReuse r;
   EXPECT_FALSE(r.reform_now(false, 5, 0)) << "nothing saved";
+  r.started();
   EXPECT_FALSE(r.reform_now(true, 0, 0)) << "IDA (re)started: nst = 0";
   EXPECT_TRUE(r.reform_now(true, 3, 0));
   EXPECT_TRUE(r.reformed());
@@ -33,9 +34,34 @@ TEST(JacobianReuseRule, FreshAtRestartsAfterFailuresAndWhenOld) {
   EXPECT_FALSE(r.reform_now(true, 4 + JacobianReuse::kMaxAge, 1)) << "kMaxAge steps old";
   EXPECT_TRUE(r.reform_now(true, 5 + JacobianReuse::kMaxAge, 1));
   // A restart: the same decisions as a new object's, whatever came before.
+  r.started();
   JacobianReuse fresh;
-  for (const auto& [steps, failures] : std::vector<std::pair<long, long>>{{0, 0}, {1, 0}, {2, 1}, {3, 1}, {25, 1}})
+  for (const auto& [steps, failures] :
+       std::vector<std::pair<long, long>>{{0, 0}, {0, 0}, {1, 0}, {2, 1}, {3, 1}, {25, 1}})
     EXPECT_EQ(r.reform_now(true, steps, failures), fresh.reform_now(true, steps, failures)) << steps;
+}
+
+TEST(JacobianReuseRule, BeforeTheFirstStepOnlyTheFirstSetupAfterAStartIsFresh) {
+  JacobianReuse r;
+  r.started();
+  EXPECT_FALSE(r.reform_now(true, 0, 0)) << "the first setup after a start, even with a matrix saved before it";
+  EXPECT_TRUE(r.reform_now(true, 0, 0)) << "IDA cut its first step: the matrix evaluated after the start, re-formed";
+  EXPECT_TRUE(r.reform_now(true, 1, 0));
+  r.started();  // an event: IDAReInit
+  EXPECT_FALSE(r.reform_now(true, 0, 0)) << "a new start evaluates afresh again";
+  EXPECT_TRUE(r.reform_now(true, 0, 0));
+  r.setup_requested(true);
+  EXPECT_FALSE(r.reform_now(true, 0, 0)) << "jbad before the first step: fresh";
+}
+
+TEST(JacobianReuseRule, EverySetupOfIdaCalcIcIsFresh) {
+  JacobianReuse r;
+  r.started();
+  r.set_in_initial_conditions(true);
+  EXPECT_FALSE(r.reform_now(true, 0, 0));
+  EXPECT_FALSE(r.reform_now(true, 0, 0)) << "IDACalcIC asks again after a failed iteration: a new matrix";
+  r.set_in_initial_conditions(false);
+  EXPECT_TRUE(r.reform_now(true, 0, 0)) << "the first step re-forms the one IDACalcIC evaluated";
 }
 
 test::SampledRun run_with_reuse(const std::string& fmu, bool reuse, int rows) {
