@@ -13,6 +13,9 @@
 // interleave the builds so that both see the same machine load:
 //   residual   one G(t, y, y') at a new point (t moved by 1e-12: the FMU
 //              recomputes), N times;
+//   indicators the point set as for a residual, then fmi3GetEventIndicators
+//              (what IDA's root function asks: the kit's indicator-only
+//              evaluation where the model provides one), N times;
 //   +partials  the same followed by one fmi3GetDirectionalDerivative of one
 //              column: the FMU's partial derivatives and their tables
 //              (kit ensure_partials) plus one product, N times;
@@ -23,13 +26,13 @@
 // Reported: the median and the least over rounds of the CPU time per
 // operation (this thread's CPU clock; another process's load still slows
 // memory-bound code through the shared caches, least of all in the least
-// disturbed round), and whether the builds' residuals and Jacobians agree
+// disturbed round), and whether the builds' residuals, indicators and Jacobians agree
 // bit for bit (they must when a change is meant to leave every result
 // unchanged).
 //
 // Not a ctest: a large FMU, seconds to minutes. Cost: the structural
 // pipeline once per folder (seconds for 12 000 unknowns), then
-// R * (2N + N/10 Jacobians) evaluations per build.
+// R * (3N + N/10 Jacobians) evaluations per build.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -60,10 +63,10 @@ struct PsseEvalProblem {
   std::unique_ptr<Instance> instance;
   std::unique_ptr<simulation::ModelResidual> residual;
   std::unique_ptr<kernels::CompressedJacobian> jacobian;
-  std::vector<double> y, yp, r, jac_values, one_column;
+  std::vector<double> y, yp, r, jac_values, one_column, g;
   double t = 0.0;
   double instantiate_s = 0.0, initialize_s = 0.0;  // fmi3InstantiateModelExchange; Initialization Mode to Continuous-Time Mode
-  std::vector<double> res_times, partial_times, jac_times;
+  std::vector<double> res_times, indicator_times, partial_times, jac_times;
 };
 
 std::unique_ptr<PsseEvalProblem> open_problem(const std::string& folder) {
@@ -105,6 +108,7 @@ std::unique_ptr<PsseEvalProblem> open_problem(const std::string& folder) {
     }
   }
   p->r.resize(unknowns.size());
+  p->g.resize(p->instance->number_of_event_indicators());
   p->one_column.resize(unknowns.size());
   p->jacobian = std::make_unique<kernels::CompressedJacobian>(p->structure.iteration, *p->structure.coloring, 1);
   p->jac_values.resize(p->structure.iteration.nnz());
@@ -136,6 +140,18 @@ void run_round(PsseEvalProblem& p, int n) {
     spent += thread_cpu_seconds() - start;
   }
   p.res_times.push_back(spent / n);
+  // The indicators at a new point, after one residual at this round's
+  // epoch (as in a simulation: the root function follows residuals).
+  spent = 0.0;
+  for (int i = 0; i < n; ++i) {
+    p.t += 1e-12;
+    evict();
+    const double start = thread_cpu_seconds();
+    check(p.residual->apply(p.t, p.y, p.yp), "set point");
+    if (p.instance->get_event_indicators(p.g) != CallStatus::ok) throw std::runtime_error("event indicators failed");
+    spent += thread_cpu_seconds() - start;
+  }
+  p.indicator_times.push_back(spent / n);
   const std::size_t column = 0;
   spent = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -203,24 +219,25 @@ int main(int argc, char** argv) {
     std::printf("%zu unknowns, %zu Jacobian entries, %zu colours; %d rounds of %d residuals, %d with partials, %d Jacobians\n",
                 problems[0]->y.size(), problems[0]->jac_values.size(), problems[0]->jacobian->colors(), rounds, n, n,
                 std::max(1, n / 10));
-    std::printf("%-8s %-6s %12s %12s %12s %16s %12s %12s\n", "build", "", "instantiate s", "initialize s",
-                "residual ms", "res+partials ms", "partials ms", "jacobian ms");
+    std::printf("%-8s %-6s %12s %12s %12s %14s %16s %12s %12s\n", "build", "", "instantiate s", "initialize s",
+                "residual ms", "indicators ms", "res+partials ms", "partials ms", "jacobian ms");
     for (std::size_t k = 0; k < problems.size(); ++k) {
       const PsseEvalProblem& p = *problems[k];
       // The median, and the least of the rounds (the one another process disturbed least).
       for (const bool least : {false, true}) {
         auto pick = [&](const std::vector<double>& v) { return least ? *std::min_element(v.begin(), v.end()) : median(v); };
-        const double res = pick(p.res_times), part = pick(p.partial_times), jac = pick(p.jac_times);
-        std::printf("%-8s %-6s %12.3f %12.3f %12.3f %16.3f %12.3f %12.3f   %s\n", k == 0 ? "FOLDER" : "FOLDER2",
-                    least ? "least" : "median", p.instantiate_s, p.initialize_s, 1e3 * res, 1e3 * part,
+        const double res = pick(p.res_times), ind = pick(p.indicator_times), part = pick(p.partial_times),
+                     jac = pick(p.jac_times);
+        std::printf("%-8s %-6s %12.3f %12.3f %12.3f %14.3f %16.3f %12.3f %12.3f   %s\n", k == 0 ? "FOLDER" : "FOLDER2",
+                    least ? "least" : "median", p.instantiate_s, p.initialize_s, 1e3 * res, 1e3 * ind, 1e3 * part,
                     1e3 * (part - res), 1e3 * jac, p.folder.c_str());
       }
     }
     if (problems.size() == 2) {
-      const bool same = same_bits(problems[0]->r, problems[1]->r) &&
+      const bool same = same_bits(problems[0]->r, problems[1]->r) && same_bits(problems[0]->g, problems[1]->g) &&
                         same_bits(problems[0]->one_column, problems[1]->one_column) &&
                         same_bits(problems[0]->jac_values, problems[1]->jac_values);
-      std::printf("residual, one column and Jacobian at the last point: %s\n",
+      std::printf("residual, indicators, one column and Jacobian at the last point: %s\n",
                   same ? "bitwise identical" : "DIFFERENT");
       if (!same) return 1;
     }

@@ -160,6 +160,15 @@ void Instance::ensure_computed() {
   Context c = context();
   model_->compute(c);
   computed_ = true;
+  indicators_ready_ = true;
+}
+
+void Instance::ensure_indicators() {
+  if (computed_ || indicators_ready_) return;
+  f64_[0] = time_;
+  Context c = context();
+  computed_ = model_->compute_event_indicators(c);
+  indicators_ready_ = true;
 }
 
 void Instance::ensure_partials() {

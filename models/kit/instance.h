@@ -21,7 +21,11 @@
 // model (an exception) returns fmi3Error with its message.
 //
 // Evaluation is lazy: every setter marks the instance dirty; the first getter
-// of a calculated value runs Model::compute once. Partial derivatives are
+// of a calculated value runs Model::compute once. fmi3GetEventIndicators at a
+// point not yet computed runs Model::compute_event_indicators instead (the
+// indicators alone where the model provides that; compute() by default), and
+// a later getter of any other calculated value at the same point still runs
+// compute(); indicators asked after compute() are read from its values. Partial derivatives are
 // collected once per point into a CSR table keyed by unknown value reference
 // and its transpose (by known). An fmi3GetDirectionalDerivative call marks the
 // rows its seeded knowns reach (the transpose's columns) and sums only those,
@@ -219,12 +223,15 @@ class Instance {
   const std::vector<std::uint8_t>& settable_now();
   Context context();
   void ensure_computed();
+  // The event indicators of the current point (instance.h, "Evaluation is lazy").
+  void ensure_indicators();
   void ensure_partials();
   // The values changed: results and partials are recomputed; outside
   // Continuous-Time Mode parameters and discrete variables may have changed
   // too (Context::discrete_epoch).
   void touch() {
     computed_ = false;
+    indicators_ready_ = false;
     partials_ready_ = false;
     if (mode_ != Mode::continuous_time || discrete_inputs_) ++discrete_epoch_;
   }
@@ -288,6 +295,10 @@ class Instance {
   // running mode): then every change moves the epoch.
   bool discrete_inputs_ = false;
   bool computed_ = false;
+  // The event indicators of the current point are in f64_ (computed_ or
+  // Model::compute_event_indicators ran since the last change of a value);
+  // the other calculated values are current only when computed_.
+  bool indicators_ready_ = false;
   bool partials_ready_ = false;
   // Partial derivatives of the current point: CSR by unknown value
   // reference, its transpose, the rows with a non-finite partial (summed in

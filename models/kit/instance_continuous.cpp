@@ -74,7 +74,7 @@ fmi3Status Instance::get_event_indicators(double indicators[], size_t n) {
                   {Mode::initialization, Mode::event, Mode::continuous_time, Mode::terminated}))
     return fmi3Error;
   if (!check_count(*this, "fmi3GetEventIndicators", n, desc_.event_indicators.size())) return fmi3Error;
-  ensure_computed();
+  ensure_indicators();
   for (size_t i = 0; i < n; ++i) indicators[i] = f64_[desc_.event_indicators[i]];
   return fmi3OK;
 }

@@ -10,7 +10,9 @@
 //   compute(Context&)  evaluates every calculated quantity (state derivatives,
 //                      residuals, outputs, event indicators) from the knowns.
 //
-// Optional: partials() for fmi3GetDirectionalDerivative, update_discrete()
+// Optional: compute_event_indicators() for the indicators alone (a cheaper
+// evaluation for fmi3GetEventIndicators, bitwise equal to compute()'s),
+// partials() for fmi3GetDirectionalDerivative, update_discrete()
 // for events (it re-initializes states and announces the next time event) and
 // clock_timing() for clocks whose timing the model computes. The kit supplies
 // every fmi3 entry point, the FMI state machine (clocks included: clocks.h),
@@ -358,6 +360,21 @@ class Model {
   virtual ~Model() = default;
   virtual void declare(Builder& builder) = 0;
   virtual void compute(Context& ctx) = 0;
+  // Optional: the event indicators alone, for fmi3GetEventIndicators at a
+  // point where compute() has not run yet (a root finder asks them at many
+  // points where it reads nothing else). Writes every event indicator with
+  // exactly the bits compute() would write at this point (an importer may
+  // read them either way: the values must not depend on which ran); the
+  // other calculated values may be left as they were. Returns true when it
+  // wrote everything compute() writes (the kit then keeps the point as
+  // computed), false when only the indicators are current: the kit runs
+  // compute() before any other calculated value is read at this point. The
+  // default runs compute() and returns true, so a model that does not
+  // override it is evaluated exactly as before.
+  virtual bool compute_event_indicators(Context& ctx) {
+    compute(ctx);
+    return true;
+  }
   // d(unknown)/d(known) of everything compute() calculates, in the current
   // mode. Only called when declare() said provides_partials().
   virtual void partials(const Context& /*ctx*/, PartialSink& /*sink*/) {}

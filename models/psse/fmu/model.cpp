@@ -54,6 +54,8 @@ class PsseGrid final : public Model {
     system_->declare(b);
   }
   void compute(Context& c) override { system_->compute(c); }
+  // The slots with limiters alone where the System can (system.h).
+  bool compute_event_indicators(Context& c) override { return system_->compute_event_indicators(c); }
   void partials(const Context& c, PartialSink& sink) override { system_->partials(c, sink); }
   DiscreteUpdate update_discrete(Context& c) override { return system_->update_discrete(c); }
   // Islands, frozen units and the limiters' last indicators live outside the

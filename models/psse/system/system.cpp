@@ -26,6 +26,12 @@ void System::compute(kit::Context& c) {
   impl_->compute(c.v, c.time, true, c.discrete_epoch);
 }
 
+bool System::compute_event_indicators(kit::Context& c) {
+  if (c.dae_mode && !c.initialization && impl_->indicators(c.v, c.time, c.discrete_epoch)) return false;
+  compute(c);
+  return true;
+}
+
 void System::partials(const kit::Context& c, kit::PartialSink& sink) {
   impl_->partials(c.v, c.time, sink, c.discrete_epoch);
 }

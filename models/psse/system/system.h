@@ -106,6 +106,11 @@ class System {
 
   void declare(kit::Builder& b);
   void compute(kit::Context& c);
+  // kit::Model::compute_event_indicators: the slots with limiters alone
+  // (System::Impl::indicators) where the parameters and modes in hand are
+  // this point's (Continuous-Time Mode after a compute() at the same
+  // discrete epoch), returning false; otherwise compute(), returning true.
+  bool compute_event_indicators(kit::Context& c);
   void partials(const kit::Context& c, kit::PartialSink& sink);
   kit::DiscreteUpdate update_discrete(kit::Context& c);
   // What the behaviour depends on outside the FMU's values (kit::Model::

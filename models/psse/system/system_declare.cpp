@@ -225,6 +225,10 @@ void System::Impl::declare(kit::Builder& b) {
     for (const DeclaredLimiter& lim : s.slot->limiters()) r.ref.push_back(static_cast<ValueRef>(lim.kind));
     r.ref.shrink_to_fit();
   }
+  // The slots with event indicators, in slot order (indicators()).
+  indicator_slots.clear();
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    if (slots[k].refs.limiter != 0) indicator_slots.push_back(k);
   // Value references are handed out in order: the last one declared bounds them.
   value_count = 0;
   for (ValueRef r : res_re) value_count = std::max<std::size_t>(value_count, r + 1);

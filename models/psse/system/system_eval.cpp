@@ -100,6 +100,28 @@ void System::Impl::network_residuals(const double* v, double* re, double* im) co
   }
 }
 
+void System::Impl::write_slot_indicators(const SlotState& s, double* v) {
+  const SlotRefs& r = s.refs;
+  const ValueRef* ind_vr = r.ind_vr();
+  const double* shift = s.shifted ? s.indicator_shift.data() : nullptr;
+  for (std::uint32_t l = 0; l < r.limiter; ++l)
+    v[ind_vr[l]] = s.record[l].written
+                       ? limiter_indicator(r.kind(l), s.mode[l], s.record[l]) + (shift != nullptr ? shift[l] : 0.0)
+                       : 1.0;
+}
+
+bool System::Impl::indicators(double* v, double time, std::uint64_t epoch) {
+  if (epoch == 0 || epoch != held_epoch || v != held_v) return false;
+  const std::size_t n = indicator_slots.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    SlotState& s = slots[indicator_slots[i]];
+    if (i + 1 < n) system_eval_prefetch(slots[indicator_slots[i + 1]]);
+    evaluate_slot(s, v, time, true);
+    write_slot_indicators(s, v);
+  }
+  return true;
+}
+
 void System::Impl::compute(double* v, double time, bool write_indicators, std::uint64_t epoch) {
   const bool held = parameters_held(v, epoch);
   disturbances.resolve(v, active);
@@ -137,14 +159,7 @@ void System::Impl::compute(double* v, double time, bool write_indicators, std::u
         im[s.placed.bus] -= out[r.states + r.algebraics + 1];
       }
     }
-    if (write_indicators) {
-      const ValueRef* ind_vr = r.ind_vr();
-      const double* shift = s.shifted ? s.indicator_shift.data() : nullptr;
-      for (std::uint32_t l = 0; l < r.limiter; ++l)
-        v[ind_vr[l]] = s.record[l].written
-                           ? limiter_indicator(r.kind(l), s.mode[l], s.record[l]) + (shift != nullptr ? shift[l] : 0.0)
-                           : 1.0;
-    }
+    if (write_indicators) write_slot_indicators(s, v);
   }
   for (std::size_t i = 0; i < bus_dead.size(); ++i)  // a de-energized bus: grounded (islands.h)
     if (bus_dead[i] && bus_groundable[i]) {

@@ -120,6 +120,7 @@ struct System::Impl {
   // A dead bus is grounded where its diagonal may change: it has devices, or a branch a trip opens ends there.
   std::vector<bool> bus_groundable;
   std::vector<std::vector<std::size_t>> devices_at;  // network devices per bus
+  std::vector<std::size_t> indicator_slots;          // slots with limiters (event indicators), in order
   std::unique_ptr<EventSolver> solver;
   bool declared = false;
   bool hold_initial_limits = false;  // SystemInput::hold_initial_limits
@@ -149,6 +150,21 @@ struct System::Impl {
   // epoch: kit::Context::discrete_epoch of `v` (0 for any other array: the
   // event solver's copies).
   void compute(double* v, double time, bool write_indicators, std::uint64_t epoch = 0);
+  // The event indicators alone, bitwise those compute() writes at this point:
+  // each slot with limiters evaluated as compute() evaluates it (a slot's
+  // indicators read only its own knowns: states, algebraics, inputs bound to
+  // other components' states or algebraic variables, its bus voltage; never
+  // a value compute() calculates), its indicators written by the same
+  // write_slot_indicators(). Only where the slots' parameters and modes were
+  // read from `v` at `epoch` by the last compute() or partials()
+  // (parameters_held, without recording); returns false and does nothing
+  // otherwise (the caller runs compute()). Cost: the slots with limiters
+  // only, no network, no machines (ACTIVSg2000 with every model: 2 446 of
+  // its 2 780 components, the loads' switches included: about 7/8 of a
+  // compute(); docs/performance/import-and-grids.md, "Indicators alone").
+  bool indicators(double* v, double time, std::uint64_t epoch);
+  // The indicators of slot `s` from its last evaluation.
+  static void write_slot_indicators(const SlotState& s, double* v);
   void partials(const double* v, double time, kit::PartialSink& sink, std::uint64_t epoch = 0);
   // system_events.cpp
   kit::DiscreteUpdate update_discrete(kit::Context& c);
