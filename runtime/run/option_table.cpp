@@ -162,8 +162,10 @@ std::vector<OptionSpec> make_table() {
                            "--structure` lists the candidates); off: IDA integrates every unknown",
                            {{"off", "0", 0}, {"auto", "1", 1}})));
   t.push_back(grouped(choice(OptionId::linear_solver, "linear_solver", simulation, "--linear-solver", "klu",
-                             "klu (sparse, the default) or dense (baseline for benchmarks: what dense importers do)",
-                             {{"klu", "", 0}, {"dense", "", 0}}),
+                             "klu (sparse, the default), klu64 (SUNDIALS' KLU solver with 64-bit indices, as used "
+                             "where n or nnz exceed int32; the same numbers, larger factors) or dense (baseline for "
+                             "benchmarks: what dense importers do)",
+                             {{"klu", "", 0}, {"klu64", "", 0}, {"dense", "", 0}}),
                       kBaselines));
   t.push_back(grouped(cli_help(flag(OptionId::coloring, "coloring", simulation, "--no-coloring", true,
                                     "Evaluate the Jacobian by colours (off: one column at a time, a baseline for "

@@ -224,7 +224,10 @@ void apply(RunSettings& r, const OptionSpec& s, const Parsed& p) {
     case OptionId::projection_tolerance: o.projection_tolerance = p.real; break;
     case OptionId::reselect: o.reselect = p.flag; break;
     case OptionId::eliminate: o.eliminate_linear = p.word == "auto"; break;
-    case OptionId::linear_solver: o.dense_linear_solver = p.word == "dense"; break;
+    case OptionId::linear_solver:
+      o.dense_linear_solver = p.word == "dense";
+      o.klu_64bit_indices = p.word == "klu64";
+      break;
     case OptionId::coloring: o.uncolored_jacobian = !p.flag; break;
     case OptionId::constant_entries: o.constant_jacobian_entries = p.flag; break;
     case OptionId::klu_reanalyze: o.keep_klu_analysis = !p.flag; break;

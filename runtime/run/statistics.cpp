@@ -94,6 +94,7 @@ std::vector<StatisticField> make_fields() {
   sim("klu", "ordering", "klu_ordering", T, false, "KLU's fill-reducing ordering", X(klu_ordering));
   sim("klu", "lnz", "klu_lnz", I, true, "nonzeros of L", S(klu_lnz));
   sim("klu", "unz", "klu_unz", I, true, "nonzeros of U", S(klu_unz));
+  sim("klu", "index_bits", "klu_index_bits", I, false, "KLU's index width: 32, or 64 where n or nnz exceed int32 (SUNDIALS' solver)", S(klu_index_bits));
   sim("klu", "fill_ratio", "klu_fill_ratio", R, true, "(lnz + unz) / Jacobian nonzeros", [](const RunStatistics& s) {
     const SimulationStats& st = s.simulation;
     return FieldValue(st.jacobian_nonzeros == 0 ? 0.0

@@ -79,7 +79,9 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
 
   io.ordering = settings_.klu_ordering();
   io.threads = evaluation.instance_count();
-  io.linear_solver = options.dense_linear_solver ? LinearSolverKind::dense : LinearSolverKind::klu;
+  io.linear_solver = options.dense_linear_solver ? LinearSolverKind::dense
+                     : options.klu_64bit_indices ? LinearSolverKind::klu64
+                                                 : LinearSolverKind::klu;
   io.keep_klu_analysis = options.keep_klu_analysis;
   io.jacobian_reuse = options.jacobian_reuse;
   jacobian_constants_ = {};

@@ -314,6 +314,7 @@ const SimulationStats& Simulation::statistics() {
   s.constant_evaluations = is.constant_evaluations;
   s.constant_calls = is.constant_calls;
   s.klu_unz = is.klu_unz;
+  s.klu_index_bits = is.klu_index_bits;
   s.synthesis_evaluations = m.evaluation->synthesis_evaluations() + m.projection.synthesis_evaluations();
   s.klu_symbolic_analyses = is.klu_symbolic_analyses;
   s.klu_restart_factorizations = is.klu_restart_factorizations;

@@ -15,6 +15,7 @@
 #include "lsdae/error.h"
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/ida_integrator_impl.h"
+#include "simulation/ida/klu32_solver.h"
 
 namespace lsdae::simulation {
 
@@ -43,14 +44,25 @@ void IdaLinearSolver::make(N_Vector y, const structure::Pattern& pattern, Linear
   }
   const auto nnz = static_cast<sunindextype>(std::max<std::size_t>(1, pattern.nnz()));
   matrix_ = SUNSparseMatrix(n, n, nnz, CSC_MAT, ctx);
+  if (matrix_ == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver's matrix (out of memory?)");
+  // lsdae's solver on KLU's 32-bit interface (klu32_solver.h), where n and nnz fit.
+  if (kind == LinearSolverKind::klu && klu32_fits(pattern.cols(), pattern.nnz())) {
+    solver_ = make_klu32_solver(col_ptr_, row_idx_, ordering, keep_klu_analysis, &klu_counters_, ctx);
+    if (solver_ == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver (out of memory?)");
+    klu32_ = true;
+    return;
+  }
+  // n or nnz beyond int32 (or klu64 asked for): SUNDIALS' solver on KLU's 64-bit interface
+  // (klu_index_bits 64 in --stats).
   solver_ = SUNLinSol_KLU(y, matrix_, ctx);
-  if (matrix_ == nullptr || solver_ == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver");
+  if (solver_ == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver");
   set_klu_ordering(solver_, ordering);
   keeping_solver_ = make_klu_symbolic_reuse(solver_, keep_klu_analysis, &klu_counters_, ctx);
   if (keeping_solver_ == nullptr) throw Error(ErrorKind::solver, "ida: cannot create the KLU solver (out of memory?)");
 }
 
 void IdaLinearSolver::free() {
+  klu32_ = false;
   if (keeping_solver_ != nullptr) SUNLinSolFree(keeping_solver_);
   if (solver_ != nullptr) SUNLinSolFree(solver_);
   if (matrix_ != nullptr) SUNMatDestroy(matrix_);
@@ -76,12 +88,19 @@ void IdaLinearSolver::scatter_dense(SUNMatrix J, const structure::Pattern& patte
 }
 
 void IdaLinearSolver::add_stats(IntegratorStats& s) const {
-  if (sun_klu_numeric* numeric = !clock_ && kind_ == LinearSolverKind::klu ? SUNLinSol_KLUGetNumeric(solver_) : nullptr;
-      numeric != nullptr) {
+  if (klu32_) {
+    if (const klu_numeric* numeric = klu32_numeric(solver_); numeric != nullptr) {
+      s.klu_lnz = static_cast<long>(numeric->lnz);
+      s.klu_unz = static_cast<long>(numeric->unz);
+    }
+    s.klu_index_bits = 32;
+  } else if (sun_klu_numeric* numeric = keeping_solver_ != nullptr ? SUNLinSol_KLUGetNumeric(solver_) : nullptr;
+             numeric != nullptr) {
     s.klu_lnz = static_cast<long>(numeric->lnz);
     s.klu_unz = static_cast<long>(numeric->unz);
   }
-  if (keeping_solver_ != nullptr) {
+  if (keeping_solver_ != nullptr) s.klu_index_bits = 64;
+  if (klu32_ || keeping_solver_ != nullptr) {
     s.klu_symbolic_analyses = klu_counters_.symbolic_analyses;
     s.klu_restart_factorizations = klu_counters_.restart_factorizations;
     s.klu_adopted_analyses = klu_counters_.adopted_analyses;
@@ -89,11 +108,13 @@ void IdaLinearSolver::add_stats(IntegratorStats& s) const {
 }
 
 KluAnalysisPtr IdaLinearSolver::release_analysis() {
+  if (klu32_) return detach_klu32_analysis(solver_);
   if (keeping_solver_ == nullptr) return nullptr;
   return detach_klu_analysis(keeping_solver_, col_ptr_, row_idx_);
 }
 
 bool IdaLinearSolver::adopt_analysis(KluAnalysisPtr& analysis) {
+  if (klu32_) return adopt_klu32_analysis(solver_, analysis);
   if (keeping_solver_ == nullptr) return false;
   return adopt_klu_analysis(keeping_solver_, analysis, col_ptr_, row_idx_);
 }

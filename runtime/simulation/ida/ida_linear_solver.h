@@ -4,12 +4,15 @@
 //
 // KLU (lsdae's design; Davis & Palamadai Natarajan, ACM TOMS 37(3), 2010): J
 // is a CSC SUNSparseMatrix whose pattern is fixed for the integrator's life
-// (structure/iteration_pattern.h). SUNLinSol_KLU analyses it once (ordering:
+// (structure/iteration_pattern.h). The solver analyses it once (ordering:
 // klu_ordering.h, then KLU's BTF), re-factors numerically with the same pivots
 // for every new Jacobian and factors afresh when KLU's reciprocal condition
 // estimate drops below its threshold -- SUNDIALS' policy (sunlinsol_klu.c),
-// kept. IDA gets the solver behind the decorator of klu_symbolic_reuse.h, so a
-// restart (an event) keeps the analysis and factors afresh with it.
+// kept; a restart (an event) keeps the analysis and factors afresh with it.
+// The solver is lsdae's own on KLU's 32-bit interface (klu32_solver.h: smaller
+// factors, bitwise the same numbers); where n or nnz do not fit in int32,
+// SUNLinSol_KLU (64-bit) behind the decorator of klu_symbolic_reuse.h
+// (IntegratorStats::klu_index_bits says which).
 // Dense: SUNDIALS' dense LU, the baseline of what dense LS-DAE importers do
 // (benchmarks only: O(n³) per factorization).
 // Clock (no unknowns): a 1 × 1 dense matrix for IDA's internal clock c' = 0.
@@ -37,9 +40,11 @@
 
 namespace lsdae::simulation {
 
-// klu: the sparse direct solver (lsdae's design). dense: SUNDIALS' dense LU,
+// klu: the sparse direct solver (lsdae's design; KLU's 32-bit interface where
+// n and nnz fit, else its 64-bit one). klu64: always the 64-bit one, SUNDIALS'
+// SUNLinSol_KLU (for comparison: the same numbers). dense: SUNDIALS' dense LU,
 // the baseline of what dense LS-DAE importers do (benchmarks only: O(n³)).
-enum class LinearSolverKind { klu, dense };
+enum class LinearSolverKind { klu, klu64, dense };
 
 class IdaLinearSolver {
  public:
@@ -77,7 +82,9 @@ class IdaLinearSolver {
   bool clock_ = false;
   SUNMatrix matrix_ = nullptr;
   SUNLinearSolver solver_ = nullptr;
-  // KLU only: solver_ behind the decorator that keeps its analysis at restarts (handed to IDA).
+  // KLU: solver_ is lsdae's 32-bit solver (klu32_solver.h), which keeps its analysis itself ...
+  bool klu32_ = false;
+  // ... or SUNLinSol_KLU behind the decorator that keeps its analysis at restarts (handed to IDA).
   SUNLinearSolver keeping_solver_ = nullptr;
   KluCounters klu_counters_;
   std::vector<sunindextype> col_ptr_, row_idx_;  // the fixed pattern (KLU)

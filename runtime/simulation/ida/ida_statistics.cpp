@@ -35,6 +35,7 @@ IntegratorStats& IntegratorStats::operator+=(const IntegratorStats& o) {
   jacobian_nonzeros = o.jacobian_nonzeros;
   klu_lnz = o.klu_lnz;
   klu_unz = o.klu_unz;
+  klu_index_bits = o.klu_index_bits;
   last_step = o.last_step;
   return *this;
 }

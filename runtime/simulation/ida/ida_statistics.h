@@ -34,6 +34,7 @@ struct IntegratorStats {
   long constant_calls = 0;             // FMU calls for them (included in the two call counters)
   std::size_t jacobian_nonzeros = 0;
   long klu_lnz = 0, klu_unz = 0;    // nonzeros of the factors (incl. diagonals)
+  int klu_index_bits = 0;           // KLU's index width: 32 (klu32_solver.h), 64 (SUNLinSol_KLU), 0 (no KLU)
   long klu_symbolic_analyses = 0;   // KLU symbolic analyses (ordering + BTF)
   long klu_restart_factorizations = 0;  // full numeric factorizations at restarts with a kept analysis
   long klu_adopted_analyses = 0;    // analyses taken over from an earlier integrator (adopt_klu_analysis)

@@ -23,13 +23,14 @@ namespace {
 
 // KLU user ordering: METIS nested dissection of the pattern of A + Aᵀ
 // (diagonal dropped). Returns a positive number on success, 0 on failure,
-// as KLU expects of `user_order`.
-SuiteSparse_long metis_order(SuiteSparse_long n, SuiteSparse_long* Ap, SuiteSparse_long* Ai, SuiteSparse_long* Perm,
-                             klu_l_common* /*common*/) {
+// as KLU expects of `user_order`. Int: KLU's index type (int32 for klu_*,
+// SuiteSparse_long for klu_l_*); the graph METIS sees is the same for both.
+template <typename Int, typename Common>
+Int metis_order(Int n, Int* Ap, Int* Ai, Int* Perm, Common* /*common*/) {
   std::vector<std::vector<idx_t>> adjacency(static_cast<std::size_t>(n));
-  for (SuiteSparse_long j = 0; j < n; ++j)
-    for (SuiteSparse_long p = Ap[j]; p < Ap[j + 1]; ++p) {
-      SuiteSparse_long i = Ai[p];
+  for (Int j = 0; j < n; ++j)
+    for (Int p = Ap[j]; p < Ap[j + 1]; ++p) {
+      Int i = Ai[p];
       if (i == j) continue;
       adjacency[static_cast<std::size_t>(i)].push_back(static_cast<idx_t>(j));
       adjacency[static_cast<std::size_t>(j)].push_back(static_cast<idx_t>(i));
@@ -44,7 +45,7 @@ SuiteSparse_long metis_order(SuiteSparse_long n, SuiteSparse_long* Ap, SuiteSpar
   idx_t nvtxs = static_cast<idx_t>(n);
   std::vector<idx_t> perm(static_cast<std::size_t>(n)), iperm(static_cast<std::size_t>(n));
   if (adjncy.empty()) {
-    for (SuiteSparse_long k = 0; k < n; ++k) Perm[k] = k;
+    for (Int k = 0; k < n; ++k) Perm[k] = k;
     return 1;
   }
   idx_t options[METIS_NOPTIONS];
@@ -53,7 +54,7 @@ SuiteSparse_long metis_order(SuiteSparse_long n, SuiteSparse_long* Ap, SuiteSpar
   if (METIS_NodeND(&nvtxs, xadj.data(), adjncy.data(), nullptr, options, perm.data(), iperm.data()) != METIS_OK)
     return 0;
   // METIS: row k of the permuted matrix is row perm[k] of A -- KLU's Perm.
-  for (SuiteSparse_long k = 0; k < n; ++k) Perm[k] = perm[static_cast<std::size_t>(k)];
+  for (Int k = 0; k < n; ++k) Perm[k] = static_cast<Int>(perm[static_cast<std::size_t>(k)]);
   return 1;
 }
 
@@ -66,9 +67,20 @@ void set_klu_ordering(SUNLinearSolver solver, KluOrdering ordering) {
     case KluOrdering::metis: {
       sun_klu_common* common = SUNLinSol_KLUGetCommon(solver);
       common->ordering = 3;  // user ordering
-      common->user_order = metis_order;
+      common->user_order = metis_order<SuiteSparse_long, klu_l_common>;
       break;
     }
+  }
+}
+
+void set_klu_ordering(klu_common& common, KluOrdering ordering) {
+  switch (ordering) {
+    case KluOrdering::amd: common.ordering = 0; break;
+    case KluOrdering::colamd: common.ordering = 1; break;
+    case KluOrdering::metis:
+      common.ordering = 3;  // user ordering
+      common.user_order = metis_order<int, klu_common>;
+      break;
   }
 }
 

@@ -10,12 +10,18 @@
 //         J. Sci. Comput. 20(1), 1998), handed to KLU as its user ordering.
 //         The diagonal is dropped, duplicates merged; METIS' seed is fixed
 //         (deterministic). Cost: O(nnz) to build the graph, then METIS'.
-// Contract: `solver` is a SUNLinSol_KLU made for the matrix to be analysed;
-// nothing is validated beyond that (the enum is closed).
+// Both of KLU's interfaces get the same choice: SUNLinSol_KLU (64-bit
+// indices, klu_l_*) and lsdae's own solver on the 32-bit one (klu32_solver.h);
+// METIS sees the same graph through either, so the orderings are the same.
+// Contract: `solver` is a SUNLinSol_KLU made for the matrix to be analysed, or
+// `common` a klu_common set to KLU's defaults; nothing is validated beyond
+// that (the enum is closed).
 #ifndef LSDAE_RUNTIME_SIMULATION_IDA_KLU_ORDERING_H
 #define LSDAE_RUNTIME_SIMULATION_IDA_KLU_ORDERING_H
 
 #include <sundials/sundials_linearsolver.h>
+
+struct klu_common_struct;  // <klu.h>: klu_common, KLU's 32-bit interface
 
 namespace lsdae::simulation {
 
@@ -24,6 +30,8 @@ const char* to_string(KluOrdering ordering) noexcept;
 
 // Sets `ordering` on a SUNLinSol_KLU solver, before its first setup.
 void set_klu_ordering(SUNLinearSolver solver, KluOrdering ordering);
+// Sets `ordering` in the controls of KLU's 32-bit interface, before klu_analyze.
+void set_klu_ordering(klu_common_struct& common, KluOrdering ordering);
 
 }  // namespace lsdae::simulation
 

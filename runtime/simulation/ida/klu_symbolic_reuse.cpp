@@ -85,8 +85,14 @@ int free_solver(SUNLinearSolver s) {
 
 }  // namespace
 
-class KluAnalysis {
+namespace {
+
+// SUNLinSol_KLU's analysis (KLU's 64-bit interface).
+class KluAnalysis64 final : public KluAnalysis {
  public:
+  ~KluAnalysis64() override {
+    if (symbolic != nullptr) sun_klu_free_symbolic(&symbolic, &common);
+  }
   sun_klu_symbolic* symbolic = nullptr;
   sun_klu_common common{};  // only to free `symbolic` (KLU's default allocator, as SUNDIALS')
   std::vector<sunindextype> col_ptr, row_idx;
@@ -94,11 +100,7 @@ class KluAnalysis {
   decltype(sun_klu_common::user_order) user_order = nullptr;
 };
 
-void KluAnalysisDeleter::operator()(KluAnalysis* analysis) const noexcept {
-  if (analysis == nullptr) return;
-  if (analysis->symbolic != nullptr) sun_klu_free_symbolic(&analysis->symbolic, &analysis->common);
-  delete analysis;
-}
+}  // namespace
 
 KluAnalysisPtr detach_klu_analysis(SUNLinearSolver solver, std::span<const sunindextype> col_ptr,
                                    std::span<const sunindextype> row_idx) {
@@ -106,7 +108,7 @@ KluAnalysisPtr detach_klu_analysis(SUNLinearSolver solver, std::span<const sunin
   KluReuseContent& c = content(solver);
   SUNLinearSolverContent_KLU k = klu(c.inner);
   if (!c.keep_analysis || k->symbolic == nullptr || k->first_factorize) return nullptr;
-  KluAnalysisPtr out(new (std::nothrow) KluAnalysis());
+  std::unique_ptr<KluAnalysis64> out(new (std::nothrow) KluAnalysis64());
   if (!out) return nullptr;
   try {
     out->col_ptr.assign(col_ptr.begin(), col_ptr.end());
@@ -120,20 +122,21 @@ KluAnalysisPtr detach_klu_analysis(SUNLinearSolver solver, std::span<const sunin
   out->symbolic = std::exchange(k->symbolic, nullptr);
   k->first_factorize = 1;  // without an analysis the next setup must make one (SUNDIALS' path)
   c.factor_afresh = false;
-  return out;
+  return KluAnalysisPtr(out.release());
 }
 
 bool adopt_klu_analysis(SUNLinearSolver solver, KluAnalysisPtr& analysis, std::span<const sunindextype> col_ptr,
                         std::span<const sunindextype> row_idx) {
-  if (solver == nullptr || solver->ops->setup != setup || !analysis || analysis->symbolic == nullptr) return false;
+  auto* kept = dynamic_cast<KluAnalysis64*>(analysis.get());
+  if (solver == nullptr || solver->ops->setup != setup || kept == nullptr || kept->symbolic == nullptr) return false;
   KluReuseContent& c = content(solver);
   SUNLinearSolverContent_KLU k = klu(c.inner);
-  if (!c.keep_analysis || k->symbolic != nullptr || k->common.ordering != analysis->ordering ||
-      k->common.user_order != analysis->user_order ||
-      !std::equal(col_ptr.begin(), col_ptr.end(), analysis->col_ptr.begin(), analysis->col_ptr.end()) ||
-      !std::equal(row_idx.begin(), row_idx.end(), analysis->row_idx.begin(), analysis->row_idx.end()))
+  if (!c.keep_analysis || k->symbolic != nullptr || k->common.ordering != kept->ordering ||
+      k->common.user_order != kept->user_order ||
+      !std::equal(col_ptr.begin(), col_ptr.end(), kept->col_ptr.begin(), kept->col_ptr.end()) ||
+      !std::equal(row_idx.begin(), row_idx.end(), kept->row_idx.begin(), kept->row_idx.end()))
     return false;
-  k->symbolic = std::exchange(analysis->symbolic, nullptr);
+  k->symbolic = std::exchange(kept->symbolic, nullptr);
   analysis.reset();
   c.adopted = true;
   ++c.counters->adopted_analyses;

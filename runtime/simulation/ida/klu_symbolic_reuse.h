@@ -58,12 +58,19 @@ struct KluCounters {
 };
 
 // A KLU symbolic analysis detached from its solver, with the pattern and the
-// ordering it was made for. Owns the analysis (freed with it).
-class KluAnalysis;
-struct KluAnalysisDeleter {
-  void operator()(KluAnalysis* analysis) const noexcept;
+// ordering it was made for. Owns the analysis (freed with it). Two kinds, one
+// per KLU interface: SUNLinSol_KLU's (64-bit indices, this file) and lsdae's
+// own solver's (32-bit, klu32_solver.h); a solver adopts only its own kind.
+class KluAnalysis {
+ public:
+  virtual ~KluAnalysis() = default;
+  KluAnalysis(const KluAnalysis&) = delete;
+  KluAnalysis& operator=(const KluAnalysis&) = delete;
+
+ protected:
+  KluAnalysis() = default;
 };
-using KluAnalysisPtr = std::unique_ptr<KluAnalysis, KluAnalysisDeleter>;
+using KluAnalysisPtr = std::unique_ptr<KluAnalysis>;
 
 // A SUNLinearSolver forwarding to `inner` (a SUNLinSol_KLU solver) that keeps
 // its symbolic analysis at restarts when `keep_analysis` (else it only counts:

@@ -151,7 +151,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"jacobian", [](lsdae_options& o) { store(o.jacobian, 7); },
                   "jacobian = 7 is not one of LSDAE_JACOBIAN_AUTO, LSDAE_JACOBIAN_FINITE_DIFFERENCES"},
         BadOption{"linear_solver", [](lsdae_options& o) { o.linear_solver = "sparse"; },
-                  "linear_solver = \"sparse\" is not one of klu, dense"},
+                  "linear_solver = \"sparse\" is not one of klu, klu64, dense"},
         BadOption{"coloring", [](lsdae_options& o) { o.coloring = 3; }, "coloring = 3 is not 0 or 1"}),
     [](const auto& param_info) { return std::string(param_info.param.label); });
 

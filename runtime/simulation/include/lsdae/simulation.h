@@ -96,6 +96,10 @@ struct SimulationOptions {
   std::optional<double> projection_tolerance;
   // Baselines for benchmarks (what other importers do), not for production:
   bool dense_linear_solver = false;             // SUNDIALS dense LU instead of KLU (O(n³) per factorization)
+  // SUNDIALS' SUNLinSol_KLU (KLU's 64-bit interface, what lsdae falls back to
+  // where n or nnz exceed int32) instead of lsdae's 32-bit KLU solver: the same
+  // numbers, larger factors (for comparison).
+  bool klu_64bit_indices = false;
   bool uncolored_jacobian = false;              // one evaluation per Jacobian column (no colouring)
   // Jacobian entries the FMU declares constant (dependenciesKind constant,
   // fixed; tunable, discrete until the next event) evaluated once, the
@@ -168,6 +172,9 @@ struct SimulationStats {
        directional_calls = 0, nonlinear_iterations = 0, nonlinear_convergence_failures = 0,
        error_test_failures = 0, linear_solver_setups = 0;
   long klu_lnz = 0, klu_unz = 0;  // nonzeros of the LU factors
+  // KLU's index width: 32 (lsdae's solver on KLU's int32 interface), 64
+  // (SUNDIALS' SUNLinSol_KLU, where n or nnz exceed int32), 0 (no KLU).
+  int klu_index_bits = 0;
   // KLU symbolic analyses (ordering + BTF: once per run and re-selection with
   // keep_klu_analysis, else also at every event) and the full numeric
   // factorizations that replaced one at an event.
