@@ -16,7 +16,7 @@ variable). Runs alternate (drift in the machine's load hits both alike); the
 best CPU time (user + system of the process) of --repeat runs of each is kept.
 Prints the CPU ratio psse / classical against the goal (2), steps, residual
 calls, Jacobians and the PsseGrid FMU's limit events (limits.events at 10 s),
-and with --ladder the scaling table (docs/performance/import-and-grids.md "PSS/E cases").
+and with --ladder the scaling table (docs/performance/psse-activsg2000.md).
 Exit 0 when the ratio is within the goal, 1 when not, 2 when a run fails.
 
     cmake --build build --target lsdae lsdae-grid fmu_pack_PowerGrid_case_ACTIVSg2000_fault

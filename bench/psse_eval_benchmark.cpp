@@ -1,6 +1,6 @@
 // bench/psse_eval_benchmark.cpp -- what one evaluation of a PSS/E grid FMU
 // costs through the FMI API, for one build or two builds side by side
-// (issue 31, "Speed"; docs/performance/import-and-grids.md).
+// (issue 31, "Speed"; docs/performance/psse-activsg2000-evaluation.md).
 //
 //   lsdae_bench_psse_eval [--rounds R] [--n N] [--evict MB] FOLDER [FOLDER2]
 //

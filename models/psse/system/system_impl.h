@@ -161,7 +161,7 @@ struct System::Impl {
   // otherwise (the caller runs compute()). Cost: the slots with limiters
   // only, no network, no machines (ACTIVSg2000 with every model: 2 446 of
   // its 2 780 components, the loads' switches included: about 7/8 of a
-  // compute(); docs/performance/import-and-grids.md, "Indicators alone").
+  // compute(); docs/performance/psse-activsg2000-evaluation.md, "Indicators alone").
   bool indicators(double* v, double time, std::uint64_t epoch);
   // The indicators of slot `s` from its last evaluation.
   static void write_slot_indicators(const SlotState& s, double* v);

@@ -46,7 +46,7 @@
 // switching to constant impedance change ∂G/∂y between events without a
 // restart). 20 keeps the rate of fresh evaluations at about one in 20 steps
 // at worst, more than one in two saved on the PSS/E workload
-// (docs/performance/import-and-grids.md).
+// (docs/performance/psse-activsg2000-events.md).
 // Cost: O(1) per Jacobian call.
 #ifndef LSDAE_RUNTIME_SIMULATION_IDA_JACOBIAN_REUSE_H
 #define LSDAE_RUNTIME_SIMULATION_IDA_JACOBIAN_REUSE_H
