@@ -4,6 +4,10 @@
 # STRIP (optional: the strip program; the packed binary loses its debug
 # sections but keeps its symbols, so profiles still name the FMU's functions
 # while the archive is a tenth of the size and unpacks that much faster).
+# STAGE and FMU may be given relative to the working folder (the commands in docs/ do):
+# file(GLOB RELATIVE) below needs an absolute folder, or it lists nothing.
+get_filename_component(STAGE "${STAGE}" ABSOLUTE)
+get_filename_component(FMU "${FMU}" ABSOLUTE)
 file(REMOVE_RECURSE ${STAGE})
 file(MAKE_DIRECTORY ${STAGE}/resources)
 foreach(resource IN LISTS RESOURCES)
