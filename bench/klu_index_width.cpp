@@ -24,9 +24,12 @@
 
 #include "lsdae/fmu.h"
 #include "lsdae/simulation.h"
+#include "median.h"
 #include "thread_cpu.h"
 
 namespace {
+
+using lsdae::bench::median;
 
 // One interface (Int: int or SuiteSparse_long) with its analysis and factors.
 template <typename Int>
@@ -71,11 +74,6 @@ struct Klu<SuiteSparse_long> {
   void solve(SuiteSparse_long n, double* b) { klu_l_solve(symbolic, numeric, n, 1, b, &common); }
   long lu() const { return static_cast<long>(numeric->lnz + numeric->unz); }
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
-}
 
 }  // namespace
 

@@ -47,12 +47,14 @@
 #include "simulation/model_dae.h"
 #include "simulation/model_residual.h"
 #include "structure/pipeline.h"
+#include "median.h"
 #include "thread_cpu.h"
 
 namespace {
 
 using namespace lsdae;
 
+using bench::median;
 using bench::thread_cpu_seconds;
 
 struct PsseEvalProblem {
@@ -176,12 +178,6 @@ void run_round(PsseEvalProblem& p, int n) {
     spent += thread_cpu_seconds() - start;
   }
   p.jac_times.push_back(spent / jacobians);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
