@@ -50,7 +50,7 @@ void System::Impl::gather(SlotState& s, const double* v, bool held) const {
 }
 
 bool System::Impl::parameters_held(const double* v, std::uint64_t epoch) {
-  const bool held = epoch != 0 && epoch == held_epoch && v == held_v;
+  const bool held = holds_parameters(v, epoch);
   held_v = v;
   held_epoch = epoch;
   return held;
@@ -111,7 +111,7 @@ void System::Impl::write_slot_indicators(const SlotState& s, double* v) {
 }
 
 bool System::Impl::indicators(double* v, double time, std::uint64_t epoch) {
-  if (epoch == 0 || epoch != held_epoch || v != held_v) return false;
+  if (!holds_parameters(v, epoch)) return false;
   const std::size_t n = indicator_slots.size();
   for (std::size_t i = 0; i < n; ++i) {
     SlotState& s = slots[indicator_slots[i]];

@@ -143,7 +143,11 @@ struct System::Impl {
   // parameters and limiter modes too.
   void gather(SlotState& s, const double* v, bool held) const;
   // Whether the slots' parameters and modes were read from `v` at `epoch`
-  // (kit::Context::discrete_epoch; 0: unknown, read them); records it.
+  // (kit::Context::discrete_epoch; 0: unknown, read them).
+  bool holds_parameters(const double* v, std::uint64_t epoch) const {
+    return epoch != 0 && epoch == held_epoch && v == held_v;
+  }
+  // holds_parameters(), and records `v` and `epoch` as where they are read now.
   bool parameters_held(const double* v, std::uint64_t epoch);
   void network_residuals(const double* v, double* res_re_out, double* res_im_out) const;
   void evaluate_slot(SlotState& s, const double* v, double time, bool held);
@@ -157,7 +161,7 @@ struct System::Impl {
   // a value compute() calculates), its indicators written by the same
   // write_slot_indicators(). Only where the slots' parameters and modes were
   // read from `v` at `epoch` by the last compute() or partials()
-  // (parameters_held, without recording); returns false and does nothing
+  // (holds_parameters); returns false and does nothing
   // otherwise (the caller runs compute()). Cost: the slots with limiters
   // only, no network, no machines (ACTIVSg2000 with every model: 2 446 of
   // its 2 780 components, the loads' switches included: about 7/8 of a
