@@ -75,7 +75,10 @@ class JacobianReuse {
                        steps >= fresh_steps_ + kMaxAge || jbad_ || failures > failures_;
     jbad_ = false;
     failures_ = failures;
-    if (fresh) fresh_steps_ = steps, fresh_since_start_ = true;
+    if (fresh) {
+      fresh_steps_ = steps;
+      fresh_since_start_ = true;
+    }
     reformed_ = !fresh;
     return reformed_;
   }
