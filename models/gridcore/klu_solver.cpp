@@ -54,6 +54,7 @@ void KluSolver::analyze(int n, std::vector<int> column_start, std::vector<int> r
   impl_->row = std::move(row);
   impl_->symbolic = klu_analyze(n, impl_->column_start.data(), impl_->row.data(), &impl_->common);
   if (impl_->symbolic == nullptr) impl_->fail("klu_analyze");
+  ++analyses_;
 }
 
 void KluSolver::factor(const std::vector<double>& values) {

@@ -43,13 +43,14 @@ class KluSolver {
   bool analyzed_for(int n, const std::vector<int>& column_start, const std::vector<int>& row) const;
   void solve(std::vector<double>& rhs) const;  // in place: rhs becomes the solution
 
+  int analyses() const { return analyses_; }
   int factorizations() const { return factorizations_; }
   int refactorizations() const { return refactorizations_; }
 
  private:
   struct Impl;
   Impl* impl_;
-  int factorizations_ = 0, refactorizations_ = 0;
+  int analyses_ = 0, factorizations_ = 0, refactorizations_ = 0;
 };
 
 }  // namespace lsdae::grid

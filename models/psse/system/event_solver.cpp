@@ -108,9 +108,13 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
     std::vector<double> value;
     sink.compress(m, column_start, row, value);
     try {
-      // The pattern changes with the modes only: analysed again when it did.
-      if (!lu_->analyzed_for(m, column_start, row)) lu_->analyze(m, column_start, row);
-      lu_->factor_fresh(value);
+      // The union of the patterns met so far (a mode's absent entries are
+      // explicit zeros): analysed again only when it grew, refactored with
+      // the last pivots otherwise (klu_solver.h's policy).
+      if (widen(m, column_start, row) || !lu_->analyzed_for(m, union_start_, union_row_))
+        lu_->analyze(m, union_start_, union_row_);
+      scatter(column_start, row, value);
+      lu_->factor(union_value_);
       lu_->solve(f);
     } catch (const std::runtime_error&) {
       return false;  // singular: a collapsed or islanded network
@@ -118,6 +122,53 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
     for (std::size_t k = 0; k < unknown_.size(); ++k) work[unknown_[k]] -= f[k];
     ++iterations_;
   }
+}
+
+bool EventSolver::widen(int m, const std::vector<int>& column_start, const std::vector<int>& row) {
+  const auto columns = static_cast<std::size_t>(m);
+  if (union_start_.size() != columns + 1) {  // none yet
+    union_start_.assign(columns + 1, 0);
+    union_row_.clear();
+  }
+  std::vector<int> start(columns + 1, 0), merged;
+  merged.reserve(union_row_.size() + row.size());
+  for (std::size_t c = 0; c < columns; ++c) {
+    // Both columns' rows ascend: a merge keeps them ascending, each row once.
+    auto a = union_row_.begin() + union_start_[c], a_end = union_row_.begin() + union_start_[c + 1];
+    auto b = row.begin() + column_start[c], b_end = row.begin() + column_start[c + 1];
+    while (a != a_end || b != b_end) {
+      if (b == b_end || (a != a_end && *a < *b)) {
+        merged.push_back(*a++);
+      } else {
+        if (a != a_end && *a == *b) ++a;
+        merged.push_back(*b++);
+      }
+    }
+    start[c + 1] = static_cast<int>(merged.size());
+  }
+  if (merged.size() == union_row_.size()) return false;  // every entry was there already
+  union_start_ = std::move(start);
+  union_row_ = std::move(merged);
+  return true;
+}
+
+void EventSolver::scatter(const std::vector<int>& column_start, const std::vector<int>& row,
+                          const std::vector<double>& value) {
+  union_value_.assign(union_row_.size(), 0.0);
+  for (std::size_t c = 0; c + 1 < union_start_.size(); ++c) {
+    auto at = static_cast<std::size_t>(union_start_[c]);
+    for (auto k = static_cast<std::size_t>(column_start[c]); k < static_cast<std::size_t>(column_start[c + 1]); ++k) {
+      while (union_row_[at] != row[k]) ++at;  // present: widen() merged it
+      union_value_[at] = value[k];
+    }
+  }
+}
+
+void EventSolver::forget() {
+  union_start_.clear();
+  union_row_.clear();
+  union_value_.clear();
+  lu_ = std::make_unique<grid::KluSolver>();
 }
 
 void EventSolver::publish(const std::vector<double>& work, double* v) const {

@@ -7,11 +7,25 @@
 // Algorithm: Newton's method on the bus current balances and the
 // components' algebraic residuals, from the values before the event; the
 // Jacobian from the system's exact partials (restricted to algebraic rows
-// and columns), factored by KLU with pivoting at every step (analysed again
-// only when the pattern changed: the factors are those of a fresh analysis).
-// Converged when the largest residual is below 1e-10 (p.u.), at most 30
-// steps. Cost per step: one residual evaluation, one partials evaluation and
-// one sparse LU of the algebraic block.
+// and columns) on the union of the patterns met since the solver was made
+// (a limiter's mode drops or adds entries: those it drops are explicit
+// zeros), analysed by KLU once per growth of that union and otherwise
+// refactored with the pivots of the last factorization, afresh when KLU's
+// crude reciprocal condition estimate says they no longer fit
+// (gridcore/klu_solver.h). Converged when the largest residual is below
+// 1e-10 (p.u.), at most 30 steps. Cost per step: one residual evaluation, one
+// partials evaluation and one sparse refactorization of the algebraic block
+// (a factorization with pivoting: about three times as much, measured in
+// docs/performance/psse-activsg2000-events.md). Almost every event takes one
+// step, from the point the importer located (within its Newton tolerance).
+//
+// Determinism: the pivots (and the union) carry over from one event to the
+// next, so the values after an event depend on the events before it in
+// their last bits; forget() makes the solver as new. System calls it
+// whenever its internal state is set (fmi3Reset, so that a sweep's reused
+// instance repeats a new one's run bit for bit). PsseGrid declares no FMU
+// state; a PsseGrid with fmi3GetFMUState would have to save the union and
+// the pivots with it (kit/model.h, "state kept outside the value store").
 //
 // Contract: works on a copy of the FMU's values (`work`); solve() never
 // changes the values the importer owns (publish() does, on the caller's
@@ -37,15 +51,26 @@ class EventSolver {
   // after the event the importer reads them as its guess for the restart
   // (the importer sets them again before any evaluation).
   void publish(const std::vector<double>& work, double* v) const;
+  // Drops the pattern's union and the factors: the solver as new.
+  void forget();
+  System::EventSolveCounts counts() const {
+    return {lu_->analyses(), lu_->factorizations(), lu_->refactorizations()};
+  }
   int iterations() const { return iterations_; }
   double residual() const { return residual_; }
 
  private:
   void index();
+  // Merges the block's pattern into the union; whether the union grew.
+  bool widen(int m, const std::vector<int>& column_start, const std::vector<int>& row);
+  // The block's values at their places in the union (zeros elsewhere).
+  void scatter(const std::vector<int>& column_start, const std::vector<int>& row, const std::vector<double>& value);
   System::Impl& sys_;
   std::vector<ValueRef> unknown_, equation_;   // algebraic variables, their residual variables
   std::vector<int> unknown_at_, equation_at_;  // value reference -> position, or -1
-  std::unique_ptr<grid::KluSolver> lu_ = std::make_unique<grid::KluSolver>();  // analysis kept per pattern
+  std::vector<int> union_start_, union_row_;  // CSC of the patterns met since forget()
+  std::vector<double> union_value_;
+  std::unique_ptr<grid::KluSolver> lu_ = std::make_unique<grid::KluSolver>();  // analysis of the union
   int iterations_ = 0;
   double residual_ = 0;
 };

@@ -85,7 +85,10 @@ void System::set_internal_state(const std::vector<double>& state) {
     for (double& shift : slot.indicator_shift) shift = state[k++];
     slot.note_shifts();
   }
+  s.solver->forget();  // its pivots came from the events of another run (event_solver.h)
 }
+
+System::EventSolveCounts System::event_solve_counts() const { return impl_->solver->counts(); }
 
 const InitReport& System::report() const { return impl_->report; }
 

@@ -123,7 +123,17 @@ class System {
   // 1 + its algebraics + its limiters. set_internal_state() throws
   // std::invalid_argument for a state of another count or a flag not 0/1.
   std::vector<double> internal_state() const;
+  // Also makes the event solver as new (its pivots and pattern's union:
+  // event_solver.h), so that equal states continue alike.
   void set_internal_state(const std::vector<double>& state);
+
+  // The event solver's KLU work since it was made or set back (for tests
+  // and diagnostics): symbolic analyses, factorizations with pivoting,
+  // refactorizations with the pivots kept.
+  struct EventSolveCounts {
+    int analyses = 0, factorizations = 0, refactorizations = 0;
+  };
+  EventSolveCounts event_solve_counts() const;
 
   const InitReport& report() const;
   // Name and initial value of every state and algebraic variable (and, semi-

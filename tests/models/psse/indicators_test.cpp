@@ -22,83 +22,35 @@
 #include <string>
 #include <vector>
 
-#include "kit/description.h"
-#include "kit/model.h"
-#include "psse/case/case_builder.h"
 #include "psse/system/system.h"
+#include "system_driver.h"
 
 namespace lsdae::psse {
 namespace {
 
 const std::string kData = LSDAE_PSSE_DATA_DIR;
 
-// The System as the kit sees it (PsseGrid without its resources folder).
-class IndicatorCaseModel final : public kit::Model {
- public:
-  explicit IndicatorCaseModel(SystemInput input) : system(std::move(input), kit::Form::semi_explicit) {}
-  void declare(kit::Builder& b) override {
-    b.model_name("IndicatorCase", "a PSS/E case for the indicator tests");
-    system.declare(b);
-  }
-  void compute(kit::Context& c) override { system.compute(c); }
-  System system;
-};
-
 class Indicators : public ::testing::Test {
  protected:
-  // Builds the case, declares it, and runs it as the kit does up to
-  // Continuous-Time Mode: an initialization compute(), the first update.
-  // `impedance_loads`: the ladder's loads as constant impedance (else the
-  // case's constant-power loads, with their low-voltage switch). Every case
-  // has a fault at `fault_bus` from 0.5 to 0.6 s, which event() switches on.
+  // The ladder case `folder` up to Continuous-Time Mode (system_driver.h);
+  // every case has a fault at `fault_bus` from 0.5 to 0.6 s, which event()
+  // switches on.
   void open(const std::string& folder, const std::string& dyr, int fault_bus, bool impedance_loads = true) {
-    std::map<std::string, std::string> settings{{"faults", std::to_string(fault_bus) + ":0.5:0.6:0:0.01"}};
-    if (impedance_loads) settings["load_conversion"] = "0,100,0,100";
-    BuiltCase c = build_case(kData + "/" + folder + "/ThreeBusMulti.raw", kData + "/" + folder + "/" + dyr,
-                             case_options(settings));
-    model_ = std::make_unique<IndicatorCaseModel>(std::move(c.input));
-    desc_ = kit::describe(*model_, kit::Config(std::map<std::string, std::string>{{"manifest", "A"}}));
-    v_.assign(desc_.variables.size(), 0.0);
-    b_.assign(desc_.variables.size(), 0);
-    for (const kit::Variable& var : desc_.variables) v_[var.value_reference] = var.start.value_or(0.0);
-    ASSERT_FALSE(desc_.event_indicators.empty());
-    kit::Context init = context();
-    init.initialization = true;
-    model_->system.compute(init);
-    next_epoch();
-    kit::Context event = context();
-    event.event_mode = true;
-    model_->system.update_discrete(event);
-    next_epoch();  // Continuous-Time Mode
-    time_ = 0.4;
+    d_.open(kData, folder, dyr, fault_bus, impedance_loads);
   }
-  kit::Context context() {
-    kit::Context c;
-    c.time = time_;
-    c.v = v_.data();
-    c.b = b_.data();
-    c.dae_mode = true;
-    c.discrete_epoch = epoch_;
-    return c;
-  }
-  void next_epoch() { ++epoch_; }
+  kit::Context context() { return d_.context(); }
+  void next_epoch() { d_.next_epoch(); }
+  void move(double scale) { d_.move(scale); }
+  double event() { return d_.event(); }
   std::vector<double> indicators() const {
     std::vector<double> out;
-    for (kit::ValueRef vr : desc_.event_indicators) out.push_back(v_[vr]);
+    for (kit::ValueRef vr : d_.desc.event_indicators) out.push_back(d_.v[vr]);
     return out;
   }
   // Every indicator set to a value no evaluation writes, so that an
   // indicator left unwritten cannot pass as equal.
   void poison_indicators() {
-    for (kit::ValueRef vr : desc_.event_indicators) v_[vr] = -12345.678;
-  }
-  // Moves the point: every state and algebraic variable by a relative
-  // `scale` around its value, alternating in sign (a different point, with
-  // the machine voltages and the controllers' signals all changed).
-  void move(double scale) {
-    int k = 0;
-    for (kit::ValueRef vr : desc_.states) v_[vr] *= 1.0 + scale * ((k++ % 2 == 0) ? 1.0 : -0.5);
-    for (kit::ValueRef vr : desc_.algebraic) v_[vr] *= 1.0 + scale * ((k++ % 2 == 0) ? -0.5 : 1.0);
+    for (kit::ValueRef vr : d_.desc.event_indicators) d_.v[vr] = -12345.678;
   }
   // At the current point (Continuous-Time Mode, the epoch of a compute()
   // already run): the indicator-only evaluation, then a full compute(), then
@@ -107,37 +59,18 @@ class Indicators : public ::testing::Test {
   std::vector<double> expect_same_both_ways(const char* where) {
     kit::Context c = context();
     poison_indicators();
-    EXPECT_FALSE(model_->system.compute_event_indicators(c)) << where << ": the indicator-only path was not taken";
+    EXPECT_FALSE(system().compute_event_indicators(c)) << where << ": the indicator-only path was not taken";
     const std::vector<double> only = indicators();
     poison_indicators();
-    model_->system.compute(c);
+    system().compute(c);
     const std::vector<double> full = indicators();
     poison_indicators();
-    EXPECT_FALSE(model_->system.compute_event_indicators(c)) << where;
+    EXPECT_FALSE(system().compute_event_indicators(c)) << where;
     const std::vector<double> again = indicators();
     EXPECT_EQ(std::memcmp(only.data(), full.data(), only.size() * sizeof(double)), 0)
         << where << ": the indicator-only values differ from compute()'s";
     EXPECT_EQ(std::memcmp(again.data(), full.data(), only.size() * sizeof(double)), 0) << where;
     return full;
-  }
-  // An event at the current point, as the kit runs one: Event Mode at a new
-  // epoch, a compute(), update_discrete(), then Continuous-Time Mode at the
-  // next epoch. Returns the limit events it counted.
-  double event() {
-    next_epoch();
-    kit::Context e = context();
-    e.event_mode = true;
-    model_->system.compute(e);
-    const double before = v_[events_vr()];
-    model_->system.update_discrete(e);
-    next_epoch();
-    return v_[events_vr()] - before;
-  }
-  kit::ValueRef events_vr() const {
-    for (const kit::Variable& var : desc_.variables)
-      if (var.name == "limits.events") return var.value_reference;
-    ADD_FAILURE() << "no limits.events";
-    return 0;
   }
   // The indicators differ from 1.0 somewhere (a limiter the equations reach,
   // not only unwritten records) and some differ from those of `other`.
@@ -155,7 +88,7 @@ class Indicators : public ::testing::Test {
   // the points after it), and the internal state restored.
   void check_case() {
     kit::Context c = context();
-    model_->system.compute(c);
+    system().compute(c);
     const std::vector<double> rest = expect_same_both_ways("operating point");
     move(1e-3);
     // A moved point without compute() at this epoch since: the path reads
@@ -169,11 +102,11 @@ class Indicators : public ::testing::Test {
     // algebraic variable 30 % up or 15 % down): the event solve at the
     // faulted network switches modes.
     move(0.3);
-    time_ = 0.5;
+    d_.time = 0.5;
     EXPECT_GT(event(), 0.0) << "the event switched no mode";
-    time_ = 0.52;
+    d_.time = 0.52;
     c = context();
-    model_->system.compute(c);
+    system().compute(c);
     const std::vector<double> after = expect_same_both_ways("after the event");
     expect_informative(after, rest, "after the event");
     move(5e-4);
@@ -182,26 +115,22 @@ class Indicators : public ::testing::Test {
     // The internal state saved here, the point moved and evaluated, the state
     // restored (fmi3SetFMUState: a new epoch, the kit's first evaluation a
     // compute()).
-    const std::vector<double> saved = model_->system.internal_state();
-    const std::vector<double> saved_v = v_;
+    const std::vector<double> saved = system().internal_state();
+    const std::vector<double> saved_v = d_.v;
     move(1e-3);
     expect_same_both_ways("before the restore");
-    model_->system.set_internal_state(saved);
-    v_ = saved_v;
+    system().set_internal_state(saved);
+    d_.v = saved_v;
     next_epoch();
     c = context();
-    EXPECT_TRUE(model_->system.compute_event_indicators(c)) << "a new epoch: compute() runs";
+    EXPECT_TRUE(system().compute_event_indicators(c)) << "a new epoch: compute() runs";
     const std::vector<double> restored = indicators();
     EXPECT_EQ(std::memcmp(restored.data(), expect_same_both_ways("restored").data(), restored.size() * sizeof(double)),
               0);
   }
 
-  std::unique_ptr<IndicatorCaseModel> model_;
-  kit::Description desc_;
-  std::vector<double> v_;
-  std::vector<std::uint8_t> b_;
-  std::uint64_t epoch_ = 1;
-  double time_ = 0.0;
+  test::SystemDriver d_;
+  System& system() { return d_.model->system; }
 };
 
 TEST_F(Indicators, GastCaseEqualsTheFullEvaluationBitwise) {
@@ -225,23 +154,23 @@ TEST_F(Indicators, ConstantPowerLoadsCaseEqualsTheFullEvaluationBitwise) {
 TEST_F(Indicators, FullEvaluationWhereTheParametersInHandMayBeStale) {
   open("GAST", "ThreeBus_GAST.dyr", 102);
   kit::Context c = context();
-  model_->system.compute(c);
-  EXPECT_FALSE(model_->system.compute_event_indicators(c));
+  system().compute(c);
+  EXPECT_FALSE(system().compute_event_indicators(c));
   kit::Context init = context();
   init.initialization = true;
-  EXPECT_TRUE(model_->system.compute_event_indicators(init));
+  EXPECT_TRUE(system().compute_event_indicators(init));
   next_epoch();
   c = context();
-  EXPECT_TRUE(model_->system.compute_event_indicators(c)) << "a new epoch";
-  EXPECT_FALSE(model_->system.compute_event_indicators(c)) << "the same epoch after it";
-  std::vector<double> copy = v_;
+  EXPECT_TRUE(system().compute_event_indicators(c)) << "a new epoch";
+  EXPECT_FALSE(system().compute_event_indicators(c)) << "the same epoch after it";
+  std::vector<double> copy = d_.v;
   kit::Context other = context();
   other.v = copy.data();
-  EXPECT_TRUE(model_->system.compute_event_indicators(other)) << "another array";
+  EXPECT_TRUE(system().compute_event_indicators(other)) << "another array";
   kit::Context unknown = context();
   unknown.discrete_epoch = 0;
-  EXPECT_TRUE(model_->system.compute_event_indicators(unknown)) << "epoch 0";
-  EXPECT_TRUE(model_->system.compute_event_indicators(unknown)) << "epoch 0, again";
+  EXPECT_TRUE(system().compute_event_indicators(unknown)) << "epoch 0";
+  EXPECT_TRUE(system().compute_event_indicators(unknown)) << "epoch 0, again";
 }
 
 }  // namespace
