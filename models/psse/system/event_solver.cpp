@@ -90,8 +90,11 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
   index();
   work.assign(v, v + count);
   const auto m = static_cast<int>(unknown_.size());
-  std::vector<double> f(unknown_.size());
+  std::vector<double> f(unknown_.size()), before, f_before;
   iterations_ = 0;
+  int newton_steps = 0;
+  bool chord = false;          // the last step used the factors in hand
+  double previous = INFINITY;  // the residual before the last step
   for (int it = 0;; ++it) {
     sys_.compute(work.data(), time, false);
     residual_ = 0;
@@ -100,28 +103,54 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
       residual_ = std::max(residual_, std::fabs(f[k]));
       if (!std::isfinite(f[k])) residual_ = INFINITY;
     }
-    if (residual_ <= 1e-10) return true;
-    if (it >= 30 || !std::isfinite(residual_)) return false;
-    EventTripletSink sink(equation_at_, unknown_at_);
-    sys_.partials(work.data(), time, sink);
-    std::vector<int> column_start, row;
-    std::vector<double> value;
-    sink.compress(m, column_start, row, value);
+    if (residual_ <= kTolerance) return true;
+    const bool contracted = residual_ <= kChordRate * previous;
+    if (chord && !(residual_ <= previous)) {
+      // The factors in hand led away: back to the point before, for a
+      // Newton step from there (the iterates Newton alone would take).
+      for (std::size_t k = 0; k < unknown_.size(); ++k) work[unknown_[k]] = before[k];
+      f = f_before;
+      residual_ = previous;
+    }
+    if (newton_steps >= kMaxSteps || it >= 2 * kMaxSteps || !std::isfinite(residual_)) return false;
+    // The factors in hand serve at a solve's first step (from the point the
+    // importer located, near the solution) and after a step that contracted.
+    const bool newton = !factored_ || (it > 0 && !contracted);
+    if (!newton) {
+      before.resize(unknown_.size());
+      for (std::size_t k = 0; k < unknown_.size(); ++k) before[k] = work[unknown_[k]];
+      f_before = f;
+    }
     try {
-      // The union of the patterns met so far (a mode's absent entries are
-      // explicit zeros): analysed again only when it grew, refactored with
-      // the last pivots otherwise (klu_solver.h's policy).
-      if (widen(m, column_start, row) || !lu_->analyzed_for(m, union_start_, union_row_))
-        lu_->analyze(m, union_start_, union_row_);
-      scatter(column_start, row, value);
-      lu_->factor(union_value_);
+      if (newton) factor_at(m, work.data(), time);
       lu_->solve(f);
     } catch (const std::runtime_error&) {
+      factored_ = false;
       return false;  // singular: a collapsed or islanded network
     }
     for (std::size_t k = 0; k < unknown_.size(); ++k) work[unknown_[k]] -= f[k];
+    chord = !newton;
+    newton_steps += newton ? 1 : 0;
+    previous = residual_;
     ++iterations_;
   }
+}
+
+void EventSolver::factor_at(int m, const double* work, double time) {
+  EventTripletSink sink(equation_at_, unknown_at_);
+  sys_.partials(work, time, sink);
+  std::vector<int> column_start, row;
+  std::vector<double> value;
+  sink.compress(m, column_start, row, value);
+  // The union of the patterns met so far (a mode's absent entries are
+  // explicit zeros): analysed again only when it grew, refactored with the
+  // last pivots otherwise (klu_solver.h's policy).
+  factored_ = false;
+  if (widen(m, column_start, row) || !lu_->analyzed_for(m, union_start_, union_row_))
+    lu_->analyze(m, union_start_, union_row_);
+  scatter(column_start, row, value);
+  lu_->factor(union_value_);
+  factored_ = true;
 }
 
 bool EventSolver::widen(int m, const std::vector<int>& column_start, const std::vector<int>& row) {
@@ -165,6 +194,7 @@ void EventSolver::scatter(const std::vector<int>& column_start, const std::vecto
 }
 
 void EventSolver::forget() {
+  factored_ = false;
   union_start_.clear();
   union_row_.clear();
   union_value_.clear();
