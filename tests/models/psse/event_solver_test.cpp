@@ -41,12 +41,17 @@ double two_events(test::SystemDriver& d, double scale) {
   return events;
 }
 
+// Two new Systems of case `c`, each up to Continuous-Time Mode.
+void open_pair(const LadderCase& c, test::SystemDriver& used, test::SystemDriver& fresh) {
+  used.open(kData, c.folder, c.dyr, c.fault_bus, c.impedance_loads);
+  fresh.open(kData, c.folder, c.dyr, c.fault_bus, c.impedance_loads);
+}
+
 TEST(PsseEventSolver, SetBackStateRepeatsANewSystemsEventsBitForBit) {
   for (const LadderCase& c : kCases) {
     SCOPED_TRACE(c.folder);
     test::SystemDriver used, fresh;
-    used.open(kData, c.folder, c.dyr, c.fault_bus, c.impedance_loads);
-    fresh.open(kData, c.folder, c.dyr, c.fault_bus, c.impedance_loads);
+    open_pair(c, used, fresh);
     const std::vector<double> state = used.model->system.internal_state();
     const std::vector<double> values = used.v;
     EXPECT_GT(two_events(used, 0.3), 0.0) << "the events switched no mode";
@@ -73,8 +78,7 @@ TEST(PsseEventSolver, PivotsOfEarlierEventsFindTheSamePoint) {
   for (const LadderCase& c : kCases) {
     SCOPED_TRACE(c.folder);
     test::SystemDriver used, fresh;
-    used.open(kData, c.folder, c.dyr, c.fault_bus, c.impedance_loads);
-    fresh.open(kData, c.folder, c.dyr, c.fault_bus, c.impedance_loads);
+    open_pair(c, used, fresh);
     EXPECT_GT(two_events(used, 0.3), 0.0);
     // Both at the same point and modes: the internal state and values of the
     // used System copied into the fresh one, whose solver has no history.
