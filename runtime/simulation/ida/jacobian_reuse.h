@@ -43,7 +43,7 @@
 // with the error weights of the first one's result, and sets up at the start
 // of each; when the first converged without moving the point (its first
 // Newton correction already below the test), the second setup is at the same
-// t, y, y' and cj (ACTIVSg2000 with every PSS/E model: 99 of 151 restarts).
+// t, y, y' and cj (ACTIVSg2000 with every PSS/E model: 97 of 151 restarts).
 // It is recorded as a fresh evaluation (jcur: the matrix is current). Everything is counted, nothing timed: the
 // choice is deterministic.
 //
