@@ -44,8 +44,8 @@
 // of each; when the first converged without moving the point (its first
 // Newton correction already below the test), the second setup is at the same
 // t, y, y' and cj (ACTIVSg2000 with every PSS/E model: 97 of 151 restarts).
-// It is recorded as a fresh evaluation (jcur: the matrix is current). Everything is counted, nothing timed: the
-// choice is deterministic.
+// It is recorded as a fresh evaluation (jcur: the matrix is current).
+// Everything is counted, nothing timed: the choice is deterministic.
 //
 // kMaxAge = 20 steps, not CVODE's 51: IDA's own rule already re-uses the
 // factored matrix for as many steps as cj stays in range, so a re-form is
