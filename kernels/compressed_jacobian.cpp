@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -169,25 +170,37 @@ bool CompressedJacobian::set_known_derivative_part(std::span<const ResidualFunct
   return true;
 }
 
-void CompressedJacobian::keep_for_reform(bool keep, double cj, std::span<const double> values) {
+void CompressedJacobian::keep_for_reform(bool keep, const JacobianPoint& point, std::span<const double> values) {
   saved_valid_ = false;
   if (!derivative_known_ || !keep) return;
   saved_.assign(values.begin(), values.end());
-  saved_cj_ = cj;
+  saved_cj_ = point.cj;
+  saved_t_ = point.t;
+  saved_y_.assign(point.y.begin(), point.y.end());
+  saved_yp_.assign(point.yp.begin(), point.yp.end());
   saved_valid_ = true;
+}
+
+bool CompressedJacobian::saved_at(const JacobianPoint& point) const {
+  const auto same = [](std::span<const double> a, const std::vector<double>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+  };
+  return can_reform() && point.t == saved_t_ && point.cj == saved_cj_ && same(point.y, saved_y_) &&
+         same(point.yp, saved_yp_);
 }
 
 void CompressedJacobian::reform(double cj, std::span<double> values) {
   if (!can_reform() || values.size() != saved_.size())
     throw std::logic_error("compressed Jacobian: reform() without a saved matrix");
   std::copy(saved_.begin(), saved_.end(), values.begin());
+  ++counters_.reforms;
+  if (cj == saved_cj_) return;  // the saved matrix itself (saved_at: IDACalcIC's second setup)
   const double step = cj - saved_cj_;
   for (std::size_t k = 0; k < derivative_position_.size(); ++k) {
     const std::size_t p = derivative_position_[k];
     if (constants_ == nullptr || !is_constant_[p]) values[p] = saved_[p] + step * derivative_value_[k];
   }
   if (constants_ != nullptr) fill_constants(cj, values);  // a + cj·b, as a fresh evaluation writes it
-  ++counters_.reforms;
 }
 
 EvalStatus CompressedJacobian::pass(std::span<ResidualFunction* const> pool, const JacobianPoint& point,
@@ -397,7 +410,7 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
   counters_.directional_calls += coloring.colors - quotients;
   counters_.residual_calls += quotients;
   // Kept for reform() when it succeeded and every colour came from directional derivatives.
-  keep_for_reform(worst == 0 && quotients == 0, point.cj, values);
+  keep_for_reform(worst == 0 && quotients == 0, point, values);
   return status_of(worst);
 }
 

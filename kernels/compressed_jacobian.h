@@ -149,8 +149,14 @@ class CompressedJacobian {
   // last invalidation.
   bool can_reform() const { return derivative_known_ && saved_valid_; }
   // The saved matrix re-formed for `cj` into `values` (see above). Requires
-  // can_reform(); counts counters().reforms.
+  // can_reform(); counts counters().reforms. At the saved matrix's own cj it
+  // is that matrix, bitwise.
   void reform(double cj, std::span<double> values);
+  // Whether the saved matrix was evaluated at bitwise this t, y, y' and cj
+  // (and nothing dropped it since): the matrix a fresh evaluation there would
+  // give, which reform(point.cj) hands back without a model call (IDACalcIC
+  // sets up twice at the same point, jacobian_reuse.h). O(n) comparisons.
+  bool saved_at(const JacobianPoint& point) const;
   // Columns whose directional derivatives are wrong (the claims check,
   // runtime/simulation/jacobian_claims.h): evaluate_directional takes every
   // colour holding one of them by finite differences (as
@@ -205,8 +211,8 @@ class CompressedJacobian {
                   const structure::Coloring& groups, double y_seed, double yp_seed, std::vector<double>& out,
                   const std::vector<bool>& take);
   void fill_constants(double cj, std::span<double> values) const;
-  // After an evaluation: keeps `values` for reform() when `keep`, else drops the saved matrix.
-  void keep_for_reform(bool keep, double cj, std::span<const double> values);
+  // After an evaluation at `point`: keeps `values` for reform() when `keep`, else drops the saved matrix.
+  void keep_for_reform(bool keep, const JacobianPoint& point, std::span<const double> values);
   // One colour's difference quotient into `values` (constant entries skipped
   // when `skip_constant`); IDA's increment (see the header).
   EvalStatus difference_quotient(ResidualFunction& f, Workspace& w, const JacobianPoint& point,
@@ -237,6 +243,9 @@ class CompressedJacobian {
   std::vector<std::size_t> derivative_position_;
   std::vector<double> derivative_value_, saved_;
   double saved_cj_ = 0.0;
+  // The point of the saved matrix (saved_at).
+  double saved_t_ = 0.0;
+  std::vector<double> saved_y_, saved_yp_;
   const structure::Pattern& pattern_;
   const structure::Coloring& coloring_;
   std::size_t threads_;

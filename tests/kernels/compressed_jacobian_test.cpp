@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -502,6 +503,35 @@ TEST(CompressedJacobianReform, ANewCjGivesTheFreshMatrixWithoutACall) {
     EXPECT_FALSE(jac.can_reform());
     EXPECT_THROW(jac.reform(5.0, values), std::logic_error);
   }
+}
+
+// At the point and cj of the saved matrix (IDACalcIC's second setup at an
+// unmoved point) the saved matrix is handed back bitwise, without a call;
+// a point that differs in one bit of t, y, y' or cj is another point.
+TEST(CompressedJacobianReform, AtTheSavedPointAndCjTheSavedMatrixItself) {
+  Problem s(30);
+  MassChain f(30, 1.0);
+  CompressedJacobian jac(s.pattern, s.coloring, 1);
+  ASSERT_TRUE(jac.set_known_derivative_part(diagonal_derivative(30, &f)));
+  ResidualFunction* pool[] = {&f};
+  std::vector<double> values(s.pattern.nnz()), again(s.pattern.nnz(), -1.0);
+  const JacobianPoint point{0.5, s.y, s.yp, {}, 40.0, 0.025, {}, {}};
+  EXPECT_FALSE(jac.saved_at(point)) << "nothing saved yet";
+  ASSERT_EQ(jac.evaluate_directional(pool, point, values), EvalStatus::ok);
+  EXPECT_TRUE(jac.saved_at(point));
+  std::vector<double> y = s.y, yp = s.yp;
+  y[7] = std::nextafter(y[7], 1e300);
+  yp[3] += 1.0;
+  EXPECT_FALSE(jac.saved_at({0.5, y, s.yp, {}, 40.0, 0.025, {}, {}})) << "y";
+  EXPECT_FALSE(jac.saved_at({0.5, s.y, yp, {}, 40.0, 0.025, {}, {}})) << "y'";
+  EXPECT_FALSE(jac.saved_at({0.6, s.y, s.yp, {}, 40.0, 0.025, {}, {}})) << "t";
+  EXPECT_FALSE(jac.saved_at({0.5, s.y, s.yp, {}, 41.0, 0.025, {}, {}})) << "cj";
+  const std::size_t calls = f.calls;
+  jac.reform(point.cj, again);
+  EXPECT_EQ(f.calls, calls) << "no model call";
+  EXPECT_EQ(std::memcmp(again.data(), values.data(), values.size() * sizeof(double)), 0) << "bitwise";
+  jac.invalidate_constants();  // an event
+  EXPECT_FALSE(jac.saved_at(point));
 }
 
 // Difference quotients are not kept for re-forming (their truncation error

@@ -142,21 +142,21 @@ int IdaIntegrator::Impl::jacobian_fn(realtype t, realtype cj, N_Vector yy, N_Vec
   const std::span<double> values = self->linear.jacobian_values(J, self->pattern.nnz());
   // A non-finite residual at the point spoils every column: name it, not them.
   if (!self->diagnostics.check_finite(t, {NV_DATA_S(rr), n})) return static_cast<int>(kernels::EvalStatus::recoverable);
-  if (self->reuse_on) {  // the saved matrix re-formed for this cj, or a fresh one (jacobian_reuse.h)
-    long steps = 0, failures = 0;
-    IDAGetNumSteps(self->ida, &steps);
-    IDAGetNumStepSolveFails(self->ida, &failures);  // steps failed in the nonlinear solve (IDA's ncfn)
-    if (self->reuse.reform_now(self->jacobian.can_reform(), steps, failures)) {
-      self->jacobian.reform(cj, values);
-      if (self->linear.dense()) self->linear.scatter_dense(J, self->pattern);
-      return 0;
-    }
-  }
   realtype h = 0;
   IDAGetCurrentStep(self->ida, &h);
   IDAGetErrWeights(self->ida, self->ewt);
   kernels::JacobianPoint point{t, {NV_DATA_S(yy), n}, {NV_DATA_S(ypp), n}, {NV_DATA_S(rr), n},
                                cj, h, {NV_DATA_S(self->ewt), n}, self->options.nominal};
+  if (self->reuse_on) {  // the saved matrix re-formed for this cj, or a fresh one (jacobian_reuse.h)
+    long steps = 0, failures = 0;
+    IDAGetNumSteps(self->ida, &steps);
+    IDAGetNumStepSolveFails(self->ida, &failures);  // steps failed in the nonlinear solve (IDA's ncfn)
+    if (self->reuse.reform_now(self->jacobian.can_reform(), steps, failures, self->jacobian.saved_at(point))) {
+      self->jacobian.reform(cj, values);
+      if (self->linear.dense()) self->linear.scatter_dense(J, self->pattern);
+      return 0;
+    }
+  }
   try {
     if (self->options.before_jacobian) self->revise_jacobian(point);
     kernels::EvalStatus s = self->options.jacobian == JacobianSource::directional

@@ -64,6 +64,19 @@ TEST(JacobianReuseRule, EverySetupOfIdaCalcIcIsFresh) {
   EXPECT_TRUE(r.reform_now(true, 0, 0)) << "the first step re-forms the one IDACalcIC evaluated";
 }
 
+TEST(JacobianReuseRule, AFreshSetupAtTheSavedMatrixsPointTakesIt) {
+  JacobianReuse r;
+  r.started();
+  r.set_in_initial_conditions(true);
+  EXPECT_FALSE(r.reform_now(true, 0, 0, false)) << "the first setup of IDACalcIC";
+  EXPECT_TRUE(r.reform_now(true, 0, 0, true)) << "its second at the same point and cj: the same matrix";
+  EXPECT_FALSE(r.reformed()) << "which is current (jcur)";
+  EXPECT_FALSE(r.reform_now(false, 0, 0, true)) << "nothing saved";
+  r.set_in_initial_conditions(false);
+  EXPECT_TRUE(r.reform_now(true, 0, 0, false));
+  EXPECT_TRUE(r.reformed()) << "a re-form for a new cj stands for no fresh matrix";
+}
+
 test::SampledRun run_with_reuse(const std::string& fmu, bool reuse, int rows) {
   SimulationOptions options;
   options.jacobian_reuse = reuse;
