@@ -95,10 +95,7 @@ ComponentSlot::ComponentSlot(Component& component, const std::vector<std::string
 
 void ComponentSlot::evaluate(const double* known, double* out, const double* parameter, const int* mode,
                              LimiterRecord* record, double time) const {
-  std::fill(out, out + shape_.output_count(), 0.0);
-  Frame<double> f(shape_, known, out, parameter, mode, record, time);
-  if (!widen_.empty()) f.widen_limits(widen_.data());
-  component_->evaluate(f);
+  evaluate_component(*component_, shape_, widen_data(), known, out, parameter, mode, record, time);
 }
 
 void ComponentSlot::widen(std::size_t l, double lo, double hi) {

@@ -14,6 +14,7 @@
 #ifndef LSDAE_MODELS_PSSE_CORE_SLOT_H
 #define LSDAE_MODELS_PSSE_CORE_SLOT_H
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,21 @@ struct DeclaredLimiter {
   LimiterKind kind = LimiterKind::windup;
   int state = -1;  // non_windup: the state it holds
 };
+
+// One evaluation of a component's equations in double: what
+// ComponentSlot::evaluate() does, as a function of the few values it reads
+// (the component, its shape, its widened limits, null for none), so that a
+// caller holding copies of them in its own dense array (the System's
+// SlotHot, slot_work.h) evaluates without reading the ComponentSlot (a cache
+// miss per slot): the same operations, the same bits.
+inline void evaluate_component(const Component& component, const FrameShape& shape, const double* widen,
+                               const double* known, double* out, const double* parameter, const int* mode,
+                               LimiterRecord* record, double time) {
+  std::fill(out, out + shape.output_count(), 0.0);
+  Frame<double> f(shape, known, out, parameter, mode, record, time);
+  if (widen != nullptr) f.widen_limits(widen);
+  component.evaluate(f);
+}
 
 class ComponentSlot {
  public:
@@ -82,6 +98,9 @@ class ComponentSlot {
   // decides, system.h "Limits at initialization"); widened() lists them.
   void widen(std::size_t l, double lo, double hi);
   bool widened() const { return !widen_.empty(); }
+  // The widened limits as evaluate_component() takes them (null: none); valid
+  // until the next widen().
+  const double* widen_data() const { return widen_.empty() ? nullptr : widen_.data(); }
 
   // jacobian[c * output_count + r] = d out_r / d known_c; when `tangents`
   // is given, (*tangents)[c * limiters + l] = d (limiter l's record) / d known_c

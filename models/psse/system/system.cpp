@@ -45,11 +45,13 @@ std::vector<double> System::internal_state() const {
   out.push_back(s.pending_release ? 1.0 : 0.0);
   out.push_back(s.pending_release.value_or(0.0));
   for (std::size_t i = 0; i < s.net.buses.size(); ++i) out.push_back(i < s.bus_dead.size() && s.bus_dead[i] ? 1.0 : 0.0);
-  for (const SlotState& slot : s.slots) {
-    out.push_back(slot.frozen ? 1.0 : 0.0);
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    const SlotState& slot = s.slots[i];
+    const SlotHot& h = s.work[i];
+    out.push_back(h.frozen ? 1.0 : 0.0);
     for (std::size_t j = 0; j < slot.z_vr.size(); ++j) out.push_back(j < slot.z_frozen.size() ? slot.z_frozen[j] : 0.0);
     out.insert(out.end(), slot.last_indicator.begin(), slot.last_indicator.end());
-    out.insert(out.end(), slot.indicator_shift.begin(), slot.indicator_shift.end());
+    out.insert(out.end(), h.shift(), h.shift() + h.shape.limiters);
   }
   return out;
 }
@@ -75,15 +77,18 @@ void System::set_internal_state(const std::vector<double>& state) {
   s.pending_release = pending ? std::optional<double>(release) : std::nullopt;
   s.bus_dead.assign(s.net.buses.size(), false);
   for (std::size_t i = 0; i < s.net.buses.size(); ++i) s.bus_dead[i] = flag();
-  for (SlotState& slot : s.slots) {
-    slot.frozen = flag();
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    SlotState& slot = s.slots[i];
+    SlotHot& h = s.work[i];
+    h.frozen = flag();
     slot.z_frozen.assign(state.begin() + static_cast<std::ptrdiff_t>(k),
                          state.begin() + static_cast<std::ptrdiff_t>(k + slot.z_vr.size()));
     k += slot.z_vr.size();
-    if (!slot.frozen) slot.z_frozen.clear();
+    if (!h.frozen) slot.z_frozen.clear();
     for (double& last : slot.last_indicator) last = state[k++];
-    for (double& shift : slot.indicator_shift) shift = state[k++];
-    slot.note_shifts();
+    double* shift = h.shift();
+    for (int l = 0; l < h.shape.limiters; ++l) shift[l] = state[k++];
+    h.note_shifts();
   }
 }
 
