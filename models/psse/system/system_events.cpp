@@ -169,8 +169,15 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // indicator stayed at 0 or -1e-16, an importer saw its next crossing as
   // no change of domain, and the mode held on the wrong side (GAST's gate
   // passing the larger input by up to 0.05 p.u. in PsseGrid_GAST_fault).
+  //
+  // When the modes settled, the loop's last compute() ran at `solution` with
+  // these modes, and nothing has changed either since (publish() only reads
+  // `solution`; compute() reads no value it writes): the slots' records are
+  // those a second compute() here would leave, bit for bit, so it is run
+  // only where the point or a mode differs (no solution, or the rounds
+  // ended on a change). One evaluation of every slot less per event.
   double* point = solved ? solution.data() : v;
-  compute(point, t, true);
+  if (!settled) compute(point, t, true);
   for (std::size_t k : indicator_slots) {
     SlotState& s = slots[k];
     SlotHot& h = work[k];
