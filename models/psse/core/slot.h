@@ -57,6 +57,14 @@ inline void evaluate_component(const Component& component, const FrameShape& sha
   component.evaluate(f);
 }
 
+// Work space of ComponentSlot::jacobian(): the Dual knowns and outputs of
+// one column. Every entry is written before it is read in each call, so one
+// scratch can serve every slot in turn (the System's: one block that stays
+// in the cache instead of two heap blocks per slot).
+struct DualScratch {
+  std::vector<Dual> known, out;
+};
+
 class ComponentSlot {
  public:
   // Declares the component twice (component.h, Layout::consumed): first
@@ -108,9 +116,10 @@ class ComponentSlot {
   // `zero_unreached` false those entries are left as they were: a caller
   // that reads only the limiters a double evaluation at the same point
   // recorded saves clearing them).
+  // `scratch`: the Dual work space to use (null: the slot's own).
   void jacobian(const double* known, const double* parameter, const int* mode, double time,
                 std::vector<double>& jacobian, std::vector<LimiterRecord>* tangents = nullptr,
-                bool zero_unreached = true) const;
+                bool zero_unreached = true, DualScratch* scratch = nullptr) const;
 
  private:
   // What evaluate() reads, in the object's first cache line: the component,
@@ -123,7 +132,7 @@ class ComponentSlot {
   std::vector<DeclaredInput> inputs_;
   std::vector<DeclaredOutput> outputs_;
   std::vector<DeclaredLimiter> limiters_;
-  mutable std::vector<Dual> dual_known_, dual_out_;
+  mutable DualScratch dual_;
 };
 
 }  // namespace lsdae::psse

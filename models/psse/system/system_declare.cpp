@@ -116,7 +116,6 @@ void System::Impl::declare(kit::Builder& b) {
       s.ind_vr.push_back(ind);
     }
     s.last_indicator.assign(s.mode0.size(), 1.0);
-    s.tangent.clear();
   }
   for (std::size_t k = 0; k < slots.size(); ++k) {
     SlotHot& h = work[k];

@@ -223,7 +223,7 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
     const int* mode = h.mode();
     for (int l = 0; l < sh.limiters; ++l) record[l].written = false;
     evaluate_component(*h.component, sh, h.widen, h.known, h.out(), h.param(), mode, record, time);
-    s.slot->jacobian(h.known, h.param(), mode, time, s.jac, &s.tangent, false);
+    s.slot->jacobian(h.known, h.param(), mode, time, partial_jac, &partial_tangent, false, &partial_duals);
     const auto no = static_cast<std::size_t>(sh.output_count());
     const std::uint32_t nl = h.limiters();
     const ValueRef* known_vr = h.known_vr();
@@ -234,7 +234,7 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
       // a held constant input: a parameter, not a known
       if (c >= inputs_from && c < inputs_to && !s.u_known[static_cast<std::size_t>(c - inputs_from)]) continue;
       const ValueRef kvr = known_vr[c];
-      const double* col = s.jac.data() + static_cast<std::size_t>(c) * no;
+      const double* col = partial_jac.data() + static_cast<std::size_t>(c) * no;
       for (int i = 0; i < sh.states; ++i) {
         const double d = col[i];
         if (d == 0.0) continue;
@@ -250,7 +250,7 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
         if (dr != 0.0) sink.add(res_r, kvr, -dr);
         if (di != 0.0) sink.add(res_i, kvr, -di);
       }
-      const LimiterRecord* tangent = s.tangent.data() + static_cast<std::size_t>(c) * nl;
+      const LimiterRecord* tangent = partial_tangent.data() + static_cast<std::size_t>(c) * nl;
       for (std::uint32_t l = 0; l < nl; ++l) {
         if (!record[l].written) continue;
         const double d = limiter_indicator_tangent(h.kind(l), mode[l], record[l], tangent[l]);

@@ -45,8 +45,6 @@ struct SlotState {
   std::unique_ptr<ComponentSlot> slot;
   bool network_device = false;  // InitStage::network_device: its injection enters the bus
   PlacedComponent placed;
-  std::vector<double> jac;
-  std::vector<LimiterRecord> tangent;
   std::vector<char> u_known;    // the input is a state or algebraic variable (a known of the DAE)
   std::vector<double> last_indicator;
   std::vector<double> z_frozen;
@@ -95,6 +93,11 @@ struct System::Impl {
   bool declared = false;
   bool hold_initial_limits = false;  // SystemInput::hold_initial_limits
   std::vector<double> scratch_re, scratch_im;
+  // partials(): one slot's local Jacobian, its limiters' tangents and the Dual
+  // work space, shared by the slots in turn (each written before it is read).
+  std::vector<double> partial_jac;
+  std::vector<LimiterRecord> partial_tangent;
+  DualScratch partial_duals;
   // Where the slots' param and mode were last read from (parameters_held).
   const double* held_v = nullptr;
   std::uint64_t held_epoch = 0;
