@@ -26,7 +26,7 @@ struct SlotWorkPart {
 SlotWorkPart slot_work_part(const FrameShape& sh, std::uint32_t rx) {
   const auto nl = static_cast<std::size_t>(sh.limiters);
   return {slot_ref_count(sh, rx),
-          static_cast<std::size_t>(sh.known_count() + sh.parameters + sh.output_count()) + nl, nl, nl};
+          static_cast<std::size_t>(sh.known_count() + sh.parameters + sh.output_count()) + 2 * nl, nl, nl};
 }
 
 }  // namespace

@@ -8,8 +8,9 @@
 //             in slot order: value references (SlotHot::ref: the knowns in
 //             frame order, parameters, modes, derivatives, fully implicit
 //             residuals, algebraic residuals, indicators, each limiter's kind),
-//             then the doubles (knowns, parameters, outputs, indicator shifts),
-//             the limiter records and the limiter modes.
+//             then the doubles (knowns, parameters, outputs, indicator shifts,
+//             each limiter's indicator after the last event), the limiter
+//             records and the limiter modes.
 //
 // Why (docs/performance/psse-activsg2000-evaluation.md, issue 31): compute()
 // is memory-bound; per slot it read the slot's entry (800 bytes, four lines),
@@ -44,7 +45,7 @@ struct alignas(64) SlotHot {
   const Component* component = nullptr;
   const double* widen = nullptr;  // ComponentSlot::widen_data() (null: none widened)
   kit::ValueRef* ref = nullptr;   // the slot's value references (layout above)
-  double* known = nullptr;        // the slot's doubles: known | param | out | shift; then records, modes
+  double* known = nullptr;        // the slot's doubles: known | param | out | shift | last; then records, modes
   FrameShape shape;
   std::uint32_t rx = 0;           // fully implicit residuals: shape.states, else 0
   std::uint32_t bus = 0;          // network bus index
@@ -72,7 +73,10 @@ struct alignas(64) SlotHot {
   double* param() const { return known + known_count(); }
   double* out() const { return param() + shape.parameters; }
   double* shift() const { return out() + shape.output_count(); }
-  LimiterRecord* record() const { return reinterpret_cast<LimiterRecord*>(shift() + shape.limiters); }
+  // Each limiter's indicator after the last event (update_discrete: the
+  // reference for the next crossing).
+  double* last() const { return shift() + shape.limiters; }
+  LimiterRecord* record() const { return reinterpret_cast<LimiterRecord*>(last() + shape.limiters); }
   int* mode() const { return reinterpret_cast<int*>(record() + shape.limiters); }
   // Sets `shifted` from the shifts: -0.0 counts (its bits differ from +0.0).
   void note_shifts();

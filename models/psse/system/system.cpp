@@ -50,7 +50,7 @@ std::vector<double> System::internal_state() const {
     const SlotHot& h = s.work[i];
     out.push_back(h.frozen ? 1.0 : 0.0);
     for (std::size_t j = 0; j < slot.z_vr.size(); ++j) out.push_back(j < slot.z_frozen.size() ? slot.z_frozen[j] : 0.0);
-    out.insert(out.end(), slot.last_indicator.begin(), slot.last_indicator.end());
+    out.insert(out.end(), h.last(), h.last() + h.shape.limiters);
     out.insert(out.end(), h.shift(), h.shift() + h.shape.limiters);
   }
   return out;
@@ -59,7 +59,8 @@ std::vector<double> System::internal_state() const {
 void System::set_internal_state(const std::vector<double>& state) {
   Impl& s = *impl_;
   std::size_t expected = 3 + s.net.buses.size();
-  for (const SlotState& slot : s.slots) expected += 1 + slot.z_vr.size() + 2 * slot.last_indicator.size();
+  for (std::size_t i = 0; i < s.slots.size(); ++i)
+    expected += 1 + s.slots[i].z_vr.size() + 2 * static_cast<std::size_t>(s.work[i].shape.limiters);
   if (state.size() != expected)
     throw std::invalid_argument("PsseGrid internal state: " + std::to_string(state.size()) + " numbers, this case has " +
                                 std::to_string(expected) + " → restore a state this FMU and case saved");
@@ -85,7 +86,8 @@ void System::set_internal_state(const std::vector<double>& state) {
                          state.begin() + static_cast<std::ptrdiff_t>(k + slot.z_vr.size()));
     k += slot.z_vr.size();
     if (!h.frozen) slot.z_frozen.clear();
-    for (double& last : slot.last_indicator) last = state[k++];
+    double* last = h.last();
+    for (int l = 0; l < h.shape.limiters; ++l) last[l] = state[k++];
     double* shift = h.shift();
     for (int l = 0; l < h.shape.limiters; ++l) shift[l] = state[k++];
     h.note_shifts();

@@ -115,11 +115,11 @@ void System::Impl::declare(kit::Builder& b) {
       b.event_indicator(ind);
       s.ind_vr.push_back(ind);
     }
-    s.last_indicator.assign(s.mode0.size(), 1.0);
   }
   for (std::size_t k = 0; k < slots.size(); ++k) {
     SlotHot& h = work[k];
     std::fill(h.shift(), h.shift() + h.shape.limiters, 0.0);
+    std::fill(h.last(), h.last() + h.shape.limiters, 1.0);
     h.shifted = false;
   }
   events_vr = b.add(discrete_variable("limits.events", "number of limiter mode changes so far (limit events)", 0.0));

@@ -7,19 +7,6 @@
 
 namespace lsdae::psse {
 
-namespace {
-
-// A limiter mode stored as a Float64 variable, as an int: std::lround's
-// value, without its call for the three values a mode has.
-inline int system_eval_mode(double m) {
-  if (m == 0.0) return 0;
-  if (m == 1.0) return 1;
-  if (m == -1.0) return -1;
-  return static_cast<int>(std::lround(m));
-}
-
-}  // namespace
-
 void System::Impl::gather(SlotHot& h, const double* v, bool held) {
   const ValueRef* from = h.known_vr();
   double* known = h.known;
@@ -31,7 +18,7 @@ void System::Impl::gather(SlotHot& h, const double* v, bool held) {
   for (int k = 0; k < h.shape.parameters; ++k) param[k] = v[from[k]];
   from = h.mode_vr();
   int* mode = h.mode();
-  for (int l = 0; l < h.shape.limiters; ++l) mode[l] = system_eval_mode(v[from[l]]);
+  for (int l = 0; l < h.shape.limiters; ++l) mode[l] = limiter_mode_value(v[from[l]]);
 }
 
 bool System::Impl::parameters_held(const double* v, std::uint64_t epoch) {

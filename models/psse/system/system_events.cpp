@@ -42,8 +42,11 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // in a vector kept between events (no allocation per event and slot).
   std::vector<int>& before = event_before;
   before.clear();
-  for (std::size_t k : indicator_slots)
-    for (ValueRef m : slots[k].mode_vr) before.push_back(static_cast<int>(std::lround(v[m])));
+  for (std::size_t k : indicator_slots) {
+    const SlotHot& h = work[k];
+    const ValueRef* mode_vr = h.mode_vr();
+    for (std::uint32_t l = 0; l < h.limiters(); ++l) before.push_back(limiter_mode_value(v[mode_vr[l]]));
+  }
   // The limiter log, when asked for (limits.log, or the importer's logLimiters
   // category): the indicators at the located point, in the order of `before`.
   // Nothing otherwise.
@@ -70,14 +73,15 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // records are those of the point the importer located (compute() ran there).
   if (!first_update) {
     for (std::size_t k : indicator_slots) {
-      const SlotState& s = slots[k];
-      const LimiterRecord* record = work[k].record();
-      const int* mode = work[k].mode();
-      for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+      const SlotHot& h = work[k];
+      const LimiterRecord* record = h.record();
+      const int* mode = h.mode();
+      const ValueRef* ind_vr = h.ind_vr();
+      const double* last = h.last();
+      for (std::uint32_t l = 0; l < h.limiters(); ++l) {
         if (!record[l].written) continue;
-        const double now = v[s.ind_vr[l]];
-        if (s.last_indicator[l] > 0.0 && now <= 0.0)
-          set_mode(k, l, limiter_transition(s.slot->limiters()[l].kind, mode[l], record[l]), record[l]);
+        const double now = v[ind_vr[l]];
+        if (last[l] > 0.0 && now <= 0.0) set_mode(k, l, limiter_transition(h.kind(l), mode[l], record[l]), record[l]);
       }
     }
   }
@@ -121,10 +125,10 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
       tried_below = true;
       bool any = false;
       for (std::size_t k : indicator_slots) {
-        const SlotState& s = slots[k];
-        for (std::size_t l = 0; l < s.mode_vr.size(); ++l)
-          if (s.slot->limiters()[l].kind == LimiterKind::below && work[k].mode()[l] != kModeBelow) {
-            set_mode(k, l, kModeBelow, work[k].record()[l]);
+        const SlotHot& h = work[k];
+        for (std::uint32_t l = 0; l < h.limiters(); ++l)
+          if (h.kind(l) == LimiterKind::below && h.mode()[l] != kModeBelow) {
+            set_mode(k, l, kModeBelow, h.record()[l]);
             any = true;
           }
       }
@@ -134,12 +138,12 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
     compute(solution.data(), t, true);
     bool changed = false;
     for (std::size_t k : indicator_slots) {
-      const SlotState& s = slots[k];
-      const LimiterRecord* record = work[k].record();
-      const int* mode = work[k].mode();
-      for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+      const SlotHot& h = work[k];
+      const LimiterRecord* record = h.record();
+      const int* mode = h.mode();
+      for (std::uint32_t l = 0; l < h.limiters(); ++l) {
         if (!record[l].written) continue;
-        const LimiterKind kind = s.slot->limiters()[l].kind;
+        const LimiterKind kind = h.kind(l);
         const int m = limiter_mode_by_value(kind, mode[l], record[l], kHysteresis);
         if (m == mode[l]) continue;
         if (kind == LimiterKind::below && m == kModeFree && !release_now) {
@@ -179,28 +183,29 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   double* point = solved ? solution.data() : v;
   if (!settled) compute(point, t, true);
   for (std::size_t k : indicator_slots) {
-    SlotState& s = slots[k];
     SlotHot& h = work[k];
     double* shift = h.shift();
+    double* last = h.last();
     const LimiterRecord* record = h.record();
     const int* mode = h.mode();
-    for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+    const ValueRef* ind_vr = h.ind_vr();
+    for (std::uint32_t l = 0; l < h.limiters(); ++l) {
       double z = 1.0;
       shift[l] = 0.0;
       if (record[l].written) {
-        z = limiter_indicator(s.slot->limiters()[l].kind, mode[l], record[l]);
+        z = limiter_indicator(h.kind(l), mode[l], record[l]);
         if (z <= 0.0 && z > -kHysteresis) shift[l] = kHysteresis - z, z = kHysteresis;
       }
-      s.last_indicator[l] = z;
-      point[s.ind_vr[l]] = z;
+      last[l] = z;
+      point[ind_vr[l]] = z;
     }
     h.note_shifts();
   }
   double events = v[events_vr];
   std::size_t at = 0;  // index into before and located
   for (std::size_t k : indicator_slots)
-    for (std::size_t l = 0; l < slots[k].mode_vr.size(); ++l, ++at) {
-      const int now = static_cast<int>(std::lround(v[slots[k].mode_vr[l]]));
+    for (std::uint32_t l = 0; l < work[k].limiters(); ++l, ++at) {
+      const int now = limiter_mode_value(v[work[k].mode_vr()[l]]);
       if (now == before[at]) continue;
       events += 1.0;
       if (log != nullptr) log->message(kLogLimiters, limiter_log_line(t, slots[k], l, before[at], now, located[at]));

@@ -20,6 +20,15 @@ namespace lsdae::psse {
 
 using kit::ValueRef;
 inline constexpr ValueRef kNoRef = kit::kNoValueRef;
+// A limiter mode stored as a Float64 variable, as an int: std::lround's
+// value, without its call for the three values a mode has.
+inline int limiter_mode_value(double m) {
+  if (m == 0.0) return 0;
+  if (m == 1.0) return 1;
+  if (m == -1.0) return -1;
+  return static_cast<int>(std::lround(m));
+}
+
 // The FMI log category of the limiter log (system_events.cpp).
 inline constexpr const char* kLogLimiters = "logLimiters";
 
@@ -46,7 +55,6 @@ struct SlotState {
   bool network_device = false;  // InitStage::network_device: its injection enters the bus
   PlacedComponent placed;
   std::vector<char> u_known;    // the input is a state or algebraic variable (a known of the DAE)
-  std::vector<double> last_indicator;
   std::vector<double> z_frozen;
   std::string prefix;      // gen[102_1]
   std::vector<double> x0, z0, p0;

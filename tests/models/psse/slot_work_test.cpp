@@ -58,7 +58,8 @@ TEST(SlotWork, BlocksFollowEachOtherInSlotOrderWithTheirPartsInside) {
       EXPECT_EQ(h.param(), h.known + sh.known_count());
       EXPECT_EQ(h.out(), h.param() + sh.parameters);
       EXPECT_EQ(h.shift(), h.out() + sh.output_count());
-      EXPECT_EQ(slot_work_addr(h.record()), slot_work_addr(h.shift() + sh.limiters));
+      EXPECT_EQ(h.last(), h.shift() + sh.limiters);
+      EXPECT_EQ(slot_work_addr(h.record()), slot_work_addr(h.last() + sh.limiters));
       EXPECT_EQ(slot_work_addr(h.mode()), slot_work_addr(h.record() + sh.limiters));
       EXPECT_EQ(reinterpret_cast<std::uintptr_t>(h.known) % alignof(double), 0u);
       EXPECT_EQ(reinterpret_cast<std::uintptr_t>(h.record()) % alignof(LimiterRecord), 0u);
@@ -66,7 +67,7 @@ TEST(SlotWork, BlocksFollowEachOtherInSlotOrderWithTheirPartsInside) {
       EXPECT_LE(at, end) << k;
       // The initial values.
       for (std::size_t r = 0; r < refs; ++r) EXPECT_EQ(h.ref[r], kit::kNoValueRef);
-      for (double* d = h.known; d < h.shift() + sh.limiters; ++d) EXPECT_EQ(*d, 0.0);
+      for (double* d = h.known; d < h.last() + sh.limiters; ++d) EXPECT_EQ(*d, 0.0);
       for (int l = 0; l < sh.limiters; ++l) {
         EXPECT_FALSE(h.record()[l].written);
         EXPECT_EQ(h.mode()[l], kModeFree);
@@ -94,6 +95,7 @@ TEST(SlotWork, PartsDoNotOverlap) {
     for (int i = 0; i < sh.output_count(); ++i) h.out()[i] = 3.0 + static_cast<double>(k);
     for (int l = 0; l < sh.limiters; ++l) {
       h.shift()[l] = 4.0 + static_cast<double>(k);
+      h.last()[l] = 6.0 + static_cast<double>(k);
       h.record()[l] = LimiterRecord{5.0 + static_cast<double>(k), 0.0, 0.0, 0.0, true};
       h.mode()[l] = -1;
     }
@@ -109,6 +111,7 @@ TEST(SlotWork, PartsDoNotOverlap) {
     for (int i = 0; i < sh.output_count(); ++i) EXPECT_EQ(h.out()[i], 3.0 + d) << k;
     for (int l = 0; l < sh.limiters; ++l) {
       EXPECT_EQ(h.shift()[l], 4.0 + d) << k;
+      EXPECT_EQ(h.last()[l], 6.0 + d) << k;
       EXPECT_EQ(h.record()[l].u, 5.0 + d) << k;
       EXPECT_TRUE(h.record()[l].written) << k;
       EXPECT_EQ(h.mode()[l], -1) << k;
