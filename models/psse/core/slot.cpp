@@ -89,16 +89,12 @@ ComponentSlot::ComponentSlot(Component& component, const std::vector<std::string
   shape_.inputs = static_cast<int>(inputs_.size());
   shape_.parameters = static_cast<int>(parameters_.size());
   shape_.limiters = static_cast<int>(limiters_.size());
-  dual_known_.resize(static_cast<std::size_t>(shape_.known_count()));
-  dual_out_.resize(static_cast<std::size_t>(shape_.output_count()));
+
 }
 
 void ComponentSlot::evaluate(const double* known, double* out, const double* parameter, const int* mode,
                              LimiterRecord* record, double time) const {
-  std::fill(out, out + shape_.output_count(), 0.0);
-  Frame<double> f(shape_, known, out, parameter, mode, record, time);
-  if (!widen_.empty()) f.widen_limits(widen_.data());
-  component_->evaluate(f);
+  evaluate_component(*component_, shape_, widen_data(), known, out, parameter, mode, record, time);
 }
 
 void ComponentSlot::widen(std::size_t l, double lo, double hi) {
@@ -135,7 +131,7 @@ void ComponentSlot::initial_modes(const double* known, const double* parameter, 
 
 void ComponentSlot::jacobian(const double* known, const double* parameter, const int* mode, double time,
                              std::vector<double>& jacobian, std::vector<LimiterRecord>* tangents,
-                             bool zero_unreached) const {
+                             bool zero_unreached, DualScratch* scratch) const {
   const auto nk = static_cast<std::size_t>(shape_.known_count());
   const auto no = static_cast<std::size_t>(shape_.output_count());
   const auto nl = static_cast<std::size_t>(shape_.limiters);
@@ -144,16 +140,21 @@ void ComponentSlot::jacobian(const double* known, const double* parameter, const
     if (zero_unreached) tangents->assign(nk * nl, LimiterRecord{});
     else tangents->resize(nk * nl);
   }
-  for (std::size_t k = 0; k < nk; ++k) dual_known_[k] = Dual(known[k]);
+  DualScratch& d = scratch != nullptr ? *scratch : dual_;
+  if (d.known.size() < nk) d.known.resize(nk);
+  if (d.out.size() < no) d.out.resize(no);
+  Dual* dual_known = d.known.data();
+  Dual* dual_out = d.out.data();
+  for (std::size_t k = 0; k < nk; ++k) dual_known[k] = Dual(known[k]);
   for (std::size_t c = 0; c < nk; ++c) {
-    dual_known_[c].d = 1.0;
-    std::fill(dual_out_.begin(), dual_out_.end(), Dual());
+    dual_known[c].d = 1.0;
+    std::fill(dual_out, dual_out + no, Dual());
     LimiterRecord* t = tangents != nullptr && nl > 0 ? tangents->data() + c * nl : nullptr;
-    Frame<Dual> f(shape_, dual_known_.data(), dual_out_.data(), parameter, mode, t, time);
+    Frame<Dual> f(shape_, dual_known, dual_out, parameter, mode, t, time);
     if (!widen_.empty()) f.widen_limits(widen_.data());
     component_->evaluate(f);
-    for (std::size_t r = 0; r < no; ++r) jacobian[c * no + r] = dual_out_[r].d;
-    dual_known_[c].d = 0.0;
+    for (std::size_t r = 0; r < no; ++r) jacobian[c * no + r] = dual_out[r].d;
+    dual_known[c].d = 0.0;
   }
 }
 

@@ -14,6 +14,7 @@
 #ifndef LSDAE_MODELS_PSSE_CORE_SLOT_H
 #define LSDAE_MODELS_PSSE_CORE_SLOT_H
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,29 @@ struct DeclaredLimiter {
   std::string name;
   LimiterKind kind = LimiterKind::windup;
   int state = -1;  // non_windup: the state it holds
+};
+
+// One evaluation of a component's equations in double: what
+// ComponentSlot::evaluate() does, as a function of the few values it reads
+// (the component, its shape, its widened limits, null for none), so that a
+// caller holding copies of them in its own dense array (the System's
+// SlotHot, slot_work.h) evaluates without reading the ComponentSlot (a cache
+// miss per slot): the same operations, the same bits.
+inline void evaluate_component(const Component& component, const FrameShape& shape, const double* widen,
+                               const double* known, double* out, const double* parameter, const int* mode,
+                               LimiterRecord* record, double time) {
+  std::fill(out, out + shape.output_count(), 0.0);
+  Frame<double> f(shape, known, out, parameter, mode, record, time);
+  if (widen != nullptr) f.widen_limits(widen);
+  component.evaluate(f);
+}
+
+// Work space of ComponentSlot::jacobian(): the Dual knowns and outputs of
+// one column. Every entry is written before it is read in each call, so one
+// scratch can serve every slot in turn (the System's: one block that stays
+// in the cache instead of two heap blocks per slot).
+struct DualScratch {
+  std::vector<Dual> known, out;
 };
 
 class ComponentSlot {
@@ -82,6 +106,9 @@ class ComponentSlot {
   // decides, system.h "Limits at initialization"); widened() lists them.
   void widen(std::size_t l, double lo, double hi);
   bool widened() const { return !widen_.empty(); }
+  // The widened limits as evaluate_component() takes them (null: none); valid
+  // until the next widen().
+  const double* widen_data() const { return widen_.empty() ? nullptr : widen_.data(); }
 
   // jacobian[c * output_count + r] = d out_r / d known_c; when `tangents`
   // is given, (*tangents)[c * limiters + l] = d (limiter l's record) / d known_c
@@ -89,9 +116,10 @@ class ComponentSlot {
   // `zero_unreached` false those entries are left as they were: a caller
   // that reads only the limiters a double evaluation at the same point
   // recorded saves clearing them).
+  // `scratch`: the Dual work space to use (null: the slot's own).
   void jacobian(const double* known, const double* parameter, const int* mode, double time,
                 std::vector<double>& jacobian, std::vector<LimiterRecord>* tangents = nullptr,
-                bool zero_unreached = true) const;
+                bool zero_unreached = true, DualScratch* scratch = nullptr) const;
 
  private:
   // What evaluate() reads, in the object's first cache line: the component,
@@ -104,7 +132,7 @@ class ComponentSlot {
   std::vector<DeclaredInput> inputs_;
   std::vector<DeclaredOutput> outputs_;
   std::vector<DeclaredLimiter> limiters_;
-  mutable std::vector<Dual> dual_known_, dual_out_;
+  mutable DualScratch dual_;
 };
 
 }  // namespace lsdae::psse

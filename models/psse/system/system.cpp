@@ -45,11 +45,13 @@ std::vector<double> System::internal_state() const {
   out.push_back(s.pending_release ? 1.0 : 0.0);
   out.push_back(s.pending_release.value_or(0.0));
   for (std::size_t i = 0; i < s.net.buses.size(); ++i) out.push_back(i < s.bus_dead.size() && s.bus_dead[i] ? 1.0 : 0.0);
-  for (const SlotState& slot : s.slots) {
-    out.push_back(slot.frozen ? 1.0 : 0.0);
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    const SlotState& slot = s.slots[i];
+    const SlotHot& h = s.work[i];
+    out.push_back(h.frozen ? 1.0 : 0.0);
     for (std::size_t j = 0; j < slot.z_vr.size(); ++j) out.push_back(j < slot.z_frozen.size() ? slot.z_frozen[j] : 0.0);
-    out.insert(out.end(), slot.last_indicator.begin(), slot.last_indicator.end());
-    out.insert(out.end(), slot.indicator_shift.begin(), slot.indicator_shift.end());
+    out.insert(out.end(), h.last(), h.last() + h.shape.limiters);
+    out.insert(out.end(), h.shift(), h.shift() + h.shape.limiters);
   }
   return out;
 }
@@ -57,7 +59,8 @@ std::vector<double> System::internal_state() const {
 void System::set_internal_state(const std::vector<double>& state) {
   Impl& s = *impl_;
   std::size_t expected = 3 + s.net.buses.size();
-  for (const SlotState& slot : s.slots) expected += 1 + slot.z_vr.size() + 2 * slot.last_indicator.size();
+  for (std::size_t i = 0; i < s.slots.size(); ++i)
+    expected += 1 + s.slots[i].z_vr.size() + 2 * static_cast<std::size_t>(s.work[i].shape.limiters);
   if (state.size() != expected)
     throw std::invalid_argument("PsseGrid internal state: " + std::to_string(state.size()) + " numbers, this case has " +
                                 std::to_string(expected) + " → restore a state this FMU and case saved");
@@ -75,15 +78,19 @@ void System::set_internal_state(const std::vector<double>& state) {
   s.pending_release = pending ? std::optional<double>(release) : std::nullopt;
   s.bus_dead.assign(s.net.buses.size(), false);
   for (std::size_t i = 0; i < s.net.buses.size(); ++i) s.bus_dead[i] = flag();
-  for (SlotState& slot : s.slots) {
-    slot.frozen = flag();
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    SlotState& slot = s.slots[i];
+    SlotHot& h = s.work[i];
+    h.frozen = flag();
     slot.z_frozen.assign(state.begin() + static_cast<std::ptrdiff_t>(k),
                          state.begin() + static_cast<std::ptrdiff_t>(k + slot.z_vr.size()));
     k += slot.z_vr.size();
-    if (!slot.frozen) slot.z_frozen.clear();
-    for (double& last : slot.last_indicator) last = state[k++];
-    for (double& shift : slot.indicator_shift) shift = state[k++];
-    slot.note_shifts();
+    if (!h.frozen) slot.z_frozen.clear();
+    double* last = h.last();
+    for (int l = 0; l < h.shape.limiters; ++l) last[l] = state[k++];
+    double* shift = h.shift();
+    for (int l = 0; l < h.shape.limiters; ++l) shift[l] = state[k++];
+    h.note_shifts();
   }
   s.solver->forget();  // its pivots came from the events of another run (event_solver.h)
 }

@@ -143,6 +143,21 @@ void System::Impl::bind() {
       s.input.push_back(src);
     }
   }
+  lay_out_work();
+}
+
+void System::Impl::lay_out_work() {
+  std::vector<FrameShape> shapes;
+  shapes.reserve(slots.size());
+  for (const SlotState& s : slots) shapes.push_back(s.slot->shape());
+  work.layout(shapes, form == kit::Form::fully_implicit);
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    SlotHot& h = work[k];
+    h.component = slots[k].placed.component.get();
+    h.widen = slots[k].slot->widen_data();
+    h.bus = static_cast<std::uint32_t>(slots[k].placed.bus);
+    h.network_device = slots[k].network_device;
+  }
 }
 
 void System::Impl::initialize() {
@@ -185,15 +200,17 @@ void System::Impl::initialize() {
                          "add the model that provides it");
     }
   // Limiter modes from the initial values; report those outside their limits.
-  for (SlotState& s : slots) {
+  for (std::size_t slot_index = 0; slot_index < slots.size(); ++slot_index) {
+    SlotState& s = slots[slot_index];
+    SlotHot& h = work[slot_index];
     const FrameShape& sh = s.slot->shape();
-    s.known.assign(static_cast<std::size_t>(sh.known_count()), 0.0);
-    s.out.assign(static_cast<std::size_t>(sh.output_count()), 0.0);
-    s.record.assign(static_cast<std::size_t>(sh.limiters), LimiterRecord{});
-    s.mode.assign(static_cast<std::size_t>(sh.limiters), kModeFree);
-    s.param = s.p0;
-    std::copy(s.x0.begin(), s.x0.end(), s.known.begin());
-    std::copy(s.z0.begin(), s.z0.end(), s.known.begin() + sh.states);
+    double* known = h.known;
+    std::fill(known, known + sh.known_count(), 0.0);
+    std::fill(h.out(), h.out() + sh.output_count(), 0.0);
+    std::vector<LimiterRecord> record(static_cast<std::size_t>(sh.limiters));
+    std::copy(s.p0.begin(), s.p0.end(), h.param());
+    std::copy(s.x0.begin(), s.x0.end(), known);
+    std::copy(s.z0.begin(), s.z0.end(), known + sh.states);
     for (std::size_t k = 0; k < s.input.size(); ++k) {
       const InputSource& src = s.input[k];
       double value = 0;
@@ -203,14 +220,14 @@ void System::Impl::initialize() {
         value = src.variable.kind == Var::Kind::state ? p.x0[static_cast<std::size_t>(src.variable.index)]
                                                       : p.z0[static_cast<std::size_t>(src.variable.index)];
       }
-      s.known[static_cast<std::size_t>(sh.states + sh.algebraics) + k] = value;
+      known[static_cast<std::size_t>(sh.states + sh.algebraics) + k] = value;
     }
-    s.known[static_cast<std::size_t>(sh.vr_index())] = v0[s.placed.bus].real();
-    s.known[static_cast<std::size_t>(sh.vr_index() + 1)] = v0[s.placed.bus].imag();
+    known[sh.vr_index()] = v0[s.placed.bus].real();
+    known[sh.vr_index() + 1] = v0[s.placed.bus].imag();
     // Modes from the values, repeated until they settle (slot.h: one limiter's
     // mode can move another's input).
     std::vector<char> outside;
-    s.slot->initial_modes(s.known.data(), s.param.data(), 1e-6, s.mode0, s.record, outside);
+    s.slot->initial_modes(known, h.param(), 1e-6, s.mode0, record, outside);
     // PowerWorld's rule (SystemInput::hold_initial_limits): a limit the value
     // starts beyond moves to the value, with a margin of 1e-5 (relative: ten
     // times the tolerance by which a non-windup state at its limit counts as
@@ -219,11 +236,11 @@ void System::Impl::initialize() {
     // found again: a limiter held in the pass before gives the next one a
     // wrong input (ESAC6A's VR sees VA at its limit), which must not widen it.
     std::vector<std::string> widened;
-    for (std::size_t pass = 0; !hold_initial_limits && pass <= s.record.size(); ++pass) {
+    for (std::size_t pass = 0; !hold_initial_limits && pass <= record.size(); ++pass) {
       const auto first = std::find(outside.begin(), outside.end(), 1);
       if (first == outside.end()) break;
       const auto l = static_cast<std::size_t>(first - outside.begin());
-      const LimiterRecord& r = s.record[l];
+      const LimiterRecord& r = record[l];
       const double margin = 1e-5 * std::max(1.0, std::fabs(r.u));
       const bool high = r.u > r.hi;
       s.slot->widen(l, high ? kUnbounded : r.u - margin, high ? r.u + margin : -kUnbounded);
@@ -231,19 +248,21 @@ void System::Impl::initialize() {
                         " starts outside its limits (" + number(r.u) + " not in [" + number(r.lo) + ", " +
                         number(r.hi) + "]); its " + (high ? "upper" : "lower") + " limit widened to " +
                         number(high ? r.u + margin : r.u - margin));
-      s.slot->initial_modes(s.known.data(), s.param.data(), 1e-6, s.mode0, s.record, outside);
+      s.slot->initial_modes(known, h.param(), 1e-6, s.mode0, record, outside);
     }
     report.limits.insert(report.limits.end(), widened.begin(), widened.end());
-    for (std::size_t l = 0; l < s.record.size(); ++l) {
+    for (std::size_t l = 0; l < record.size(); ++l) {
       const DeclaredLimiter& lim = s.slot->limiters()[l];
       if (outside[l])
         report.limits.push_back(s.placed.component->describe() + ": limiter " + lim.name + " starts outside its limits (" +
-                                number(s.record[l].u) + " not in [" + number(s.record[l].lo) + ", " +
-                                number(s.record[l].hi) + "]); held at the limit");
+                                number(record[l].u) + " not in [" + number(record[l].lo) + ", " +
+                                number(record[l].hi) + "]); held at the limit");
       if (lim.kind == LimiterKind::non_windup && s.mode0[l] != kModeFree)
-        s.x0[static_cast<std::size_t>(lim.state)] = limiter_held_value(s.mode0[l], s.record[l]);
+        s.x0[static_cast<std::size_t>(lim.state)] = limiter_held_value(s.mode0[l], record[l]);
     }
-    s.mode = s.mode0;
+    std::copy(record.begin(), record.end(), h.record());
+    std::copy(s.mode0.begin(), s.mode0.end(), h.mode());
+    h.widen = s.slot->widen_data();  // widen() above may have moved them
     report.states += s.x0.size();
     report.algebraics += s.z0.size();
     report.limiters += s.mode0.size();
@@ -258,23 +277,25 @@ void System::Impl::check_rest() {
   for (std::size_t i = 0; i < net.buses.size(); ++i)
     for (std::size_t p = net.y.row_start[i]; p < net.y.row_start[i + 1]; ++p)
       mismatch[i] += net.y.value[p] * v0[net.y.column[p]];
-  for (SlotState& s : slots) {
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    SlotState& s = slots[k];
+    const SlotHot& h = work[k];
     const FrameShape& sh = s.slot->shape();
-    std::copy(s.x0.begin(), s.x0.end(), s.known.begin());
-    s.slot->evaluate(s.known.data(), s.out.data(), s.param.data(), s.mode.data(), nullptr, 0.0);
+    const double* out = h.out();
+    std::copy(s.x0.begin(), s.x0.end(), h.known);
+    s.slot->evaluate(h.known, h.out(), h.param(), h.mode(), nullptr, 0.0);
     for (int i = 0; i < sh.states; ++i)
-      if (std::fabs(s.out[static_cast<std::size_t>(i)]) > report.largest_derivative) {
-        report.largest_derivative = std::fabs(s.out[static_cast<std::size_t>(i)]);
+      if (std::fabs(out[i]) > report.largest_derivative) {
+        report.largest_derivative = std::fabs(out[i]);
         report.largest_derivative_name = "der(" + s.prefix + "." + s.slot->states()[static_cast<std::size_t>(i)].name + ")";
       }
     for (int j = 0; j < sh.algebraics; ++j)
-      if (std::fabs(s.out[static_cast<std::size_t>(sh.states + j)]) > report.largest_residual) {
-        report.largest_residual = std::fabs(s.out[static_cast<std::size_t>(sh.states + j)]);
+      if (std::fabs(out[sh.states + j]) > report.largest_residual) {
+        report.largest_residual = std::fabs(out[sh.states + j]);
         report.largest_residual_name = s.prefix + "." + s.slot->algebraics()[static_cast<std::size_t>(j)].name;
       }
     if (s.network_device)
-      mismatch[s.placed.bus] -= Complex(s.out[static_cast<std::size_t>(sh.states + sh.algebraics)],
-                                        s.out[static_cast<std::size_t>(sh.states + sh.algebraics + 1)]);
+      mismatch[s.placed.bus] -= Complex(out[sh.states + sh.algebraics], out[sh.states + sh.algebraics + 1]);
   }
   for (std::size_t i = 0; i < net.buses.size(); ++i)
     if (std::abs(mismatch[i]) > report.largest_residual) {

@@ -2,6 +2,8 @@
 // the manifest's structure (system.h).
 #include <algorithm>
 #include <map>
+#include <stdexcept>
+#include <string>
 
 #include "psse/system/system_impl.h"
 
@@ -113,10 +115,12 @@ void System::Impl::declare(kit::Builder& b) {
       b.event_indicator(ind);
       s.ind_vr.push_back(ind);
     }
-    s.last_indicator.assign(s.mode0.size(), 1.0);
-    s.indicator_shift.assign(s.mode0.size(), 0.0);
-    s.shifted = false;
-    s.tangent.clear();
+  }
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    SlotHot& h = work[k];
+    std::fill(h.shift(), h.shift() + h.shape.limiters, 0.0);
+    std::fill(h.last(), h.last() + h.shape.limiters, 1.0);
+    h.shifted = false;
   }
   events_vr = b.add(discrete_variable("limits.events", "number of limiter mode changes so far (limit events)", 0.0));
   dead_buses_vr = b.add(discrete_variable("islands.dead_buses",
@@ -202,33 +206,32 @@ void System::Impl::declare(kit::Builder& b) {
     }
     for (ValueRef ind : s.ind_vr) b.dae_dependencies(ind, deps);
   }
-  // What compute() and partials() read per slot, in one block (SlotRefs).
-  for (SlotState& s : slots) {
-    SlotRefs& r = s.refs;
-    r.ref.clear();
-    auto append = [&](const std::vector<ValueRef>& list) {
-      r.ref.insert(r.ref.end(), list.begin(), list.end());
-      return static_cast<std::uint32_t>(list.size());
-    };
-    r.known = append(s.x_vr);
-    r.known += append(s.z_vr);
-    r.known += append(s.u_vr);
-    r.known += 2;
-    r.ref.push_back(vr[s.placed.bus]);
-    r.ref.push_back(vi[s.placed.bus]);
-    r.param = append(s.p_vr);
-    r.limiter = append(s.mode_vr);
-    r.states = append(s.der_vr);
-    r.rx = append(s.rx_vr);
-    r.algebraics = append(s.g_vr);
-    append(s.ind_vr);
-    for (const DeclaredLimiter& lim : s.slot->limiters()) r.ref.push_back(static_cast<ValueRef>(lim.kind));
-    r.ref.shrink_to_fit();
+  // What compute() and partials() read per slot: the value references in the
+  // slot's block of the work space (slot_work.h), in the order SlotHot reads
+  // them; each list as long as the shape says (checked: the layout depends on it).
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    const SlotState& s = slots[k];
+    SlotHot& h = work[k];
+    std::vector<ValueRef> ref;
+    for (const auto* list : {&s.x_vr, &s.z_vr, &s.u_vr}) ref.insert(ref.end(), list->begin(), list->end());
+    ref.push_back(vr[s.placed.bus]);
+    ref.push_back(vi[s.placed.bus]);
+    const bool sizes = ref.size() == h.known_count() && s.p_vr.size() == static_cast<std::size_t>(h.shape.parameters) &&
+                       s.mode_vr.size() == h.limiters() && s.der_vr.size() == static_cast<std::size_t>(h.shape.states) &&
+                       s.rx_vr.size() == h.rx && s.g_vr.size() == static_cast<std::size_t>(h.shape.algebraics) &&
+                       s.ind_vr.size() == h.limiters();
+    for (const auto* list : {&s.p_vr, &s.mode_vr, &s.der_vr, &s.rx_vr, &s.g_vr, &s.ind_vr})
+      ref.insert(ref.end(), list->begin(), list->end());
+    for (const DeclaredLimiter& lim : s.slot->limiters()) ref.push_back(static_cast<ValueRef>(lim.kind));
+    if (!sizes || ref.size() != slot_ref_count(h.shape, h.rx))
+      throw std::logic_error(s.placed.component->describe() + ": its value references (" + std::to_string(ref.size()) +
+                             ") do not match its shape → an internal error of PsseGrid's declaration");
+    std::copy(ref.begin(), ref.end(), h.ref);
   }
   // The slots with event indicators, in slot order (indicators()).
   indicator_slots.clear();
   for (std::size_t k = 0; k < slots.size(); ++k)
-    if (slots[k].refs.limiter != 0) indicator_slots.push_back(k);
+    if (work[k].shape.limiters != 0) indicator_slots.push_back(k);
   // Value references are handed out in order: the last one declared bounds them.
   value_count = 0;
   for (ValueRef r : res_re) value_count = std::max<std::size_t>(value_count, r + 1);

@@ -7,46 +7,18 @@
 
 namespace lsdae::psse {
 
-namespace {
-
-// A limiter mode stored as a Float64 variable, as an int: std::lround's
-// value, without its call for the three values a mode has.
-inline int system_eval_mode(double m) {
-  if (m == 0.0) return 0;
-  if (m == 1.0) return 1;
-  if (m == -1.0) return -1;
-  return static_cast<int>(std::lround(m));
-}
-
-// Asks for the memory the next slot's evaluation reads: its component,
-// its framework slot, its reference block and work space (each a heap block
-// of its own; without it, one cache miss after the other per slot). A hint
-// only: nothing computed depends on it.
-inline void system_eval_prefetch(const SlotState& s) {
-  __builtin_prefetch(s.slot.get());
-  __builtin_prefetch(s.placed.component.get());
-  __builtin_prefetch(s.refs.ref.data());
-  __builtin_prefetch(s.known.data());
-  __builtin_prefetch(s.out.data());
-  __builtin_prefetch(s.param.data());
-  __builtin_prefetch(s.mode.data());
-  __builtin_prefetch(s.record.data());
-}
-
-}  // namespace
-
-void System::Impl::gather(SlotState& s, const double* v, bool held) const {
-  const SlotRefs& r = s.refs;
-  const ValueRef* from = r.known_vr();
-  double* known = s.known.data();
-  for (std::uint32_t k = 0; k < r.known; ++k) known[k] = v[from[k]];
+void System::Impl::gather(SlotHot& h, const double* v, bool held) {
+  const ValueRef* from = h.known_vr();
+  double* known = h.known;
+  const std::uint32_t nk = h.known_count();
+  for (std::uint32_t k = 0; k < nk; ++k) known[k] = v[from[k]];
   if (held) return;
-  from = r.param_vr();
-  double* param = s.param.data();
-  for (std::uint32_t k = 0; k < r.param; ++k) param[k] = v[from[k]];
-  from = r.mode_vr();
-  int* mode = s.mode.data();
-  for (std::uint32_t l = 0; l < r.limiter; ++l) mode[l] = system_eval_mode(v[from[l]]);
+  from = h.param_vr();
+  double* param = h.param();
+  for (int k = 0; k < h.shape.parameters; ++k) param[k] = v[from[k]];
+  from = h.mode_vr();
+  int* mode = h.mode();
+  for (int l = 0; l < h.shape.limiters; ++l) mode[l] = limiter_mode_value(v[from[l]]);
 }
 
 bool System::Impl::parameters_held(const double* v, std::uint64_t epoch) {
@@ -56,10 +28,11 @@ bool System::Impl::parameters_held(const double* v, std::uint64_t epoch) {
   return held;
 }
 
-void System::Impl::evaluate_slot(SlotState& s, const double* v, double time, bool held) {
-  gather(s, v, held);
-  for (auto& r : s.record) r.written = false;
-  s.slot->evaluate(s.known.data(), s.out.data(), s.param.data(), s.mode.data(), s.record.data(), time);
+void System::Impl::evaluate_slot(SlotHot& h, const double* v, double time, bool held) {
+  gather(h, v, held);
+  LimiterRecord* record = h.record();
+  for (int l = 0; l < h.shape.limiters; ++l) record[l].written = false;
+  evaluate_component(*h.component, h.shape, h.widen, h.known, h.out(), h.param(), h.mode(), record, time);
 }
 
 // res = Y V plus the disturbances' terms (without the devices' currents).
@@ -100,24 +73,24 @@ void System::Impl::network_residuals(const double* v, double* re, double* im) co
   }
 }
 
-void System::Impl::write_slot_indicators(const SlotState& s, double* v) {
-  const SlotRefs& r = s.refs;
-  const ValueRef* ind_vr = r.ind_vr();
-  const double* shift = s.shifted ? s.indicator_shift.data() : nullptr;
-  for (std::uint32_t l = 0; l < r.limiter; ++l)
-    v[ind_vr[l]] = s.record[l].written
-                       ? limiter_indicator(r.kind(l), s.mode[l], s.record[l]) + (shift != nullptr ? shift[l] : 0.0)
+void System::Impl::write_slot_indicators(const SlotHot& h, double* v) {
+  const ValueRef* ind_vr = h.ind_vr();
+  const double* shift = h.shifted ? h.shift() : nullptr;
+  const LimiterRecord* record = h.record();
+  const int* mode = h.mode();
+  for (int l = 0; l < h.shape.limiters; ++l)
+    v[ind_vr[l]] = record[l].written
+                       ? limiter_indicator(h.kind(static_cast<std::size_t>(l)), mode[l], record[l]) +
+                             (shift != nullptr ? shift[l] : 0.0)
                        : 1.0;
 }
 
 bool System::Impl::indicators(double* v, double time, std::uint64_t epoch) {
   if (!holds_parameters(v, epoch)) return false;
-  const std::size_t n = indicator_slots.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    SlotState& s = slots[indicator_slots[i]];
-    if (i + 1 < n) system_eval_prefetch(slots[indicator_slots[i + 1]]);
-    evaluate_slot(s, v, time, true);
-    write_slot_indicators(s, v);
+  for (std::size_t k : indicator_slots) {
+    SlotHot& h = work[k];
+    evaluate_slot(h, v, time, true);
+    write_slot_indicators(h, v);
   }
   return true;
 }
@@ -131,35 +104,36 @@ void System::Impl::compute(double* v, double time, bool write_indicators, std::u
   im.resize(net.buses.size());
   network_residuals(v, re.data(), im.data());
   const bool implicit = form == kit::Form::fully_implicit;
-  for (std::size_t k = 0; k < slots.size(); ++k) {
-    SlotState& s = slots[k];
-    if (k + 1 < slots.size()) system_eval_prefetch(slots[k + 1]);
-    evaluate_slot(s, v, time, held);
-    const SlotRefs& r = s.refs;
-    const double* out = s.out.data();
-    const ValueRef* der_vr = r.der_vr();
-    if (s.frozen) {
-      for (std::uint32_t i = 0; i < r.states; ++i) {
-        if (implicit) v[r.rx_vr()[i]] = v[der_vr[i]] - 0.0;
+  const std::size_t n = work.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    SlotHot& h = work[k];
+    evaluate_slot(h, v, time, held);
+    const int states = h.shape.states, algebraics = h.shape.algebraics;
+    const double* out = h.out();
+    const ValueRef* der_vr = h.der_vr();
+    if (h.frozen) {
+      const std::vector<double>& z_frozen = slots[k].z_frozen;
+      for (int i = 0; i < states; ++i) {
+        if (implicit) v[h.rx_vr()[i]] = v[der_vr[i]] - 0.0;
         else v[der_vr[i]] = 0.0;
       }
-      const ValueRef* z_vr = r.known_vr() + r.states;
-      for (std::uint32_t j = 0; j < r.algebraics; ++j) v[r.g_vr()[j]] = v[z_vr[j]] - s.z_frozen[j];
+      const ValueRef* z_vr = h.known_vr() + states;
+      for (int j = 0; j < algebraics; ++j) v[h.g_vr()[j]] = v[z_vr[j]] - z_frozen[static_cast<std::size_t>(j)];
     } else {
       if (implicit) {
-        const ValueRef* rx_vr = r.rx_vr();
-        for (std::uint32_t i = 0; i < r.states; ++i) v[rx_vr[i]] = v[der_vr[i]] - out[i];
+        const ValueRef* rx_vr = h.rx_vr();
+        for (int i = 0; i < states; ++i) v[rx_vr[i]] = v[der_vr[i]] - out[i];
       } else {
-        for (std::uint32_t i = 0; i < r.states; ++i) v[der_vr[i]] = out[i];
+        for (int i = 0; i < states; ++i) v[der_vr[i]] = out[i];
       }
-      const ValueRef* g_vr = r.g_vr();
-      for (std::uint32_t j = 0; j < r.algebraics; ++j) v[g_vr[j]] = out[r.states + j];
-      if (s.network_device) {
-        re[s.placed.bus] -= out[r.states + r.algebraics];
-        im[s.placed.bus] -= out[r.states + r.algebraics + 1];
+      const ValueRef* g_vr = h.g_vr();
+      for (int j = 0; j < algebraics; ++j) v[g_vr[j]] = out[states + j];
+      if (h.network_device) {
+        re[h.bus] -= out[states + algebraics];
+        im[h.bus] -= out[states + algebraics + 1];
       }
     }
-    if (write_indicators) write_slot_indicators(s, v);
+    if (write_indicators) write_slot_indicators(h, v);
   }
   for (std::size_t i = 0; i < bus_dead.size(); ++i)  // a de-energized bus: grounded (islands.h)
     if (bus_dead[i] && bus_groundable[i]) {
@@ -216,37 +190,38 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
   const bool implicit = form == kit::Form::fully_implicit;
   for (std::size_t k = 0; k < slots.size(); ++k) {
     SlotState& s = slots[k];
-    if (k + 1 < slots.size()) system_eval_prefetch(slots[k + 1]);
-    const FrameShape& sh = s.slot->shape();
-    const SlotRefs& r = s.refs;
-    gather(s, v, held);
-    const ValueRef* rx_vr = r.rx_vr();
-    const ValueRef* der_vr = r.der_vr();
-    const ValueRef* g_vr = r.g_vr();
+    SlotHot& h = work[k];
+    const FrameShape& sh = h.shape;
+    gather(h, v, held);
+    const ValueRef* rx_vr = h.rx_vr();
+    const ValueRef* der_vr = h.der_vr();
+    const ValueRef* g_vr = h.g_vr();
     if (implicit)
-      for (std::uint32_t i = 0; i < r.states; ++i) sink.add(rx_vr[i], der_vr[i], 1.0);
-    if (s.frozen) {
-      const ValueRef* z_vr = r.known_vr() + r.states;
-      for (std::uint32_t j = 0; j < r.algebraics; ++j) sink.add(g_vr[j], z_vr[j], 1.0);
+      for (int i = 0; i < sh.states; ++i) sink.add(rx_vr[i], der_vr[i], 1.0);
+    if (h.frozen) {
+      const ValueRef* z_vr = h.known_vr() + sh.states;
+      for (int j = 0; j < sh.algebraics; ++j) sink.add(g_vr[j], z_vr[j], 1.0);
       continue;
     }
     // The limiters this point reaches (compute() ran at this point with these
     // modes, so the flags are the same; a flag left from elsewhere would add
     // nothing either: its tangent was 0), then their tangents only.
-    for (auto& rec : s.record) rec.written = false;
-    s.slot->evaluate(s.known.data(), s.out.data(), s.param.data(), s.mode.data(), s.record.data(), time);
-    s.slot->jacobian(s.known.data(), s.param.data(), s.mode.data(), time, s.jac, &s.tangent, false);
+    LimiterRecord* record = h.record();
+    const int* mode = h.mode();
+    for (int l = 0; l < sh.limiters; ++l) record[l].written = false;
+    evaluate_component(*h.component, sh, h.widen, h.known, h.out(), h.param(), mode, record, time);
+    s.slot->jacobian(h.known, h.param(), mode, time, partial_jac, &partial_tangent, false, &partial_duals);
     const auto no = static_cast<std::size_t>(sh.output_count());
-    const std::uint32_t nl = r.limiter;
-    const ValueRef* known_vr = r.known_vr();
-    const ValueRef* ind_vr = r.ind_vr();
+    const std::uint32_t nl = h.limiters();
+    const ValueRef* known_vr = h.known_vr();
+    const ValueRef* ind_vr = h.ind_vr();
     const int inputs_from = sh.states + sh.algebraics, inputs_to = sh.vr_index();
-    const ValueRef res_r = res_re[s.placed.bus], res_i = res_im[s.placed.bus];
+    const ValueRef res_r = res_re[h.bus], res_i = res_im[h.bus];
     for (int c = 0; c < sh.known_count(); ++c) {
       // a held constant input: a parameter, not a known
       if (c >= inputs_from && c < inputs_to && !s.u_known[static_cast<std::size_t>(c - inputs_from)]) continue;
       const ValueRef kvr = known_vr[c];
-      const double* col = s.jac.data() + static_cast<std::size_t>(c) * no;
+      const double* col = partial_jac.data() + static_cast<std::size_t>(c) * no;
       for (int i = 0; i < sh.states; ++i) {
         const double d = col[i];
         if (d == 0.0) continue;
@@ -257,15 +232,15 @@ void System::Impl::partials(const double* v, double time, kit::PartialSink& sink
         const double d = col[sh.states + j];
         if (d != 0.0) sink.add(g_vr[j], kvr, d);
       }
-      if (s.network_device) {
+      if (h.network_device) {
         const double dr = col[sh.states + sh.algebraics], di = col[sh.states + sh.algebraics + 1];
         if (dr != 0.0) sink.add(res_r, kvr, -dr);
         if (di != 0.0) sink.add(res_i, kvr, -di);
       }
-      const LimiterRecord* tangent = s.tangent.data() + static_cast<std::size_t>(c) * nl;
+      const LimiterRecord* tangent = partial_tangent.data() + static_cast<std::size_t>(c) * nl;
       for (std::uint32_t l = 0; l < nl; ++l) {
-        if (!s.record[l].written) continue;
-        const double d = limiter_indicator_tangent(r.kind(l), s.mode[l], s.record[l], tangent[l]);
+        if (!record[l].written) continue;
+        const double d = limiter_indicator_tangent(h.kind(l), mode[l], record[l], tangent[l]);
         if (d != 0.0) sink.add(ind_vr[l], kvr, d);
       }
     }

@@ -37,25 +37,31 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   const double t = c.time;
   kit::DiscreteUpdate u;
   disturbances.resolve(v, active);
-  // Modes at the start, to count the limiters whose mode this event changes.
-  std::vector<std::vector<int>> before(slots.size());
-  for (std::size_t k = 0; k < slots.size(); ++k)
-    for (ValueRef m : slots[k].mode_vr) before[k].push_back(static_cast<int>(std::lround(v[m])));
+  // Modes at the start, to count the limiters whose mode this event changes:
+  // one entry per limiter, the slots with limiters in order (indicator_slots),
+  // in a vector kept between events (no allocation per event and slot).
+  std::vector<int>& before = event_before;
+  before.clear();
+  for (std::size_t k : indicator_slots) {
+    const SlotHot& h = work[k];
+    const ValueRef* mode_vr = h.mode_vr();
+    for (std::uint32_t l = 0; l < h.limiters(); ++l) before.push_back(limiter_mode_value(v[mode_vr[l]]));
+  }
   // The limiter log, when asked for (limits.log, or the importer's logLimiters
-  // category): the indicators at the located point. Nothing otherwise.
+  // category): the indicators at the located point, in the order of `before`.
+  // Nothing otherwise.
   const kit::LogSink* log = c.log != nullptr && (v[log_limiters_vr] != 0.0 || c.log->enabled(kLogLimiters))
                                 ? c.log
                                 : nullptr;
-  std::vector<std::vector<double>> located;
+  std::vector<double> located;
   if (log != nullptr)
-    for (const SlotState& s : slots) {
-      located.emplace_back();
-      for (ValueRef ind : s.ind_vr) located.back().push_back(v[ind]);
-    }
+    for (std::size_t k : indicator_slots)
+      for (ValueRef ind : slots[k].ind_vr) located.push_back(v[ind]);
 
-  auto set_mode = [&](SlotState& s, std::size_t l, int mode, const LimiterRecord& r) {
+  auto set_mode = [&](std::size_t k, std::size_t l, int mode, const LimiterRecord& r) {
+    const SlotState& s = slots[k];
     v[s.mode_vr[l]] = mode;
-    s.mode[l] = mode;
+    work[k].mode()[l] = mode;
     const DeclaredLimiter& lim = s.slot->limiters()[l];
     if (lim.kind == LimiterKind::non_windup && mode != kModeFree) {
       v[s.x_vr[static_cast<std::size_t>(lim.state)]] = limiter_held_value(mode, r);
@@ -66,13 +72,18 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // (2) limiters whose indicator crossed zero since the last event: their
   // records are those of the point the importer located (compute() ran there).
   if (!first_update) {
-    for (SlotState& s : slots)
-      for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
-        if (!s.record[l].written) continue;
-        const double now = v[s.ind_vr[l]];
-        if (s.last_indicator[l] > 0.0 && now <= 0.0)
-          set_mode(s, l, limiter_transition(s.slot->limiters()[l].kind, s.mode[l], s.record[l]), s.record[l]);
+    for (std::size_t k : indicator_slots) {
+      const SlotHot& h = work[k];
+      const LimiterRecord* record = h.record();
+      const int* mode = h.mode();
+      const ValueRef* ind_vr = h.ind_vr();
+      const double* last = h.last();
+      for (std::uint32_t l = 0; l < h.limiters(); ++l) {
+        if (!record[l].written) continue;
+        const double now = v[ind_vr[l]];
+        if (last[l] > 0.0 && now <= 0.0) set_mode(k, l, limiter_transition(h.kind(l), mode[l], record[l]), record[l]);
       }
+    }
   }
   first_update = false;
 
@@ -83,11 +94,12 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
     const GeneratorRecord& gen = net.generators[active.gen_trips[k].generator];
     const std::string unit = "G:" + std::to_string(gen.bus) + ":" + gen.id;
     bool found = false;
-    for (SlotState& s : slots) {
+    for (std::size_t slot_index = 0; slot_index < slots.size(); ++slot_index) {
+      SlotState& s = slots[slot_index];
       if (s.placed.unit != unit) continue;
       found = true;
-      if (s.frozen) continue;
-      s.frozen = true;
+      if (work[slot_index].frozen) continue;
+      work[slot_index].frozen = true;
       s.z_frozen.resize(s.z_vr.size());
       for (std::size_t j = 0; j < s.z_vr.size(); ++j) s.z_frozen[j] = v[s.z_vr[j]];
     }
@@ -102,40 +114,46 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // When Newton fails (constant-power loads at a faulted bus), it tries once
   // more with every switch below its threshold (loads as admittances, which a
   // network can always carry) and lets the values decide from there.
-  std::vector<double>& work = event_work;
+  std::vector<double>& solution = event_work;  // the event solve's point
   const double deferral = v[release_delay_vr];  // s (relative to max(1, |t|)); 0: none
   const bool release_now = !(deferral > 0.0) || (pending_release && t >= *pending_release - 1e-12);
   pending_release.reset();
   bool solved = false, tried_below = false, deferred = false, settled = false;
   for (int round = 0; round < kMaxRounds; ++round) {
-    solved = solver->solve(v, value_count, t, work);
+    solved = solver->solve(v, value_count, t, solution);
     if (!solved && !tried_below) {
       tried_below = true;
       bool any = false;
-      for (SlotState& s : slots)
-        for (std::size_t l = 0; l < s.mode_vr.size(); ++l)
-          if (s.slot->limiters()[l].kind == LimiterKind::below && s.mode[l] != kModeBelow) {
-            set_mode(s, l, kModeBelow, s.record[l]);
+      for (std::size_t k : indicator_slots) {
+        const SlotHot& h = work[k];
+        for (std::uint32_t l = 0; l < h.limiters(); ++l)
+          if (h.kind(l) == LimiterKind::below && h.mode()[l] != kModeBelow) {
+            set_mode(k, l, kModeBelow, h.record()[l]);
             any = true;
           }
+      }
       if (any) continue;
     }
     if (!solved) break;
-    compute(work.data(), t, true);
+    compute(solution.data(), t, true);
     bool changed = false;
-    for (SlotState& s : slots)
-      for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
-        if (!s.record[l].written) continue;
-        const LimiterKind kind = s.slot->limiters()[l].kind;
-        const int m = limiter_mode_by_value(kind, s.mode[l], s.record[l], kHysteresis);
-        if (m == s.mode[l]) continue;
+    for (std::size_t k : indicator_slots) {
+      const SlotHot& h = work[k];
+      const LimiterRecord* record = h.record();
+      const int* mode = h.mode();
+      for (std::uint32_t l = 0; l < h.limiters(); ++l) {
+        if (!record[l].written) continue;
+        const LimiterKind kind = h.kind(l);
+        const int m = limiter_mode_by_value(kind, mode[l], record[l], kHysteresis);
+        if (m == mode[l]) continue;
         if (kind == LimiterKind::below && m == kModeFree && !release_now) {
           deferred = true;  // released at the deferred event (system.h)
           continue;
         }
-        set_mode(s, l, m, s.record[l]);
+        set_mode(k, l, m, record[l]);
         changed = true;
       }
+    }
     if (!changed) {
       settled = true;
       break;
@@ -143,7 +161,7 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   }
   last_event_solve_converged = solved;
   // The point solved with the final modes: the importer's guess for the restart.
-  if (solved && settled) solver->publish(work, v);
+  if (solved && settled) solver->publish(solution, v);
   // The indicators after the event: the reference for the next crossing.
   // A mode whose indicator is <= 0 here sits at its switching point (a gate
   // whose two inputs are equal, a non-windup state just released at its
@@ -155,30 +173,43 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // indicator stayed at 0 or -1e-16, an importer saw its next crossing as
   // no change of domain, and the mode held on the wrong side (GAST's gate
   // passing the larger input by up to 0.05 p.u. in PsseGrid_GAST_fault).
-  double* point = solved ? work.data() : v;
-  compute(point, t, true);
-  for (SlotState& s : slots)
-    for (std::size_t l = 0; l < s.ind_vr.size(); ++l) {
+  //
+  // When the modes settled, the loop's last compute() ran at `solution` with
+  // these modes, and nothing has changed either since (publish() only reads
+  // `solution`; compute() reads no value it writes): the slots' records are
+  // those a second compute() here would leave, bit for bit, so it is run
+  // only where the point or a mode differs (no solution, or the rounds
+  // ended on a change). One evaluation of every slot less per event.
+  double* point = solved ? solution.data() : v;
+  if (!settled) compute(point, t, true);
+  for (std::size_t k : indicator_slots) {
+    SlotHot& h = work[k];
+    double* shift = h.shift();
+    double* last = h.last();
+    const LimiterRecord* record = h.record();
+    const int* mode = h.mode();
+    const ValueRef* ind_vr = h.ind_vr();
+    for (std::uint32_t l = 0; l < h.limiters(); ++l) {
       double z = 1.0;
-      s.indicator_shift[l] = 0.0;
-      if (s.record[l].written) {
-        z = limiter_indicator(s.slot->limiters()[l].kind, s.mode[l], s.record[l]);
-        if (z <= 0.0 && z > -kHysteresis) s.indicator_shift[l] = kHysteresis - z, z = kHysteresis;
+      shift[l] = 0.0;
+      if (record[l].written) {
+        z = limiter_indicator(h.kind(l), mode[l], record[l]);
+        if (z <= 0.0 && z > -kHysteresis) shift[l] = kHysteresis - z, z = kHysteresis;
       }
-      s.last_indicator[l] = z;
-      point[s.ind_vr[l]] = z;
+      last[l] = z;
+      point[ind_vr[l]] = z;
     }
-  for (SlotState& s : slots) s.note_shifts();
+    h.note_shifts();
+  }
   double events = v[events_vr];
-  for (std::size_t k = 0; k < slots.size(); ++k)
-    for (std::size_t l = 0; l < slots[k].mode_vr.size(); ++l)
-      if (static_cast<int>(std::lround(v[slots[k].mode_vr[l]])) != before[k][l]) {
-        events += 1.0;
-        if (log != nullptr)
-          log->message(kLogLimiters, limiter_log_line(t, slots[k], l, before[k][l],
-                                                      static_cast<int>(std::lround(v[slots[k].mode_vr[l]])),
-                                                      located[k][l]));
-      }
+  std::size_t at = 0;  // index into before and located
+  for (std::size_t k : indicator_slots)
+    for (std::uint32_t l = 0; l < work[k].limiters(); ++l, ++at) {
+      const int now = limiter_mode_value(v[work[k].mode_vr()[l]]);
+      if (now == before[at]) continue;
+      events += 1.0;
+      if (log != nullptr) log->message(kLogLimiters, limiter_log_line(t, slots[k], l, before[at], now, located[at]));
+    }
   v[events_vr] = events;
   u.next_event_time = disturbances.next_event(t, active);
   if (deferred) {

@@ -13,12 +13,22 @@
 
 #include "psse/core/slot.h"
 #include "psse/system/disturbance_runtime.h"
+#include "psse/system/slot_work.h"
 #include "psse/system/system.h"
 
 namespace lsdae::psse {
 
 using kit::ValueRef;
 inline constexpr ValueRef kNoRef = kit::kNoValueRef;
+// A limiter mode stored as a Float64 variable, as an int: std::lround's
+// value, without its call for the three values a mode has.
+inline int limiter_mode_value(double m) {
+  if (m == 0.0) return 0;
+  if (m == 1.0) return 1;
+  if (m == -1.0) return -1;
+  return static_cast<int>(std::lround(m));
+}
+
 // The FMI log category of the limiter log (system_events.cpp).
 inline constexpr const char* kLogLimiters = "logLimiters";
 
@@ -36,58 +46,15 @@ struct HeldConstant {
   ValueRef vr = kNoRef;
 };
 
-// What compute() and partials() read of a slot at every evaluation and
-// never change, in one block (one or two cache lines instead of one per
-// vector; filled at the end of declare()): the value references of its
-// knowns in frame order (x, z, u, the bus's Vr and Vi), parameters, modes,
-// derivatives, fully implicit residuals (rx; none in the semi-explicit
-// form), algebraic residuals, event indicators, then each limiter's kind.
-struct SlotRefs {
-  std::vector<ValueRef> ref;
-  std::uint32_t known = 0, param = 0, limiter = 0, states = 0, rx = 0, algebraics = 0;
-  const ValueRef* known_vr() const { return ref.data(); }
-  const ValueRef* param_vr() const { return known_vr() + known; }
-  const ValueRef* mode_vr() const { return param_vr() + param; }
-  const ValueRef* der_vr() const { return mode_vr() + limiter; }
-  const ValueRef* rx_vr() const { return der_vr() + states; }
-  const ValueRef* g_vr() const { return rx_vr() + rx; }
-  const ValueRef* ind_vr() const { return g_vr() + algebraics; }
-  LimiterKind kind(std::size_t l) const { return static_cast<LimiterKind>(ind_vr()[limiter + l]); }
-};
-
-// The members compute() and partials() read at every evaluation come first
-// (the refs, the framework slot, the flags, the work space: the first four
-// cache lines of a slot's entry instead of lines spread over its 800 bytes);
-// a layout only.
+// A slot's declaration, initial values, value references and the state its
+// events keep. What every evaluation reads and writes of a slot lies in
+// System::Impl::work instead (slot_work.h: a dense line per slot and its
+// block in one arena, in slot order), at the same index.
 struct SlotState {
-  SlotRefs refs;  // first: read with the work space below at every evaluation
   std::unique_ptr<ComponentSlot> slot;
   bool network_device = false;  // InitStage::network_device: its injection enters the bus
-  bool frozen = false;
-  // Whether some indicator_shift is not +0.0 (note_shifts()): compute()
-  // reads the shifts only then, and adds the literal +0.0 otherwise (the
-  // same bits), sparing a cache miss per slot on a vector that is +0.0
-  // almost always.
-  bool shifted = false;
-  // Work space.
-  std::vector<double> known, out;
-  std::vector<double> param;
-  std::vector<int> mode;
-  std::vector<LimiterRecord> record;
   PlacedComponent placed;
-  std::vector<double> jac;
-  std::vector<LimiterRecord> tangent;
   std::vector<char> u_known;    // the input is a state or algebraic variable (a known of the DAE)
-  // Added to each limiter's indicator until the next event: FMI 3.0 3.1.1
-  // asks the FMU to leave Event Mode with every indicator != 0 ("for example,
-  // by shifting z_j with a small value"); set by update_discrete where the
-  // mode kept or chosen has an indicator <= 0 (at its switching point).
-  std::vector<double> indicator_shift;
-  void note_shifts() {
-    shifted = false;
-    for (double d : indicator_shift) shifted = shifted || d != 0.0 || std::signbit(d);
-  }
-  std::vector<double> last_indicator;
   std::vector<double> z_frozen;
   std::string prefix;      // gen[102_1]
   std::vector<double> x0, z0, p0;
@@ -107,6 +74,15 @@ struct System::Impl {
   Network net;
   std::vector<Complex> v0;
   std::vector<SlotState> slots;
+  // What each evaluation reads and writes per slot, at the slots' indices
+  // (slot_work.h); laid out by lay_out_work() before the initialization
+  // evaluates a slot, filled by initialize() and declare(). Its indicator
+  // shifts (SlotHot::shift()) are added to each limiter's indicator until the
+  // next event: FMI 3.0 3.1.1 asks the FMU to leave Event Mode with every
+  // indicator != 0 ("for example, by shifting z_j with a small value"); set
+  // by update_discrete where the mode kept or chosen has an indicator <= 0
+  // (at its switching point).
+  SlotWork work;
   std::vector<HeldConstant> constants;
   DisturbanceRuntime disturbances;
   ActiveDisturbances active;
@@ -125,10 +101,16 @@ struct System::Impl {
   bool declared = false;
   bool hold_initial_limits = false;  // SystemInput::hold_initial_limits
   std::vector<double> scratch_re, scratch_im;
+  // partials(): one slot's local Jacobian, its limiters' tangents and the Dual
+  // work space, shared by the slots in turn (each written before it is read).
+  std::vector<double> partial_jac;
+  std::vector<LimiterRecord> partial_tangent;
+  DualScratch partial_duals;
   // Where the slots' param and mode were last read from (parameters_held).
   const double* held_v = nullptr;
   std::uint64_t held_epoch = 0;
   std::vector<double> event_work, event_good;
+  std::vector<int> event_before;  // update_discrete: each limiter's mode at the event's start
   std::size_t value_count = 0;   // variables of the FMU (value references 0 .. value_count - 1)
   bool first_update = true;
   bool last_event_solve_converged = true;
@@ -136,12 +118,14 @@ struct System::Impl {
 
   // system_build.cpp
   void bind();
+  // work's layout from the slots' shapes (after bind()).
+  void lay_out_work();
   void initialize();
   void check_rest();
   // system_eval.cpp
   // A slot's knowns read from the values, and with `held` false its
   // parameters and limiter modes too.
-  void gather(SlotState& s, const double* v, bool held) const;
+  static void gather(SlotHot& h, const double* v, bool held);
   // Whether the slots' parameters and modes were read from `v` at `epoch`
   // (kit::Context::discrete_epoch; 0: unknown, read them).
   bool holds_parameters(const double* v, std::uint64_t epoch) const {
@@ -150,7 +134,7 @@ struct System::Impl {
   // holds_parameters(), and records `v` and `epoch` as where they are read now.
   bool parameters_held(const double* v, std::uint64_t epoch);
   void network_residuals(const double* v, double* res_re_out, double* res_im_out) const;
-  void evaluate_slot(SlotState& s, const double* v, double time, bool held);
+  static void evaluate_slot(SlotHot& h, const double* v, double time, bool held);
   // epoch: kit::Context::discrete_epoch of `v` (0 for any other array: the
   // event solver's copies).
   void compute(double* v, double time, bool write_indicators, std::uint64_t epoch = 0);
@@ -168,7 +152,7 @@ struct System::Impl {
   // compute(); docs/performance/psse-activsg2000-evaluation.md, "Indicators alone").
   bool indicators(double* v, double time, std::uint64_t epoch);
   // The indicators of slot `s` from its last evaluation.
-  static void write_slot_indicators(const SlotState& s, double* v);
+  static void write_slot_indicators(const SlotHot& h, double* v);
   void partials(const double* v, double time, kit::PartialSink& sink, std::uint64_t epoch = 0);
   // system_events.cpp
   kit::DiscreteUpdate update_discrete(kit::Context& c);

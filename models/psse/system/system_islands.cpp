@@ -18,8 +18,8 @@ void System::Impl::update_islands(double* v, double time) {
   for (std::size_t k = 0; k < active.gen_trips.size(); ++k) tripped = tripped || disturbances.gen_tripped(v, k);
   if (!tripped) return;
   std::vector<bool> source(net.buses.size(), false);
-  for (const SlotState& s : slots)
-    if (!s.frozen && s.placed.unit.rfind("G:", 0) == 0) source[s.placed.bus] = true;
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    if (!work[k].frozen && slots[k].placed.unit.rfind("G:", 0) == 0) source[slots[k].placed.bus] = true;
   const Islands islands = find_islands(net, open, source);
   bus_dead.resize(net.buses.size(), false);
   double lost = 0, dead = 0;
@@ -27,18 +27,19 @@ void System::Impl::update_islands(double* v, double time) {
     bus_dead[i] = bus_dead[i] || islands.dead[i];
     dead += bus_dead[i] ? 1.0 : 0.0;
   }
-  for (SlotState& s : slots) {
-    if (s.frozen || !bus_dead[s.placed.bus]) continue;
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    SlotState& s = slots[k];
+    SlotHot& h = work[k];
+    if (h.frozen || !bus_dead[s.placed.bus]) continue;
     if (s.network_device && s.placed.unit.rfind("L:", 0) == 0) {
       // The power the load drew at the point before the trip: −V conj(I_injected).
       held_epoch = 0;  // this slot's parameters and modes read here: the next evaluation reads them all
-      evaluate_slot(s, v, time, false);
-      const FrameShape& sh = s.slot->shape();
-      const auto at = static_cast<std::size_t>(sh.states + sh.algebraics);
-      const Complex u(v[vr[s.placed.bus]], v[vi[s.placed.bus]]), i(s.out[at], s.out[at + 1]);
+      evaluate_slot(h, v, time, false);
+      const int at = h.shape.states + h.shape.algebraics;
+      const Complex u(v[vr[s.placed.bus]], v[vi[s.placed.bus]]), i(h.out()[at], h.out()[at + 1]);
       lost += -(u * std::conj(i)).real() * net.sbase;
     }
-    s.frozen = true;
+    h.frozen = true;
     s.z_frozen.resize(s.z_vr.size());
     for (std::size_t j = 0; j < s.z_vr.size(); ++j) s.z_frozen[j] = v[s.z_vr[j]];
   }

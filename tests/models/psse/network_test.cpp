@@ -19,7 +19,6 @@
 #include "psse/network/network.h"
 #include "psse/system/islands.h"
 #include "psse/system/system.h"
-#include "psse/system/system_impl.h"
 #include "psse/tool/case_tables.h"
 
 namespace lsdae::psse {
@@ -234,27 +233,6 @@ TEST(StepUp, EqualsTheTransformerWrittenAsABranch) {
       }
   }
   EXPECT_GE(compared, 6u);
-}
-
-// compute() reads a slot's indicator shifts only when note_shifts() found one
-// that is not +0.0 (system_impl.h); -0.0 counts (its bits differ), and a
-// flag left over from an earlier event is cleared.
-TEST(SlotShifts, FlagSaysWhetherAnyShiftDiffersFromPositiveZero) {
-  SlotState s;
-  s.note_shifts();
-  EXPECT_FALSE(s.shifted);
-  s.indicator_shift = {0.0, 0.0, 0.0};
-  s.note_shifts();
-  EXPECT_FALSE(s.shifted);
-  s.indicator_shift = {0.0, 1e-8, 0.0};
-  s.note_shifts();
-  EXPECT_TRUE(s.shifted);
-  s.indicator_shift = {0.0, 0.0, -0.0};
-  s.note_shifts();
-  EXPECT_TRUE(s.shifted);
-  s.indicator_shift.assign(3, 0.0);
-  s.note_shifts();
-  EXPECT_FALSE(s.shifted);
 }
 
 }  // namespace
