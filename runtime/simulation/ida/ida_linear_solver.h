@@ -19,8 +19,10 @@
 //
 // Jacobian values. jacobian_values(J) is where the integrator's Jacobian
 // callback writes the pattern's nonzeros, in CSC order: J's own data (KLU:
-// the fixed pattern restored first, since SUNMatZero clears the index arrays)
-// or a scratch array (dense) that scatter_dense() then copies into J.
+// the fixed pattern is written once, and J's SUNMatZero, which IDA calls
+// before every Jacobian, clears only the values, where SUNMatZero_Sparse
+// clears the index arrays too) or a scratch array (dense) that
+// scatter_dense() then copies into J.
 // Contract: one object per integrator; not movable (the KLU decorator keeps a
 // pointer to its counters). free() releases everything (idempotent); the
 // integrator calls it after IDAFree and before freeing the SUNContext.
