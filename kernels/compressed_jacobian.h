@@ -26,7 +26,7 @@
 // own columns of the output, so threads never write the same entry and the
 // result is bitwise independent of the thread count.
 //
-// Constant entries (set_constant_entries; docs/algorithms.md, "Constant
+// Constant entries (set_constant_entries; docs/algorithms-jacobian.md, "Constant
 // Jacobian entries"). Entries the model declares constant (FMI 3.0
 // dependenciesKind `constant`/`fixed`: for the whole run; `tunable`/
 // `discrete`: until the next event) are split as J_p = a_p + cj·b_p with
@@ -47,7 +47,7 @@
 // the per-segment values, which the next Jacobian takes again over the
 // columns holding them only; with no constant entries nothing changes.
 //
-// Re-forming for a new cj (reform(); docs/algorithms.md, "Re-forming the
+// Re-forming for a new cj (reform(); docs/algorithms-jacobian.md, "Re-forming the
 // iteration matrix for a new cj"). CVODE keeps its saved Jacobian when only
 // gamma changed and re-forms I − γJ (cvLsSetup: a fresh J only at nst = 0,
 // after msbj steps or a convergence failure); IDA's matrix mixes the two

@@ -24,7 +24,7 @@
 // iteration matrix every ordering reaches the lower bound (4) in the FMU's
 // variable order, but once that order is lost (columns shuffled) natural
 // needs 6, largest-first 5, smallest-last and incidence-degree 4; on shuffled
-// grids smallest-last has the fewest colours on average (docs/algorithms.md
+// grids smallest-last has the fewest colours on average (docs/algorithms-jacobian.md
 // has the table; tests/structure/coloring_test.cpp repeats the counts).
 //
 // The column intersection graph is never built: neighbours are enumerated

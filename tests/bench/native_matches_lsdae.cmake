@@ -10,7 +10,7 @@
 # unknown (the eliminated DAE is the ODE form's problem, compared there);
 # and with --no-jacobian-reuse: the native solver evaluates a Jacobian at
 # every IDA setup, as IDA does (lsdae's default re-forms the last one for a
-# new cj, docs/algorithms.md).
+# new cj, docs/algorithms-jacobian.md).
 cmake_minimum_required(VERSION 3.25)
 if(NOT ROW_ORDER)
   set(ROW_ORDER matched)

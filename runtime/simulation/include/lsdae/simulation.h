@@ -205,7 +205,7 @@ struct SimulationStats {
   // IDA's history"); the other events restarted IDA.
   long events_continued = 0;
   // IDA setups that re-formed the last Jacobian for a new cj instead of
-  // evaluating one (SimulationOptions::jacobian_reuse; docs/algorithms.md,
+  // evaluating one (SimulationOptions::jacobian_reuse; docs/algorithms-jacobian.md,
   // "Re-forming the iteration matrix for a new cj"); not in jacobian_evaluations.
   long jacobian_reforms = 0;
   // Evaluations of the event indicators: IDA's root finding (its checks at
