@@ -282,9 +282,9 @@ bool IntegrationSession::may_eliminate(const ModelEvaluation& evaluation, bool p
          elimination_not_planned(evaluation.dae(), evaluation.index1()).empty();
 }
 
-void IntegrationSession::restart(double at) { start_consistent(at, true); }
+void IntegrationSession::restart(double at, bool after_event) { start_consistent(at, true, after_event); }
 
-bool IntegrationSession::try_restart(double at) { return start_consistent(at, false); }
+bool IntegrationSession::try_restart(double at, bool after_event) { return start_consistent(at, false, after_event); }
 
 void IntegrationSession::give_up_elimination_if_it_fails(double at) {
   if (reduced_residuals_.empty() || reduced_residuals_[0]->prepared() || made_for_ == nullptr) return;
@@ -300,7 +300,7 @@ void IntegrationSession::give_up_elimination_if_it_fails(double at) {
   make(evaluation, made_step_projection_, made_projecting_);
 }
 
-bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
+bool IntegrationSession::start_consistent(double at, bool throw_on_failure, bool after_event) {
   give_up_elimination_if_it_fails(at);
   integrator_->start(at, y_, yp_);
   indicator_domains_.arm(at);  // IDA's first root evaluation is at this point
@@ -313,7 +313,7 @@ bool IntegrationSession::start_consistent(double at, bool throw_on_failure) {
   double t_next = std::min(at + interval, settings_.t_stop);
   if (!(t_next - at > 1e-10 * std::max(1.0, std::fabs(at))))
     t_next = at + std::max(interval, 1e-6 * std::max(1.0, std::fabs(at)));
-  if (!integrator_->make_consistent(t_next, throw_on_failure)) return false;
+  if (!integrator_->make_consistent(t_next, throw_on_failure, after_event)) return false;
   std::copy(integrator_->y().begin(), integrator_->y().end(), y_.begin());
   std::copy(integrator_->yp().begin(), integrator_->yp().end(), yp_.begin());
   t_ = t_ida_ = at;

@@ -86,11 +86,12 @@ class IntegrationSession {
   void set_stop_time(double t) { stop_time_ = t; }
   // (Re)starts IDA at (at, y, y') and makes the algebraic variables and the
   // derivatives consistent (IDACalcIC); y, yp, t and t_ida become that point.
-  void restart(double at);
+  // `after_event`: the restart follows an event (a failure's advice says so).
+  void restart(double at, bool after_event = false);
   // The same, but when IDACalcIC itself fails it returns false and leaves
   // y, yp and t as they were (IDA then holds no consistent point: restart
   // again before stepping).
-  bool try_restart(double at);
+  bool try_restart(double at, bool after_event = false);
   // One IDA step towards t_target (IDA_ONE_STEP); t_ida becomes IDA's time.
   StepOutcome step(double t_target);
   void reset_faults() {
@@ -156,7 +157,7 @@ class IntegrationSession {
   void carry_klu_analysis(KluAnalysisPtr analysis) { carried_klu_analysis_ = std::move(analysis); }
 
  private:
-  bool start_consistent(double at, bool throw_on_failure);
+  bool start_consistent(double at, bool throw_on_failure, bool after_event = false);
   // Before the first start of an integrator over the reduced system: takes
   // the elimination's coefficients at the start point; when that fails (A
   // numerically singular there, or the FMU refuses an evaluation), gives the

@@ -136,10 +136,10 @@ void Simulation::Impl::restart_after_event(double t, const std::vector<double>& 
   };
   first_step_as_before();
   if (fmu_algebraic.empty()) {
-    session.restart(t);
+    session.restart(t, true);
     return;
   }
-  if (session.try_restart(t)) return;
+  if (session.try_restart(t, true)) return;
   first_step_as_before();
   simulation::DaePoint v = evaluation->point_at(t, session.y(), session.yp());
   bool differs = false;
@@ -155,7 +155,7 @@ void Simulation::Impl::restart_after_event(double t, const std::vector<double>& 
     evaluation->to_unknowns(v, y, yp);
     session.set_point(std::move(y), std::move(yp));
   }
-  session.restart(t);  // the failure names the residuals left
+  session.restart(t, true);  // the failure names the residuals left, and the event
 }
 
 bool Simulation::Impl::jump_within_tolerance(std::span<const double> before, std::span<const double> after) const {

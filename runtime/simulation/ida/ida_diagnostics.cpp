@@ -132,7 +132,7 @@ void IdaDiagnostics::solve_failed(void* ida_mem, int flag, double t_now, long ma
                                      (last_message_.empty() ? "" : " (" + last_message_ + ")") + " → " + hint);
 }
 
-void IdaDiagnostics::initial_conditions_failed(int flag, double t, std::span<const double> r) const {
+void IdaDiagnostics::initial_conditions_failed(int flag, double t, std::span<const double> r, bool after_event) const {
   // Name the residuals that stayed largest (a NaN counts as the largest).
   auto magnitude = [](double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : std::fabs(v); };
   const std::size_t n = r.size();
@@ -154,9 +154,16 @@ void IdaDiagnostics::initial_conditions_failed(int flag, double t, std::span<con
               std::string("ida: consistent initial values at t = ") + format_number(t) + " not found (" +
                   IDAGetReturnFlagName(flag) + "); largest residuals: " + (worst.empty() ? "none" : worst) +
                   (last_message_.empty() ? "" : "; IDA said: " + last_message_) + " → " +
-                  (cause.empty() ? "check the start values and parameters (--set name=value), or give better guesses "
-                                   "for the algebraic variables"
-                                 : cause));
+                  (!cause.empty() ? cause
+                   : after_event
+                       ? "the event at t = " + format_number(t) +
+                             " left no consistent point within reach of the values before it: its new equations have "
+                             "no solution near them (a network that collapses, a re-initialization the constraints "
+                             "cannot take, or modes that switch back and forth: the FMU's log names what switched, "
+                             "-v; a PsseGrid FMU: --set limits.log=1); a tighter --rtol locates the event more "
+                             "closely"
+                       : std::string("check the start values and parameters (--set name=value), or give better "
+                                     "guesses for the algebraic variables")));
 }
 
 }  // namespace lsdae::simulation

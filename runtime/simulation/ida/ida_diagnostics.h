@@ -10,7 +10,8 @@
 //   initial_conditions_failed()
 //                        "ida: consistent initial values at t = 0 not found
 //                        (IDA_NO_RECOVERY); largest residuals: "g" = 0.5, ...
-//                        → <the known cause, or advice>"
+//                        → <the known cause, or advice: the start's, or after
+//                        an event the event's>"
 // All are Error(ErrorKind::solver).
 //
 // Non-finite values. A residual (or Jacobian entry) that comes back NaN or
@@ -94,8 +95,11 @@ class IdaDiagnostics {
   // The message of a failed IDASolve (flag < 0) at t_now; h is IDA's last step.
   [[noreturn]] void solve_failed(void* ida_mem, int flag, double t_now, long max_steps_per_output) const;
   // The message of a failed IDACalcIC: `r` the residuals at the point IDA
-  // left (their largest entries are named), `flag` its return value.
-  [[noreturn]] void initial_conditions_failed(int flag, double t, std::span<const double> r) const;
+  // left (their largest entries are named), `flag` its return value;
+  // `after_event`: a restart after an event at t, not the start (the
+  // advice then speaks of the event, not of start values the user set).
+  [[noreturn]] void initial_conditions_failed(int flag, double t, std::span<const double> r,
+                                              bool after_event = false) const;
 
  private:
   const IdaMessageNames& names_;

@@ -31,7 +31,7 @@ void IdaIntegrator::Impl::use_error_test_mask() {
   check(IDASetSuppressAlg(ida, SUNTRUE), "IDASetSuppressAlg");
 }
 
-bool IdaIntegrator::make_consistent(double t_next, bool throw_on_failure) {
+bool IdaIntegrator::make_consistent(double t_next, bool throw_on_failure, bool after_event) {
   Impl& m = *impl_;
   m.use_id_for_initial_conditions();
   m.reuse.set_in_initial_conditions(true);
@@ -46,7 +46,7 @@ bool IdaIntegrator::make_consistent(double t_next, bool throw_on_failure) {
   std::vector<double> r(n_);
   if (m.main.residual(t_, {NV_DATA_S(m.y), n_}, {NV_DATA_S(m.yp), n_}, r) == kernels::EvalStatus::ok)
     m.diagnostics.check_finite(t_, r);
-  m.diagnostics.initial_conditions_failed(flag, t_, r);
+  m.diagnostics.initial_conditions_failed(flag, t_, r, after_event);
   return false;
 }
 

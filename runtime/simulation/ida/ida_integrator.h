@@ -183,7 +183,8 @@ class IdaIntegrator {
   // With `throw_on_failure` false, a failure of IDACalcIC itself (its flag,
   // not an error the FMU raised) returns false instead, y and y' then being
   // IDACalcIC's last iterate: a caller that has another guess retries.
-  bool make_consistent(double t_next, bool throw_on_failure = true);
+  // `after_event`: a restart after an event (the failure's advice says so).
+  bool make_consistent(double t_next, bool throw_on_failure = true, bool after_event = false);
   void set_stop_time(double t_stop);
   // The first step after the next start() (IDASetInitStep), e.g. a quarter of
   // a step that was rejected after IDA accepted it; used once, then IDA

@@ -113,6 +113,21 @@ TEST_F(IndexReductionCliTest, AProjectionThatFailsAfterAnEventExitsSeven) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// With index-1 formulations only (--constraints none) the post-event point is
+// IDACalcIC's to find, and it cannot (the bob on the pivot): exit 7, the rows
+// kept, and the advice is the event's, not the start's ("check the start
+// values" sent a user of a mid-run failure to the wrong place).
+TEST_F(IndexReductionCliTest, NoConsistentPointAfterAnEventSaysItIsTheEvents) {
+  auto result =
+      simulate("CollapsingPendulum_shapeA", {"--stop", "2", "--set", "t_collapse=0.5", "--constraints", "none"});
+  ASSERT_TRUE(ExitedWith(result, 7));
+  EXPECT_TRUE(Mentions(result, "ida: consistent initial values at t = 0.5 not found ("));
+  EXPECT_TRUE(Mentions(result, "→ the event at t = 0.5 left no consistent point within reach of the values before it"));
+  EXPECT_FALSE(Mentions(result, "check the start values"));
+  EXPECT_EQ(rows_kept(), 51u);
+  EXPECT_TRUE(leftovers().empty());
+}
+
 // The start values off the constraint with a vanishing gradient: the
 // projection of the start values fails before any row.
 TEST_F(IndexReductionCliTest, AProjectionOfTheStartValuesThatFailsExitsSeven) {
