@@ -1,8 +1,8 @@
 // tests/models/powergrid/klu_solver_test.cpp -- models/gridcore's KluSolver:
 // factor_fresh() on a kept analysis gives bitwise the solution of a solver
-// analysed anew (the event solve of the PSS/E FMU relies on it), unlike
-// factor(), which refactors with the old pivots; analyzed_for() names the
-// pattern analysed.
+// analysed anew, unlike factor(), which refactors with the old pivots;
+// analyzed_for() names the pattern analysed (the PSS/E FMU's event solve
+// asks it of the union of its patterns, models/psse/system/event_solver.h).
 #include <gtest/gtest.h>
 
 #include <vector>
