@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# bench/sweep/device_bundle.sh -- packs what the 16-core sweep measurement of issue 30 needs
+# into .device/ (ignored by git), for the `device` tool's `run` to carry to a lent 16-core
+# machine, where nothing is installed and nothing can be fetched:
+#
+#   .device/lsdae.tar.xz   bin/lsdae, lib/liblsdae.so*, and every shared library lsdae,
+#                          liblsdae and PowerGrid.so load (ldd), except glibc's own (the
+#                          machine's glibc is newer than Debian 12's: Python 3.12 there);
+#                          xz-compressed, since the carried tree has a 64 MiB limit
+#   .device/PowerGrid_ACTIVSg10k_all.fmu
+#                          case_ACTIVSg10k with every bus a fault candidate and every branch a
+#                          trip candidate, FMU state serializable: the FMU a full N-1 sweep needs
+#   .device/grids.tar.xz   case_ACTIVSg10k.m and contab_ACTIVSg10k.m (../shared does not travel)
+#   .device/manifest.txt   the commit, the build, the sizes
+#
+# Then, from this checkout (docs/performance/sweeps.md, "The prepared 16-core measurement"):
+#   run(command="python3 bench/sweep/device_sweep16.py --bundle .device --out $OUT",
+#       carry=[".device"], timeout_s=590)
+#
+#   bench/sweep/device_bundle.sh [BUILD_DIR=build] [GRIDS_DIR=../shared/data/grids]
+#
+# Needs a release build with the PowerGrid tools: scripts/build.sh lsdae fmu_PowerGrid
+# describe_PowerGrid lsdae_grid_data. Not a test.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+grids=${2:-../shared/data/grids}
+out=.device
+for f in "$build/bin/lsdae" "$build/lib/liblsdae.so" "$build/models/binaries/PowerGrid.so" \
+         "$build/models/powergrid/lsdae_grid_data" "$build/models/powergrid/describe_PowerGrid" \
+         "$grids/case_ACTIVSg10k.m" "$grids/contab_ACTIVSg10k.m"; do
+  [ -e "$f" ] || { echo "device_bundle: $f is missing → build it (scripts/build.sh lsdae fmu_PowerGrid describe_PowerGrid lsdae_grid_data) or give the folder" >&2; exit 2; }
+done
+grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
+rm -rf "$out"
+mkdir -p "$out"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+# The FMU: as models/powergrid/CMakeLists.txt packs case39's all-disturbances FMU.
+"$build/models/powergrid/lsdae_grid_data" --case "$grids/case_ACTIVSg10k.m" --out "$stage/case_ACTIVSg10k.grid" \
+  --frequency 60 >/dev/null
+cmake -DDESCRIBER="$build/models/powergrid/describe_PowerGrid" -DBINARY="$build/models/binaries/PowerGrid.so" \
+  -DIDENTIFIER=PowerGrid -DSTAGE="$stage/fmu" -DFMU="$out/PowerGrid_ACTIVSg10k_all.fmu" \
+  "-DCONFIG=grid=case_ACTIVSg10k.grid;form=semi_explicit;manifest=A;fault_bus=30399;fault_on=1;fault_off=1.1;trip_branch=7956;trip_time=1.1;fault_buses=all;trip_branches=all;fmu_state=serialize" \
+  "-DRESOURCES=$stage/case_ACTIVSg10k.grid" -DSTRIP= -P models/kit/pack_fmu.cmake >/dev/null
+
+# lsdae and the libraries it loads, glibc's own left out.
+mkdir -p "$stage/lsdae/bin" "$stage/lsdae/lib"
+cp "$build/bin/lsdae" "$stage/lsdae/bin/"
+cp -P "$build"/lib/liblsdae.so* "$stage/lsdae/lib/"
+{ ldd "$build/bin/lsdae"; ldd "$build/lib/liblsdae.so"; ldd "$build/models/binaries/PowerGrid.so"; } |
+  awk '$3 ~ /^\// {print $3}' | sort -u |
+  grep -Ev '/(libc|libm|libpthread|libdl|librt|libresolv|libutil|ld-linux-x86-64)\.so' |
+  grep -v "/$build/" | while read -r lib; do cp -L "$lib" "$stage/lsdae/lib/"; done
+tar -C "$stage" -cJf "$out/lsdae.tar.xz" lsdae
+tar -C "$grids" -cJf "$out/grids.tar.xz" case_ACTIVSg10k.m contab_ACTIVSg10k.m
+{
+  echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD -- . ':!.device' || echo ' (with uncommitted changes)')"
+  echo "made $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n) from $build"
+  echo "libraries $(ls "$stage/lsdae/lib" | wc -l)"
+  du -b "$out"/* | awk '{printf "%s %d\n", $2, $1}'
+} > "$out/manifest.txt"
+cat "$out/manifest.txt"
+total=$(du -cb "$out" | tail -1 | cut -f1)
+echo "device_bundle: .device/ is $((total / 1048576)) MiB; with the tracked tree the carried total must stay under 64 MiB"
