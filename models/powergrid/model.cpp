@@ -12,7 +12,10 @@
 //     res_i = Σ_k Y_ik V_k + y_f V_i [fault at i] − ΔI_i [trip] − Σ_{m at i} I_m = 0,
 //     bus[i].res_re = Re res_i,  bus[i].res_im = Im res_i,
 // Y = Ybus + constant-impedance loads (grid_data.h), y_f the fault admittance,
-// ΔI_i the current the tripped branch carried out of bus i. Fully implicit:
+// ΔI_i the current the tripped branch carried out of bus i; a trip that cuts
+// buses off from every machine grounds the island's end of the branch through
+// 1 p.u. (islands.h: its voltages go to zero; islands.dead_buses and
+// islands.lost_load report it). Fully implicit:
 // the two differential equations become residuals gen[m].res_delta =
 // der(δ) − ω_s(ω − 1) and gen[m].res_omega = 2H der(ω) − (Pm − Pe − D(ω − 1)).
 //
@@ -33,6 +36,7 @@
 #include <cmath>
 #include <cstring>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,6 +45,7 @@
 #include "powergrid/dense_lu.h"
 #include "powergrid/disturbance.h"
 #include "powergrid/grid_data.h"
+#include "powergrid/islands.h"
 
 namespace {
 
@@ -139,6 +144,10 @@ class PowerGrid final : public Model {
     }
     fault_active_ = b.add(discrete("fault.active", "1 while the fault is on (fault.t_on <= time < fault.t_off)"));
     trip_open_ = b.add(discrete("trip.open", "1 once the branch is tripped (time >= trip.time)"));
+    dead_buses_ = b.add(discrete("islands.dead_buses", "number of buses the trip cut off from every machine"));
+    lost_load_ = b.add(discrete("islands.lost_load",
+                                "load of the cut-off buses: what they drew through the tripped branch at the "
+                                "operating point, MW"));
     res_re_.resize(n);
     res_im_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -196,6 +205,7 @@ class PowerGrid final : public Model {
       for (std::size_t m = 0; m < h_.size(); ++m) v[h_[m]] = grid_.machines[m].h;
       v[fault_active_] = d.fault_active(c.time) ? 1.0 : 0.0;
       v[trip_open_] = d.trip_open(c.time) ? 1.0 : 0.0;
+      update_islands(v, d);
     }
     if (!c.dae_mode) {
       compute_ode_mode(v, d);
@@ -229,6 +239,10 @@ class PowerGrid final : public Model {
       v[res_im_[br.from]] -= i_from.imag();
       v[res_re_[br.to]] -= i_to.real();
       v[res_im_[br.to]] -= i_to.imag();
+      if (const std::size_t g = island(d.trip_branch).ground; g != kNoIndex) {
+        v[res_re_[g]] += lsdae::powergrid::kGroundConductance * v[vr_[g]];
+        v[res_im_[g]] += lsdae::powergrid::kGroundConductance * v[vi_[g]];
+      }
     }
     for (std::size_t m = 0; m < grid_.machines.size(); ++m) {
       const auto& mc = grid_.machines[m];
@@ -268,6 +282,8 @@ class PowerGrid final : public Model {
       add_block(sink, br.from, br.to, -br.yft);
       add_block(sink, br.to, br.from, -br.ytf);
       add_block(sink, br.to, br.to, -br.ytt);
+      if (const std::size_t g = island(d.trip_branch).ground; g != kNoIndex)
+        add_block(sink, g, g, Complex(lsdae::powergrid::kGroundConductance, 0.0));
     }
     for (std::size_t m = 0; m < grid_.machines.size(); ++m) {
       const auto& mc = grid_.machines[m];
@@ -304,6 +320,7 @@ class PowerGrid final : public Model {
     const Disturbance d = disturbance(c.v);
     c.v[fault_active_] = d.fault_active(c.time) ? 1.0 : 0.0;
     c.v[trip_open_] = d.trip_open(c.time) ? 1.0 : 0.0;
+    update_islands(c.v, d);
     DiscreteUpdate u;
     u.next_event_time = d.next_event(c.time);
     return u;
@@ -334,6 +351,8 @@ class PowerGrid final : public Model {
       a[br.from * n + br.to] -= br.yft;
       a[br.to * n + br.from] -= br.ytf;
       a[br.to * n + br.to] -= br.ytt;
+      if (const std::size_t g = island(d.trip_branch).ground; g != kNoIndex)
+        a[g * n + g] += lsdae::powergrid::kGroundConductance;
     }
     for (const auto& mc : grid_.machines) a[mc.bus * n + mc.bus] += 1.0 / Complex(0.0, mc.xd);
     lu_.factor(n, a);
@@ -392,6 +411,33 @@ class PowerGrid final : public Model {
       sink.add(der_delta_[m], omega_[m], omega_s_);
       sink.add(der_omega_[m], omega_[m], -mc.d / (2.0 * mc.h));
     }
+  }
+
+  // The dead island of trip branch k (islands.h), found at its first use.
+  const lsdae::powergrid::DeadIsland& island(std::size_t k) {
+    if (islands_.size() != grid_.branches.size()) islands_.resize(grid_.branches.size());
+    if (!islands_[k]) islands_[k] = lsdae::powergrid::dead_island(grid_, k);
+    return *islands_[k];
+  }
+
+  // islands.dead_buses for the trip in force; islands.lost_load the power
+  // the island drew through the tripped branch at the operating point (the
+  // power flow's voltages, grid_data.h), in MW: its loads (admittances inside
+  // Y), shunts and losses as the case states them, not as a fault before the
+  // trip may have left them.
+  void update_islands(double* v, const Disturbance& d) {
+    const bool trip = v[trip_open_] != 0.0 && d.trip_branch != kNoIndex;
+    const lsdae::powergrid::DeadIsland* dead = trip ? &island(d.trip_branch) : nullptr;
+    v[dead_buses_] = dead != nullptr ? static_cast<double>(dead->buses.size()) : 0.0;
+    v[lost_load_] = 0.0;
+    if (dead == nullptr || dead->buses.empty()) return;
+    const auto& br = grid_.branches[d.trip_branch];
+    const Complex vf = grid_.voltage[br.from], vt = grid_.voltage[br.to];
+    const bool at_to = dead->ground == br.to;
+    const Complex out_of_island = at_to ? br.ytf * vf + br.ytt * vt : br.yff * vf + br.yft * vt;
+    const double inflow = -((at_to ? vt : vf) * std::conj(out_of_island)).real();
+    // As far as the power flow's mismatch can tell it from nothing (a bus without load: rounding).
+    if (std::fabs(inflow) > grid_.power_flow_mismatch) v[lost_load_] = inflow * grid_.base_mva;
   }
 
   struct NetworkKey {
@@ -504,7 +550,8 @@ class PowerGrid final : public Model {
   DisturbanceParameters defaults_;
   double omega_s_ = 0;
   std::vector<ValueRef> delta_, omega_, der_delta_, der_omega_, vr_, vi_, res_re_, res_im_, res_delta_, res_omega_;
-  ValueRef fault_active_ = 0, trip_open_ = 0;
+  ValueRef fault_active_ = 0, trip_open_ = 0, dead_buses_ = 0, lost_load_ = 0;
+  std::vector<std::optional<lsdae::powergrid::DeadIsland>> islands_;  // per branch, found at its first trip
   std::vector<ValueRef> h_;  // gen[m].H, calculated parameters
   std::vector<ValueRef> entry_vr_, entry_vi_;  // per entry of grid_.y: its column's Vr and Vi
   // disturbance(): the last parameter values resolved (bits) and their result.

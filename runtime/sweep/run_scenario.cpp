@@ -120,6 +120,21 @@ class ScenarioSink final : public run::RowSink {
   bool sampled_ = false;
 };
 
+// The source's label when the run ended with its indicator above zero
+// (lsdae/sweep.h OutcomeLabel); a value the model cannot give leaves the row as it is.
+void label_outcome(const OutcomeLabel& o, Simulation& sim, SummaryRow& row) {
+  try {
+    if (!sim.initialized()) return;
+    const double indicator = sim.get(o.indicator);
+    if (!(indicator > 0)) return;
+    const double amount = sim.get(o.amount);
+    std::string text = o.label + ": " + o.amount + " = " + format_number(amount) + (o.unit.empty() ? "" : " " + o.unit) +
+                       " (" + o.indicator + " = " + format_number(indicator) + ")";
+    row.message = row.message.empty() ? text : text + "; " + row.message;
+  } catch (const std::exception&) {
+  }
+}
+
 // A scenario with stages from the shared stretches (lsdae/sweep.h): from the
 // deepest stretch the runner keeps, or from the start (keeping each stretch
 // it passes). nullopt when this cannot give the scenario's row as a fresh run
@@ -184,29 +199,11 @@ std::optional<SummaryRow> run_staged(const SweepPlan& plan, const Scenario& scen
   } catch (const std::exception&) {
     return std::nullopt;
   }
+  if (plan.options().outcome) label_outcome(*plan.options().outcome, *sim, row);  // as a fresh run's row
   row.metrics = sink->sampled() ? sink->metrics()
                                 : std::vector<std::optional<double>>(plan.checks().metrics.size(), std::nullopt);
   row.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return row;
-}
-
-}  // namespace
-
-namespace {
-
-// The source's label when the run ended with its indicator above zero
-// (lsdae/sweep.h OutcomeLabel); a value the model cannot give leaves the row as it is.
-void label_outcome(const OutcomeLabel& o, Simulation& sim, SummaryRow& row) {
-  try {
-    if (!sim.initialized()) return;
-    const double indicator = sim.get(o.indicator);
-    if (!(indicator > 0)) return;
-    const double amount = sim.get(o.amount);
-    std::string text = o.label + ": " + o.amount + " = " + format_number(amount) + (o.unit.empty() ? "" : " " + o.unit) +
-                       " (" + o.indicator + " = " + format_number(indicator) + ")";
-    row.message = row.message.empty() ? text : text + "; " + row.message;
-  } catch (const std::exception&) {
-  }
 }
 
 }  // namespace

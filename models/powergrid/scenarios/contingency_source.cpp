@@ -65,6 +65,10 @@ sweep::SourceScenarios contingencies(const Model& model, const sweep::ScenarioSo
   // The settle test starts once the branch is open.
   if (clear_after) out.settle_from = fault_on.value_or(t_on && t_on->start ? *t_on->start : 0.0) + *clear_after;
   else if (trip_time != nullptr && trip_time->start) out.settle_from = trip_time->start;
+  // A trip that cuts buses off from every machine (models/powergrid/islands.h) labels its row;
+  // an FMU built before the islands had these variables does not.
+  if (md.find("islands.dead_buses") != nullptr && md.find("islands.lost_load") != nullptr)
+    out.outcome = sweep::OutcomeLabel{"islanded", "islands.dead_buses", "islands.lost_load", "MW"};
   return out;
 }
 
