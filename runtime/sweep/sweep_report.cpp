@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <string_view>
 
 #include "lsdae/error.h"
 #include "simulation/output_channels.h"
@@ -24,10 +25,20 @@ const char* to_string(Outcome outcome) noexcept {
 }
 
 Outcome outcome_of(const SummaryRow& row) {
+  // A row the scenario source labelled (lsdae/sweep.h OutcomeLabel: "islanded: <amount> (<indicator>)",
+  // then "; " and the run's own message, if any).
+  static const std::string kIslandedLabel = "islanded: ";
+  const bool islanded = row.message.rfind(kIslandedLabel, 0) == 0;
+  std::string_view message = row.message;
+  if (islanded) {
+    const std::size_t own = message.find("; ");
+    message = own == std::string_view::npos ? std::string_view() : message.substr(own + 2);
+  }
   switch (row.status) {
-    case Status::ok: return Outcome::stable;
+    case Status::ok: return islanded ? Outcome::islanded : Outcome::stable;
     case Status::stopped_early:
-      return row.message.rfind("settled", 0) == 0 ? Outcome::stable : Outcome::unstable;
+      if (message.rfind("settled", 0) != 0) return Outcome::unstable;  // a --stop-when condition held
+      return islanded ? Outcome::islanded : Outcome::stable;
     case Status::failed: break;
   }
   static const std::string kNoConsistentPoint = "consistent initial values at t = ";

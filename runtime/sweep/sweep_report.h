@@ -24,8 +24,11 @@
 //
 // Outcome of a row (outcome_of):
 //   unstable  stopped early by a --stop-when condition (its message is the
-//             condition and the time, not "settled");
-//   islanded  failed without a consistent point after a switching event
+//             condition and the time, not "settled"), labelled or not;
+//   islanded  labelled so by the scenario source (its message begins
+//             "islanded: ", OutcomeLabel: the grid FMUs' islands.dead_buses
+//             > 0 at the end) and ran to the stop time or settled; or failed
+//             without a consistent point after a switching event
 //             ("consistent initial values at t = T not found" with T after
 //             the start, T > 0): the outage left part of the network without
 //             a solution, typically an island without a source;

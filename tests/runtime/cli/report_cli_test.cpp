@@ -308,17 +308,23 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
          "island,failed,\"ida: consistent initial values at t = 1.1 not found (IDA_NO_RECOVERY), after the event\",1.1,"
          "30,0.03,0.4,\n"
          "start,failed,ida: consistent initial values at t = 0 not found,0,0,0.01,,\n"
-         "crash,failed,the worker died (signal 11),,0,0.01,,\n";
+         "crash,failed,the worker died (signal 11),,0,0.01,,\n"
+         // Rows the scenario source labelled (OutcomeLabel): islanded, unless a --stop-when condition held.
+         "cut,ok,islanded: islands.lost_load = 20 MW (islands.dead_buses = 1),10,90,0.1,1.1,0.8\n"
+         "cutcalm,stopped-early,islanded: islands.lost_load = 5 MW (islands.dead_buses = 2); settled: every derivative "
+         "below 0.3 from t = 2 to 4,4,50,0.05,0.6,0.9\n"
+         "cutswing,stopped-early,islanded: islands.lost_load = 5 MW (islands.dead_buses = 2); "
+         "maxdev(gen[*].delta) > 3.14159 at t = 1.7,1.7,40,0.04,3.3,0.6\n";
   const auto page = work_ / "hand.html";
   ASSERT_TRUE(ExitedWith(lsdae({"report", summary.string(), "-o", page.string(), "--title", "hand <made>"}), 0));
   const std::string html = read_text(page);
   EXPECT_NE(html.find("<h1>hand &lt;made&gt;</h1>"), std::string::npos) << "the title, escaped";
-  for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>1</b>", "islanded</span> <b>1</b>",
+  for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>2</b>", "islanded</span> <b>3</b>",
                                "failed</span> <b>2</b>"})
     EXPECT_NE(html.find(expected), std::string::npos) << expected;
-  EXPECT_NE(html.find("4 of 6 rows have a value"), std::string::npos) << "rows without a value left out";
-  EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">swing</td>"), std::string::npos) << "max:x, largest first";
-  EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">swing</td><td class=\"key\">0.7</td>"), std::string::npos)
+  EXPECT_NE(html.find("7 of 9 rows have a value"), std::string::npos) << "rows without a value left out";
+  EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td>"), std::string::npos) << "max:x, largest first";
+  EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td><td class=\"key\">0.6</td>"), std::string::npos)
       << "min:y, smallest first";
   EXPECT_NE(html.find("the worker died (signal 11)"), std::string::npos) << "the failures listed";
 }
