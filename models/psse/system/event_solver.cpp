@@ -103,6 +103,8 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
       residual_ = std::max(residual_, std::fabs(f[k]));
       if (!std::isfinite(f[k])) residual_ = INFINITY;
     }
+    // Converged at the point just evaluated: the slots hold its records
+    // (event_solver.h, contract; nothing evaluates after this).
     if (residual_ <= kTolerance) return true;
     const bool contracted = residual_ <= kChordRate * previous;
     if (chord && !(residual_ <= previous)) {

@@ -39,9 +39,13 @@
 //
 // Contract: works on a copy of the FMU's values (`work`); solve() never
 // changes the values the importer owns (publish() does, on the caller's
-// word: the algebraic variables only). Returns false, with the last iterate in `work`,
-// when Newton does not converge (a collapsing network): the caller then keeps
-// the modes the crossings gave.
+// word: the algebraic variables only). Returns true with its last evaluation
+// (System::Impl::compute, indicators not written) at the returned `work`: the
+// slots' outputs and limiter records are then those of that point and the
+// modes in `work`, which update_discrete reads without evaluating again (one
+// evaluation per event round saved). Returns false, with the last iterate in
+// `work`, when Newton does not converge (a collapsing network): the caller
+// then keeps the modes the crossings gave.
 #ifndef LSDAE_MODELS_PSSE_SYSTEM_EVENT_SOLVER_H
 #define LSDAE_MODELS_PSSE_SYSTEM_EVENT_SOLVER_H
 
