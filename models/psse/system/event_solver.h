@@ -86,6 +86,7 @@ class EventSolver {
   std::vector<int> unknown_at_, equation_at_;  // value reference -> position, or -1
   std::vector<int> union_start_, union_row_;  // CSC of the patterns met since forget()
   std::vector<double> union_value_;
+  std::vector<int> widen_start_, widen_row_;  // widen()'s merge buffers (contents meaningless between calls)
   bool factored_ = false;  // lu_ holds the factors of an earlier step (of this event or one before)
   static constexpr double kTolerance = 1e-10;  // the largest residual accepted (p.u.)
   static constexpr int kMaxSteps = 30;
