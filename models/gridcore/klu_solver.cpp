@@ -78,11 +78,6 @@ void KluSolver::factor(const std::vector<double>& values) {
   ++factorizations_;
 }
 
-void KluSolver::factor_fresh(const std::vector<double>& values) {
-  impl_->free_numeric();
-  factor(values);
-}
-
 bool KluSolver::analyzed_for(int n, const std::vector<int>& column_start, const std::vector<int>& row) const {
   return impl_->symbolic != nullptr && impl_->n == n && impl_->column_start == column_start && impl_->row == row;
 }

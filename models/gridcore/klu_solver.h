@@ -35,10 +35,6 @@ class KluSolver {
 
   void analyze(int n, std::vector<int> column_start, std::vector<int> row);
   void factor(const std::vector<double>& values);
-  // Factors with pivoting whatever was factored before: the factors are
-  // bitwise those of a new solver analysed on the same pattern (the
-  // analysis depends on the pattern only), without its analysis.
-  void factor_fresh(const std::vector<double>& values);
   // Whether analyze() was last called with this pattern.
   bool analyzed_for(int n, const std::vector<int>& column_start, const std::vector<int>& row) const;
   void solve(std::vector<double>& rhs) const;  // in place: rhs becomes the solution

@@ -103,6 +103,8 @@ bool EventSolver::solve(const double* v, std::size_t count, double time, std::ve
       residual_ = std::max(residual_, std::fabs(f[k]));
       if (!std::isfinite(f[k])) residual_ = INFINITY;
     }
+    // Converged at the point just evaluated: the slots hold its records
+    // (event_solver.h, contract; nothing evaluates after this).
     if (residual_ <= kTolerance) return true;
     const bool contracted = residual_ <= kChordRate * previous;
     if (chord && !(residual_ <= previous)) {
@@ -159,7 +161,12 @@ bool EventSolver::widen(int m, const std::vector<int>& column_start, const std::
     union_start_.assign(columns + 1, 0);
     union_row_.clear();
   }
-  std::vector<int> start(columns + 1, 0), merged;
+  // Merged into buffers kept between calls (they take the old union's
+  // storage when the union grows): no allocation at a Newton step.
+  std::vector<int>& start = widen_start_;
+  std::vector<int>& merged = widen_row_;
+  start.assign(columns + 1, 0);
+  merged.clear();
   merged.reserve(union_row_.size() + row.size());
   for (std::size_t c = 0; c < columns; ++c) {
     // Both columns' rows ascend: a merge keeps them ascending, each row once.
@@ -176,8 +183,8 @@ bool EventSolver::widen(int m, const std::vector<int>& column_start, const std::
     start[c + 1] = static_cast<int>(merged.size());
   }
   if (merged.size() == union_row_.size()) return false;  // every entry was there already
-  union_start_ = std::move(start);
-  union_row_ = std::move(merged);
+  union_start_.swap(start);
+  union_row_.swap(merged);
   return true;
 }
 
@@ -198,6 +205,8 @@ void EventSolver::forget() {
   union_start_.clear();
   union_row_.clear();
   union_value_.clear();
+  widen_start_.clear();
+  widen_row_.clear();
   lu_ = std::make_unique<grid::KluSolver>();
 }
 

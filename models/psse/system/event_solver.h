@@ -39,9 +39,13 @@
 //
 // Contract: works on a copy of the FMU's values (`work`); solve() never
 // changes the values the importer owns (publish() does, on the caller's
-// word: the algebraic variables only). Returns false, with the last iterate in `work`,
-// when Newton does not converge (a collapsing network): the caller then keeps
-// the modes the crossings gave.
+// word: the algebraic variables only). Returns true with its last evaluation
+// (System::Impl::compute, indicators not written) at the returned `work`: the
+// slots' outputs and limiter records are then those of that point and the
+// modes in `work`, which update_discrete reads without evaluating again (one
+// evaluation per event round saved). Returns false, with the last iterate in
+// `work`, when Newton does not converge (a collapsing network): the caller
+// then keeps the modes the crossings gave.
 #ifndef LSDAE_MODELS_PSSE_SYSTEM_EVENT_SOLVER_H
 #define LSDAE_MODELS_PSSE_SYSTEM_EVENT_SOLVER_H
 
@@ -82,6 +86,7 @@ class EventSolver {
   std::vector<int> unknown_at_, equation_at_;  // value reference -> position, or -1
   std::vector<int> union_start_, union_row_;  // CSC of the patterns met since forget()
   std::vector<double> union_value_;
+  std::vector<int> widen_start_, widen_row_;  // widen()'s merge buffers (contents meaningless between calls)
   bool factored_ = false;  // lu_ holds the factors of an earlier step (of this event or one before)
   static constexpr double kTolerance = 1e-10;  // the largest residual accepted (p.u.)
   static constexpr int kMaxSteps = 30;

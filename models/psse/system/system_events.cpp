@@ -135,7 +135,9 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
       if (any) continue;
     }
     if (!solved) break;
-    compute(solution.data(), t, true);
+    // The solve's last evaluation was at `solution` with these modes
+    // (event_solver.h, contract): the slots' limiter records are this
+    // point's, as a compute() here would leave them, bit for bit.
     bool changed = false;
     for (std::size_t k : indicator_slots) {
       const SlotHot& h = work[k];
@@ -174,12 +176,13 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // no change of domain, and the mode held on the wrong side (GAST's gate
   // passing the larger input by up to 0.05 p.u. in PsseGrid_GAST_fault).
   //
-  // When the modes settled, the loop's last compute() ran at `solution` with
-  // these modes, and nothing has changed either since (publish() only reads
-  // `solution`; compute() reads no value it writes): the slots' records are
-  // those a second compute() here would leave, bit for bit, so it is run
-  // only where the point or a mode differs (no solution, or the rounds
-  // ended on a change). One evaluation of every slot less per event.
+  // When the modes settled, the solve's last evaluation ran at `solution`
+  // with these modes, and nothing has changed either since (publish() only
+  // reads `solution`; compute() reads no value it writes): the slots' records
+  // are those a compute() here would leave, bit for bit, so it is run only
+  // where the point or a mode differs (no solution, or the rounds ended on a
+  // change). The indicators are written below, into `point`, for every slot
+  // with limiters: none that compute() would write there is left unwritten.
   double* point = solved ? solution.data() : v;
   if (!settled) compute(point, t, true);
   for (std::size_t k : indicator_slots) {

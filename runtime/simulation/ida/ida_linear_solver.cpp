@@ -164,7 +164,8 @@ int IdaIntegrator::Impl::jacobian_fn(realtype t, realtype cj, N_Vector yy, N_Vec
     long steps = 0, failures = 0;
     IDAGetNumSteps(self->ida, &steps);
     IDAGetNumStepSolveFails(self->ida, &failures);  // steps failed in the nonlinear solve (IDA's ncfn)
-    if (self->reuse.reform_now(self->jacobian.can_reform(), steps, failures, self->jacobian.saved_at(point))) {
+    const auto saved_here = [self, &point] { return self->jacobian.saved_at(point); };  // asked only if it decides
+    if (self->reuse.reform_now(self->jacobian.can_reform(), steps, failures, saved_here)) {
       self->jacobian.reform(cj, values);
       if (self->linear.dense()) self->linear.scatter_dense(J, self->pattern);
       return 0;

@@ -55,7 +55,8 @@
 // restart). 20 keeps the rate of fresh evaluations at about one in 20 steps
 // at worst, more than one in two saved on the PSS/E workload
 // (docs/performance/psse-activsg2000-events.md).
-// Cost: O(1) per Jacobian call.
+// Cost: O(1) per Jacobian call, and the O(n) comparison of saved_at at the
+// fresh setups with a matrix saved only.
 #ifndef LSDAE_RUNTIME_SIMULATION_IDA_JACOBIAN_REUSE_H
 #define LSDAE_RUNTIME_SIMULATION_IDA_JACOBIAN_REUSE_H
 
@@ -77,10 +78,13 @@ class JacobianReuse {
 
   // The decision at a Jacobian call: `can_reform` (a matrix saved and ∂G/∂y'
   // known), IDA's steps and convergence failures since its last
-  // (re)initialization, `saved_here` (the saved matrix was evaluated at this
-  // very point and cj). Records the call; true: take the saved matrix
-  // (re-formed for this cj; reformed() says whether it stands for a fresh one).
-  bool reform_now(bool can_reform, long steps, long failures, bool saved_here = false) {
+  // (re)initialization, `saved_here()` (whether the saved matrix was
+  // evaluated at this very point and cj: CompressedJacobian::saved_at, O(n)),
+  // called only where it decides: a fresh setup with a matrix saved. Records
+  // the call; true: take the saved matrix (re-formed for this cj; reformed()
+  // says whether it stands for a fresh one).
+  template <class SavedHere>
+  bool reform_now(bool can_reform, long steps, long failures, const SavedHere& saved_here) {
     const bool fresh = !can_reform || in_initial_conditions_ || (steps == 0 && !fresh_since_start_) ||
                        steps >= fresh_steps_ + kMaxAge || jbad_ || failures > failures_;
     jbad_ = false;
@@ -90,7 +94,11 @@ class JacobianReuse {
       fresh_since_start_ = true;
     }
     reformed_ = !fresh;
-    return reformed_ || (can_reform && saved_here);
+    return reformed_ || (can_reform && saved_here());
+  }
+  // The same with `saved_here` known (the tests).
+  bool reform_now(bool can_reform, long steps, long failures, bool saved_here = false) {
+    return reform_now(can_reform, steps, failures, [saved_here] { return saved_here; });
   }
   // IDA was (re)initialized (IDAInit, IDAReInit at a start): the next setup evaluates afresh.
   void started() { fresh_since_start_ = false; }

@@ -77,6 +77,25 @@ TEST(JacobianReuseRule, AFreshSetupAtTheSavedMatrixsPointTakesIt) {
   EXPECT_TRUE(r.reformed()) << "a re-form for a new cj stands for no fresh matrix";
 }
 
+TEST(JacobianReuseRule, AsksWhetherSavedHereOnlyWhereItDecides) {
+  JacobianReuse r;
+  int asked = 0;
+  const auto here = [&asked] {
+    ++asked;
+    return true;
+  };
+  r.started();
+  r.set_in_initial_conditions(true);  // every setup fresh
+  EXPECT_FALSE(r.reform_now(false, 0, 0, here)) << "nothing saved";
+  EXPECT_EQ(asked, 0);
+  EXPECT_TRUE(r.reform_now(true, 0, 0, here)) << "fresh, at the saved matrix's point: taken";
+  EXPECT_EQ(asked, 1);
+  r.set_in_initial_conditions(false);
+  EXPECT_TRUE(r.reform_now(true, 1, 0, here)) << "a re-form";
+  EXPECT_TRUE(r.reformed());
+  EXPECT_EQ(asked, 1) << "a re-form takes the saved matrix whatever the point";
+}
+
 test::SampledRun run_with_reuse(const std::string& fmu, bool reuse, int rows) {
   SimulationOptions options;
   options.jacobian_reuse = reuse;
