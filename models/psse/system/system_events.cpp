@@ -14,6 +14,22 @@ namespace lsdae::psse {
 namespace {
 constexpr double kHysteresis = 1e-8;
 constexpr int kMaxRounds = 20;
+// Bounced releases. A below-switch (a load's low-voltage switch, limiter.h)
+// that an event releases and that the values then put back below within the
+// same event has no consistent mode there: released, its own voltage falls
+// below the threshold (a constant-power load near the nose of its P-V curve:
+// Newton's solution with the load at constant power lies on the lower branch);
+// below, its voltage rises above it. The rounds would alternate until
+// kMaxRounds and leave the modes of the last round, inconsistent with the
+// values (ACTIVSg2000, branch 706 out after a fault at bus 4150: the 40xx
+// area's loads at constant power at 0.62 p.u., re-engaged at the next event,
+// released 1e-6 s later, about 90 times each until IDACalcIC failed). Such a
+// switch is held below instead: released only when its value rises
+// kReleaseBand (p.u., times max(1, |threshold|)) above the value at which its
+// release failed. The hold is the indicator's shift (SlotHot::shift()), so
+// the importer locates the release where the shifted indicator reaches zero,
+// and it ends when the value falls below the threshold.
+constexpr double kReleaseBand = 0.02;
 
 // One line of the limiter log (system.h, "Events"):
 //   t = 1.0523 s: ESAC1A at bus 102 id '1': limiter VR (exc[102_1].VR) engaged: free -> high, indicator -2.1e-09
@@ -25,6 +41,21 @@ std::string limiter_log_line(double t, const SlotState& s, std::size_t l, int fr
   char tail[160];
   std::snprintf(tail, sizeof tail, "%s: %s -> %s, indicator %.6g", to != kModeFree ? "engaged" : "released",
                 limiter_mode_name(lim.kind, from), limiter_mode_name(lim.kind, to), indicator);
+  char time[40];
+  std::snprintf(time, sizeof time, "t = %.9g s: ", t);
+  return time + s.placed.component->describe() + ": limiter " + lim.name + " (" + s.prefix + "." + lim.name + ") " +
+         tail;
+}
+// The limiter log's line for a bounced release (kReleaseBand):
+//   t = 1.2946 s: LOAD at bus 4003 id '1': limiter lv (load[4003_1].lv) held below: released at 0.7037, below again
+//   with it released (0.6976); released when above 0.7237
+std::string limiter_hold_line(double t, const SlotState& s, std::size_t l, double released_at, const LimiterRecord& r,
+                              double release_above) {
+  const DeclaredLimiter& lim = s.slot->limiters()[l];
+  char tail[200];
+  std::snprintf(tail, sizeof tail,
+                "held below: released at %.6g, below again with it released (%.6g); released when above %.6g",
+                released_at, r.u, release_above);
   char time[40];
   std::snprintf(time, sizeof time, "t = %.9g s: ", t);
   return time + s.placed.component->describe() + ": limiter " + lim.name + " (" + s.prefix + "." + lim.name + ") " +
@@ -57,6 +88,19 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   if (log != nullptr)
     for (std::size_t k : indicator_slots)
       for (ValueRef ind : slots[k].ind_vr) located.push_back(v[ind]);
+  // The holds of below-switches held after a bounced release: their shifts
+  // (the shifts FMI asks for at a switching point are below 2e-8).
+  std::vector<double>& hold = event_hold;
+  std::vector<double>& released = event_released;
+  hold.clear();
+  for (std::size_t k : indicator_slots) {
+    const SlotHot& h = work[k];
+    for (std::uint32_t l = 0; l < h.limiters(); ++l)
+      hold.push_back(h.kind(l) == LimiterKind::below && h.mode()[l] == kModeBelow && h.shift()[l] >= kReleaseBand
+                         ? h.shift()[l]
+                         : 0.0);
+  }
+  released.assign(hold.size(), std::nan(""));
 
   auto set_mode = [&](std::size_t k, std::size_t l, int mode, const LimiterRecord& r) {
     const SlotState& s = slots[k];
@@ -72,16 +116,20 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // (2) limiters whose indicator crossed zero since the last event: their
   // records are those of the point the importer located (compute() ran there).
   if (!first_update) {
+    std::size_t at = 0;  // index into hold and released
     for (std::size_t k : indicator_slots) {
       const SlotHot& h = work[k];
       const LimiterRecord* record = h.record();
       const int* mode = h.mode();
       const ValueRef* ind_vr = h.ind_vr();
       const double* last = h.last();
-      for (std::uint32_t l = 0; l < h.limiters(); ++l) {
+      for (std::uint32_t l = 0; l < h.limiters(); ++l, ++at) {
         if (!record[l].written) continue;
         const double now = v[ind_vr[l]];
-        if (last[l] > 0.0 && now <= 0.0) set_mode(k, l, limiter_transition(h.kind(l), mode[l], record[l]), record[l]);
+        if (!(last[l] > 0.0 && now <= 0.0)) continue;
+        const int to = limiter_transition(h.kind(l), mode[l], record[l]);
+        if (h.kind(l) == LimiterKind::below && mode[l] == kModeBelow && to != kModeBelow) released[at] = record[l].u;
+        set_mode(k, l, to, record[l]);
       }
     }
   }
@@ -139,18 +187,31 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
     // (event_solver.h, contract): the slots' limiter records are this
     // point's, as a compute() here would leave them, bit for bit.
     bool changed = false;
+    std::size_t at = 0;  // index into hold and released
     for (std::size_t k : indicator_slots) {
       const SlotHot& h = work[k];
       const LimiterRecord* record = h.record();
       const int* mode = h.mode();
-      for (std::uint32_t l = 0; l < h.limiters(); ++l) {
+      for (std::uint32_t l = 0; l < h.limiters(); ++l, ++at) {
         if (!record[l].written) continue;
         const LimiterKind kind = h.kind(l);
         const int m = limiter_mode_by_value(kind, mode[l], record[l], kHysteresis);
         if (m == mode[l]) continue;
-        if (kind == LimiterKind::below && m == kModeFree && !release_now) {
-          deferred = true;  // released at the deferred event (system.h)
-          continue;
+        if (kind == LimiterKind::below) {
+          const LimiterRecord& r = record[l];
+          if (m == kModeFree && r.u <= r.lo + hold[at]) continue;  // held (kReleaseBand)
+          if (m == kModeBelow && !std::isnan(released[at])) {
+            // Released in this event, and below again with it released: held.
+            hold[at] = std::max(hold[at], released[at] - r.lo + kReleaseBand * std::max(1.0, std::fabs(r.lo)));
+            if (log != nullptr)
+              log->message(kLogLimiters, limiter_hold_line(t, slots[k], l, released[at], r, r.lo + hold[at]));
+            released[at] = std::nan("");
+          }
+          if (m == kModeFree && !release_now) {
+            deferred = true;  // released at the deferred event (system.h)
+            continue;
+          }
+          if (m == kModeFree) released[at] = r.u;
         }
         set_mode(k, l, m, record[l]);
         changed = true;
@@ -183,8 +244,14 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // where the point or a mode differs (no solution, or the rounds ended on a
   // change). The indicators are written below, into `point`, for every slot
   // with limiters: none that compute() would write there is left unwritten.
+  //
+  // A held below-switch (kReleaseBand) whose value is at or above its
+  // threshold keeps its hold as its shift: its indicator is positive until
+  // the value exceeds the threshold by the hold. One whose value fell below
+  // the threshold is consistently below: its hold ends.
   double* point = solved ? solution.data() : v;
   if (!settled) compute(point, t, true);
+  std::size_t held_at = 0;  // index into hold
   for (std::size_t k : indicator_slots) {
     SlotHot& h = work[k];
     double* shift = h.shift();
@@ -192,12 +259,14 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
     const LimiterRecord* record = h.record();
     const int* mode = h.mode();
     const ValueRef* ind_vr = h.ind_vr();
-    for (std::uint32_t l = 0; l < h.limiters(); ++l) {
+    for (std::uint32_t l = 0; l < h.limiters(); ++l, ++held_at) {
       double z = 1.0;
       shift[l] = 0.0;
       if (record[l].written) {
         z = limiter_indicator(h.kind(l), mode[l], record[l]);
-        if (z <= 0.0 && z > -kHysteresis) shift[l] = kHysteresis - z, z = kHysteresis;
+        if (hold[held_at] > 0.0 && mode[l] == kModeBelow && record[l].u >= record[l].lo)
+          shift[l] = hold[held_at], z += shift[l];
+        if (z <= 0.0 && z > -kHysteresis) shift[l] += kHysteresis - z, z = kHysteresis;
       }
       last[l] = z;
       point[ind_vr[l]] = z;

@@ -111,6 +111,10 @@ struct System::Impl {
   std::uint64_t held_epoch = 0;
   std::vector<double> event_work, event_good;
   std::vector<int> event_before;  // update_discrete: each limiter's mode at the event's start
+  // update_discrete, per limiter in the order of event_before: a below-switch's
+  // release hold (system_events.cpp, "Bounced releases"), and the tested value
+  // at which the event released it (NaN: not released in this event).
+  std::vector<double> event_hold, event_released;
   std::size_t value_count = 0;   // variables of the FMU (value references 0 .. value_count - 1)
   bool first_update = true;
   bool last_event_solve_converged = true;
