@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <set>
 #include <string_view>
 
@@ -40,14 +39,6 @@ Outcome outcome_of(const SummaryRow& row) {
       if (message.rfind("settled", 0) != 0) return Outcome::unstable;  // a --stop-when condition held
       return islanded ? Outcome::islanded : Outcome::stable;
     case Status::failed: break;
-  }
-  static const std::string kNoConsistentPoint = "consistent initial values at t = ";
-  const auto at = row.message.find(kNoConsistentPoint);
-  if (at != std::string::npos) {
-    const char* text = row.message.c_str() + at + kNoConsistentPoint.size();
-    char* end = nullptr;
-    const double t = std::strtod(text, &end);
-    if (end != text && t > 0) return Outcome::islanded;
   }
   return Outcome::failed;
 }

@@ -27,12 +27,14 @@
 //             condition and the time, not "settled"), labelled or not;
 //   islanded  labelled so by the scenario source (its message begins
 //             "islanded: ", OutcomeLabel: the grid FMUs' islands.dead_buses
-//             > 0 at the end) and ran to the stop time or settled; or failed
-//             without a consistent point after a switching event
-//             ("consistent initial values at t = T not found" with T after
-//             the start, T > 0): the outage left part of the network without
-//             a solution, typically an island without a source;
-//   failed    every other failure (an FMU error, a time limit, a crash);
+//             > 0 at the end) and ran to the stop time or settled;
+//   failed    every failure (no consistent point after an event -- a
+//             voltage collapse, an island an FMU cannot de-energize --, an
+//             FMU error, a time limit, a crash): its message says which.
+//             (Until 2026-11-29 a failure without a consistent point after
+//             an event counted as islanded; both grid FMUs now de-energize
+//             their islands and label them, and such a failure is mostly a
+//             collapse.)
 //   stable    the rest: settled (--settle) or ran to the stop time with no
 //             stop condition holding.
 // Ranking (worst_direction, by the metric's STAT): max → largest first,

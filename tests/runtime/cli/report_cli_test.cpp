@@ -319,8 +319,9 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
   ASSERT_TRUE(ExitedWith(lsdae({"report", summary.string(), "-o", page.string(), "--title", "hand <made>"}), 0));
   const std::string html = read_text(page);
   EXPECT_NE(html.find("<h1>hand &lt;made&gt;</h1>"), std::string::npos) << "the title, escaped";
-  for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>2</b>", "islanded</span> <b>3</b>",
-                               "failed</span> <b>2</b>"})
+  // "island" failed without a consistent point after its event: failed (a collapse as often as an island).
+  for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>2</b>", "islanded</span> <b>2</b>",
+                               "failed</span> <b>3</b>"})
     EXPECT_NE(html.find(expected), std::string::npos) << expected;
   EXPECT_NE(html.find("7 of 9 rows have a value"), std::string::npos) << "rows without a value left out";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td>"), std::string::npos) << "max:x, largest first";
