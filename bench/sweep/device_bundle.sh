@@ -31,7 +31,9 @@ for f in "$build/bin/lsdae" "$build/lib/liblsdae.so" "$build/models/binaries/Pow
          "$grids/case_ACTIVSg10k.m" "$grids/contab_ACTIVSg10k.m"; do
   [ -e "$f" ] || { echo "device_bundle: $f is missing → build it (scripts/build.sh lsdae fmu_PowerGrid describe_PowerGrid lsdae_grid_data) or give the folder" >&2; exit 2; }
 done
-grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
+exclude=$(git rev-parse --git-path info/exclude)
+mkdir -p "$(dirname "$exclude")"
+grep -qx '/.device/' "$exclude" 2>/dev/null || echo '/.device/' >> "$exclude"
 rm -rf "$out"
 mkdir -p "$out"
 stage=$(mktemp -d)
