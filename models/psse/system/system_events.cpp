@@ -31,35 +31,35 @@ constexpr int kMaxRounds = 20;
 // and it ends when the value falls below the threshold.
 constexpr double kReleaseBand = 0.02;
 
-// One line of the limiter log (system.h, "Events"):
-//   t = 1.0523 s: ESAC1A at bus 102 id '1': limiter VR (exc[102_1].VR) engaged: free -> high, indicator -2.1e-09
+// The head of a limiter log line (system.h, "Events"), the time and the limiter:
+//   t = 1.0523 s: ESAC1A at bus 102 id '1': limiter VR (exc[102_1].VR) <what happened>
+std::string limiter_line(double t, const SlotState& s, std::size_t l, const char* what) {
+  const DeclaredLimiter& lim = s.slot->limiters()[l];
+  char time[40];
+  std::snprintf(time, sizeof time, "t = %.9g s: ", t);
+  return time + s.placed.component->describe() + ": limiter " + lim.name + " (" + s.prefix + "." + lim.name + ") " +
+         what;
+}
+// A mode change:  ... engaged: free -> high, indicator -2.1e-09
 // the indicator being its value at the point the importer located (<= 0
 // where it crossed zero; a jump of the algebraic variables can change a mode
 // with it still positive).
 std::string limiter_log_line(double t, const SlotState& s, std::size_t l, int from, int to, double indicator) {
-  const DeclaredLimiter& lim = s.slot->limiters()[l];
+  const LimiterKind kind = s.slot->limiters()[l].kind;
   char tail[160];
   std::snprintf(tail, sizeof tail, "%s: %s -> %s, indicator %.6g", to != kModeFree ? "engaged" : "released",
-                limiter_mode_name(lim.kind, from), limiter_mode_name(lim.kind, to), indicator);
-  char time[40];
-  std::snprintf(time, sizeof time, "t = %.9g s: ", t);
-  return time + s.placed.component->describe() + ": limiter " + lim.name + " (" + s.prefix + "." + lim.name + ") " +
-         tail;
+                limiter_mode_name(kind, from), limiter_mode_name(kind, to), indicator);
+  return limiter_line(t, s, l, tail);
 }
-// The limiter log's line for a bounced release (kReleaseBand):
-//   t = 1.2946 s: LOAD at bus 4003 id '1': limiter lv (load[4003_1].lv) held below: released at 0.7037, below again
-//   with it released (0.6976); released when above 0.7237
+// A bounced release (kReleaseBand):
+//   ... held below: released at 0.7037, below again with it released (0.6976); released when above 0.7237
 std::string limiter_hold_line(double t, const SlotState& s, std::size_t l, double released_at, const LimiterRecord& r,
                               double release_above) {
-  const DeclaredLimiter& lim = s.slot->limiters()[l];
   char tail[200];
   std::snprintf(tail, sizeof tail,
                 "held below: released at %.6g, below again with it released (%.6g); released when above %.6g",
                 released_at, r.u, release_above);
-  char time[40];
-  std::snprintf(time, sizeof time, "t = %.9g s: ", t);
-  return time + s.placed.component->describe() + ": limiter " + lim.name + " (" + s.prefix + "." + lim.name + ") " +
-         tail;
+  return limiter_line(t, s, l, tail);
 }
 }  // namespace
 
