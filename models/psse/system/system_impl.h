@@ -109,7 +109,7 @@ struct System::Impl {
   // Where the slots' param and mode were last read from (parameters_held).
   const double* held_v = nullptr;
   std::uint64_t held_epoch = 0;
-  std::vector<double> event_work, event_good;
+  std::vector<double> event_work;
   std::vector<int> event_before;  // update_discrete: each limiter's mode at the event's start
   // update_discrete, per limiter in the order of event_before: a below-switch's
   // release hold (system_events.cpp, "Bounced releases"), and the tested value
