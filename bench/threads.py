@@ -72,7 +72,7 @@ def main():
     p.add_argument('--out', default='/tmp/lsdae-threads')
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    cases = [('TransmissionLine N = 1280', a.fmu_tl, [])]
+    cases = [('TransmissionLine N = 1280', a.fmu_tl, [])] if a.fmu_tl else []  # --fmu-tl '': left out
     if a.fmu_pegase:
         cases.append(('case13659pegase, 10 s', a.fmu_pegase, ['--output-vars', PEGASE_VARS]))
     builds = [('this', a.lsdae)] + ([('compare', a.compare)] if a.compare else [])

@@ -18,13 +18,31 @@
 #       carry=[".device"], timeout_s=590)
 #
 #   bench/sweep/device_bundle.sh [BUILD_DIR=build] [GRIDS_DIR=../shared/data/grids]
+#   bench/sweep/device_bundle.sh --checks PEGASE_FMU [COMPARE_BUILD_DIR] [BUILD_DIR=build]
+#
+# --checks packs, instead of the sweep's FMU and tables, what bench/sweep/device_checks.py needs:
+# lsdae (as above), the static contention probe (bench/sweep/contention_probe.c, built here), the
+# case13659pegase FMU given, and with COMPARE_BUILD_DIR that build's lsdae and liblsdae as
+# lsdae-compare.tar.xz (its other libraries are the first's). Then
+#   run(command="python3 bench/sweep/device_checks.py --bundle .device --out $OUT",
+#       carry=[".device"], timeout_s=...)
 #
 # Needs a release build with the PowerGrid tools: scripts/build.sh lsdae fmu_PowerGrid
 # describe_PowerGrid lsdae_grid_data. Not a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=${1:-build}
+checks=
+if [ "${1:-}" = --checks ]; then
+  checks=${2:?"device_bundle: --checks needs the case13659pegase FMU"}
+  compare=${3:-}
+  build=${4:-build}
+  [ -e "$checks" ] || { echo "device_bundle: $checks is missing → pack it (docs/performance/systems-and-threads.md)" >&2; exit 2; }
+  [ -z "$compare" ] || [ -e "$compare/bin/lsdae" ] || { echo "device_bundle: $compare/bin/lsdae is missing → build it" >&2; exit 2; }
+else
+  build=${1:-build}
+fi
 grids=${2:-../shared/data/grids}
+[ -z "$checks" ] || grids=../shared/data/grids
 out=.device
 for f in "$build/bin/lsdae" "$build/lib/liblsdae.so" "$build/models/binaries/PowerGrid.so" \
          "$build/models/powergrid/lsdae_grid_data" "$build/models/powergrid/describe_PowerGrid" \
@@ -40,9 +58,9 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
 # The FMU: as models/powergrid/CMakeLists.txt packs case39's all-disturbances FMU.
-"$build/models/powergrid/lsdae_grid_data" --case "$grids/case_ACTIVSg10k.m" --out "$stage/case_ACTIVSg10k.grid" \
+[ -n "$checks" ] || "$build/models/powergrid/lsdae_grid_data" --case "$grids/case_ACTIVSg10k.m" --out "$stage/case_ACTIVSg10k.grid" \
   --frequency 60 >/dev/null
-cmake -DDESCRIBER="$build/models/powergrid/describe_PowerGrid" -DBINARY="$build/models/binaries/PowerGrid.so" \
+[ -n "$checks" ] || cmake -DDESCRIBER="$build/models/powergrid/describe_PowerGrid" -DBINARY="$build/models/binaries/PowerGrid.so" \
   -DIDENTIFIER=PowerGrid -DSTAGE="$stage/fmu" -DFMU="$out/PowerGrid_ACTIVSg10k_all.fmu" \
   "-DCONFIG=grid=case_ACTIVSg10k.grid;form=semi_explicit;manifest=A;fault_bus=30399;fault_on=1;fault_off=1.1;trip_branch=7956;trip_time=1.1;fault_buses=all;trip_branches=all;fmu_state=serialize" \
   "-DRESOURCES=$stage/case_ACTIVSg10k.grid" -DSTRIP= -P models/kit/pack_fmu.cmake >/dev/null
@@ -56,7 +74,18 @@ cp -P "$build"/lib/liblsdae.so* "$stage/lsdae/lib/"
   grep -Ev '/(libc|libm|libpthread|libdl|librt|libresolv|libutil|ld-linux-x86-64)\.so' |
   grep -v "/$build/" | while read -r lib; do cp -L "$lib" "$stage/lsdae/lib/"; done
 tar -C "$stage" -cJf "$out/lsdae.tar.xz" lsdae
-tar -C "$grids" -cJf "$out/grids.tar.xz" case_ACTIVSg10k.m contab_ACTIVSg10k.m
+if [ -n "$checks" ]; then
+  cc -O2 -static -o "$out/contention_probe" bench/sweep/contention_probe.c
+  cp "$checks" "$out/"
+  if [ -n "$compare" ]; then
+    mkdir -p "$stage/lsdae-compare/bin" "$stage/lsdae-compare/lib"
+    cp "$compare/bin/lsdae" "$stage/lsdae-compare/bin/"
+    cp -P "$compare"/lib/liblsdae.so* "$stage/lsdae-compare/lib/"
+    tar -C "$stage" -cJf "$out/lsdae-compare.tar.xz" lsdae-compare
+  fi
+else
+  tar -C "$grids" -cJf "$out/grids.tar.xz" case_ACTIVSg10k.m contab_ACTIVSg10k.m
+fi
 {
   echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD -- . ':!.device' || echo ' (with uncommitted changes)')"
   echo "made $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n) from $build"
