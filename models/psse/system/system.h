@@ -44,8 +44,9 @@
 // tripped machine does not count) is de-energized: every component at its
 // buses is frozen, its buses are grounded through 1 p.u., so its voltages go
 // to zero, and islands.dead_buses counts its buses, islands.lost_load adds
-// the power its loads drew at the point before the trip (MW). The islands
-// with machines run on.
+// its loads' demand at the operating point (MW: what they drew at t = 0, as
+// PowerGrid's islands.lost_load; their power at the trip would read ~0 when
+// a fault is cleared by the trip). The islands with machines run on.
 //
 // Initialization happens in the constructor, by stage (component.h): every
 // declared variable gets its value, the unit signals are bound, the limiter

@@ -294,8 +294,12 @@ void System::Impl::check_rest() {
         report.largest_residual = std::fabs(out[sh.states + j]);
         report.largest_residual_name = s.prefix + "." + s.slot->algebraics()[static_cast<std::size_t>(j)].name;
       }
-    if (s.network_device)
-      mismatch[s.placed.bus] -= Complex(out[sh.states + sh.algebraics], out[sh.states + sh.algebraics + 1]);
+    if (!s.network_device) continue;
+    const Complex injected(out[sh.states + sh.algebraics], out[sh.states + sh.algebraics + 1]);
+    mismatch[s.placed.bus] -= injected;
+    // A load's demand at the operating point, −V conj(I_injected): what islands.lost_load
+    // adds when its bus is de-energized (system_islands.cpp).
+    if (s.placed.unit.rfind("L:", 0) == 0) s.p_operating = -(v0[s.placed.bus] * std::conj(injected)).real() * net.sbase;
   }
   for (std::size_t i = 0; i < net.buses.size(); ++i)
     if (std::abs(mismatch[i]) > report.largest_residual) {

@@ -126,7 +126,7 @@ void System::Impl::declare(kit::Builder& b) {
   dead_buses_vr = b.add(discrete_variable("islands.dead_buses",
                                           "number of buses de-energized: in an island without a machine", 0.0));
   lost_load_vr = b.add(discrete_variable("islands.lost_load",
-                                         "load dropped with the de-energized buses, MW (at the moment of the trip)", 0.0));
+                                         "load dropped with the de-energized buses, MW (their demand at the operating point)", 0.0));
   release_delay_vr = b.parameter("limits.release_delay", 1e-6, "s",
                                  "delay of a load's switch back to constant power after an event, relative to "
                                  "max(1, |t|) (0: released at the event itself)");

@@ -156,7 +156,7 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
                                   " '" + gen.id + "' has no dynamic model in this case → choose one of the machines");
   }
 
-  update_islands(v, t);
+  update_islands(v);
 
   // (3) the algebraic variables at the new point, and the modes they call for.
   // When Newton fails (constant-power loads at a faulted bus), it tries once

@@ -58,6 +58,7 @@ struct SlotState {
   std::vector<double> z_frozen;
   std::string prefix;      // gen[102_1]
   std::vector<double> x0, z0, p0;
+  double p_operating = 0;  // a load's power drawn at the operating point, MW (islands.lost_load)
   std::vector<int> mode0;
   std::vector<InputSource> input;
   // Value references, after declare().
@@ -162,7 +163,7 @@ struct System::Impl {
   kit::DiscreteUpdate update_discrete(kit::Context& c);
   // system_islands.cpp: after the disturbances switched, de-energizes the
   // islands left without a source (islands.h).
-  void update_islands(double* v, double time);
+  void update_islands(double* v);
   // system_declare.cpp
   void declare(kit::Builder& b);
 };

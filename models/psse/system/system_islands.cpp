@@ -7,7 +7,7 @@
 
 namespace lsdae::psse {
 
-void System::Impl::update_islands(double* v, double time) {
+void System::Impl::update_islands(double* v) {
   std::vector<bool> open(net.branches.size(), false);
   bool tripped = false;
   for (std::size_t k = 0; k < active.trips.size(); ++k) {
@@ -31,14 +31,9 @@ void System::Impl::update_islands(double* v, double time) {
     SlotState& s = slots[k];
     SlotHot& h = work[k];
     if (h.frozen || !bus_dead[s.placed.bus]) continue;
-    if (s.network_device && s.placed.unit.rfind("L:", 0) == 0) {
-      // The power the load drew at the point before the trip: −V conj(I_injected).
-      held_epoch = 0;  // this slot's parameters and modes read here: the next evaluation reads them all
-      evaluate_slot(h, v, time, false);
-      const int at = h.shape.states + h.shape.algebraics;
-      const Complex u(v[vr[s.placed.bus]], v[vi[s.placed.bus]]), i(h.out()[at], h.out()[at + 1]);
-      lost += -(u * std::conj(i)).real() * net.sbase;
-    }
+    // The load's demand at the operating point (check_rest), not its power at the trip: a
+    // fault cleared by the trip leaves the island's voltage, and so that power, near zero.
+    if (s.network_device && s.placed.unit.rfind("L:", 0) == 0) lost += s.p_operating;
     h.frozen = true;
     s.z_frozen.resize(s.z_vr.size());
     for (std::size_t j = 0; j < s.z_vr.size(); ++j) s.z_frozen[j] = v[s.z_vr[j]];
