@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "gridcore/island_names.h"
 #include "kit/model.h"
 #include "powergrid/dense_lu.h"
 #include "powergrid/disturbance.h"
@@ -144,8 +145,8 @@ class PowerGrid final : public Model {
     }
     fault_active_ = b.add(discrete("fault.active", "1 while the fault is on (fault.t_on <= time < fault.t_off)"));
     trip_open_ = b.add(discrete("trip.open", "1 once the branch is tripped (time >= trip.time)"));
-    dead_buses_ = b.add(discrete("islands.dead_buses", "number of buses the trip cut off from every machine"));
-    lost_load_ = b.add(discrete("islands.lost_load",
+    dead_buses_ = b.add(discrete(lsdae::grid::kDeadBusesName, "number of buses the trip cut off from every machine"));
+    lost_load_ = b.add(discrete(lsdae::grid::kLostLoadName,
                                 "load of the cut-off buses: what they drew through the tripped branch at the "
                                 "operating point, MW"));
     res_re_.resize(n);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "gridcore/island_names.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
 #include "lsdae/model_description.h"
@@ -67,8 +68,8 @@ sweep::SourceScenarios contingencies(const Model& model, const sweep::ScenarioSo
   else if (trip_time != nullptr && trip_time->start) out.settle_from = trip_time->start;
   // A trip that cuts buses off from every machine (models/powergrid/islands.h) labels its row;
   // an FMU built before the islands had these variables does not.
-  if (md.find("islands.dead_buses") != nullptr && md.find("islands.lost_load") != nullptr)
-    out.outcome = sweep::OutcomeLabel{"islanded", "islands.dead_buses", "islands.lost_load", "MW"};
+  if (md.find(grid::kDeadBusesName) != nullptr && md.find(grid::kLostLoadName) != nullptr)
+    out.outcome = sweep::OutcomeLabel{grid::kIslandedLabel, grid::kDeadBusesName, grid::kLostLoadName, grid::kLostLoadUnit};
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gridcore/island_names.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
 #include "lsdae/model_description.h"
@@ -162,7 +163,10 @@ sweep::SourceScenarios scenarios_of(const Model& model, const std::vector<Outage
   // The settle test starts once the branch is open.
   if (clear_after) out.settle_from = *t_on + *clear_after;
   else if (trip_time != nullptr && trip_time->start) out.settle_from = trip_time->start;
-  out.outcome = sweep::OutcomeLabel{"islanded", "islands.dead_buses", "islands.lost_load", "MW"};
+  // An island left without a machine labels its row (models/gridcore/island_names.h); a
+  // PsseGrid FMU declares both variables since islands were added.
+  if (md.find(grid::kDeadBusesName) != nullptr && md.find(grid::kLostLoadName) != nullptr)
+    out.outcome = sweep::OutcomeLabel{grid::kIslandedLabel, grid::kDeadBusesName, grid::kLostLoadName, grid::kLostLoadUnit};
   return out;
 }
 

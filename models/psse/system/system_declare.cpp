@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gridcore/island_names.h"
 #include "psse/system/system_impl.h"
 
 namespace lsdae::psse {
@@ -123,9 +124,9 @@ void System::Impl::declare(kit::Builder& b) {
     h.shifted = false;
   }
   events_vr = b.add(discrete_variable("limits.events", "number of limiter mode changes so far (limit events)", 0.0));
-  dead_buses_vr = b.add(discrete_variable("islands.dead_buses",
+  dead_buses_vr = b.add(discrete_variable(grid::kDeadBusesName,
                                           "number of buses de-energized: in an island without a machine", 0.0));
-  lost_load_vr = b.add(discrete_variable("islands.lost_load",
+  lost_load_vr = b.add(discrete_variable(grid::kLostLoadName,
                                          "load dropped with the de-energized buses, MW (their demand at the operating point)", 0.0));
   release_delay_vr = b.parameter("limits.release_delay", 1e-6, "s",
                                  "delay of a load's switch back to constant power after an event, relative to "
