@@ -43,6 +43,46 @@ Outcome outcome_of(const SummaryRow& row) {
   return Outcome::failed;
 }
 
+std::optional<OutcomeLabelled> labelled(const SummaryRow& row) {
+  // LABEL ": " AMOUNT " = " VALUE [" " UNIT] " (" INDICATOR " = " N ")"
+  const std::string& m = row.message;
+  const std::size_t colon = m.find(": "), eq = m.find(" = ", colon == std::string::npos ? 0 : colon);
+  const std::size_t open = m.find(" (", eq == std::string::npos ? 0 : eq);
+  const std::size_t eq2 = m.find(" = ", open == std::string::npos ? 0 : open), close = m.find(')', eq2);
+  if (colon == std::string::npos || eq == std::string::npos || open == std::string::npos || eq2 == std::string::npos ||
+      close == std::string::npos || colon == 0)
+    return std::nullopt;
+  OutcomeLabelled o;
+  o.label = m.substr(0, colon);
+  o.amount = m.substr(colon + 2, eq - colon - 2);
+  const std::string value = m.substr(eq + 3, open - eq - 3);
+  const std::size_t space = value.find(' ');
+  o.unit = space == std::string::npos ? "" : value.substr(space + 1);
+  o.indicator = m.substr(open + 2, eq2 - open - 2);
+  try {
+    std::size_t used = 0;
+    o.value = std::stod(value.substr(0, space), &used);
+    if (used != value.substr(0, space).size()) return std::nullopt;
+    o.indicator_value = std::stod(m.substr(eq2 + 3, close - eq2 - 3), &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return o;
+}
+
+std::vector<std::size_t> rank_islands(const SummaryTable& table, const std::vector<Outcome>& outcomes, std::size_t n) {
+  std::vector<std::pair<double, std::size_t>> rows;
+  for (std::size_t r = 0; r < table.rows.size() && r < outcomes.size(); ++r) {
+    if (outcomes[r] != Outcome::islanded) continue;
+    const auto o = labelled(table.rows[r]);
+    rows.emplace_back(o && std::isfinite(o->value) ? -o->value : HUGE_VAL, r);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < rows.size() && i < n; ++i) out.push_back(rows[i].second);
+  return out;
+}
+
 Worst worst_direction(const std::string& metric) {
   const std::string stat = metric.substr(0, metric.find(':'));
   if (stat == "max") return Worst::largest;

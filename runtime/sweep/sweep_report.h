@@ -16,6 +16,11 @@
 //                  metric (the first `trajectories` of each, each row once),
 //                  its result file plotted (results/svg_plot.h, the events
 //                  dashed); a row without a file is named, not an error;
+//   islands        the islanded rows (labelled by the scenario source, lsdae/
+//                  sweep.h OutcomeLabel), the largest amount first (the grid
+//                  FMUs: islands.lost_load, MW), with the indicator (dead
+//                  buses), the outcome of the rest of the run and the time
+//                  reached (at most kListedFailures);
 //   failures       the failed rows' messages (at most kListedFailures).
 // The page needs nothing but itself (the style and footer of
 // results/html_report.h); a small script counts what was laid out into the
@@ -48,6 +53,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +67,19 @@ enum class Outcome { stable, unstable, islanded, failed };
 inline constexpr std::size_t kOutcomes = 4;
 const char* to_string(Outcome outcome) noexcept;
 Outcome outcome_of(const SummaryRow& row);
+
+// A source's label at the head of a row's message (run_scenario.cpp, label_outcome):
+// "LABEL: AMOUNT = VALUE[ UNIT] (INDICATOR = N)", then "; " and the run's own message.
+// nullopt when the message does not begin so.
+struct OutcomeLabelled {
+  std::string label, amount, unit, indicator;
+  double value = 0, indicator_value = 0;
+};
+std::optional<OutcomeLabelled> labelled(const SummaryRow& row);
+
+// The rows whose outcome is islanded, the largest labelled amount first (a row
+// whose amount cannot be read last), ties in the file's order; at most n.
+std::vector<std::size_t> rank_islands(const SummaryTable& table, const std::vector<Outcome>& outcomes, std::size_t n);
 
 enum class Worst { largest, smallest, largest_magnitude, not_ranked };
 // From the metric's text ("max:maxdev(gen[*].delta)" → largest).

@@ -20,8 +20,8 @@ constexpr int kBins = 12;  // at most, on the 1-2-5 rule
 const std::array<const char*, kOutcomes> kRules = {
     "settled (--settle), or ran to the stop time with no --stop-when condition holding",
     "stopped early by a --stop-when condition",
-    "failed without a consistent point after a switching event (t > 0): part of the network left without a "
-    "solution, typically an island without a source",
+    "labelled by the scenario source: the outage left buses without a machine, which the FMU de-energized "
+    "(their load lost) and ran on; settled or ran to the stop time (below: by the load lost)",
     "every other failure: an FMU error, a time limit, a crash"};
 
 const char* kSweepStyle = R"(
@@ -221,10 +221,37 @@ void trajectory_section(std::string& out, const SweepReportInput& in, const std:
   }
 }
 
+// The islanded rows, the largest amount lost first (sweep_report.h, rank_islands).
+void island_section(std::string& out, const SummaryTable& table, const std::vector<Outcome>& outcomes) {
+  const std::size_t total = static_cast<std::size_t>(std::count(outcomes.begin(), outcomes.end(), Outcome::islanded));
+  if (total == 0) return;
+  const std::vector<std::size_t> ranked = rank_islands(table, outcomes, kListedFailures);
+  const auto first = labelled(table.rows[ranked.front()]);
+  const std::string amount = first ? first->amount : "amount", indicator = first ? first->indicator : "indicator";
+  out += "<h2>Islands</h2>\n<p class=\"note\">" + std::to_string(total) + " row(s) islanded, by " +
+         html_escape(amount) + " (largest first).</p>\n<table class=\"ranked islands\"><tr><th>#</th>"
+         "<th class=\"id\">id</th><th>" + html_escape(amount) + "</th><th>" + html_escape(indicator) +
+         "</th><th>reached t</th><th class=\"id\">the run</th></tr>\n";
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    const SummaryRow& row = table.rows[ranked[i]];
+    const auto o = labelled(row);
+    const std::size_t own = row.message.find("; ");
+    out += "<tr><td>" + std::to_string(i + 1) + "</td><td class=\"id\">" + html_escape(row.id) +
+           "</td><td class=\"key\">" + (o ? html_escape(format_number(o->value) + (o->unit.empty() ? "" : " " + o->unit)) : "—") +
+           "</td><td>" + (o ? format_number(o->indicator_value) : "—") + "</td><td>" + value_text(row.reached_time) +
+           "</td><td class=\"id\">" + html_escape(own == std::string::npos ? "ran to the stop time" : row.message.substr(own + 2)) +
+           "</td></tr>\n";
+  }
+  out += "</table>\n";
+  if (total > ranked.size())
+    out += "<p class=\"note\">… and " + std::to_string(total - ranked.size()) +
+           " more; the summary file holds every row.</p>\n";
+}
+
 void failure_section(std::string& out, const SummaryTable& table, const std::vector<Outcome>& outcomes) {
   std::vector<std::size_t> failed;
   for (std::size_t r = 0; r < table.rows.size(); ++r)
-    if (outcomes[r] == Outcome::failed || outcomes[r] == Outcome::islanded) failed.push_back(r);
+    if (outcomes[r] == Outcome::failed) failed.push_back(r);
   if (failed.empty()) return;
   out += "<h2>Failures</h2>\n<table class=\"ranked\"><tr><th class=\"id\">id</th><th>outcome</th>"
          "<th class=\"id\">message</th></tr>\n";
@@ -268,6 +295,7 @@ std::string render_sweep_report(const SweepReportInput& in) {
   worst_section(out, in, outcomes, metrics);
   distribution_section(out, table, outcomes, metrics);
   trajectory_section(out, in, outcomes);
+  island_section(out, table, outcomes);
   failure_section(out, table, outcomes);
   out += "<script>" + std::string(kSweepScript) + "</script>\n";
   return out + results::report_footer(in.generator, in.created);

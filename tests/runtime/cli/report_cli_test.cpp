@@ -314,16 +314,36 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
          "cutcalm,stopped-early,islanded: islands.lost_load = 5 MW (islands.dead_buses = 2); settled: every derivative "
          "below 0.3 from t = 2 to 4,4,50,0.05,0.6,0.9\n"
          "cutswing,stopped-early,islanded: islands.lost_load = 5 MW (islands.dead_buses = 2); "
-         "maxdev(gen[*].delta) > 3.14159 at t = 1.7,1.7,40,0.04,3.3,0.6\n";
+         "maxdev(gen[*].delta) > 3.14159 at t = 1.7,1.7,40,0.04,3.3,0.6\n"
+         // A label whose amount cannot be read: still islanded, ranked after every readable one.
+         "cutodd,ok,islanded: islands.lost_load = many MW (islands.dead_buses = 1),10,90,0.1,,\n"
+         "cutbig,ok,islanded: islands.lost_load = 125.5 MW (islands.dead_buses = 3),10,90,0.1,,\n";
   const auto page = work_ / "hand.html";
   ASSERT_TRUE(ExitedWith(lsdae({"report", summary.string(), "-o", page.string(), "--title", "hand <made>"}), 0));
   const std::string html = read_text(page);
   EXPECT_NE(html.find("<h1>hand &lt;made&gt;</h1>"), std::string::npos) << "the title, escaped";
   // "island" failed without a consistent point after its event: failed (a collapse as often as an island).
-  for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>2</b>", "islanded</span> <b>2</b>",
+  for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>2</b>", "islanded</span> <b>4</b>",
                                "failed</span> <b>3</b>"})
     EXPECT_NE(html.find(expected), std::string::npos) << expected;
-  EXPECT_NE(html.find("7 of 9 rows have a value"), std::string::npos) << "rows without a value left out";
+  EXPECT_NE(html.find("7 of 11 rows have a value"), std::string::npos) << "rows without a value left out";
+  // The islands, the most load lost first (125.5 > 20 > 5), the unreadable amount last; the rest of each run.
+  const std::size_t islands = html.find("<h2>Islands</h2>"), failures = html.find("<h2>Failures</h2>");
+  ASSERT_NE(islands, std::string::npos);
+  ASSERT_NE(failures, std::string::npos);
+  EXPECT_NE(html.find("4 row(s) islanded, by islands.lost_load", islands), std::string::npos);
+  const std::size_t big = html.find("<td class=\"id\">cutbig</td><td class=\"key\">125.5 MW</td><td>3</td>", islands),
+                    cut = html.find("<td class=\"id\">cut</td><td class=\"key\">20 MW</td><td>1</td>", islands),
+                    calm = html.find("<td class=\"id\">cutcalm</td><td class=\"key\">5 MW</td><td>2</td>", islands),
+                    odd = html.find("<td class=\"id\">cutodd</td><td class=\"key\">—</td>", islands);
+  EXPECT_LT(big, cut);
+  EXPECT_LT(cut, calm);
+  EXPECT_LT(calm, odd);
+  EXPECT_LT(odd, failures);
+  EXPECT_NE(html.find("settled: every derivative below 0.3 from t = 2 to 4</td>", calm), std::string::npos);
+  EXPECT_EQ(html.find("cutswing</td><td class=\"key\">5 MW", islands), std::string::npos) << "unstable, not islanded";
+  // The failures are the failed rows only.
+  EXPECT_EQ(html.find("islanded: ", failures), std::string::npos) << "no islanded row among the failures";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td>"), std::string::npos) << "max:x, largest first";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td><td class=\"key\">0.6</td>"), std::string::npos)
       << "min:y, smallest first";
