@@ -469,9 +469,9 @@ Runner add_sweep_command(CLI::App& app) {
     }
   app.add_option("--set", o->sets, "A value for every scenario: name=value (repeatable; a scenario's own wins)");
   app.add_option("--metric", o->metrics,
-                 "STAT:SELECTOR, STAT min, max, final, tmax or tmin; SELECTOR a name, hypot(A,B), min|max|mean|spread|maxdev(GLOB) "
-                 "or mean|maxdev(GLOB,WEIGHTS) (repeatable), e.g. 'max:maxdev(gen[*].delta)', "
-                 "'min:min(hypot(bus[*].Vr,bus[*].Vi))'")
+                 "STAT:SELECTOR, STAT min, max, final, tmax or tmin (STAT@FROM: the samples at t >= FROM only); "
+                 "SELECTOR a name, hypot(A,B), min|max|mean|spread|maxdev(GLOB) or mean|maxdev(GLOB,WEIGHTS) "
+                 "(repeatable), e.g. 'max:maxdev(gen[*].delta)', 'min@1.2:min(hypot(bus[*].Vr,bus[*].Vi))'")
       ->group("Summary");
   app.add_option("--stop-when", o->stop_when,
                  "End a scenario early (stopped-early) when SELECTOR OP NUMBER holds, e.g. 'maxdev(gen[*].delta) > 3.14159' "

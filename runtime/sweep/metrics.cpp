@@ -261,12 +261,27 @@ CompiledChecks compile_checks(const Model& model, const SweepOptions& options) {
                                                            {"final", Metric::Stat::final},
                                                            {"tmax", Metric::Stat::tmax},
                                                            {"tmin", Metric::Stat::tmin}};
-    auto stat = colon == std::string::npos ? stats.end() : stats.find(trim_blanks(text.substr(0, colon)));
+    const std::string head = colon == std::string::npos ? std::string() : trim_blanks(text.substr(0, colon));
+    const std::size_t at = head.find('@');
+    auto stat = colon == std::string::npos ? stats.end() : stats.find(trim_blanks(head.substr(0, at)));
     if (stat == stats.end())
-      throw Error(ErrorKind::usage, where + ": expected STAT:SELECTOR with STAT min, max, final, tmax or tmin → "
-                                            "e.g. --metric max:gen[1].delta or --metric 'max:maxdev(gen[*].delta)'");
+      throw Error(ErrorKind::usage, where + ": expected STAT:SELECTOR or STAT@FROM:SELECTOR with STAT min, max, final, "
+                                            "tmax or tmin → e.g. --metric max:gen[1].delta, --metric "
+                                            "'max:maxdev(gen[*].delta)' or --metric 'min@1.2:min(hypot(bus[*].Vr, "
+                                            "bus[*].Vi))'");
     Metric m;
     m.stat = stat->second;
+    if (at != std::string::npos) {
+      const std::string from = trim_blanks(head.substr(at + 1));
+      const char* first = from.data() + (!from.empty() && from[0] == '+' ? 1 : 0);
+      auto [end, ec] = std::from_chars(first, from.data() + from.size(), m.from);
+      if (from.empty() || ec != std::errc() || end != from.data() + from.size() || !std::isfinite(m.from))
+        throw Error(ErrorKind::usage, where + ": the window's start \"" + from + "\" is not a finite number → e.g. "
+                                              "min@1.2:...");
+      if (m.stat == Metric::Stat::final)
+        throw Error(ErrorKind::usage, where + ": final takes no window (it is the last point reached) → drop \"@" +
+                                              from + "\"");
+    }
     m.text = trim_blanks(text);
     m.selector = compile_selector(model, text.substr(colon + 1), where, channels);
     for (const auto& other : checks.metrics)
@@ -326,6 +341,8 @@ std::string MetricAccumulator::sample(double t, const std::vector<double>& sampl
     State& s = state_[m];
     const double x = metric.selector.value(samples);
     s.last = x;
+    if (t < metric.from) continue;
+    s.reached = true;
     if (std::isnan(x)) continue;
     const bool low = metric.stat == Metric::Stat::min || metric.stat == Metric::Stat::tmin;
     if (!s.any || (low ? x < s.best : x > s.best)) {
@@ -348,9 +365,11 @@ std::vector<std::optional<double>> MetricAccumulator::results() const {
     const State& s = state_[m];
     switch (checks_.metrics[m].stat) {
       case Metric::Stat::min:
-      case Metric::Stat::max: out.push_back(s.best); break;
+      case Metric::Stat::max:
+        out.push_back(s.reached ? std::optional<double>(s.best) : std::nullopt);  // no sample in its window: empty
+        break;
       case Metric::Stat::tmin:
-      case Metric::Stat::tmax: out.push_back(s.at); break;
+      case Metric::Stat::tmax: out.push_back(s.reached ? std::optional<double>(s.at) : std::nullopt); break;
       case Metric::Stat::final: out.push_back(s.last); break;
     }
   }

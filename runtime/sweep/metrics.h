@@ -28,7 +28,10 @@
 //
 // A metric is STAT:SELECTOR with STAT one of min, max, final, tmax (the time
 // of the first maximum), tmin: "max:maxdev(gen[*].delta)",
-// "min:min(hypot(bus[*].Vr, bus[*].Vi))". A stop condition is SELECTOR OP
+// "min:min(hypot(bus[*].Vr, bus[*].Vi))". min, max, tmin and tmax take a
+// window, STAT@FROM: only the samples at t >= FROM count ("min@1.2:min(hypot(
+// bus[*].Vr, bus[*].Vi))", the lowest voltage once a fault is cleared); a run
+// that ends before FROM has no value for it (empty). A stop condition is SELECTOR OP
 // NUMBER with OP one of > >= < <=. Samples whose value is NaN are left out of
 // min/max/tmax/tmin; hypot of a NaN is NaN.
 //
@@ -63,6 +66,7 @@ struct Metric {
   enum class Stat { min, max, final, tmax, tmin } stat = Stat::max;
   Selector selector;
   std::string text;
+  double from = -HUGE_VAL;  // STAT@FROM: the samples at t >= from (min, max, tmin, tmax)
 };
 
 struct StopCondition {
@@ -97,6 +101,7 @@ class MetricAccumulator {
   struct State {
     double best = std::nan(""), at = std::nan(""), last = std::nan("");
     bool any = false;
+    bool reached = false;  // a sample at t >= the metric's window start
   };
   std::vector<State> state_;
   // Per stop condition: the metric with the same selector, whose value at the

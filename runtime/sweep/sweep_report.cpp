@@ -84,7 +84,8 @@ std::vector<std::size_t> rank_islands(const SummaryTable& table, const std::vect
 }
 
 Worst worst_direction(const std::string& metric) {
-  const std::string stat = metric.substr(0, metric.find(':'));
+  std::string stat = metric.substr(0, metric.find(':'));
+  stat = stat.substr(0, stat.find('@'));  // STAT@FROM: ranked as STAT
   if (stat == "max") return Worst::largest;
   if (stat == "min") return Worst::smallest;
   if (stat == "final") return Worst::largest_magnitude;

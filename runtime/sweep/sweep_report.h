@@ -43,7 +43,8 @@
 //   stable    the rest: settled (--settle) or ran to the stop time with no
 //             stop condition holding.
 // Ranking (worst_direction, by the metric's STAT): max → largest first,
-// min → smallest first, final → largest magnitude first; tmax and tmin
+// min → smallest first, final → largest magnitude first (a window, STAT@FROM,
+// ranks as its STAT); tmax and tmin
 // (times) are not ranked. Ties keep the file's order. NaN or empty values are
 // left out of rankings and histograms.
 // Cost: O(rows · metrics · log rows); the trajectories read one result file

@@ -301,7 +301,7 @@ TEST_F(SweepReportTest, SweepReportCountsOutcomesRanksTheWorstAndPlotsThem) {
 TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
   const auto summary = work_ / "hand.csv";
   std::ofstream(summary)
-      << "id,status,message,reached_time,steps,wall_time_s,max:x,min:y\n"
+      << "id,status,message,reached_time,steps,wall_time_s,max:x,min@1:y\n"
          "ran,ok,,10,100,0.1,1.5,0.9\n"
          "calm,stopped-early,settled: every derivative below 0.3 from t = 2 to 4,4,50,0.05,0.5,0.95\n"
          "swing,stopped-early,maxdev(gen[*].delta) > 3.14159 at t = 1.6,1.6,40,0.04,3.2,0.7\n"
@@ -346,7 +346,7 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
   EXPECT_EQ(html.find("islanded: ", failures), std::string::npos) << "no islanded row among the failures";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td>"), std::string::npos) << "max:x, largest first";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td><td class=\"key\">0.6</td>"), std::string::npos)
-      << "min:y, smallest first";
+      << "min@1:y (a window), smallest first";
   EXPECT_NE(html.find("the worker died (signal 11)"), std::string::npos) << "the failures listed";
 }
 

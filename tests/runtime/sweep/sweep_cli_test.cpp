@@ -274,6 +274,13 @@ TEST_F(SweepCli, BadInputIsRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(ExitedWith(r, kUsage));
   EXPECT_TRUE(Mentions(r, "--metric \"largest:x\": expected STAT:SELECTOR"));
 
+  r = run({"sweep", hello_fmu().string(), "--grid", "x=1,2", "--metric", "min@soon:x"});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "--metric \"min@soon:x\": the window's start \"soon\" is not a finite number"));
+  r = run({"sweep", hello_fmu().string(), "--grid", "x=1,2", "--metric", "final@1:x"});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "final takes no window"));
+
   r = run({"sweep", hello_fmu().string(), "--grid", "x=1,2", "--stop-when", "x ! 3"});
   EXPECT_TRUE(ExitedWith(r, kUsage));
 
@@ -407,7 +414,9 @@ TEST_F(SweepCli, CentreOfInertiaAndVoltageMagnitudeMatchAHandComputation) {
       run({"sweep", sweep_fmu().string(), "--contingencies", table.string(), "--case", case39().string(), "--stop",
            "2", "--no-progress", "--metric", "max:maxdev(gen[*].delta, gen[*].H)", "--metric",
            "min:min(hypot(bus[*].Vr, bus[*].Vi))", "--metric", "tmin:min(hypot(bus[*].Vr, bus[*].Vi))", "--metric",
-           "max:maxdev(gen[*].delta)", "--results-dir", dir.string(), "--output-vars",
+           "max:maxdev(gen[*].delta)", "--metric", "min@1.2:min(hypot(bus[*].Vr, bus[*].Vi))", "--metric",
+           "tmin@1.2:min(hypot(bus[*].Vr, bus[*].Vi))", "--metric", "max@5:maxdev(gen[*].delta)", "--results-dir",
+           dir.string(), "--output-vars",
            "gen[*].delta,gen[*].H,bus[*].Vr,bus[*].Vi", "--summary", (work_ / "coi.csv").string()});
   ASSERT_TRUE(ExitedWith(r, 0));
   const auto rows = rows_by_id(work_ / "coi.csv");
@@ -430,6 +439,7 @@ TEST_F(SweepCli, CentreOfInertiaAndVoltageMagnitudeMatchAHandComputation) {
     ASSERT_EQ(machines.size(), 10u);
     ASSERT_EQ(buses.size(), 39u);
     double coi_dev = 0, lowest = 0, lowest_at = 0, mean_dev = 0;
+    double after = HUGE_VAL, after_at = 0;  // the windowed metrics: samples at t >= 1.2
     for (std::size_t k = 1; k < result.size(); ++k) {
       const auto value = [&](std::size_t c) { return std::strtod(result[k][c].c_str(), nullptr); };
       double weighted = 0, weights = 0, sum = 0;
@@ -445,11 +455,17 @@ TEST_F(SweepCli, CentreOfInertiaAndVoltageMagnitudeMatchAHandComputation) {
       if (k == 1 || dev > coi_dev) coi_dev = dev;
       if (k == 1 || plain > mean_dev) mean_dev = plain;
       if (k == 1 || low < lowest) lowest = low, lowest_at = value(0);
+      if (value(0) >= 1.2 && low < after) after = low, after_at = value(0);
     }
     EXPECT_EQ(row[6], sweep::round_trip(coi_dev)) << id;
     EXPECT_EQ(row[7], sweep::round_trip(lowest)) << id;
     EXPECT_EQ(row[8], sweep::round_trip(lowest_at)) << id;
     EXPECT_EQ(row[9], sweep::round_trip(mean_dev)) << id;
+    // STAT@FROM: the samples at t >= FROM only; a window the run (2 s) never reaches leaves it empty.
+    EXPECT_EQ(row[10], sweep::round_trip(after)) << id;
+    EXPECT_EQ(row[11], sweep::round_trip(after_at)) << id;
+    EXPECT_EQ(row[12], "") << id;
+    EXPECT_GT(after, lowest) << id << ": the fault's dip is before the window";
     EXPECT_NE(coi_dev, mean_dev) << id << ": the inertias differ, so must the two separations";
     EXPECT_LT(lowest, 0.9) << id << ": the fault pulls a voltage down";
   }
