@@ -3,6 +3,9 @@
 // report the islands a trip leaves without a machine, and the sweep label their
 // contingency sources give such a row (lsdae/sweep.h, OutcomeLabel): one home
 // for a contract that the FMUs' variables and both sources must spell alike.
+// PowerGrid's source (models/powergrid/scenarios/) may include public headers
+// only (tests/runtime/layers.cmake) and spells the names itself; the island
+// sweep tests (tests/models/powergrid, tests/models/psse) check the labels.
 //
 //   islands.dead_buses  discrete: buses de-energized so far (the outcome happened when > 0)
 //   islands.lost_load   discrete: the de-energized loads' demand at the operating point, MW

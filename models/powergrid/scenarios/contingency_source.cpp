@@ -6,7 +6,6 @@
 #include <optional>
 #include <string>
 
-#include "gridcore/island_names.h"
 #include "lsdae/error.h"
 #include "lsdae/fmu.h"
 #include "lsdae/model_description.h"
@@ -68,8 +67,11 @@ sweep::SourceScenarios contingencies(const Model& model, const sweep::ScenarioSo
   else if (trip_time != nullptr && trip_time->start) out.settle_from = trip_time->start;
   // A trip that cuts buses off from every machine (models/powergrid/islands.h) labels its row;
   // an FMU built before the islands had these variables does not.
-  if (md.find(grid::kDeadBusesName) != nullptr && md.find(grid::kLostLoadName) != nullptr)
-    out.outcome = sweep::OutcomeLabel{grid::kIslandedLabel, grid::kDeadBusesName, grid::kLostLoadName, grid::kLostLoadUnit};
+  // The names are the FMUs' (models/gridcore/island_names.h), spelled here because a scenario
+  // source sees the FMU through its model description and public headers only (tests/runtime/
+  // layers.cmake); models.powergrid.island_sweep_* check the label end to end.
+  if (md.find("islands.dead_buses") != nullptr && md.find("islands.lost_load") != nullptr)
+    out.outcome = sweep::OutcomeLabel{"islanded", "islands.dead_buses", "islands.lost_load", "MW"};
   return out;
 }
 
