@@ -20,14 +20,16 @@ constexpr int kBins = 12;  // at most, on the 1-2-5 rule
 const std::array<const char*, kOutcomes> kRules = {
     "settled (--settle), or ran to the stop time with no --stop-when condition holding",
     "stopped early by a --stop-when condition",
-    "failed without a consistent point after a switching event (t > 0): part of the network left without a "
-    "solution, typically an island without a source",
-    "every other failure: an FMU error, a time limit, a crash"};
+    "labelled so by the scenario source (part of the network left without a source, de-energized) and ran to the "
+    "stop time or settled",
+    "failed at an impasse point: the algebraic equations lost their solution (in a grid: a voltage collapse)",
+    "every other failure: no consistent point after an event, an FMU error, a time limit, a crash"};
 
 const char* kSweepStyle = R"(
 .stable { background: #2a7d2a; } .unstable { background: #b02a2a; } .islanded { background: #6a4fb0; }
-.failed { background: #777; }
-rect.stable { fill: #2a7d2a; } rect.unstable { fill: #b02a2a; } rect.islanded { fill: #6a4fb0; } rect.failed { fill: #777; }
+.collapsed { background: #c0761a; } .failed { background: #777; }
+rect.stable { fill: #2a7d2a; } rect.unstable { fill: #b02a2a; } rect.islanded { fill: #6a4fb0; }
+rect.collapsed { fill: #c0761a; } rect.failed { fill: #777; }
 .bar { display: flex; height: 1.2em; margin: 0.6em 0; border-radius: 0.3em; overflow: hidden; }
 .bar span { display: block; height: 100%; }
 table.ranked { border-collapse: collapse; margin: 0.4em 0 1.2em; font-size: 0.92em; }
@@ -224,7 +226,7 @@ void trajectory_section(std::string& out, const SweepReportInput& in, const std:
 void failure_section(std::string& out, const SummaryTable& table, const std::vector<Outcome>& outcomes) {
   std::vector<std::size_t> failed;
   for (std::size_t r = 0; r < table.rows.size(); ++r)
-    if (outcomes[r] == Outcome::failed || outcomes[r] == Outcome::islanded) failed.push_back(r);
+    if (outcomes[r] != Outcome::stable && outcomes[r] != Outcome::unstable) failed.push_back(r);
   if (failed.empty()) return;
   out += "<h2>Failures</h2>\n<table class=\"ranked\"><tr><th class=\"id\">id</th><th>outcome</th>"
          "<th class=\"id\">message</th></tr>\n";

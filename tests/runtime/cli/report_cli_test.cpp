@@ -309,6 +309,9 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
          "30,0.03,0.4,\n"
          "start,failed,ida: consistent initial values at t = 0 not found,0,0,0.01,,\n"
          "crash,failed,the worker died (signal 11),,0,0.01,,\n"
+         // A failure at an impasse point (simulation/ida/ida_diagnostics.h): collapsed.
+         "fold,failed,\"ida: at t = 1.07729 (h = 1.07e-10): IDA_CONV_FAIL → an impasse point: Newton's method fails "
+         "however small the step\",1.07729,300,0.3,,\n"
          // Rows the scenario source labelled (OutcomeLabel): islanded, unless a --stop-when condition held.
          "cut,ok,islanded: islands.lost_load = 20 MW (islands.dead_buses = 1),10,90,0.1,1.1,0.8\n"
          "cutcalm,stopped-early,islanded: islands.lost_load = 5 MW (islands.dead_buses = 2); settled: every derivative "
@@ -321,9 +324,9 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
   EXPECT_NE(html.find("<h1>hand &lt;made&gt;</h1>"), std::string::npos) << "the title, escaped";
   // "island" failed without a consistent point after its event: failed (a collapse as often as an island).
   for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>2</b>", "islanded</span> <b>2</b>",
-                               "failed</span> <b>3</b>"})
+                               "collapsed</span> <b>1</b>", "failed</span> <b>3</b>"})
     EXPECT_NE(html.find(expected), std::string::npos) << expected;
-  EXPECT_NE(html.find("7 of 9 rows have a value"), std::string::npos) << "rows without a value left out";
+  EXPECT_NE(html.find("7 of 10 rows have a value"), std::string::npos) << "rows without a value left out";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td>"), std::string::npos) << "max:x, largest first";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td><td class=\"key\">0.6</td>"), std::string::npos)
       << "min:y, smallest first";
