@@ -139,8 +139,13 @@ void IdaDiagnostics::solve_failed(void* ida_mem, int flag, double t_now, long ma
   realtype h = 0, h_tried = 0;
   IDAGetLastStep(ida_mem, &h);
   IDAGetCurrentStep(ida_mem, &h_tried);
+  long steps = 0;
+  IDAGetNumSteps(ida_mem, &steps);
   std::string hint = known_cause();
-  if (hint.empty() && flag == IDA_CONV_FAIL && std::fabs(h_tried) < kImpasseStep * std::max(1.0, std::fabs(t_now))) {
+  const double scale = std::max(1.0, std::fabs(t_now));
+  const bool impasse = flag == IDA_CONV_FAIL && std::fabs(h_tried) < kImpasseStep * scale &&
+                       std::fabs(h) < kImpasseApproach * scale && steps >= kImpasseSteps;
+  if (hint.empty() && impasse) {
     const std::string fastest = fastest_algebraic(probe, names_.unknown_name);
     hint = "an impasse point: Newton's method fails however small the step (cut to h = " + format_number(h_tried) +
            "): the algebraic equations have no solution that continues this point (a fold, where they become "
