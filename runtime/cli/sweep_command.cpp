@@ -228,10 +228,12 @@ int run_sweep_command(const SweepCliOptions& o) {
   std::error_code ec;
   std::optional<double> settle_from;
   const std::vector<sweep::Scenario> scenarios = build_scenarios(o, *model, settle_from, options.outcome);
-  // Rows the source labels (islanded), counted for the last line.
-  std::size_t labelled = 0;
+  // Rows the source labels (islanded), and failures at an impasse point
+  // (sweep_report.h: collapsed), counted for the last line.
+  std::size_t labelled = 0, collapsed = 0;
   auto count_label = [&](const sweep::SummaryRow& row) {
     if (options.outcome && row.message.rfind(options.outcome->label + ":", 0) == 0) ++labelled;
+    if (sweep::outcome_of(row) == sweep::Outcome::collapsed) ++collapsed;
   };
   std::vector<sweep::Scenario> common{{"common", options.sets}};
   sweep::check_names(model->model_description(), common, "--set");
@@ -412,6 +414,8 @@ int run_sweep_command(const SweepCliOptions& o) {
   std::cerr << "lsdae: sweep: " << count_of(outcome.ran, "scenario") << ": " << outcome.ok << " ok, "
             << outcome.stopped_early << " stopped early, " << outcome.failed << " failed"
             << (options.outcome ? " (" + std::to_string(labelled) + " of them " + options.outcome->label + ")" : "")
+            << (collapsed > 0 ? " (" + std::to_string(collapsed) + " of them collapsed: " + sweep::kImpasseWords + ")"
+                              : "")
             << "; summary in " << o.summary << '\n';
   // Reuse, counted: with it one model per worker process (more when a worker
   // was replaced after a crash); with --no-reuse one per scenario.

@@ -18,6 +18,7 @@ const char* to_string(Outcome outcome) noexcept {
     case Outcome::stable: return "stable";
     case Outcome::unstable: return "unstable";
     case Outcome::islanded: return "islanded";
+    case Outcome::collapsed: return "collapsed";
     case Outcome::failed: return "failed";
   }
   return "failed";
@@ -40,7 +41,7 @@ Outcome outcome_of(const SummaryRow& row) {
       return islanded ? Outcome::islanded : Outcome::stable;
     case Status::failed: break;
   }
-  return Outcome::failed;
+  return message.find(kImpasseWords) != std::string_view::npos ? Outcome::collapsed : Outcome::failed;
 }
 
 std::optional<OutcomeLabelled> labelled(const SummaryRow& row) {

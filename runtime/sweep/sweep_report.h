@@ -33,7 +33,11 @@
 //   islanded  labelled so by the scenario source (its message begins
 //             "islanded: ", OutcomeLabel: the grid FMUs' islands.dead_buses
 //             > 0 at the end) and ran to the stop time or settled;
-//   failed    every failure (no consistent point after an event -- a
+//   collapsed a failure at an impasse point: the run's message names one
+//             (IDA's Newton failing however small the step, simulation/ida/
+//             ida_diagnostics.h, ImpasseProbe): the model's algebraic
+//             equations lost their solution (a grid: a voltage collapse);
+//   failed    every other failure (no consistent point after an event -- a
 //             voltage collapse, an island an FMU cannot de-energize --, an
 //             FMU error, a time limit, a crash): its message says which.
 //             (Until 2026-11-29 a failure without a consistent point after
@@ -64,8 +68,10 @@
 
 namespace lsdae::sweep {
 
-enum class Outcome { stable, unstable, islanded, failed };
-inline constexpr std::size_t kOutcomes = 4;
+enum class Outcome { stable, unstable, islanded, collapsed, failed };
+inline constexpr std::size_t kOutcomes = 5;
+// The words a failure's message has when it ended at an impasse point.
+inline constexpr const char* kImpasseWords = "an impasse point";
 const char* to_string(Outcome outcome) noexcept;
 Outcome outcome_of(const SummaryRow& row);
 

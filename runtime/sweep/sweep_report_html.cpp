@@ -22,12 +22,14 @@ const std::array<const char*, kOutcomes> kRules = {
     "stopped early by a --stop-when condition",
     "labelled by the scenario source: the outage left buses without a machine, which the FMU de-energized "
     "(their load lost) and ran on; settled or ran to the stop time (below: by the load lost)",
-    "every other failure: an FMU error, a time limit, a crash"};
+    "failed at an impasse point: the algebraic equations lost their solution (in a grid: a voltage collapse)",
+    "every other failure: no consistent point after an event, an FMU error, a time limit, a crash"};
 
 const char* kSweepStyle = R"(
 .stable { background: #2a7d2a; } .unstable { background: #b02a2a; } .islanded { background: #6a4fb0; }
-.failed { background: #777; }
-rect.stable { fill: #2a7d2a; } rect.unstable { fill: #b02a2a; } rect.islanded { fill: #6a4fb0; } rect.failed { fill: #777; }
+.collapsed { background: #c0761a; } .failed { background: #777; }
+rect.stable { fill: #2a7d2a; } rect.unstable { fill: #b02a2a; } rect.islanded { fill: #6a4fb0; }
+rect.collapsed { fill: #c0761a; } rect.failed { fill: #777; }
 .bar { display: flex; height: 1.2em; margin: 0.6em 0; border-radius: 0.3em; overflow: hidden; }
 .bar span { display: block; height: 100%; }
 table.ranked { border-collapse: collapse; margin: 0.4em 0 1.2em; font-size: 0.92em; }
@@ -251,7 +253,7 @@ void island_section(std::string& out, const SummaryTable& table, const std::vect
 void failure_section(std::string& out, const SummaryTable& table, const std::vector<Outcome>& outcomes) {
   std::vector<std::size_t> failed;
   for (std::size_t r = 0; r < table.rows.size(); ++r)
-    if (outcomes[r] == Outcome::failed) failed.push_back(r);
+    if (outcomes[r] == Outcome::collapsed || outcomes[r] == Outcome::failed) failed.push_back(r);
   if (failed.empty()) return;
   out += "<h2>Failures</h2>\n<table class=\"ranked\"><tr><th class=\"id\">id</th><th>outcome</th>"
          "<th class=\"id\">message</th></tr>\n";

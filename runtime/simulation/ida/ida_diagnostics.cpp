@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <utility>
@@ -109,10 +110,52 @@ std::string IdaDiagnostics::known_cause() const {
   return cause;
 }
 
-void IdaDiagnostics::solve_failed(void* ida_mem, int flag, double t_now, long max_steps_per_output) const {
-  realtype h = 0;
+namespace {
+// The algebraic unknowns moving fastest (|y'| · weight), at most three:
+//   "V" (-3.1e+04/s), "W" (2.9e+04/s)
+std::string fastest_algebraic(const IdaDiagnostics::ImpasseProbe& p,
+                              const std::function<std::string(std::size_t)>& name) {
+  const std::size_t n = p.derivative.size();
+  if (p.weight.size() != n || p.id.size() != n) return "";
+  std::vector<std::size_t> algebraic;
+  for (std::size_t i = 0; i < n; ++i)
+    if (p.id[i] == 0.0 && std::isfinite(p.derivative[i]) && p.derivative[i] != 0.0) algebraic.push_back(i);
+  const std::size_t shown = std::min<std::size_t>(3, algebraic.size());
+  auto speed = [&](std::size_t i) { return std::fabs(p.derivative[i]) * p.weight[i]; };
+  std::partial_sort(algebraic.begin(), algebraic.begin() + static_cast<long>(shown), algebraic.end(),
+                    [&](std::size_t a, std::size_t b) { return speed(a) > speed(b); });
+  std::string out;
+  for (std::size_t k = 0; k < shown; ++k) {
+    const std::size_t i = algebraic[k];
+    out += (k > 0 ? ", " : "") + (name ? "\"" + name(i) + "\"" : "unknown " + std::to_string(i)) + " (" +
+           format_number(p.derivative[i]) + "/s)";
+  }
+  return out;
+}
+}  // namespace
+
+void IdaDiagnostics::solve_failed(void* ida_mem, int flag, double t_now, long max_steps_per_output,
+                                  const ImpasseProbe& probe) const {
+  realtype h = 0, h_tried = 0;
   IDAGetLastStep(ida_mem, &h);
+  IDAGetCurrentStep(ida_mem, &h_tried);
+  long steps = 0;
+  IDAGetNumSteps(ida_mem, &steps);
   std::string hint = known_cause();
+  const double scale = std::max(1.0, std::fabs(t_now));
+  const bool impasse = flag == IDA_CONV_FAIL && std::fabs(h_tried) < kImpasseStep * scale &&
+                       std::fabs(h) < kImpasseApproach * scale && steps >= kImpasseSteps;
+  if (hint.empty() && impasse) {
+    const std::string fastest = fastest_algebraic(probe, names_.unknown_name);
+    hint = "an impasse point: Newton's method fails however small the step (cut to h = " + format_number(h_tried) +
+           "): the algebraic equations have no solution that continues this point (a fold, where they become "
+           "singular), or their Jacobian is singular or wrong here" +
+           (fastest.empty() ? "" : "; the algebraic unknowns moving fastest: " + fastest) +
+           " → the model has no continuous solution past t = " + format_number(t_now) +
+           " (in a power grid: a voltage collapse, loads drawing more than the network can deliver at their "
+           "voltage); change the scenario or the model, or, if it should have one, check the Jacobian "
+           "(--jacobian check)";
+  }
   if (hint.empty()) {
     switch (flag) {
       case IDA_TOO_MUCH_WORK: hint = "more than " + std::to_string(max_steps_per_output) +

@@ -7,6 +7,10 @@
 //   check()              "ida: IDAReInit failed (IDA_ILL_INPUT): <IDA's message>"
 //   solve_failed()       "ida: at t = 1.25e-03 (h = 3.1e-12): IDA_CONV_FAIL (<IDA's
 //                        message>) → <the known cause, or advice per flag>"
+//                        or, for IDA_CONV_FAIL with the step cut below
+//                        kImpasseStep (relative to t), "... → an impasse
+//                        point: ... the algebraic unknowns moving fastest:
+//                        "V" (-3.1e+04/s), ... → ..." (ImpasseProbe)
 //   initial_conditions_failed()
 //                        "ida: consistent initial values at t = 0 not found
 //                        (IDA_NO_RECOVERY); largest residuals: "g" = 0.5, ...
@@ -92,8 +96,38 @@ class IdaDiagnostics {
   // failure message states instead of IDA's generic advice ("" when nothing).
   std::string known_cause() const;
 
+  // What solve_failed reads to recognise an impasse point (all of IDA's n
+  // unknowns, or empty): y' at the failure (IDAGetDky, order 1: the last
+  // step's interpolant), IDA's error weights, and which unknowns are
+  // differential (1) or algebraic (0).
+  struct ImpasseProbe {
+    std::span<const double> derivative, weight, id;
+  };
+  // An impasse point. A DAE whose trajectory reaches a fold of its algebraic
+  // equations g(x, z) = 0 (∂g/∂z singular there, and no solution z beyond
+  // it for the states that follow: a constant-power load at the nose of its
+  // P-V curve) has no continuous solution past it; approaching it, z moves
+  // as sqrt(t* − t) and z' grows without bound (P. J. Rabier and W. C.
+  // Rheinboldt, "Theoretical and numerical analysis of differential-algebraic
+  // equations", Handbook of Numerical Analysis VIII, 2002: impasse points).
+  // IDA then cuts its step by a factor 4 per failed Newton iteration until
+  // IDA_CONV_FAIL, at steps of 1e-15 of t (ACTIVSg2000: 8e-16 to 2e-19; two
+  // buses: 3e-16 to 2e-15), whatever the tolerance or Jacobian. A Newton
+  // failure at a step that small (below kImpasseStep · max(1, |t|): a failure
+  // at an ordinary step of 1e-3 ends about 1e-9 after IDA's ten cuts), after
+  // accepted steps that had shrunk on the way in (the last below
+  // kImpasseApproach · max(1, |t|); there 1e-10) and at least kImpasseSteps
+  // steps since IDA's last start (not a first step that cannot begin: a wrong
+  // Jacobian at the start fails so), is reported as an impasse point, naming
+  // the algebraic unknowns with the largest |z'| · weight. A singular or wrong
+  // Jacobian fails alike; the message says so.
+  static constexpr double kImpasseStep = 1e-12;
+  static constexpr double kImpasseApproach = 1e-6;
+  static constexpr long kImpasseSteps = 10;
+
   // The message of a failed IDASolve (flag < 0) at t_now; h is IDA's last step.
-  [[noreturn]] void solve_failed(void* ida_mem, int flag, double t_now, long max_steps_per_output) const;
+  [[noreturn]] void solve_failed(void* ida_mem, int flag, double t_now, long max_steps_per_output,
+                                 const ImpasseProbe& probe = {}) const;
   // The message of a failed IDACalcIC: `r` the residuals at the point IDA
   // left (their largest entries are named), `flag` its return value;
   // `after_event`: a restart after an event at t, not the start (the

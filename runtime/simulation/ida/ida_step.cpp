@@ -67,7 +67,18 @@ int IdaIntegrator::solve(double tout, int mode) {
     realtype t_now = t_;
     IDAGetCurrentTime(m.ida, &t_now);
     t_ = t_now;
-    m.diagnostics.solve_failed(m.ida, flag, t_now, m.options.max_steps_per_output);
+    // What an impasse point is recognised by (IdaDiagnostics::ImpasseProbe):
+    // y' of the last step's interpolant at t_now, the error weights, the id.
+    IdaDiagnostics::ImpasseProbe probe;
+    std::vector<double> derivative;
+    if (flag == IDA_CONV_FAIL && !m.clock && m.id != nullptr && IDAGetErrWeights(m.ida, m.ewt) >= 0) {
+      derivative.resize(n_);
+      N_VSetArrayPointer(derivative.data(), m.dky);
+      const int f = IDAGetDky(m.ida, t_now, 1, m.dky);
+      N_VSetArrayPointer(nullptr, m.dky);
+      if (f >= 0) probe = {derivative, {NV_DATA_S(m.ewt), n_}, {NV_DATA_S(m.id), n_}};
+    }
+    m.diagnostics.solve_failed(m.ida, flag, t_now, m.options.max_steps_per_output, probe);
   }
   t_ = t_reached;
   return flag;

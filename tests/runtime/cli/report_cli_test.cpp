@@ -309,6 +309,9 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
          "30,0.03,0.4,\n"
          "start,failed,ida: consistent initial values at t = 0 not found,0,0,0.01,,\n"
          "crash,failed,the worker died (signal 11),,0,0.01,,\n"
+         // A failure at an impasse point (simulation/ida/ida_diagnostics.h): collapsed.
+         "fold,failed,\"ida: at t = 1.07729 (h = 1.07e-10): IDA_CONV_FAIL → an impasse point: Newton's method fails "
+         "however small the step\",1.07729,300,0.3,,\n"
          // Rows the scenario source labelled (OutcomeLabel): islanded, unless a --stop-when condition held.
          "cut,ok,islanded: islands.lost_load = 20 MW (islands.dead_buses = 1),10,90,0.1,1.1,0.8\n"
          "cutcalm,stopped-early,islanded: islands.lost_load = 5 MW (islands.dead_buses = 2); settled: every derivative "
@@ -324,9 +327,9 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
   EXPECT_NE(html.find("<h1>hand &lt;made&gt;</h1>"), std::string::npos) << "the title, escaped";
   // "island" failed without a consistent point after its event: failed (a collapse as often as an island).
   for (const char* expected : {"stable</span> <b>2</b>", "unstable</span> <b>2</b>", "islanded</span> <b>4</b>",
-                               "failed</span> <b>3</b>"})
+                               "collapsed</span> <b>1</b>", "failed</span> <b>3</b>"})
     EXPECT_NE(html.find(expected), std::string::npos) << expected;
-  EXPECT_NE(html.find("7 of 11 rows have a value"), std::string::npos) << "rows without a value left out";
+  EXPECT_NE(html.find("7 of 12 rows have a value"), std::string::npos) << "rows without a value left out";
   // The islands, the most load lost first (125.5 > 20 > 5), the unreadable amount last; the rest of each run.
   const std::size_t islands = html.find("<h2>Islands</h2>"), failures = html.find("<h2>Failures</h2>");
   ASSERT_NE(islands, std::string::npos);
@@ -342,8 +345,9 @@ TEST_F(SweepReportTest, SweepReportSortsEveryOutcome) {
   EXPECT_LT(odd, failures);
   EXPECT_NE(html.find("settled: every derivative below 0.3 from t = 2 to 4</td>", calm), std::string::npos);
   EXPECT_EQ(html.find("cutswing</td><td class=\"key\">5 MW", islands), std::string::npos) << "unstable, not islanded";
-  // The failures are the failed rows only.
+  // The failures are the failed and collapsed rows only.
   EXPECT_EQ(html.find("islanded: ", failures), std::string::npos) << "no islanded row among the failures";
+  EXPECT_NE(html.find("an impasse point", failures), std::string::npos) << "the collapsed row among the failures";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td>"), std::string::npos) << "max:x, largest first";
   EXPECT_NE(html.find("<tr><td>1</td><td class=\"id\">cutswing</td><td class=\"key\">0.6</td>"), std::string::npos)
       << "min@1:y (a window), smallest first";
