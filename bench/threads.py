@@ -37,13 +37,14 @@ import subprocess
 import sys
 import time
 
+OPTIONS = []  # --options
 PEGASE_VARS = 'gen[1].delta,gen[213].delta,gen[887].delta,gen[1730].delta,gen[2180].delta'
 
 
 def run_once(lsdae, fmu, threads, extra, out_dir, tag):
     csv = os.path.join(out_dir, f'{tag}.csv')
     stats = os.path.join(out_dir, f'{tag}.json')
-    cmd = [lsdae, 'simulate', fmu, '--threads', str(threads), '--no-progress', '-o', csv, '--stats', stats] + extra
+    cmd = [lsdae, 'simulate', fmu, '--threads', str(threads), '--no-progress', '-o', csv, '--stats', stats] + extra + OPTIONS
     start = time.monotonic()
     done = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - start
@@ -70,7 +71,11 @@ def main():
     p.add_argument('--threads', default='1,2,4')
     p.add_argument('--repeat', type=int, default=3)
     p.add_argument('--out', default='/tmp/lsdae-threads')
+    p.add_argument('--options', default='',
+                   help="more simulate options for every run, space-separated (e.g. '--no-coloring': every unknown "
+                        "its own colour, enough colours per Jacobian for extra instances)")
     a = p.parse_args()
+    OPTIONS.extend(a.options.split())
     os.makedirs(a.out, exist_ok=True)
     cases = [('TransmissionLine N = 1280', a.fmu_tl, [])] if a.fmu_tl else []  # --fmu-tl '': left out
     if a.fmu_pegase:
@@ -97,15 +102,21 @@ def main():
     with open(os.path.join(a.out, 'threads.json'), 'w') as f:
         json.dump(record, f, indent=1)
     print(f'nproc {os.cpu_count()}, load {record["load"]}, best of {a.repeat}\n')
-    print('| case | build | --threads | instances | wall (s) | ratio to 1 | instantiate | initialize | integrate | steps |')
-    print('|---|---|---|---|---|---|---|---|---|---|')
+    # Two ratios to --threads 1 of the same build: of the best runs, and the
+    # median over repetitions of the ratio within one repetition (the two runs
+    # a few seconds apart: what the host's drift between repetitions spares).
+    print('| case | build | --threads | instances | wall (s) | ratio to 1 | same-repetition ratio (median) '
+          '| instantiate | initialize | integrate | steps |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
     for c, (name, _, _) in enumerate(cases):
         for b, (bname, _) in enumerate(builds):
             base = min(r['wall'] for r in runs[(c, b, threads[0])])
             for t in threads:
                 best = min(runs[(c, b, t)], key=lambda r: r['wall'])
+                paired = sorted(x['wall'] / y['wall'] for x, y in zip(runs[(c, b, t)], runs[(c, b, threads[0])]))
                 f = lambda x: '—' if x is None else f'{x:.3f}'
                 print(f"| {name} | {bname} | {t} | {best['threads']} | {best['wall']:.2f} | {best['wall'] / base:.2f} | "
+                      f"{paired[len(paired) // 2]:.2f} | "
                       f"{f(best['time_instantiate'])} | {f(best['time_initialize'])} | {f(best['time_integrate'])} | "
                       f"{best['steps']} |")
     print('\nresults equal to --threads 1:', 'yes' if not mismatches else f'NO: {mismatches}')

@@ -30,17 +30,23 @@ std::size_t parallel_colours(const RunSettings& settings, const ModelDae& dae,
   return varying.constant_entries > 0 ? varying.coloring.colors : all;
 }
 
+std::size_t instances_for(std::size_t requested, std::size_t colours, std::size_t cores) {
+  if (requested <= 1) return 1;
+  return std::max<std::size_t>(1, std::min({requested, cores, colours / kColoursPerInstance}));
+}
+
 std::size_t jacobian_instances(const RunSettings& settings, const ModelDae& dae,
                                const structure::StructureOutcome& structure) {
   const std::size_t requested = settings.threads;
   if (requested <= 1) return 1;
   const std::size_t colours = parallel_colours(settings, dae, structure);
   const auto cores = static_cast<std::size_t>(std::max(1, omp_get_num_procs()));
-  const std::size_t instances = std::max<std::size_t>(1, std::min({requested, colours, cores}));
+  const std::size_t instances = instances_for(requested, colours, cores);
   if (instances < requested)
     log_info(settings.model->display_name() + ": --threads " + std::to_string(requested) + ": " +
              std::to_string(instances) + " FMU instance(s) for the Jacobian (" + std::to_string(colours) +
-             " colour(s) evaluated in parallel, " + std::to_string(cores) + " processor(s))");
+             " colour(s) per Jacobian, an instance pays from " + std::to_string(kColoursPerInstance) +
+             " each; " + std::to_string(cores) + " processor(s))");
   return instances;
 }
 

@@ -5,10 +5,11 @@
 // (event_loop.h), so an instance that no thread can use costs its
 // instantiation, its initialization and its event iterations for nothing
 // (issue 30: case13659pegase with --threads 16 made 16 instances one after
-// another, 2.3 s, for a Jacobian whose constant entries leave 3 colours).
+// another, 2.3 s, for a Jacobian whose constant entries leave 3 colours; and
+// with 2 instances, made at once, it was still 9 % slower than with 1).
 //
-// The count (jacobian_instances):
-//     instances = max(1, min(N, colours, cores))
+// The count (jacobian_instances, instances_for):
+//     instances = max(1, min(N, cores, floor(colours / kColoursPerInstance)))
 //   N        --threads (after usable_threads(): 1 for an FMU instantiable
 //            only once per process);
 //   colours  what one Jacobian evaluates in parallel: the colours of the
@@ -16,15 +17,39 @@
 //            (directional derivatives with --constant-entries, the default;
 //            structure/coloring_varying.h), else every colour of the
 //            iteration matrix's colouring, or one per unknown with
-//            --uncolored-jacobian. Colours are what CompressedJacobian
-//            (kernels/compressed_jacobian.h) hands to threads; a thread
-//            without a colour would idle. The constant entries' own passes
-//            (once per run, per-segment ones after events) use the same
-//            instances. A linear elimination or a dummy-derivative
-//            re-selection at run time may change the colours; the count
-//            stays what create() decided (results do not depend on it).
+//            --no-coloring. Colours are what CompressedJacobian
+//            (kernels/compressed_jacobian.h) hands to threads. The constant
+//            entries' own passes (once per run, per-segment ones after
+//            events) use the same instances but do not count: they come once
+//            per run or event, as the extra instance's own costs do. A linear
+//            elimination or a dummy-derivative re-selection at run time may
+//            change the colours; the count stays what create() decided
+//            (results do not depend on it).
 //   cores    the processors this process may run on (omp_get_num_procs:
-//            the affinity mask): threads beyond them only take turns.
+//            the affinity mask): threads beyond them only take turns, so
+//            --threads 16 on 2 cores never makes more than 2.
+// What a thread costs, and why kColoursPerInstance = 64. An extra instance
+// is instantiated and initialized (in parallel with instance 0, but sharing
+// the memory bus: case13659pegase on the 2-core VM, +0.08 s instantiation,
+// +0.04 s initialization), repeats every event iteration (event_loop.h; all
+// instances at once, so the run waits for the slowest), and costs a
+// hand-over per Jacobian (the OpenMP team wakes, the colours are dealt
+// dynamically). It gains, with k instances, (1 - 1/k) of the varying
+// colours' evaluations per Jacobian -- at most half of them with 2. Neither
+// the Jacobians nor the events of a run are known before it runs, so the
+// rule asks each instance to carry at least kColoursPerInstance colours per
+// Jacobian, which keeps the gain per Jacobian many FMU evaluations above the
+// hand-over and the per-event work. Reference numbers (2-core AMD EPYC VM,
+// docs/performance/systems-and-threads.md, "Issue 30"): case13659pegase,
+// 3 varying colours, 8 Jacobians, 2 events: 2 instances were 9 % slower
+// than 1 (3.50 s against 3.21 s) -- now 1; PsseGrid ACTIVSg2000, 112 varying
+// colours (56 per instance with 2), 118 Jacobians, 305 events: 2 instances
+// not faster at idle (wall ratios 0.86-1.55) and 1.2-2x the CPU -- now 1;
+// TransmissionLine N = 1280: every entry constant, 0 varying colours -- 1.
+// 128 colours or more per Jacobian (e.g. --no-coloring, or a colouring of
+// a dense-ish coupling) make 2 instances, 192 three, and so on.
+// The rule is deterministic (counts only, no timing), so the instances a run
+// makes are reproducible (the statistics' `threads`, the counters baseline).
 // Results are bitwise independent of the count (each colour writes its own
 // columns), so capping it changes times only.
 //
@@ -49,6 +74,13 @@
 #include "structure/pipeline.h"
 
 namespace lsdae::simulation {
+
+// Colours an extra instance must carry per Jacobian to pay for itself (above).
+inline constexpr std::size_t kColoursPerInstance = 64;
+
+// The rule above for `requested` threads, `colours` evaluated in parallel per
+// Jacobian and `cores` processors: a pure function (tests call it directly).
+std::size_t instances_for(std::size_t requested, std::size_t colours, std::size_t cores);
 
 // What a Jacobian of `structure` evaluates in parallel (see above).
 std::size_t parallel_colours(const RunSettings& settings, const ModelDae& dae,

@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "reference_csv.h"
 #include "lsdae/error.h"
+#include "simulation/instance_count.h"
 #include "simulation/integration_session.h"
 
 namespace lsdae {
@@ -254,33 +255,58 @@ TEST(SimulationClaims, CostlyDirectionalDerivativesGiveWayToFiniteDifferences) {
 }
 
 TEST(Simulation, TwoThreadsTakeTheSameStepsAsOne) {
+  // Every unknown its own colour (--no-coloring): enough colours per
+  // Jacobian for a second instance (simulation/instance_count.h).
   auto run = [](std::size_t threads, JacobianMode mode) {
     SimulationOptions options;
     options.threads = threads;
     options.jacobian = mode;
+    options.uncolored_jacobian = true;
     options.stop_time = 1e-6;
     auto sim = Simulation::create(Fmu::open(test::fmu_path("TransmissionLine_dae_shapeA_40")), options);
     sim->initialize();
     sim->advance_to(1e-6);
-    return std::make_pair(sim->statistics().steps, sim->get("v_load"));
+    return std::make_tuple(sim->statistics().steps, sim->get("v_load"), sim->statistics().threads);
   };
   for (JacobianMode mode : {JacobianMode::finite_differences, JacobianMode::directional}) {
     auto one = run(1, mode), two = run(2, mode);
-    EXPECT_EQ(one.first, two.first);
-    EXPECT_EQ(one.second, two.second) << "bitwise: colours write disjoint columns";
+    if (omp_get_num_procs() >= 2) {
+      EXPECT_EQ(std::get<2>(two), 2u) << "two instances evaluate the colours";
+    }
+    EXPECT_EQ(std::get<0>(one), std::get<0>(two));
+    EXPECT_EQ(std::get<1>(one), std::get<1>(two)) << "bitwise: colours write disjoint columns";
   }
 }
 
-// --threads N makes no more FMU instances than the Jacobian's colours can use,
-// nor more than the processors (simulation/instance_count.h): counted by
-// the FMU's live instances and the statistics, never timed.
+// --threads N makes an extra FMU instance only for every 64 colours a
+// Jacobian evaluates in parallel, and never more than the processors
+// (simulation/instance_count.h, "What a thread costs"): counted by the
+// FMU's live instances and the statistics, never timed.
 TEST(Simulation, ThreadsMakeNoMoreInstancesThanTheVaryingColoursCanUse) {
+  using simulation::instances_for;
+  // The rule on the reference numbers of instance_count.h.
+  EXPECT_EQ(instances_for(16, 3, 2), 1u) << "case13659pegase: 3 varying colours, 2 instances were 9 % slower";
+  EXPECT_EQ(instances_for(16, 3, 16), 1u) << "... also on 16 processors";
+  EXPECT_EQ(instances_for(2, 112, 2), 1u) << "PsseGrid ACTIVSg2000: 112 varying colours, 2 instances not faster";
+  EXPECT_EQ(instances_for(16, 0, 16), 1u) << "TransmissionLine: every entry constant, no colour varies";
+  EXPECT_EQ(instances_for(16, 127, 16), 1u);
+  EXPECT_EQ(instances_for(16, 128, 16), 2u) << "64 colours for each instance";
+  EXPECT_EQ(instances_for(16, 803, 16), 12u);
+  EXPECT_EQ(instances_for(16, 803, 2), 2u) << "--threads 16 on 2 processors never makes 16";
+  EXPECT_EQ(instances_for(16, 100000, 16), 16u);
+  EXPECT_EQ(instances_for(3, 100000, 16), 3u) << "never more than asked for";
+  EXPECT_EQ(instances_for(1, 100000, 16), 1u);
+  EXPECT_EQ(instances_for(0, 100000, 16), 1u);
+
+  // A run counts its instances: the statistics and the FMU's live instances agree.
   const auto cores = static_cast<std::size_t>(std::max(1, omp_get_num_procs()));
-  auto instances = [](const std::string& name, std::size_t threads, JacobianMode mode, bool constants = true) {
+  auto instances = [](const std::string& name, std::size_t threads, JacobianMode mode, bool constants = true,
+                      bool colouring = true) {
     SimulationOptions options;
     options.threads = threads;
     options.jacobian = mode;
     options.constant_jacobian_entries = constants;
+    options.uncolored_jacobian = !colouring;
     options.stop_time = 1e-6;
     auto fmu = Fmu::open(test::fmu_path(name));
     auto sim = Simulation::create(fmu, options);
@@ -293,19 +319,26 @@ TEST(Simulation, ThreadsMakeNoMoreInstancesThanTheVaryingColoursCanUse) {
   };
   // A linear line: every entry constant, no colour varies, one instance.
   EXPECT_EQ(instances("TransmissionLine_dae_shapeA_40", 16, JacobianMode::directional).first, 1u);
-  // The same by finite differences (no constant entries): every colour varies.
+  // The same by finite differences (no constant entries): 3 colours vary, too few.
   auto [fd, fd_stats] = instances("TransmissionLine_dae_shapeA_40", 16, JacobianMode::finite_differences);
-  EXPECT_EQ(fd, std::min<std::size_t>({16, fd_stats.colors, cores}));
-  // A grid: only the varying colours count.
+  ASSERT_EQ(fd_stats.varying_colors, 3u);
+  EXPECT_EQ(fd, 1u);
+  // A grid: a few varying colours (of more), one instance.
   auto [grid, grid_stats] = instances("PowerGrid_case9_semi_explicit", 16, JacobianMode::directional);
   ASSERT_GT(grid_stats.varying_colors, 0u);
   ASSERT_LT(grid_stats.varying_colors, grid_stats.colors) << "the constant entries leave fewer colours";
-  EXPECT_EQ(grid, std::min<std::size_t>({16, grid_stats.varying_colors, cores}));
-  // Without the constant entries every colour is evaluated.
-  auto [all, all_stats] = instances("PowerGrid_case9_semi_explicit", 16, JacobianMode::directional, false);
-  EXPECT_EQ(all, std::min<std::size_t>({16, all_stats.colors, cores}));
+  EXPECT_EQ(grid, 1u);
+  // Every unknown its own colour (--no-coloring): enough colours for more.
+  auto [wide, wide_stats] =
+      instances("TransmissionLine_dae_shapeA_40", 16, JacobianMode::directional, true, false);
+  ASSERT_GE(wide_stats.colors, 2 * simulation::kColoursPerInstance) << "the line has " << wide_stats.colors << " unknowns";
+  EXPECT_EQ(wide, instances_for(16, wide_stats.colors, cores));
+  if (cores >= 2) {
+    EXPECT_GE(wide, 2u);
+  }
+  EXPECT_LE(wide, cores);
   // One thread asked for: one instance.
-  EXPECT_EQ(instances("PowerGrid_case9_semi_explicit", 1, JacobianMode::directional).first, 1u);
+  EXPECT_EQ(instances("TransmissionLine_dae_shapeA_40", 1, JacobianMode::directional, true, false).first, 1u);
 }
 
 // --eliminate auto's cost model (integration_session.h): a few unknowns

@@ -156,6 +156,9 @@ RunOutcome run(std::size_t threads, JacobianMode jacobian) {
   o.stop_time = 4e-7;
   o.threads = threads;
   o.jacobian = jacobian;
+  // Every unknown its own colour: enough colours per Jacobian for a second
+  // FMU instance (simulation/instance_count.h: 64 colours per instance).
+  o.uncolored_jacobian = true;
   auto sim = Simulation::create(System::create(line_of_four()), o);
   sim->initialize();
   RunOutcome out;
