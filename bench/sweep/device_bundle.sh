@@ -22,7 +22,7 @@
 #
 # --checks packs, instead of the sweep's FMU and tables, what bench/sweep/device_checks.py needs:
 # lsdae (as above), the static contention probe (bench/sweep/contention_probe.c, built here), the
-# case13659pegase FMU given, and with COMPARE_BUILD_DIR that build's lsdae and liblsdae as
+# case13659pegase FMU given, the build's TransmissionLine N = 1280 FMU if built, and with COMPARE_BUILD_DIR that build's lsdae and liblsdae as
 # lsdae-compare.tar.xz (its other libraries are the first's). Then
 #   run(command="python3 bench/sweep/device_checks.py --bundle .device --out $OUT",
 #       carry=[".device"], timeout_s=...)
@@ -77,6 +77,7 @@ tar -C "$stage" -cJf "$out/lsdae.tar.xz" lsdae
 if [ -n "$checks" ]; then
   cc -O2 -static -o "$out/contention_probe" bench/sweep/contention_probe.c
   cp "$checks" "$out/"
+  [ ! -e "$build/fmus/TransmissionLine_dae_shapeA_1280.fmu" ] || cp "$build/fmus/TransmissionLine_dae_shapeA_1280.fmu" "$out/"
   if [ -n "$compare" ]; then
     mkdir -p "$stage/lsdae-compare/bin" "$stage/lsdae-compare/lib"
     cp "$compare/bin/lsdae" "$stage/lsdae-compare/bin/"

@@ -14,7 +14,9 @@ contention probe, the case13659pegase FMU), in one time budget:
      the mode that slows down as much names the cause;
   2. bench/threads.py on case13659pegase (10 s, the fault) with --threads 1,2,16, interleaved,
      --repeat R, with --compare the bundle's second lsdae if there is one: instances, times,
-     ratio to --threads 1, and every CSV byte-equal to --threads 1's.
+     ratio to --threads 1, and every CSV byte-equal to --threads 1's; then, if the bundle has it,
+     TransmissionLine N = 1280 with --no-coloring --stop 5e-8 (6 403 colours: the rule makes up
+     to 16 instances), the same way: what threads give where they are made.
 
 Writes <out>/checks.json, <out>/checks.md, <out>/threads/ (threads.py's own output). Not a test.
 
@@ -91,28 +93,39 @@ def main():
 
     # 2. bench/threads.py on case13659pegase.
     pegase = os.path.join(args.bundle, "PowerGrid_case13659pegase_semi_explicit.fmu")
-    left = args.budget - (time.monotonic() - START)
-    if os.path.exists(pegase) and left > 40:
-        lsdae = os.path.join(work, "lsdae", "bin", "lsdae")
-        env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(work, "lsdae", "lib"))
-        cmd = [sys.executable, os.path.join(os.path.dirname(HERE), "threads.py"), "--lsdae", lsdae,
-               "--fmu-tl", "", "--fmu-pegase", pegase, "--threads", "1,2,16", "--repeat", str(args.repeat),
-               "--out", os.path.join(args.out, "threads")]
-        other = os.path.join(work, "lsdae-compare", "bin", "lsdae")
+    tl = os.path.join(args.bundle, "TransmissionLine_dae_shapeA_1280.fmu")
+    lsdae = os.path.join(work, "lsdae", "bin", "lsdae")
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(work, "lsdae", "lib"))
+    other = os.path.join(work, "lsdae-compare", "bin", "lsdae")
+    if os.path.exists(other):
+        # The second build's own liblsdae first (the first build's lib folder holds the other
+        # libraries): a wrapper, since threads.py runs both builds with one environment.
+        wrapper = os.path.join(work, "lsdae-compare", "bin", "lsdae-run")
+        with open(wrapper, "w") as f:
+            f.write("#!/bin/sh\nLD_LIBRARY_PATH=%s:%s exec %s \"$@\"\n"
+                    % (os.path.join(work, "lsdae-compare", "lib"), os.path.join(work, "lsdae", "lib"), other))
+        os.chmod(wrapper, 0o755)
+        other = wrapper
+    result["threads"] = {}
+    for name, fmu, extra in (("pegase", pegase, ["--fmu-tl", "", "--fmu-pegase", pegase]),
+                             ("tl_no_coloring", tl, ["--fmu-tl", tl, "--options=--no-coloring --stop 5e-8"])):
+        left = args.budget - (time.monotonic() - START)
+        if not os.path.exists(fmu) or left < 40:
+            log(f"threads {name} skipped ({'present' if os.path.exists(fmu) else 'absent'}, {left:.0f} s left)")
+            continue
+        cmd = [sys.executable, os.path.join(os.path.dirname(HERE), "threads.py"), "--lsdae", lsdae] + extra + [
+            "--threads", "1,2,16", "--repeat", str(args.repeat), "--out", os.path.join(args.out, "threads-" + name)]
         if os.path.exists(other):
             cmd += ["--compare", other]
-            env["LD_LIBRARY_PATH"] += ":" + os.path.join(work, "lsdae-compare", "lib")
-        log("threads: " + " ".join(cmd[1:]))
+        log(f"threads {name}: " + " ".join(cmd[1:]))
         try:
             r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=left - 5)
-            result["threads"] = {"exit": r.returncode, "stdout": r.stdout[-6000:], "stderr": r.stderr[-3000:]}
-            md += ["threads.py:", "", r.stdout[-6000:], r.stderr[-2000:]]
-            log(f"threads.py exit {r.returncode}")
+            result["threads"][name] = {"exit": r.returncode, "stdout": r.stdout[-6000:], "stderr": r.stderr[-3000:]}
+            md += [f"threads.py, {name}:", "", r.stdout[-6000:], r.stderr[-2000:]]
+            log(f"threads.py {name} exit {r.returncode}")
         except subprocess.TimeoutExpired:
-            result["threads"] = {"exit": "timeout"}
-            log("threads.py: out of budget")
-    else:
-        log(f"threads skipped (pegase FMU {'present' if os.path.exists(pegase) else 'absent'}, {left:.0f} s left)")
+            result["threads"][name] = {"exit": "timeout"}
+            log(f"threads.py {name}: out of budget")
 
     with open(os.path.join(args.out, "checks.json"), "w") as f:
         json.dump(result, f, indent=1)
