@@ -96,7 +96,7 @@ def main():
         for run in rs:
             if not filecmp.cmp(ref, run['csv'], shallow=False):
                 mismatches.append(run['csv'])
-    record = {'date': datetime.datetime.utcnow().isoformat() + 'Z', 'machine': platform.node(),
+    record = {'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%S.%fZ'), 'machine': platform.node(),
               'nproc': os.cpu_count(), 'load': os.getloadavg(), 'cases': cases, 'builds': builds,
               'runs': {f'{c}-{b}-{t}': rs for (c, b, t), rs in runs.items()}, 'mismatches': mismatches}
     with open(os.path.join(a.out, 'threads.json'), 'w') as f:
