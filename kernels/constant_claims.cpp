@@ -57,7 +57,33 @@ class Prober {
         }
       }
     }
+    add_row_rounding(part, derivative ? yp : y);
     return part;
+  }
+
+  // A residual that sums large terms to about zero (a bus's current balance at a solved point)
+  // rounds at ε·Σ|terms|, which |G±| (then ≈ 0) does not show. Two lower bounds of those terms
+  // from the claimed entries: the row's, Σ_c |a_rc|·scale_c, and the moved unknown's own terms,
+  // scale_c·Σ_r |a_rc| (a term that cancels to an entry of exactly 0 -- a tripped branch
+  // subtracted from the admittance sum -- is as large as the unknown's terms in the other rows).
+  // noise_p is raised to 4ε of the larger over h_c.
+  void add_row_rounding(Part& part, std::span<const double> moved) const {
+    const auto& col_ptr = pattern_.col_ptr();
+    const auto& row_idx = pattern_.row_idx();
+    std::vector<double> row_terms(pattern_.rows(), 0.0);
+    for (std::size_t c = 0; c < pattern_.cols(); ++c)
+      for (std::size_t p = col_ptr[c]; p < col_ptr[c + 1]; ++p)
+        if (part.ok[p]) row_terms[row_idx[p]] += std::fabs(part.value[p]) * claim_scale(moved, nominal_, c);
+    for (std::size_t c = 0; c < pattern_.cols(); ++c) {
+      const double scale = claim_scale(moved, nominal_, c);
+      double column_terms = 0.0;
+      for (std::size_t p = col_ptr[c]; p < col_ptr[c + 1]; ++p)
+        if (part.ok[p]) column_terms += std::fabs(part.value[p]) * scale;
+      for (std::size_t p = col_ptr[c]; p < col_ptr[c + 1]; ++p)
+        if (part.ok[p])
+          part.noise[p] = std::max(part.noise[p], 4 * kClaimRoundoff *
+                                                      std::max(row_terms[row_idx[p]], column_terms) / (1e-3 * scale));
+    }
   }
 
   bool residual_ok(double t, std::span<const double> y, std::span<const double> yp) {

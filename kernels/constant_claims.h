@@ -18,7 +18,10 @@
 //   (a distance-2 colouring: a row sees at most one column of a colour).
 // Entry p is a false claim when
 //     |a0 − a1| > 1e-6·(|a0| + |a1|) + noise0 + noise1,
-//     noise = 4·ε·max(|G+_r|, |G−_r|)/h_c   (the rounding of the quotient),
+//     noise = 4·ε·max(|G+_r|, |G−_r|, Σ_c' |a_rc'|·scale_c', scale_c·Σ_r' |a_r'c|)/h_c
+//             (the rounding of the quotient; the sums over the row's and the column's claimed
+//             entries bound the terms G_r adds up, which at a solved point cancel to |G±| ≈ 0:
+//             a bus's current balance, a tripped branch subtracted from an admittance sum),
 // as tests/models/corpus_test.cpp ConstantKindsAreConstant judges the kit.
 // When G is not ok at P1 (outside the model's domain) δ is halved, at most
 // four times; without a usable P1 nothing is judged (`perturbed` false).

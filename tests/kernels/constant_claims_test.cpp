@@ -91,6 +91,37 @@ TEST(ConstantClaims, TrueClaimsPassAndNothingClaimedCostsNothing) {
   EXPECT_EQ(check.checked, 0u);
 }
 
+// r0 = ((1e3 y1 + y3) − 1e3 y2) − y3: large terms cancelling (a bus's current balance at a solved
+// point); d r0/d y3 is exactly 0, claimed constant, and its central difference is rounding noise of
+// ε·1e3/h that differs between points (3.3e-11 at P0, -2.3e-11 at P1) while |G±| ≈ 0 at P0. Not a
+// false claim (issue 31: four such entries of ACTIVSg2000 were reported, 7e-12 apart); a real one
+// beside it still is.
+class Cancelling : public ResidualFunction {
+ public:
+  std::size_t size() const override { return 3; }
+  EvalStatus residual(double, std::span<const double> y, std::span<const double> yp, std::span<double> r) override {
+    r[0] = ((1e3 * y[0] + y[2]) - 1e3 * y[1]) - y[2];
+    r[1] = yp[1] - y[0] * y[0];  // d r1/d y1 = 2 y1: not constant
+    r[2] = y[2] - 0.3;
+    return EvalStatus::ok;
+  }
+};
+
+TEST(ConstantClaims, RoundingOfCancellingTermsIsNotAVaryingEntry) {
+  const structure::Pattern pattern = structure::Pattern::from_rows(3, {{0, 1, 2}, {0, 1}, {2}});
+  const structure::Coloring coloring = structure::color_columns(pattern);
+  ConstantEntries entries;
+  entries.lifetime.assign(pattern.nnz(), EntryLifetime::run);
+  entries.derivative_part.assign(pattern.nnz(), false);
+  Cancelling f;
+  const std::vector<double> y{0.7, 0.7, 0.3}, yp{0.0, 0.49, 0.0};
+  const ClaimCheck check = check_constant_claims(f, pattern, coloring, entries, {0.0, y, yp, {}});
+  ASSERT_TRUE(check.perturbed);
+  ASSERT_EQ(check.false_claims.size(), 1u) << "only d r1/d y1 varies";
+  EXPECT_EQ(check.false_claims[0].row, 1u);
+  EXPECT_EQ(check.false_claims[0].column, 0u);
+}
+
 // Robertson with exact directional derivatives, but d r1/d y2 scaled by
 // `factor` (as the kit's Robertson_claims_partial_factor does).
 class RobertsonWithDerivatives : public Robertson {
