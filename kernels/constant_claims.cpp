@@ -57,7 +57,7 @@ class Prober {
         }
       }
     }
-    add_row_rounding(part, derivative ? yp : y);
+    raise_noise_to_terms(part, derivative ? yp : y);
     return part;
   }
 
@@ -67,7 +67,7 @@ class Prober {
   // scale_c·Σ_r |a_rc| (a term that cancels to an entry of exactly 0 -- a tripped branch
   // subtracted from the admittance sum -- is as large as the unknown's terms in the other rows).
   // noise_p is raised to 4ε of the larger over h_c.
-  void add_row_rounding(Part& part, std::span<const double> moved) const {
+  void raise_noise_to_terms(Part& part, std::span<const double> moved) const {
     const auto& col_ptr = pattern_.col_ptr();
     const auto& row_idx = pattern_.row_idx();
     std::vector<double> row_terms(pattern_.rows(), 0.0);

@@ -38,15 +38,16 @@ if [ "${1:-}" = --checks ]; then
   build=${4:-build}
   [ -e "$checks" ] || { echo "device_bundle: $checks is missing → pack it (docs/performance/systems-and-threads.md)" >&2; exit 2; }
   [ -z "$compare" ] || [ -e "$compare/bin/lsdae" ] || { echo "device_bundle: $compare/bin/lsdae is missing → build it" >&2; exit 2; }
+  needed=("$build/bin/lsdae" "$build/lib/liblsdae.so" "$build/models/binaries/PowerGrid.so")
 else
   build=${1:-build}
+  grids=${2:-../shared/data/grids}
+  needed=("$build/bin/lsdae" "$build/lib/liblsdae.so" "$build/models/binaries/PowerGrid.so"
+          "$build/models/powergrid/lsdae_grid_data" "$build/models/powergrid/describe_PowerGrid"
+          "$grids/case_ACTIVSg10k.m" "$grids/contab_ACTIVSg10k.m")
 fi
-grids=${2:-../shared/data/grids}
-[ -z "$checks" ] || grids=../shared/data/grids
 out=.device
-for f in "$build/bin/lsdae" "$build/lib/liblsdae.so" "$build/models/binaries/PowerGrid.so" \
-         "$build/models/powergrid/lsdae_grid_data" "$build/models/powergrid/describe_PowerGrid" \
-         "$grids/case_ACTIVSg10k.m" "$grids/contab_ACTIVSg10k.m"; do
+for f in "${needed[@]}"; do
   [ -e "$f" ] || { echo "device_bundle: $f is missing → build it (scripts/build.sh lsdae fmu_PowerGrid describe_PowerGrid lsdae_grid_data) or give the folder" >&2; exit 2; }
 done
 exclude=$(git rev-parse --git-path info/exclude)

@@ -18,6 +18,17 @@ std::string trim_blanks(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
+// A finite decimal number, a leading '+' allowed, nothing else around it (blanks trimmed before);
+// nullopt otherwise.
+std::optional<double> finite_number(const std::string& text) {
+  const char* first = text.data() + (!text.empty() && text[0] == '+' ? 1 : 0);
+  double value = 0;
+  auto [end, ec] = std::from_chars(first, text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
 const std::map<std::string, Selector::Aggregate>& aggregates() {
   static const std::map<std::string, Selector::Aggregate> a{{"min", Selector::Aggregate::min},
                                                             {"max", Selector::Aggregate::max},
@@ -273,11 +284,11 @@ CompiledChecks compile_checks(const Model& model, const SweepOptions& options) {
     m.stat = stat->second;
     if (at != std::string::npos) {
       const std::string from = trim_blanks(head.substr(at + 1));
-      const char* first = from.data() + (!from.empty() && from[0] == '+' ? 1 : 0);
-      auto [end, ec] = std::from_chars(first, from.data() + from.size(), m.from);
-      if (from.empty() || ec != std::errc() || end != from.data() + from.size() || !std::isfinite(m.from))
+      const std::optional<double> start = finite_number(from);
+      if (!start)
         throw Error(ErrorKind::usage, where + ": the window's start \"" + from + "\" is not a finite number → e.g. "
                                               "min@1.2:...");
+      m.from = *start;
       if (m.stat == Metric::Stat::final)
         throw Error(ErrorKind::usage, where + ": final takes no window (it is the last point reached) → drop \"@" +
                                               from + "\"");
@@ -300,10 +311,10 @@ CompiledChecks compile_checks(const Model& model, const SweepOptions& options) {
     s.op = text[at] == '>' ? (equal ? StopCondition::Op::greater_equal : StopCondition::Op::greater)
                            : (equal ? StopCondition::Op::less_equal : StopCondition::Op::less);
     const std::string number = trim_blanks(text.substr(at + (equal ? 2 : 1)));
-    const char* first = number.data() + (!number.empty() && number[0] == '+' ? 1 : 0);
-    auto [end, ec] = std::from_chars(first, number.data() + number.size(), s.threshold);
-    if (number.empty() || ec != std::errc() || end != number.data() + number.size() || !std::isfinite(s.threshold))
+    const std::optional<double> threshold = finite_number(number);
+    if (!threshold)
       throw Error(ErrorKind::usage, where + ": \"" + number + "\" is not a finite number → e.g. '... > 3.14159'");
+    s.threshold = *threshold;
     s.selector = compile_selector(model, text.substr(0, at), where, channels);
     checks.stops.push_back(std::move(s));
   }

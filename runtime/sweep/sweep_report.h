@@ -21,7 +21,7 @@
 //                  FMUs: islands.lost_load, MW), with the indicator (dead
 //                  buses), the outcome of the rest of the run and the time
 //                  reached (at most kListedFailures);
-//   failures       the failed rows' messages (at most kListedFailures).
+//   failures       the failed and collapsed rows' messages (at most kListedFailures).
 // The page needs nothing but itself (the style and footer of
 // results/html_report.h); a small script counts what was laid out into the
 // footer (data-plots: trajectory plots, data-distributions, data-ranked:

@@ -271,7 +271,8 @@ void System::Impl::initialize() {
   report.algebraics += 2 * net.buses.size();
 }
 
-// The largest derivative and residual at t = 0, by name (the flat start).
+// The largest derivative and residual at t = 0, by name (the flat start), and
+// each load's demand there (SlotState::p_operating), from the same evaluation.
 void System::Impl::check_rest() {
   std::vector<Complex> mismatch(net.buses.size());
   for (std::size_t i = 0; i < net.buses.size(); ++i)
