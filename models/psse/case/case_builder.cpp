@@ -203,8 +203,9 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
     for (std::size_t k = 0; k < without.size() && k < 8; ++k) list += "\n  " + without[k];
     if (without.size() > 8) list += "\n  ... and " + std::to_string(without.size() - 8) + " more";
     throw ModelError(std::to_string(without.size()) + " in-service generators have no machine model in the .dyr:" +
-                     list + "\n→ add GENCLS/GENROU/GENSAL records, or pass --skip-unsupported (held as constant-current "
-                     "sources, reported)");
+                     list + "\n→ add GENCLS/GENROU/GENSAL records, or pass --skip-unsupported (held as constant EMFs behind "
+                     "their ZSORCE, or with --unmodelled-generators current as constant-current sources; "
+                     "reported)");
   }
 
   // Loads.
