@@ -1,6 +1,7 @@
 // models/psse/case/case_builder.cpp -- see case_builder.h.
 #include "psse/case/case_builder.h"
 
+#include <complex>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -124,6 +125,7 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
 
   // Every in-service generator needs one machine model.
   std::vector<std::string> without, held;
+  double held_mw = 0;
   for (std::size_t k = 0; k < rc.generators.size(); ++k) {
     const RawGenerator& g = rc.generators[k];
     if (g.status == 0 || net.index_of.count(g.bus) == 0) continue;
@@ -137,36 +139,73 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
       without.push_back(std::to_string(g.bus) + " '" + g.id + "' (" + rc.path + ":" + std::to_string(g.line) + ")");
       continue;
     }
-    // A constant-current source at its power-flow injection: a negative load.
-    RawLoad source;
-    source.bus = g.bus;
-    source.id = "G" + g.id;
-    const Complex s = op.generator_power[k] * rc.sbase;
+    const std::string where = rc.path + ":" + std::to_string(g.line);
     const std::size_t at = net.generators[k].terminal;
-    const double u0 = std::abs(op.voltage[at]);
-    source.ip = -s.real() / u0;
-    source.iq = -s.imag() / u0;
     PlacedComponent p;
-    p.component = make_zip_load(source, rc.sbase, LoadConversion{0, 0, 0, 0, 1e-3}, rc.path + ":" + std::to_string(g.line));
     p.bus = at;
-    p.unit = "S:" + std::to_string(g.bus) + ":" + g.id;
+    if (options.unmodelled == Unmodelled::source) {
+      // PSS/E's Norton source that no model updates: a constant EMF behind ZSORCE at the
+      // power-flow point, which is GENCLS with H = 0 (no swing, no inertia).
+      if (std::abs(Complex(g.zr, g.zx)) == 0.0)
+        throw ModelError(where + ": generator " + std::to_string(g.bus) + " '" + g.id +
+                         "' has no machine model and its ZSORCE (ZR + jZX) is 0, so it cannot be held as a constant "
+                         "EMF behind it → give it ZX in the .raw, add a machine record, or pass "
+                         "--unmodelled-generators current (a constant-current source)");
+      DyrRecord record;
+      record.file = rc.path;
+      record.line = g.line;
+      record.bus = g.bus;
+      record.model = "GENCLS";
+      record.id = g.id;
+      record.values = {0.0, 0.0};  // H = 0, D = 0
+      record.value_lines = {g.line, g.line};
+      record.tokens = {"0", "0"};
+      UnitData u;
+      u.system_base = rc.sbase;
+      u.frequency = rc.frequency;
+      u.mbase = g.mbase;
+      u.zsource = Complex(g.zr, g.zx);
+      p.component = find_model("GENCLS")->make(record, u);
+      p.injection = op.generator_power[k];
+      p.unit = unit;  // a machine of its unit: a source for islanding, trippable (gentrip)
+    } else {
+      // A constant-current source at its power-flow injection: a negative load.
+      RawLoad source;
+      source.bus = g.bus;
+      source.id = "G" + g.id;
+      const Complex s = op.generator_power[k] * rc.sbase;
+      const double u0 = std::abs(op.voltage[at]);
+      source.ip = -s.real() / u0;
+      source.iq = -s.imag() / u0;
+      p.component = make_zip_load(source, rc.sbase, LoadConversion{0, 0, 0, 0, 1e-3}, where);
+      p.unit = "S:" + std::to_string(g.bus) + ":" + g.id;
+    }
     in.components.push_back(std::move(p));
+    held_mw += op.generator_power[k].real() * rc.sbase;
     held.push_back(std::to_string(g.bus) + " '" + g.id + "'");
   }
   if (!held.empty()) {
     std::string list;
     for (std::size_t k = 0; k < held.size() && k < 6; ++k) list += (k ? ", " : "") + held[k];
-    report.push_back("  " + std::to_string(held.size()) +
-                     " in-service generators without a machine model held as constant-current sources at their "
-                     "power-flow injection: " + list + (held.size() > 6 ? ", ..." : ""));
+    char mw[40];
+    std::snprintf(mw, sizeof mw, "%.1f MW", held_mw);
+    report.push_back("  " + std::to_string(held.size()) + " in-service generators without a machine model (" + mw +
+                     ") held as " +
+                     (options.unmodelled == Unmodelled::source
+                          ? "constant EMFs behind their ZSORCE at the power-flow point (PSS/E's Norton source; "
+                            "--unmodelled-generators current: constant-current sources)"
+                          : "constant-current sources at their power-flow injection (--unmodelled-generators "
+                            "current)") +
+                     ": " + list + (held.size() > 6 ? ", ..." : ""));
   }
   if (!without.empty()) {
     std::string list;
     for (std::size_t k = 0; k < without.size() && k < 8; ++k) list += "\n  " + without[k];
     if (without.size() > 8) list += "\n  ... and " + std::to_string(without.size() - 8) + " more";
     throw ModelError(std::to_string(without.size()) + " in-service generators have no machine model in the .dyr:" +
-                     list + "\n→ add GENCLS/GENROU/GENSAL records, or pass --skip-unsupported (held as constant-current "
-                     "sources, reported)");
+                     list + "\n→ add GENCLS/GENROU/GENSAL records, or pass --skip-unsupported (held as constant EMFs behind "
+                     "their ZSORCE, or with --unmodelled-generators current as constant-current sources; "
+                     "reported)");
   }
 
   // Loads.

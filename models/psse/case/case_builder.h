@@ -12,8 +12,15 @@
 // * a record for a generator that is out of service is dropped (reported);
 //   for a generator that is not in the case, it is unsupported as above;
 // * an in-service generator needs exactly one machine model; without one it
-//   is unsupported (skipped: a constant-current source at its power-flow
-//   injection), with two the build is refused;
+//   is unsupported, with two the build is refused. Skipped (skip_unsupported),
+//   it is held as CaseOptions::unmodelled says (docs/psse.md, "Generators
+//   without a machine record"): by default (source) as a constant EMF behind
+//   its ZSORCE at the power-flow point -- PSS/E's Norton source (ISORCE
+//   behind ZSORCE) with no model to update ISORCE, i.e. GENCLS with H = 0: no
+//   swing, no inertia, a source for islanding, trippable; or (current) as a
+//   constant-current source at its power-flow injection (a negative load with
+//   its current's power factor fixed to its bus voltage; no source for
+//   islanding);
 // * every in-service load is a ZIP load (loads/zip_load.h) with the options'
 //   conversion and breakpoint (default: the case's PQBRAK).
 //
@@ -36,10 +43,15 @@
 
 namespace lsdae::psse {
 
+// How an in-service generator without a machine record is held under
+// skip_unsupported (the header's rules).
+enum class Unmodelled { source, current };
+
 struct CaseOptions {
   int raw_version = 0;                             // 0: the file's REV
   std::map<std::string, std::string> substitute;   // MODEL -> OTHER or "none"
   bool skip_unsupported = false;
+  Unmodelled unmodelled = Unmodelled::source;     // generators without a machine record
   LoadConversion loads;                            // breakpoint < 0: the case's PQBRAK
   bool vs_set_points = false;
   bool hold_initial_limits = false;                // SystemInput::hold_initial_limits
@@ -60,6 +72,7 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
 
 // Options from the key=value settings the FMU carries and the tool writes:
 //   raw_version=33  substitute=GENSAE:GENSAL,ESST4B:none  skip_unsupported=true
+//   unmodelled_generators=source|current
 //   load_conversion=PI,PY,QI,QY (percent)  load_breakpoint=0.7  pv_set_points=stored|vs
 //   initial_limits=widen|hold (a limit the value starts beyond: system.h SystemInput)
 //   faults=BUS:T_ON:T_OFF:R:X,...  trips=FROM-TO-CKT@TIME,...  gentrips=BUS-ID@TIME,...

@@ -71,6 +71,10 @@ CaseOptions case_options(const std::map<std::string, std::string>& settings) {
     if (v != "true" && v != "false") bad("skip_unsupported", v, "true or false");
     o.skip_unsupported = v == "true";
   }
+  if (const std::string v = get("unmodelled_generators"); !v.empty()) {
+    if (v != "source" && v != "current") bad("unmodelled_generators", v, "source or current");
+    o.unmodelled = v == "current" ? Unmodelled::current : Unmodelled::source;
+  }
   if (const std::string v = get("load_conversion"); !v.empty()) {
     const auto parts = split(v, ',');
     const char* form = "four percentages PI,PY,QI,QY (of PL to constant current and admittance, of QL alike)";
@@ -136,6 +140,7 @@ std::map<std::string, std::string> case_settings(const CaseOptions& o) {
   for (const auto& [from, to] : o.substitute) list += (list.empty() ? "" : ",") + from + ":" + to;
   if (!list.empty()) s["substitute"] = list;
   if (o.skip_unsupported) s["skip_unsupported"] = "true";
+  if (o.unmodelled == Unmodelled::current) s["unmodelled_generators"] = "current";
   const LoadConversion& c = o.loads;
   if (c.p_to_current != 0 || c.p_to_admittance != 0 || c.q_to_current != 0 || c.q_to_admittance != 0)
     s["load_conversion"] = g(100 * c.p_to_current) + "," + g(100 * c.p_to_admittance) + "," + g(100 * c.q_to_current) +

@@ -140,11 +140,14 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   for (std::size_t k = 0; k < active.gen_trips.size(); ++k) {
     if (!disturbances.gen_tripped(v, k)) continue;
     const GeneratorRecord& gen = net.generators[active.gen_trips[k].generator];
+    // Its machine and controllers (G:), or the constant-current source that holds a generator
+    // without a machine record (S:, case_builder.h).
     const std::string unit = "G:" + std::to_string(gen.bus) + ":" + gen.id;
+    const std::string held = "S:" + std::to_string(gen.bus) + ":" + gen.id;
     bool found = false;
     for (std::size_t slot_index = 0; slot_index < slots.size(); ++slot_index) {
       SlotState& s = slots[slot_index];
-      if (s.placed.unit != unit) continue;
+      if (s.placed.unit != unit && s.placed.unit != held) continue;
       found = true;
       if (work[slot_index].frozen) continue;
       work[slot_index].frozen = true;

@@ -46,7 +46,10 @@ constexpr const char* kUsage =
     "  --stop-time T                         default experiment's stop time (10 s)\n"
     "  --raw-version 32|33|34                read the .raw as that version (default: its REV)\n"
     "  --substitute MODEL=OTHER              read MODEL's records as OTHER (none: drop them); repeatable\n"
-    "  --skip-unsupported                    drop the records lsdae does not implement (reported)\n"
+    "  --skip-unsupported                    drop the records lsdae does not implement (reported); hold\n"
+    "                                        generators without a machine record as below\n"
+    "  --unmodelled-generators source|current  such a generator as a constant EMF behind its ZSORCE\n"
+    "                                        (default, PSS/E's Norton source) or a constant-current source\n"
     "  --load-conversion PI,PY,QI,QY         percent of constant P and Q converted to constant current\n"
     "                                        and admittance (CONL), e.g. 0,100,0,100 for constant impedance\n"
     "  --load-breakpoint U                   constant power/current become admittance below U p.u. (PQBRAK)\n"
@@ -176,6 +179,7 @@ int main(int argc, char** argv) {
         s[eq] = ':';
         substitutes.push_back(s);
       } else if (a == "--skip-unsupported") settings["skip_unsupported"] = "true";
+      else if (a == "--unmodelled-generators") settings["unmodelled_generators"] = value("source or current");
       else if (a == "--load-conversion") settings["load_conversion"] = value("PI,PY,QI,QY");
       else if (a == "--load-breakpoint") settings["load_breakpoint"] = value("a voltage in p.u.");
       else if (a == "--pv-set-points") settings["pv_set_points"] = value("stored or vs");
