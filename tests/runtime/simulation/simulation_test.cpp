@@ -271,8 +271,7 @@ TEST(Simulation, TwoThreadsTakeTheSameStepsAsOne) {
     const SimulationStats& s = sim->statistics();
     return std::make_tuple(s.steps, sim->get("v_load"), s.threads, s.jacobian_evaluations);
   };
-  // Directional derivatives only: finite differences take the same parallel
-  // pass (CompressedJacobian::pass) with a residual per colour, and
+  // Directional only: finite differences take the same parallel pass, and
   // system/threads_test compares both (this line's Jacobians take seconds).
   for (JacobianMode mode : {JacobianMode::directional}) {
     auto one = run(1, mode), two = run(2, mode);
@@ -326,8 +325,7 @@ TEST(Simulation, ThreadsMakeNoMoreInstancesThanTheVaryingColoursCanUse) {
 
   // A run counts its instances: the statistics and the FMU's live instances agree.
   const auto cores = static_cast<std::size_t>(std::max(1, omp_get_num_procs()));
-  // (The instances are made by create(); `run`: also a short run, for the
-  // colours the statistics count once the integrator exists.)
+  // (create() makes the instances; `run`: a short run too, for the colours the statistics count.)
   auto instances = [](const std::string& name, std::size_t threads, JacobianMode mode, bool constants = true,
                       bool colouring = true, bool run = true) {
     SimulationOptions options;
