@@ -57,6 +57,7 @@ def run_once(lsdae, fmu, threads, extra, out_dir, tag):
         if isinstance(group, dict):
             flat.update(group)
     return {'wall': wall, 'csv': csv, 'threads': flat.get('threads'), 'steps': flat.get('steps'),
+            'jacobians': flat.get('jacobian_evaluations', flat.get('jacobians')),
             'time_instantiate': flat.get('time_instantiate', flat.get('instantiate')),
             'time_initialize': flat.get('time_initialize', flat.get('initialize')),
             'time_integrate': flat.get('time_integrate', flat.get('integrate'))}
@@ -66,7 +67,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--lsdae', default='build/bin/lsdae')
     p.add_argument('--compare', help="another build's lsdae, run the same way")
-    p.add_argument('--fmu-tl', default='build/fmus/TransmissionLine_dae_shapeA_1280.fmu')
+    p.add_argument('--fmu-tl', default='build/fmus/TransmissionLine_dae_shapeA_1280.fmu',
+                   help='one or more FMUs, comma-separated (e.g. the line at N = 160,320,640,1280), each a case '
+                        'named by its file')
     p.add_argument('--fmu-pegase', help='PowerGrid_case13659pegase_semi_explicit.fmu (left out when not given)')
     p.add_argument('--threads', default='1,2,4')
     p.add_argument('--repeat', type=int, default=3)
@@ -77,7 +80,8 @@ def main():
     a = p.parse_args()
     OPTIONS.extend(a.options.split())
     os.makedirs(a.out, exist_ok=True)
-    cases = [('TransmissionLine N = 1280', a.fmu_tl, [])] if a.fmu_tl else []  # --fmu-tl '': left out
+    # --fmu-tl '': left out
+    cases = [(os.path.basename(f).removesuffix('.fmu'), f, []) for f in a.fmu_tl.split(',') if f]
     if a.fmu_pegase:
         cases.append(('case13659pegase, 10 s', a.fmu_pegase, ['--output-vars', PEGASE_VARS]))
     builds = [('this', a.lsdae)] + ([('compare', a.compare)] if a.compare else [])
@@ -106,8 +110,8 @@ def main():
     # median over repetitions of the ratio within one repetition (the two runs
     # a few seconds apart: what the host's drift between repetitions spares).
     print('| case | build | --threads | instances | wall (s) | ratio to 1 | same-repetition ratio (median) '
-          '| instantiate | initialize | integrate | steps |')
-    print('|---|---|---|---|---|---|---|---|---|---|---|')
+          '| instantiate | initialize | integrate | steps | Jacobians |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|---|')
     for c, (name, _, _) in enumerate(cases):
         for b, (bname, _) in enumerate(builds):
             base = min(r['wall'] for r in runs[(c, b, threads[0])])
@@ -118,7 +122,7 @@ def main():
                 print(f"| {name} | {bname} | {t} | {best['threads']} | {best['wall']:.2f} | {best['wall'] / base:.2f} | "
                       f"{paired[len(paired) // 2]:.2f} | "
                       f"{f(best['time_instantiate'])} | {f(best['time_initialize'])} | {f(best['time_integrate'])} | "
-                      f"{best['steps']} |")
+                      f"{best['steps']} | {best['jacobians']} |")
     print('\nresults equal to --threads 1:', 'yes' if not mismatches else f'NO: {mismatches}')
     return 1 if mismatches else 0
 

@@ -104,6 +104,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // others (whose derivatives were found right) are kept; the wrong columns'
   // entries vary (keep_constants_of_right_columns).
   const bool mixed = mark_wrong_columns(evaluation);
+  const std::shared_ptr<const DeclaredKinds> declared = std::exchange(declared_, nullptr);  // this make() only
   const bool constants = options.constant_jacobian_entries && !options.uncolored_jacobian && directional_;
   std::optional<kernels::ConstantEntries> checked;
   // Without constant entries or an elimination nothing relies on the kinds:
@@ -121,7 +122,10 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     shared_kinds_ = adopted->kinds;
   } else if (constants || eliminable ||
              (!std::exchange(kinds_checked_, true) && !options.uncolored_jacobian)) {
-    checked = classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
+    // create() classified them already when it counted the instances.
+    checked = declared && declared->iteration == iteration
+                  ? declared->kinds
+                  : classify_jacobian_entries(dae, evaluation.system(), index1, iteration);
     distrust_false_constants(evaluation, iteration, *checked, t_, y_, yp_, options.jacobian_claims,
                              reported_claims_);
     distrust_reported_claims(evaluation, iteration, *checked);
@@ -140,12 +144,12 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
     if (mixed) keep_constants_of_right_columns(iteration);
     if (eliminating) jacobian_constants_ = classify_reduced_entries(jacobian_constants_, iteration, *elimination_);
     const structure::Pattern& pattern = eliminating ? elimination_->reduced : iteration;
-    std::vector<bool> constant(pattern.nnz());
-    for (std::size_t p = 0; p < constant.size(); ++p)
-      constant[p] = jacobian_constants_.lifetime[p] != kernels::EntryLifetime::varying;
+    const std::vector<bool> constant = not_varying(jacobian_constants_);
     if (kinds_adopted && adopted->varying_coloring && !eliminating) {
       varying_coloring_ = *adopted->varying_coloring;
       shared_varying_coloring_ = adopted->varying_coloring;
+    } else if (declared && !eliminating && declared->iteration == pattern && not_varying(declared->kinds) == constant) {
+      varying_coloring_ = declared->varying;  // the claims check left the kinds as declared
     } else {
       varying_coloring_ = structure::color_varying_columns(pattern, constant);
     }

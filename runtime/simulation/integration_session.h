@@ -39,6 +39,7 @@
 #include "simulation/ida/ida_integrator.h"
 #include "simulation/ida/projecting_nonlinear_solver.h"
 #include "simulation/indicator_domains.h"
+#include "simulation/jacobian_constancy.h"
 #include "simulation/jacobian_recheck.h"
 #include "simulation/model_evaluation.h"
 #include "simulation/run_settings.h"
@@ -136,6 +137,10 @@ class IntegrationSession {
   // point, the same kinds, colouring and run-long constant values).
   SessionLearned learned() const;
   void adopt(const SessionLearned& learned);
+  // The declared kinds and varying colouring create() computed to count the
+  // instances (jacobian_constancy.h, DeclaredKinds): the next make() takes
+  // them instead of computing them again, where its pattern is theirs.
+  void take_declared(std::shared_ptr<const DeclaredKinds> declared) { declared_ = std::move(declared); }
 
   // Whether the Jacobians come from directional derivatives: the settings'
   // choice, false once the FMU's pattern was found to hide a dependency
@@ -227,6 +232,7 @@ class IntegrationSession {
   KluAnalysisPtr carried_klu_analysis_;
   std::set<std::string> reported_claims_;  // false constant entries already named ("row/unknown")
   std::optional<SessionLearned> adopted_;  // adopt(): for the next make() (kinds, colouring, constants)
+  std::shared_ptr<const DeclaredKinds> declared_;  // take_declared(): for the next make() only
   // The run-long constants adopted or last given out: learned() shares them while they are the same.
   mutable std::shared_ptr<const kernels::CompressedJacobian::RunConstants> run_constants_;
   // Likewise the kinds and the varying colouring (the session's own,

@@ -185,4 +185,17 @@ kernels::ConstantEntries classify_reduced_entries(const kernels::ConstantEntries
   return out;
 }
 
+std::vector<bool> not_varying(const kernels::ConstantEntries& kinds) {
+  std::vector<bool> constant(kinds.lifetime.size());
+  for (std::size_t p = 0; p < constant.size(); ++p) constant[p] = kinds.lifetime[p] != kernels::EntryLifetime::varying;
+  return constant;
+}
+
+DeclaredKinds declared_kinds(const ModelDae& dae, const structure::DaeSystem& system,
+                             const structure::Index1System& index1, const structure::Pattern& iteration) {
+  DeclaredKinds out{iteration, classify_jacobian_entries(dae, system, index1, iteration), {}};
+  out.varying = structure::color_varying_columns(iteration, not_varying(out.kinds));
+  return out;
+}
+
 }  // namespace lsdae::simulation

@@ -22,6 +22,7 @@
 
 #include "kernels/compressed_jacobian.h"
 #include "simulation/model_dae.h"
+#include "structure/coloring_varying.h"
 #include "structure/dae_system.h"
 #include "structure/index1_system.h"
 #include "structure/linear_elimination.h"
@@ -33,6 +34,24 @@ namespace lsdae::simulation {
 kernels::ConstantEntries classify_jacobian_entries(const ModelDae& dae, const structure::DaeSystem& system,
                                                    const structure::Index1System& index1,
                                                    const structure::Pattern& iteration);
+
+// The entries that are not varying (constant for the run or a segment): the
+// mask structure::color_varying_columns colours around.
+std::vector<bool> not_varying(const kernels::ConstantEntries& kinds);
+
+// The declared kinds of `iteration`'s entries and the colouring of the
+// columns they leave varying, computed once: create() needs them to count
+// the colours a Jacobian evaluates in parallel (instance_count.h) before any
+// integrator exists, and IntegrationSession::make() takes them (take_declared)
+// instead of classifying and colouring again -- for the same pattern only,
+// and the colouring only where its claims check left the mask as declared.
+struct DeclaredKinds {
+  structure::Pattern iteration;      // the pattern they were computed for
+  kernels::ConstantEntries kinds;    // classify_jacobian_entries
+  structure::VaryingColoring varying;  // color_varying_columns(iteration, not_varying(kinds))
+};
+DeclaredKinds declared_kinds(const ModelDae& dae, const structure::DaeSystem& system,
+                             const structure::Index1System& index1, const structure::Pattern& iteration);
 
 // The same for the reduced system of a linear elimination
 // (structure/linear_elimination.h): per CSC entry of plan.reduced, from

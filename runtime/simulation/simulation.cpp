@@ -83,7 +83,8 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
   s.use_directional = simulation::choose_directional(s, dae);
   simulation::log_dae_notes(s, dae);
   const std::size_t requested_threads = s.threads;
-  s.threads = simulation::jacobian_instances(s, dae, outcome);
+  simulation::InstanceCount counted = simulation::jacobian_instances(s, dae, outcome);
+  s.threads = counted.instances;
   std::vector<std::unique_ptr<Instance>> instances(s.threads);
   simulation::for_each_instance(s.threads, [&](std::size_t i) {
     auto inst = the_model.instantiate(i == 0 ? "lsdae" : "lsdae-" + std::to_string(i));
@@ -103,6 +104,7 @@ std::unique_ptr<Simulation> Simulation::create(std::shared_ptr<const Model> mode
                                                     *settings, std::move(dae), std::move(outcome),
                                                     std::move(created), std::move(instances)));
   Impl& m = *sim->impl_;
+  m.session.take_declared(std::move(counted.declared));  // counting classified the entries: not again
   m.rebuild_residuals();
   m.stats.time_structure = time_structure;
   m.stats.structural_index = structural_index;

@@ -255,64 +255,92 @@ TEST(SimulationClaims, CostlyDirectionalDerivativesGiveWayToFiniteDifferences) {
 }
 
 TEST(Simulation, TwoThreadsTakeTheSameStepsAsOne) {
-  // Every unknown its own colour (--no-coloring): enough colours per
-  // Jacobian for a second instance (simulation/instance_count.h).
+  // Every unknown its own colour (--no-coloring) on the smallest line whose
+  // Jacobian makes enough work for a second instance
+  // (simulation/instance_count.h: 6403 colours × 16 646 nonzeros).
   auto run = [](std::size_t threads, JacobianMode mode) {
     SimulationOptions options;
     options.threads = threads;
     options.jacobian = mode;
     options.uncolored_jacobian = true;
-    options.stop_time = 1e-6;
-    auto sim = Simulation::create(Fmu::open(test::fmu_path("TransmissionLine_dae_shapeA_40")), options);
+    options.rtol = 1e-4;  // 17 steps and Jacobians, every one compared
+    options.stop_time = 1e-11;
+    auto sim = Simulation::create(Fmu::open(test::fmu_path("TransmissionLine_dae_shapeA_1280")), options);
     sim->initialize();
-    sim->advance_to(1e-6);
-    return std::make_tuple(sim->statistics().steps, sim->get("v_load"), sim->statistics().threads);
+    sim->advance_to(1e-11);
+    const SimulationStats& s = sim->statistics();
+    return std::make_tuple(s.steps, sim->get("v_load"), s.threads, s.jacobian_evaluations);
   };
-  for (JacobianMode mode : {JacobianMode::finite_differences, JacobianMode::directional}) {
+  // Directional only: finite differences take the same parallel pass, and
+  // system/threads_test compares both (this line's Jacobians take seconds).
+  for (JacobianMode mode : {JacobianMode::directional}) {
     auto one = run(1, mode), two = run(2, mode);
     if (omp_get_num_procs() >= 2) {
       EXPECT_EQ(std::get<2>(two), 2u) << "two instances evaluate the colours";
     }
+    EXPECT_GE(std::get<3>(one), 2u) << "more than one Jacobian compared";
     EXPECT_EQ(std::get<0>(one), std::get<0>(two));
     EXPECT_EQ(std::get<1>(one), std::get<1>(two)) << "bitwise: colours write disjoint columns";
   }
 }
 
-// --threads N makes an extra FMU instance only for every 64 colours a
-// Jacobian evaluates in parallel, and never more than the processors
-// (simulation/instance_count.h, "What a thread costs"): counted by the
-// FMU's live instances and the statistics, never timed.
+// --threads N makes extra FMU instances only where a Jacobian makes enough
+// work (colours × nonzeros) for the hand-over, at most one per 64 colours and
+// never more than the processors (simulation/instance_count.h, "What a
+// thread costs"): counted by the FMU's live instances and the statistics,
+// never timed.
 TEST(Simulation, ThreadsMakeNoMoreInstancesThanTheVaryingColoursCanUse) {
   using simulation::instances_for;
+  using simulation::kJacobianWorkForThreads;
+  // What a Jacobian evaluates in parallel: `colours`, each costing `nonzeros`.
+  auto W = [](std::size_t colours, std::size_t nonzeros) {
+    simulation::ParallelWork work;
+    work.colours = colours;
+    work.evaluation_cost = nonzeros;
+    return work;
+  };
   // The rule on the reference numbers of instance_count.h.
-  EXPECT_EQ(instances_for(16, 3, 2), 1u) << "case13659pegase: 3 varying colours, 2 instances were 9 % slower";
-  EXPECT_EQ(instances_for(16, 3, 16), 1u) << "... also on 16 processors";
-  EXPECT_EQ(instances_for(2, 112, 2), 1u) << "PsseGrid ACTIVSg2000: 112 varying colours, 2 instances not faster";
-  EXPECT_EQ(instances_for(16, 0, 16), 1u) << "TransmissionLine: every entry constant, no colour varies";
-  EXPECT_EQ(instances_for(16, 127, 16), 1u);
-  EXPECT_EQ(instances_for(16, 128, 16), 2u) << "64 colours for each instance";
-  EXPECT_EQ(instances_for(16, 803, 16), 12u);
-  EXPECT_EQ(instances_for(16, 803, 2), 2u) << "--threads 16 on 2 processors never makes 16";
-  EXPECT_EQ(instances_for(16, 100000, 16), 16u);
-  EXPECT_EQ(instances_for(3, 100000, 16), 3u) << "never more than asked for";
-  EXPECT_EQ(instances_for(1, 100000, 16), 1u);
-  EXPECT_EQ(instances_for(0, 100000, 16), 1u);
+  EXPECT_EQ(instances_for(16, W(3, 236372), 2), 1u) << "case13659pegase: 3 varying colours, 2 instances were 9 % slower";
+  EXPECT_EQ(instances_for(16, W(3, 236372), 16), 1u) << "... also on 16 processors";
+  EXPECT_EQ(instances_for(2, W(112, 127184), 2), 1u) << "PsseGrid ACTIVSg2000: 112 varying colours, 2 instances not faster";
+  EXPECT_EQ(instances_for(16, W(0, 123), 16), 1u) << "TransmissionLine: every entry constant, no colour varies";
+  EXPECT_EQ(instances_for(16, W(803, 2086), 16), 1u) << "TransmissionLine N = 160, --no-coloring: 1.5-2.5x slower with 2";
+  EXPECT_EQ(instances_for(16, W(3203, 8326), 2), 1u) << "N = 640, --no-coloring: 1.1-1.5x slower with 2";
+  EXPECT_EQ(instances_for(16, W(6403, 16646), 2), 2u) << "N = 1280, --no-coloring: 0.55x with 2 where a core was free";
+  EXPECT_EQ(instances_for(16, W(6403, 16646), 16), 16u) << "... and 0.18x with 16 on 16 cores";
+  // Just below and at the work threshold (colours × nonzeros per Jacobian).
+  const std::size_t colours = 1000, at = kJacobianWorkForThreads / colours;
+  ASSERT_EQ(colours * at, kJacobianWorkForThreads);
+  EXPECT_EQ(instances_for(16, W(colours, at - 1), 16), 1u) << "just below: the hand-over costs more";
+  EXPECT_EQ(instances_for(16, W(colours, at), 16), 15u) << "at it: one per 64 colours";
+  EXPECT_EQ(instances_for(16, W(colours, at), 2), 2u) << "... never more than the processors";
+  // Enough work, and the colours decide: 64 for each instance.
+  const std::size_t heavy = kJacobianWorkForThreads;  // nonzeros enough for any colour count
+  EXPECT_EQ(instances_for(16, W(127, heavy), 16), 1u);
+  EXPECT_EQ(instances_for(16, W(128, heavy), 16), 2u) << "64 colours for each instance";
+  EXPECT_EQ(instances_for(16, W(100000, heavy), 16), 16u);
+  EXPECT_EQ(instances_for(3, W(100000, heavy), 16), 3u) << "never more than asked for";
+  EXPECT_EQ(instances_for(1, W(100000, heavy), 16), 1u);
+  EXPECT_EQ(instances_for(0, W(100000, heavy), 16), 1u);
 
   // A run counts its instances: the statistics and the FMU's live instances agree.
   const auto cores = static_cast<std::size_t>(std::max(1, omp_get_num_procs()));
+  // (create() makes the instances; `run`: a short run too, for the colours the statistics count.)
   auto instances = [](const std::string& name, std::size_t threads, JacobianMode mode, bool constants = true,
-                      bool colouring = true) {
+                      bool colouring = true, bool run = true) {
     SimulationOptions options;
     options.threads = threads;
     options.jacobian = mode;
     options.constant_jacobian_entries = constants;
     options.uncolored_jacobian = !colouring;
-    options.stop_time = 1e-6;
+    options.stop_time = 1e-9;
     auto fmu = Fmu::open(test::fmu_path(name));
     auto sim = Simulation::create(fmu, options);
     const std::size_t live = fmu->live_instances();
-    sim->initialize();
-    sim->advance_to(1e-6);
+    if (run) {
+      sim->initialize();
+      sim->advance_to(1e-9);
+    }
     const SimulationStats& s = sim->statistics();
     EXPECT_EQ(live, s.threads) << name << ": one instance per Jacobian thread";
     return std::make_pair(s.threads, s);
@@ -328,17 +356,53 @@ TEST(Simulation, ThreadsMakeNoMoreInstancesThanTheVaryingColoursCanUse) {
   ASSERT_GT(grid_stats.varying_colors, 0u);
   ASSERT_LT(grid_stats.varying_colors, grid_stats.colors) << "the constant entries leave fewer colours";
   EXPECT_EQ(grid, 1u);
-  // Every unknown its own colour (--no-coloring): enough colours for more.
-  auto [wide, wide_stats] =
-      instances("TransmissionLine_dae_shapeA_40", 16, JacobianMode::directional, true, false);
-  ASSERT_GE(wide_stats.colors, 2 * simulation::kColoursPerInstance) << "the line has " << wide_stats.colors << " unknowns";
-  EXPECT_EQ(wide, instances_for(16, wide_stats.colors, cores));
-  if (cores >= 2) {
-    EXPECT_GE(wide, 2u);
-  }
-  EXPECT_LE(wide, cores);
+  // Every unknown its own colour (--no-coloring), just below the work
+  // threshold: colours enough for 50 instances, work for none.
+  auto [below, below_stats] =
+      instances("TransmissionLine_dae_shapeA_640", 16, JacobianMode::directional, true, false, false);
+  ASSERT_EQ(below_stats.unknowns, 3203u) << "one colour each";
+  ASSERT_LT(below_stats.unknowns * below_stats.jacobian_nonzeros, kJacobianWorkForThreads);
+  EXPECT_EQ(below, 1u);
+  // ... and the next line above it: one instance per processor.
+  auto [above, above_stats] =
+      instances("TransmissionLine_dae_shapeA_1280", 16, JacobianMode::directional, true, false, false);
+  ASSERT_GE(above_stats.unknowns * above_stats.jacobian_nonzeros, kJacobianWorkForThreads);
+  EXPECT_EQ(above, instances_for(16, W(above_stats.unknowns, above_stats.jacobian_nonzeros), cores));
+  EXPECT_EQ(above, std::min<std::size_t>(16, cores));
   // One thread asked for: one instance.
-  EXPECT_EQ(instances("TransmissionLine_dae_shapeA_40", 1, JacobianMode::directional, true, false).first, 1u);
+  EXPECT_EQ(instances("TransmissionLine_dae_shapeA_1280", 1, JacobianMode::directional, true, false, false).first, 1u);
+}
+
+// Asking for threads classifies the Jacobian entries and colours the varying
+// columns once, in create() (instance_count.h), and the first make() takes
+// that result (IntegrationSession::take_declared): the run is the run of
+// --threads 1 -- the same kinds, colouring and counters -- also where the
+// claims check distrusts declared constants (Robertson_claims_constant: the
+// colouring is made again for the checked kinds) or takes one colour by
+// finite differences (Robertson_claims_partial_factor), and where it keeps
+// them (case9: the colouring handed over). Small models: one instance either way.
+TEST(Simulation, ThreadsTakeTheKindsCountedInCreateWithoutChangingTheRun) {
+  auto run = [](const std::string& name, std::size_t threads) {
+    SimulationOptions options;
+    options.threads = threads;
+    options.stop_time = 1.0;
+    auto sim = Simulation::create(Fmu::open(test::fmu_path(name)), options);
+    sim->initialize();
+    sim->advance_to(1.0);
+    return sim->statistics();
+  };
+  for (const char* name : {"Robertson_claims_constant", "Robertson_claims_partial_factor", "PowerGrid_case9_semi_explicit"}) {
+    const SimulationStats one = run(name, 1), two = run(name, 2);
+    EXPECT_EQ(two.threads, 1u) << name;
+    EXPECT_EQ(one.constant_entries, two.constant_entries) << name;
+    EXPECT_EQ(one.varying_colors, two.varying_colors) << name;
+    EXPECT_EQ(one.steps, two.steps) << name;
+    EXPECT_EQ(one.residual_calls, two.residual_calls) << name;
+    EXPECT_EQ(one.jacobian_evaluations, two.jacobian_evaluations) << name;
+    EXPECT_EQ(one.directional_calls, two.directional_calls) << name;
+    EXPECT_EQ(one.jacobian_residual_calls, two.jacobian_residual_calls) << name;
+    EXPECT_EQ(one.constant_calls, two.constant_calls) << name;
+  }
 }
 
 // --eliminate auto's cost model (integration_session.h): a few unknowns
