@@ -142,18 +142,33 @@ class Component {
   virtual void initialize(InitContext& init) = 0;
   virtual void evaluate(Frame<double>& f) const = 0;
   virtual void evaluate(Frame<Dual>& f) const = 0;
+  // Only what the limiters record (the event indicators' inputs), for an
+  // evaluation of the indicators alone (System::compute_event_indicators):
+  // every limiter is recorded with the bits evaluate() gives it, the outputs
+  // need not be written. The default is evaluate().
+  virtual void evaluate_limiters(Frame<double>& f) const { evaluate(f); }
 
  private:
   ComponentInfo info_;
 };
 
-// Derive a model from Equations<Model> and write equations() once.
+// Derive a model from Equations<Model> and write equations() once. A model
+// whose limited quantities take much less than its equations may add a
+// public limiter_equations(Frame<double>&) that records its limiters alone
+// (the same operations on them as equations(), so the same bits); the
+// indicator-only evaluation then takes it.
 template <class Derived>
 class Equations : public Component {
  public:
   using Component::Component;
   void evaluate(Frame<double>& f) const final { static_cast<const Derived*>(this)->equations(f); }
   void evaluate(Frame<Dual>& f) const final { static_cast<const Derived*>(this)->equations(f); }
+  void evaluate_limiters(Frame<double>& f) const final {
+    if constexpr (requires(const Derived& d, Frame<double>& g) { d.limiter_equations(g); })
+      static_cast<const Derived*>(this)->limiter_equations(f);
+    else
+      static_cast<const Derived*>(this)->equations(f);
+  }
 };
 
 }  // namespace lsdae::psse

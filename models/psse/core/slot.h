@@ -47,14 +47,18 @@ struct DeclaredLimiter {
 // (the component, its shape, its widened limits, null for none), so that a
 // caller holding copies of them in its own dense array (the System's
 // SlotHot, slot_work.h) evaluates without reading the ComponentSlot (a cache
-// miss per slot): the same operations, the same bits.
+// miss per slot): the same operations, the same bits. With `limiters_only`
+// the component's evaluate_limiters() (component.h): the records alone.
 inline void evaluate_component(const Component& component, const FrameShape& shape, const double* widen,
                                const double* known, double* out, const double* parameter, const int* mode,
-                               LimiterRecord* record, double time) {
+                               LimiterRecord* record, double time, bool limiters_only = false) {
   std::fill(out, out + shape.output_count(), 0.0);
   Frame<double> f(shape, known, out, parameter, mode, record, time);
   if (widen != nullptr) f.widen_limits(widen);
-  component.evaluate(f);
+  if (limiters_only)
+    component.evaluate_limiters(f);
+  else
+    component.evaluate(f);
 }
 
 // Work space of ComponentSlot::jacobian(): the Dual knowns and outputs of

@@ -74,6 +74,15 @@ class ZipLoad final : public Equations<ZipLoad> {
     f.inject(-ir, -ii);
   }
 
+  // The low-voltage switch alone (Equations::evaluate_limiters): U as
+  // equations() computes it, recorded by the same below().
+  void limiter_equations(Frame<double>& f) const {
+    if (!(lv_ >= 0 && has_switch_)) return;
+    const double vr = f.vr(), vi = f.vi();
+    const double u2 = vr * vr + vi * vi;
+    (void)f.below(lv_, sqrt(u2), c_.breakpoint);
+  }
+
  private:
   LoadConversion c_;
   Complex sp_, si_, y_;

@@ -28,11 +28,12 @@ bool System::Impl::parameters_held(const double* v, std::uint64_t epoch) {
   return held;
 }
 
-void System::Impl::evaluate_slot(SlotHot& h, const double* v, double time, bool held) {
+void System::Impl::evaluate_slot(SlotHot& h, const double* v, double time, bool held, bool limiters_only) {
   gather(h, v, held);
   LimiterRecord* record = h.record();
   for (int l = 0; l < h.shape.limiters; ++l) record[l].written = false;
-  evaluate_component(*h.component, h.shape, h.widen, h.known, h.out(), h.param(), h.mode(), record, time);
+  evaluate_component(*h.component, h.shape, h.widen, h.known, h.out(), h.param(), h.mode(), record, time,
+                     limiters_only);
 }
 
 // res = Y V plus the disturbances' terms (without the devices' currents).
@@ -89,7 +90,7 @@ bool System::Impl::indicators(double* v, double time, std::uint64_t epoch) {
   if (!holds_parameters(v, epoch)) return false;
   for (std::size_t k : indicator_slots) {
     SlotHot& h = work[k];
-    evaluate_slot(h, v, time, true);
+    evaluate_slot(h, v, time, true, true);  // the limiters' records alone (component.h)
     write_slot_indicators(h, v);
   }
   return true;

@@ -151,7 +151,7 @@ struct System::Impl {
   // holds_parameters(), and records `v` and `epoch` as where they are read now.
   bool parameters_held(const double* v, std::uint64_t epoch);
   void network_residuals(const double* v, double* res_re_out, double* res_im_out) const;
-  static void evaluate_slot(SlotHot& h, const double* v, double time, bool held);
+  static void evaluate_slot(SlotHot& h, const double* v, double time, bool held, bool limiters_only = false);
   // epoch: kit::Context::discrete_epoch of `v` (0 for any other array: the
   // event solver's copies).
   void compute(double* v, double time, bool write_indicators, std::uint64_t epoch = 0);

@@ -2,7 +2,8 @@
 // PsseGrid (System::compute_event_indicators, system.h; kit::Model::
 // compute_event_indicators): on the validation ladder's cases with limiters
 // (GAST: GENROU, ESAC1A, GAST; HYGOV: SEXS, HYGOV; LOAD: constant-power
-// loads and their low-voltage switch) its
+// loads and their low-voltage switch, evaluated by ZipLoad::limiter_equations,
+// the switch alone: component.h) its
 // indicators are bitwise those of a full compute() at the same point, with
 // the modes of the initialization, after an event that switched modes (and
 // left indicator shifts), and after the internal state was restored; and it
