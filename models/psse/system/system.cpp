@@ -1,7 +1,6 @@
 // models/psse/system/system.cpp -- System's public face (system.h).
 #include "psse/system/system.h"
 
-#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,19 +54,17 @@ std::vector<double> System::internal_state() const {
     out.insert(out.end(), h.shift(), h.shift() + h.shape.limiters);
   }
   // The releases the bounce rule remembers across events (system_impl.h),
-  // one pair per limiter of the indicator slots; none before the first event.
-  const std::size_t limiters = s.limiters_with_indicators();
-  for (std::size_t i = 0; i < limiters; ++i) {
-    const bool known = i < s.release_time.size();
-    out.push_back(known ? s.release_time[i] : -std::numeric_limits<double>::infinity());
-    out.push_back(known ? s.release_value[i] : 0.0);
+  // one pair per limiter of the indicator slots.
+  for (std::size_t i = 0; i < s.release_time.size(); ++i) {
+    out.push_back(s.release_time[i]);
+    out.push_back(s.release_value[i]);
   }
   return out;
 }
 
 void System::set_internal_state(const std::vector<double>& state) {
   Impl& s = *impl_;
-  const std::size_t limiters = s.limiters_with_indicators();
+  const std::size_t limiters = s.release_time.size();  // declare()'s
   std::size_t expected = 3 + s.net.buses.size() + 2 * limiters;
   for (std::size_t i = 0; i < s.slots.size(); ++i)
     expected += 1 + s.slots[i].z_vr.size() + 2 * static_cast<std::size_t>(s.work[i].shape.limiters);
@@ -102,8 +99,6 @@ void System::set_internal_state(const std::vector<double>& state) {
     for (int l = 0; l < h.shape.limiters; ++l) shift[l] = state[k++];
     h.note_shifts();
   }
-  s.release_time.resize(limiters);
-  s.release_value.resize(limiters);
   for (std::size_t i = 0; i < limiters; ++i) {
     s.release_time[i] = state[k++];
     s.release_value[i] = state[k++];

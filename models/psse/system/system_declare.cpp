@@ -2,6 +2,7 @@
 // the manifest's structure (system.h).
 #include <algorithm>
 #include <map>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -233,6 +234,12 @@ void System::Impl::declare(kit::Builder& b) {
   indicator_slots.clear();
   for (std::size_t k = 0; k < slots.size(); ++k)
     if (work[k].shape.limiters != 0) indicator_slots.push_back(k);
+  // One release per limiter of those slots, for the bounce rule across events
+  // (system_events.cpp, kBounceWindow): none yet.
+  std::size_t limiters = 0;
+  for (std::size_t k : indicator_slots) limiters += work[k].limiters();
+  release_time.assign(limiters, -std::numeric_limits<double>::infinity());
+  release_value.assign(limiters, 0.0);
   // Value references are handed out in order: the last one declared bounds them.
   value_count = 0;
   for (ValueRef r : res_re) value_count = std::max<std::size_t>(value_count, r + 1);

@@ -118,10 +118,6 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   released.assign(hold.size(), std::nan(""));
   std::vector<unsigned char>& fresh = event_hold_fresh;  // held in this event
   fresh.assign(hold.size(), 0);
-  if (release_time.size() != hold.size()) {
-    release_time.assign(hold.size(), -std::numeric_limits<double>::infinity());
-    release_value.assign(hold.size(), 0.0);
-  }
   // A below-switch going below: if released in this event, or within
   // kBounceWindow at an earlier one, it is held (kReleaseBand) above the value
   // of that release; the release is then spent.

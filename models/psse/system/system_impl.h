@@ -117,17 +117,12 @@ struct System::Impl {
   // at which the event released it (NaN: not released in this event).
   std::vector<double> event_hold, event_released;
   std::vector<unsigned char> event_hold_fresh;  // 1: held in this event
-  // Per limiter in the same order, kept across events: when a below-switch was
-  // last released and its tested value then (-inf: not yet), so that a switch
-  // put back below within kBounceWindow of its release at a later event is held
-  // as one bounced within an event is (system_events.cpp, "Bounced releases").
+  // Per limiter in the same order, kept across events (sized by declare()):
+  // when a below-switch was last released and its tested value then (-inf: not
+  // yet), so that a switch put back below within kBounceWindow of its release
+  // at a later event is held as one bounced within an event is
+  // (system_events.cpp, "Bounced releases").
   std::vector<double> release_time, release_value;
-  // The limiters of the indicator slots (the length of event_before).
-  std::size_t limiters_with_indicators() const {
-    std::size_t n = 0;
-    for (std::size_t k : indicator_slots) n += work[k].limiters();
-    return n;
-  }
   std::size_t value_count = 0;   // variables of the FMU (value references 0 .. value_count - 1)
   bool first_update = true;
   bool last_event_solve_converged = true;
