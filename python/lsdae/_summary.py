@@ -13,9 +13,11 @@ the scenarios finished.
 - CSV: the header line, then RFC 4180 records. A last line cut by a kill
   (no line break at its end) is left out, as ``--resume`` does.
 - HDF5 (h5py): /id, /status, /message, /reached_time, /steps, /wall_time_s,
-  /metrics [rows, metrics] with /metric_names. /id is written last, so its
-  length counts the complete rows; the other datasets are read up to it (a
-  row cut by a kill is left out). A summary that is still being written can
+  /metrics [rows, metrics] with /metric_names. The root attribute
+  ``complete_rows`` counts the rows written in full (the sweep raises it
+  after each row is on disk); the datasets are read up to it, so a row cut
+  by a kill is left out. A file without it (written before it) is read up to
+  its shortest dataset. A summary that is still being written can
   be read while the sweep runs (HDF5 1.10's file lock is not taken).
 
 Errors raise ResultFileError naming the file, what is wrong and what to do.
@@ -85,7 +87,12 @@ def _read_hdf5(path):
             _fail(path, f"format attribute {f.attrs.get('format')!r}", "give an HDF5 summary lsdae sweep wrote")
         header = _text(f["columns"][:])
         names = _text(f["metric_names"][:])
-        rows = f["id"].shape[0]
+        sets = [n for n in _FIXED + ["metrics"] if n in f]
+        shortest = min(f[n].shape[0] for n in sets)
+        rows = int(f.attrs.get("complete_rows", shortest))
+        if not 0 <= rows <= shortest:
+            _fail(path, f"complete_rows says {rows} rows, a dataset holds {shortest}",
+                  "give a summary lsdae sweep wrote (or --resume it)")
         out = {}
         for name in header[: len(_FIXED)]:
             data = f[name][:rows]

@@ -22,12 +22,14 @@
 //                            metrics
 //   /metric_names            strings [metrics], the metrics' texts
 //   /columns                 strings: the CSV header, to check a resume
-//   attributes of /: format ("lsdae-sweep-summary 1"), model
+//   attributes of /: format ("lsdae-sweep-summary 1"), model, complete_rows
 // Every dataset is chunked (64 rows) and extendible. A row is appended
-// dataset by dataset, /id last, then the file is flushed (H5Fflush) before
-// append() returns: /id's length is the number of complete rows. Resuming
-// cuts every other dataset back to it (a row cut by a kill is dropped),
-// checks /columns against this sweep's header, and continues.
+// dataset by dataset and the file flushed (H5Fflush); then complete_rows is
+// raised and flushed before append() returns (HDF5 writes one flush's
+// metadata in its own order: a kill inside the first flush can leave /id
+// longer than /steps). Resuming cuts every dataset back to complete_rows (a
+// file written before it: to its shortest dataset; a row cut by a kill is
+// dropped), checks /columns against this sweep's header, and continues.
 //
 // Errors: Error(output) naming the file when it cannot be created, opened or
 // written (the rows already written stay); Error(usage) when a resumed file's
@@ -73,7 +75,7 @@ std::vector<std::size_t> unfinished(const std::vector<Scenario>& scenarios, cons
 
 // Reads the summary at `path` (CSV or HDF5 by the extension), leaving out
 // what a kill left incomplete (a CSV last line without its line break, the
-// HDF5 datasets past /id's length). CSV keeps every field as written (an
+// HDF5 rows past complete_rows). CSV keeps every field as written (an
 // empty metric: nullopt, "nan": NaN); HDF5 stores both as NaN, read as a NaN
 // value, and a NaN reached_time as nullopt. A summary a sweep is still
 // writing can be read (HDF5: without taking the file lock; a read that

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -62,6 +63,36 @@ hsize_t length(hid_t set) {
   return dims[0];
 }
 
+// The root attribute that counts the complete rows. A row is appended and
+// flushed, and only then this count raised and flushed again: HDF5 writes a
+// flush's dirty metadata in its own order, not the program's, so a kill in
+// the middle of the first flush can leave /id one row longer than /steps
+// (seen in CI); the count is one attribute, written after all that is on disk.
+constexpr const char* kCompleteRows = "complete_rows";
+constexpr const char* kRowSets[] = {"id", "status", "message", "reached_time", "steps", "wall_time_s", "metrics"};
+
+// The complete rows of an open summary: its complete_rows attribute; a file
+// written before it (no attribute) counts the rows every dataset holds. A
+// dataset shorter than the count is a damaged file.
+hsize_t complete_rows(hid_t file, const NotASummary& not_a_summary) {
+  std::optional<hsize_t> shortest;
+  for (const char* name : kRowSets) {
+    if (std::strcmp(name, "metrics") == 0 && H5Lexists(file, name, H5P_DEFAULT) <= 0) continue;
+    Handle set = open_set(file, name, not_a_summary);
+    const hsize_t n = length(set.get());
+    shortest = std::min(shortest.value_or(n), n);
+  }
+  if (H5Aexists(file, kCompleteRows) <= 0) return shortest.value_or(0);
+  Handle attribute(H5Aopen(file, kCompleteRows, H5P_DEFAULT), H5Aclose);
+  std::int64_t rows = -1;
+  if (!attribute.valid() || H5Aread(attribute.get(), H5T_NATIVE_INT64, &rows) < 0 || rows < 0)
+    not_a_summary(std::string("its ") + kCompleteRows + " attribute cannot be read as a count");
+  if (static_cast<hsize_t>(rows) > shortest.value_or(0))
+    not_a_summary(std::string("its ") + kCompleteRows + " attribute says " + std::to_string(rows) +
+                  " rows, a dataset holds " + std::to_string(shortest.value_or(0)));
+  return static_cast<hsize_t>(rows);
+}
+
 // The first `rows` (all: nullopt) strings of a one-dimensional dataset.
 std::vector<std::string> read_strings(hid_t set, hid_t text, const char* name, const NotASummary& not_a_summary,
                                       std::optional<hsize_t> rows = std::nullopt) {
@@ -70,7 +101,7 @@ std::vector<std::string> read_strings(hid_t set, hid_t text, const char* name, c
   if (H5Sget_simple_extent_ndims(space.get()) != 1 || H5Sget_simple_extent_dims(space.get(), &n, nullptr) < 0)
     not_a_summary(std::string("its /") + name + " is not a list");
   if (rows) {
-    if (*rows > n) not_a_summary(std::string("its /") + name + " is shorter than /id");
+    if (*rows > n) not_a_summary(std::string("its /") + name + " is shorter than the complete rows");
     n = *rows;
   }
   std::vector<char*> pointers(n, nullptr);
@@ -150,9 +181,10 @@ class Hdf5Summary final : public SummaryFile {
     const char* status = to_string(row.status);
     put(status_, text_.get(), &status, "status");
     const char* id = row.id.c_str();
-    put(id_, text_.get(), &id, "id");  // last: its length counts the complete rows
-    ++rows_;
+    put(id_, text_.get(), &id, "id");
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) fail("flushing");
+    ++rows_;
+    commit_rows();  // after the row is on disk: see complete_rows
   }
 
  private:
@@ -162,6 +194,23 @@ class Hdf5Summary final : public SummaryFile {
                                        " row" + (rows_ == 1 ? "" : "s") +
                                        (cause.empty() ? "" : " (HDF5: " + cause + ")") +
                                        " → free disk space or choose another file; " + wording_.continues);
+  }
+
+  // Writes rows_ into the complete_rows attribute (created when a file
+  // written before it is resumed) and flushes it.
+  void commit_rows() {
+    const std::int64_t rows = static_cast<std::int64_t>(rows_);
+    Handle a;
+    if (H5Aexists(file_.get(), kCompleteRows) > 0) {
+      a = Handle(H5Aopen(file_.get(), kCompleteRows, H5P_DEFAULT), H5Aclose);
+    } else {
+      Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+      a = Handle(H5Acreate2(file_.get(), kCompleteRows, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                 H5Aclose);
+    }
+    if (!a.valid() || H5Awrite(a.get(), H5T_NATIVE_INT64, &rows) < 0)
+      fail(std::string("writing the attribute ") + kCompleteRows);
+    if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) fail("flushing");
   }
 
   Handle extendible(const char* name, hid_t type, std::size_t width) {
@@ -218,6 +267,7 @@ class Hdf5Summary final : public SummaryFile {
     wall_time_ = extendible("wall_time_s", H5T_IEEE_F64LE, 0);
     if (metric_count_ > 0) metrics_ = extendible("metrics", H5T_IEEE_F64LE, metric_count_);
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) fail("flushing");
+    commit_rows();
   }
 
   [[noreturn]] void not_a_summary(const std::string& what) {
@@ -251,20 +301,16 @@ class Hdf5Summary final : public SummaryFile {
     steps_ = open_set("steps");
     wall_time_ = open_set("wall_time_s");
     if (metric_count_ > 0) metrics_ = open_set("metrics");
-    // /id is written last: its length counts the complete rows; what a kill
-    // left of a row in the other datasets goes.
-    rows_ = length(id_.get());
-    for (Handle* set : {&status_, &message_, &reached_time_, &steps_, &wall_time_, &metrics_}) {
-      if (!set->valid()) continue;
-      const hsize_t n = length(set->get());
-      if (n < rows_) not_a_summary("a dataset shorter than /id");
-      if (n > rows_) {
-        hsize_t dims[2] = {rows_, metric_count_};
-        if (H5Dset_extent(set->get(), dims) < 0) fail("cutting back a row left incomplete");
-      }
+    // What a kill left of a row beyond the complete ones goes.
+    rows_ = complete_rows(file_.get(), refuse);
+    for (Handle* set : {&id_, &status_, &message_, &reached_time_, &steps_, &wall_time_, &metrics_}) {
+      if (!set->valid() || length(set->get()) == rows_) continue;
+      hsize_t dims[2] = {rows_, metric_count_};
+      if (H5Dset_extent(set->get(), dims) < 0) fail("cutting back a row left incomplete");
     }
     for (auto& id : read_strings(id_.get(), text_.get(), "id", refuse)) finished_.insert(std::move(id));
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) fail("flushing");
+    commit_rows();
   }
 
   // Appends one row (`data`: one element, or metric_count_ for /metrics).
@@ -300,7 +346,7 @@ std::unique_ptr<SummaryFile> make_hdf5_summary(const std::filesystem::path& path
 SummaryTable read_hdf5_summary(const std::filesystem::path& path) {
   quiet_hdf5();
   // Readable while a sweep still writes it (which holds HDF5 1.10's file
-  // lock), as Python's lsdae.read_summary: /id bounds what is read.
+  // lock), as Python's lsdae.read_summary: complete_rows bounds what is read.
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_file_locking(fapl.get(), false, true);
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
@@ -322,8 +368,8 @@ SummaryTable read_hdf5_summary(const std::filesystem::path& path) {
   SummaryTable table;
   table.columns = strings("columns", std::nullopt);
   const std::size_t metrics = metric_count_of(path, table.columns);
-  const std::vector<std::string> ids = strings("id", std::nullopt);
-  const hsize_t rows = ids.size();
+  const hsize_t rows = complete_rows(file.get(), refuse);
+  const std::vector<std::string> ids = strings("id", rows);
   const std::vector<std::string> status = strings("status", rows), message = strings("message", rows);
   auto numbers = [&](const char* name) {
     Handle set = open_set(file.get(), name, refuse);

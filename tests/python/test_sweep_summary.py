@@ -120,6 +120,60 @@ def test_a_killed_hdf5_summary_is_readable_and_resumes(tmp_path, lsdae_binary, f
     assert other.returncode == 2 and "has the columns" in other.stderr, other.stderr
 
 
+def torn(path, extra):
+    """What a kill in the middle of a row's flush can leave: `extra` more
+    entries in /id and /status (HDF5 writes a flush's metadata in its own
+    order) than in the other datasets, the count of complete rows unchanged."""
+    with h5py.File(path, "r+") as f:
+        rows = f["id"].shape[0]
+        for name in ("id", "status"):
+            f[name].resize((rows + extra,))
+            f[name][rows:] = [b"torn"] * extra
+        return rows
+
+
+def test_a_row_cut_in_the_middle_of_its_flush_is_left_out_and_resumed(tmp_path, lsdae_binary, fmu):
+    common = ["--monte-carlo", "6", "--draw", "x=uniform(0.5,2)", "--seed", "3", "--stop", "0.5"]
+    full = tmp_path / "full.h5"
+    assert sweep(lsdae_binary, fmu, full, *common).returncode == 0
+    expected = without_wall_time(lsdae.read_summary(full))
+    with h5py.File(full, "r") as f:
+        assert f.attrs["complete_rows"] == 6
+
+    # Four rows written, the fifth cut after /id and /status grew.
+    part = tmp_path / "part.h5"
+    assert sweep(lsdae_binary, fmu, part, "--monte-carlo", "4", *common[2:]).returncode == 0
+    assert torn(part, 1) == 4
+    kept = lsdae.read_summary(part)
+    assert all(len(column) == 4 for column in kept.values()) and "torn" not in kept["id"]
+    for id, row in without_wall_time(kept).items():
+        assert row == expected[id]
+    resumed = sweep(lsdae_binary, fmu, part, *common, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "4 scenarios already" in resumed.stderr, resumed.stderr
+    assert without_wall_time(lsdae.read_summary(part)) == expected
+    with h5py.File(part, "r") as f:
+        assert f.attrs["complete_rows"] == 6 and all(f[n].shape[0] == 6 for n in ("id", "steps", "metrics"))
+
+    # A summary written before the count (no attribute): its shortest dataset.
+    old = tmp_path / "old.h5"
+    assert sweep(lsdae_binary, fmu, old, *common).returncode == 0
+    with h5py.File(old, "r+") as f:
+        del f.attrs["complete_rows"]
+    torn(old, 2)
+    assert without_wall_time(lsdae.read_summary(old)) == expected
+    resumed = sweep(lsdae_binary, fmu, old, *common, "--resume")
+    assert resumed.returncode == 0 and "6 scenarios already" in resumed.stderr, resumed.stderr
+
+    # A count larger than a dataset: a damaged file, said so.
+    with h5py.File(old, "r+") as f:
+        f.attrs["complete_rows"] = np.int64(9)
+    with pytest.raises(lsdae.ResultFileError, match="complete_rows says 9 rows, a dataset holds 6"):
+        lsdae.read_summary(old)
+    refused = sweep(lsdae_binary, fmu, old, *common, "--resume")
+    assert refused.returncode == 2 and "complete_rows attribute says 9 rows" in refused.stderr, refused.stderr
+
+
 def test_read_summary_errors(tmp_path):
     with pytest.raises(lsdae.ResultFileError, match="no such file"):
         lsdae.read_summary(tmp_path / "none.csv")
