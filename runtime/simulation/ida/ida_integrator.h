@@ -258,11 +258,13 @@ class IdaIntegrator {
   void interpolate_reduced(double t, std::span<double> y, std::span<double> yp) const;
   // Crossings inside a step (ida_interior_roots.cpp): the indicators at t
   // (the current point, or interpolated inside the last step); those at the
-  // point a step starts from; after an accepted step, true when an indicator
-  // changed domain and came back inside it (the point is then moved there).
+  // point a step starts from; after an accepted step that began at `from`
+  // (the point before the call: after an event IDA went on from, that event's
+  // time, inside IDA's last step), true when an indicator changed domain and
+  // came back inside it (the point is then moved there).
   bool indicators_at(double t, std::vector<double>& g);
   void note_indicators_at_start();
-  bool root_inside_last_step();
+  bool root_inside_last_step(double from);
   std::unique_ptr<Impl> impl_;
   std::size_t n_ = 0;       // IDA's unknowns
   std::size_t full_n_ = 0;  // the caller's (n_ without elimination)

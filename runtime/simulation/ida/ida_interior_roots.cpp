@@ -83,15 +83,18 @@ void IdaIntegrator::note_indicators_at_start() {
   m.sample_valid = indicators_at(t_, m.sample_g);
 }
 
-bool IdaIntegrator::root_inside_last_step() {
+bool IdaIntegrator::root_inside_last_step(double from) {
   Impl& m = *impl_;
   if (m.root_count == 0 || m.clock || !m.options.scan_inside_steps) return false;
   realtype hu = 0;
   IDAGetLastStep(m.ida, &hu);
   const double b = t_;
-  const double step_start = b - hu;
+  // Where the step's modes hold: IDA's last step, or from the event IDA went
+  // on from when that lies inside it (a crossing before the event is not one
+  // of the new modes').
+  const double step_start = std::max(b - hu, std::min(from, b));
   // The samples go on from where the last ones ended; else (after an
-  // evaluation that failed) from the start of IDA's last step.
+  // evaluation that failed) from step_start.
   if (!m.sample_valid || m.sample_t < step_start || m.sample_t >= b) {
     m.sample_t = step_start;
     m.sample_valid = indicators_at(step_start, m.sample_g);

@@ -86,13 +86,14 @@ int IdaIntegrator::solve(double tout, int mode) {
 
 StepOutcome IdaIntegrator::one_step(double tout) {
   note_indicators_at_start();
+  const double from = t_;
   const int flag = solve(tout, IDA_ONE_STEP);
   impl_->inside_root_found = false;
   if (flag == IDA_ROOT_RETURN) {
     impl_->sample_valid = false;
     return StepOutcome::root;
   }
-  if (root_inside_last_step()) return StepOutcome::root;
+  if (root_inside_last_step(from)) return StepOutcome::root;
   if (flag == IDA_TSTOP_RETURN) return StepOutcome::stop_time;
   return StepOutcome::step;
 }
