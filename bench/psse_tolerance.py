@@ -171,6 +171,7 @@ def main():
     ap.add_argument("--split", type=float, default=2.0, help="the errors' windows: [0, split] and (split, stop]")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-timing", action="store_true", help="the errors only")
+    ap.add_argument("--no-errors", action="store_true", help="the timing only (no reference, no accuracy runs)")
     ap.add_argument("--keep", action="store_true", help="keep the accuracy runs' CSVs")
     ap.add_argument("--unmodelled", choices=["source", "current"], default="source")
     ap.add_argument("--json", help="write the results here")
@@ -181,9 +182,11 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     fmu = a.fmu or build_every_model_fmu(a.build, os.path.join(a.work, "activsg2000_fault.fmu"), a.unmodelled)
 
-    ref, ref_run = reference(lsdae, fmu, a.work, a)
-    result = {"reference": {"rtol": a.reference_rtol, **ref_run}, "units": ref["units"], "rtols": {}}
-    for r in rtols:
+    result = {"rtols": {r: {} for r in rtols}}
+    if not a.no_errors:
+        ref, ref_run = reference(lsdae, fmu, a.work, a)
+        result |= {"reference": {"rtol": a.reference_rtol, **ref_run}, "units": ref["units"]}
+    for r in rtols if not a.no_errors else []:
         print(f"accuracy: rtol {r} ...", flush=True)
         csv, run = accuracy_run(lsdae, fmu, a.work, f"accuracy_{r}", r, a)
         result["rtols"][r] = {"accuracy_run": run, "errors": errors(load_grid(csv, a.interval), ref, a.split)}
@@ -218,8 +221,9 @@ def main():
             result["rtols"][r]["classical"] = {k: v for k, v in c.items() if k != "last"}
             result["rtols"][r]["ratio_classical_base"] = p["cpu"] / base
             result["rtols"][r]["ratio_classical_same"] = p["cpu"] / c["cpu"]
-            acc = result["rtols"][r]["accuracy_run"]
-            result["rtols"][r]["same_steps_as_accuracy_run"] = all(acc[k] == p[k] for k in ("steps", "residual_calls", "jacobians"))
+            acc = result["rtols"][r].get("accuracy_run")
+            if acc:
+                result["rtols"][r]["same_steps_as_accuracy_run"] = all(acc[k] == p[k] for k in ("steps", "residual_calls", "jacobians"))
         result["classical_base"] = {"rtol": a.classical_base, **best[("classical", a.classical_base)]}
 
     result["load"] = os.getloadavg()
@@ -231,12 +235,13 @@ def main():
 
 
 def report(result, rtols, a):
-    ref = result["reference"]
     print(f"\nACTIVSg2000, every model, fault X = 0.01 at bus 7346, 1.00-1.15 s, 0-{a.stop:g} s; load "
           + " ".join(f"{x:.2f}" for x in result["load"]))
-    print(f"reference rtol {ref['rtol']}: {ref['steps']} steps, {ref['residual_calls']} residual calls, "
-          f"{ref['jacobians']} Jacobians, {ref['state_events']} state events, CPU {ref['cpu']:.1f} s (with output)")
-    print("units: " + ", ".join(f"{q} {n}" for q, n in result["units"].items()))
+    ref = result.get("reference")
+    if ref:
+        print(f"reference rtol {ref['rtol']}: {ref['steps']} steps, {ref['residual_calls']} residual calls, "
+              f"{ref['jacobians']} Jacobians, {ref['state_events']} state events, CPU {ref['cpu']:.1f} s (with output)")
+        print("units: " + ", ".join(f"{q} {n}" for q, n in result["units"].items()))
     if "classical_base" in result:
         print(f"\nbest of {a.repeat}; ratios against classical at rtol {a.classical_base} and at the same rtol")
         print(f"{'rtol':>6s} {'CPU s':>7s} {'steps':>6s} {'res.calls':>9s} {'Jacobians':>9s} {'st.events':>9s} "
@@ -246,7 +251,9 @@ def report(result, rtols, a):
             p, c = x["every_model"], x["classical"]
             print(f"{r:>6s} {p['cpu']:7.2f} {p['steps']:6d} {p['residual_calls']:9d} {p['jacobians']:9d} "
                   f"{p['state_events']:9d} {p['limit_events']:9.0f} | {c['cpu']:7.3f} {c['steps']:8d} | "
-                  f"{x['ratio_classical_base']:9.2f} {x['ratio_classical_same']:9.2f} {x['same_steps_as_accuracy_run']}")
+                  f"{x['ratio_classical_base']:9.2f} {x['ratio_classical_same']:9.2f} {x.get('same_steps_as_accuracy_run', '-')}")
+    if not ref:
+        return
     for w, label in (("early", f"0-{a.split:g} s"), ("late", f"{a.split:g}-{a.stop:g} s")):
         print(f"\nerrors against rtol {ref['rtol']}, {label}: max / rms")
         qs = [q for q, _ in QUANTITIES if q in result["units"]]
