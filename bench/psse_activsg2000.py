@@ -66,6 +66,16 @@ def simulate(lsdae, fmu, work, name, extra, output_var):
     return r
 
 
+def build_every_model_fmu(build, path, unmodelled="source"):
+    """lsdae-grid's every-model ACTIVSg2000 FMU with the fault at bus 7346 (1.00-1.15 s, X = 0.01), 10 s; returns path."""
+    case = os.path.join(ROOT, "..", "shared", "data", "grids", "psse", "no_reference", "ACTIVSg2000")
+    subprocess.run([os.path.join(build, "bin", "lsdae-grid"), os.path.join(case, "ACTIVSg2000.RAW"),
+                    os.path.join(case, "ACTIVSg2000_dynamics.dyr"), "-o", path, "--skip-unsupported", "--quiet",
+                    "--unmodelled-generators", unmodelled, "--fault", "7346:1:1.15:0:0.01", "--stop-time", "10"],
+                   check=True, stdout=subprocess.DEVNULL)
+    return path
+
+
 def counters(stats):
     c = stats["counters"]
     return {"steps": c["steps"], "residual_calls": c["residual_calls"], "jacobians": c["jacobian_evaluations"],
@@ -91,11 +101,7 @@ def main():
     classical = os.path.join(fmus, "PowerGrid_case_ACTIVSg2000_fault.fmu")
     extra = list(a.extra) + (["--rtol", a.rtol] if a.rtol else []) + (["--stop", a.stop] if a.stop else [])
     work = tempfile.mkdtemp(prefix="lsdae_psse_bench_")
-    case = os.path.join(ROOT, "..", "shared", "data", "grids", "psse", "no_reference", "ACTIVSg2000")
-    psse = os.path.join(work, "activsg2000_fault.fmu")
-    subprocess.run([os.path.join(a.build, "bin", "lsdae-grid"), os.path.join(case, "ACTIVSg2000.RAW"),
-                    os.path.join(case, "ACTIVSg2000_dynamics.dyr"), "-o", psse, "--skip-unsupported", "--quiet",
-                    "--unmodelled-generators", a.unmodelled, "--fault", "7346:1:1.15:0:0.01", "--stop-time", "10"], check=True, stdout=subprocess.DEVNULL)
+    psse = build_every_model_fmu(a.build, os.path.join(work, "activsg2000_fault.fmu"), a.unmodelled)
     best = {}
     for i in range(a.repeat):
         order = [("psse", psse, [], "limits.events"),
