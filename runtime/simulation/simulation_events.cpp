@@ -109,9 +109,42 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
   // project, before IDA sees it. Then restart IDA with consistent algebraic
   // variables and derivatives (reselect_at restarts itself when it switched).
   projection.after_event(*evaluation, t, session.y_to_move(), session.yp());
-  if (!reselect_at(t, session.y(), session.yp(), true) && !(keep_step && continue_after_event(t, y_before)))
-    restart_after_event(t, fmu_algebraic, keep_step);
+  if (!reselect_at(t, session.y(), session.yp(), true)) {
+    const bool agree = fmu_indicators_agree(t, fmu_algebraic);
+    if (!(keep_step && agree && continue_after_event(t, y_before)))
+      restart_after_event(t, fmu_algebraic, keep_step, !agree);
+  }
   events.notify_after(t);
+}
+
+bool Simulation::Impl::fmu_point(double t, const std::vector<double>& fmu_algebraic, std::vector<double>& y,
+                                 std::vector<double>& yp) const {
+  simulation::DaePoint v = evaluation->point_at(t, session.y(), session.yp());
+  bool differs = false;
+  for (std::size_t k = 0; k < v.z.size() && k < fmu_algebraic.size(); ++k) {
+    if (!std::isfinite(fmu_algebraic[k])) continue;
+    differs = differs || v.z[k] != fmu_algebraic[k];
+    v.z[k] = fmu_algebraic[k];
+  }
+  if (differs) evaluation->to_unknowns(v, y, yp);
+  return differs;
+}
+
+bool Simulation::Impl::fmu_indicators_agree(double t, const std::vector<double>& fmu_algebraic) {
+  const std::size_t count = settings->indicators;
+  if (fmu_algebraic.empty() || count == 0 || !session.has_integrator()) return true;
+  std::vector<double> y, yp;
+  if (!fmu_point(t, fmu_algebraic, y, yp)) return true;
+  // The FMU's values as it reports them (not IDA's view of them,
+  // indicator_domains.h, which this must not disturb): the FMU's point
+  // first, the session's last, where the FMU is left.
+  std::vector<double> there(count), here(count);
+  if (evaluation->event_indicators(t, y, yp, there) != 0 ||
+      evaluation->event_indicators(t, session.y(), session.yp(), here) != 0)
+    return true;  // an evaluation that fails: the restart or continuation says so
+  for (std::size_t j = 0; j < count; ++j)
+    if ((here[j] > 0.0) != (there[j] > 0.0)) return false;
+  return true;
 }
 
 bool Simulation::Impl::continue_after_event(double t, const std::vector<double>& y_before) {
@@ -124,7 +157,8 @@ bool Simulation::Impl::continue_after_event(double t, const std::vector<double>&
   return true;
 }
 
-void Simulation::Impl::restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step) {
+void Simulation::Impl::restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step,
+                                           bool fmu_first) {
   session.set_stop_time(events.stop_time());
   // After a state event that left the states alone, IDA's first step is the
   // last step it took (the one that passed the root) instead of its own tiny
@@ -139,20 +173,23 @@ void Simulation::Impl::restart_after_event(double t, const std::vector<double>& 
     session.restart(t, true);
     return;
   }
+  std::vector<double> y, yp;
+  if (fmu_first && fmu_point(t, fmu_algebraic, y, yp)) {
+    // The FMU's point first (handle_event: the indicators' domains differ at
+    // IDA's); IDA's own when IDACalcIC fails from there.
+    std::vector<double> y_own(session.y().begin(), session.y().end()), yp_own(session.yp().begin(), session.yp().end());
+    session.set_point(std::move(y), std::move(yp));
+    if (session.try_restart(t, true)) return;
+    first_step_as_before();
+    session.set_point(std::move(y_own), std::move(yp_own));
+    session.restart(t, true);
+    return;
+  }
   if (session.try_restart(t, true)) return;
   first_step_as_before();
-  simulation::DaePoint v = evaluation->point_at(t, session.y(), session.yp());
-  bool differs = false;
-  for (std::size_t k = 0; k < v.z.size() && k < fmu_algebraic.size(); ++k) {
-    if (!std::isfinite(fmu_algebraic[k])) continue;
-    differs = differs || v.z[k] != fmu_algebraic[k];
-    v.z[k] = fmu_algebraic[k];
-  }
-  if (differs) {
+  if (fmu_point(t, fmu_algebraic, y, yp)) {
     log_info(evaluation->model().display_name() + ": consistent values after the event at t = " + format_number(t) +
              " not found from the pre-event point; trying from the FMU's post-event algebraic values");
-    std::vector<double> y, yp;
-    evaluation->to_unknowns(v, y, yp);
     session.set_point(std::move(y), std::move(yp));
   }
   session.restart(t, true);  // the failure names the residuals left, and the event

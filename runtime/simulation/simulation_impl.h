@@ -116,10 +116,26 @@ struct Simulation::Impl {
   void handle_event(simulation::EventLoop::Pending kind);
   // IDA's restart after an event (simulation_events.cpp): from the session's
   // point, and when IDACalcIC fails there, from the FMU's post-event
-  // algebraic values (`fmu_algebraic`, by algebraic variable; empty: none).
-  // `keep_step`: IDA's first step is the last step it took (a state event
-  // that left the states within tolerance).
-  void restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step);
+  // algebraic values (`fmu_algebraic`, by algebraic variable; empty: none);
+  // in the other order with `fmu_first`. `keep_step`: IDA's first step is the
+  // last step it took (a state event that left the states within tolerance).
+  void restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step, bool fmu_first);
+  // The session's point with the FMU's post-event algebraic values in y, yp;
+  // false (y, yp untouched) when they are the session's.
+  bool fmu_point(double t, const std::vector<double>& fmu_algebraic, std::vector<double>& y,
+                 std::vector<double>& yp) const;
+  // Whether the event indicators lie in the same domains at the session's
+  // point as at the FMU's post-event algebraic values (true when those are
+  // the session's, or none were read). An FMU that solved its equations at
+  // the event (PsseGrid's event solve) chose its modes there; IDA's point
+  // differs within IDA's tolerance, and its root-function values at the
+  // restart or continuation point are the reference of the next crossing:
+  // an indicator on the other side there never changes domain again, its
+  // switch lost (the PSS/E ladder's EXST1: the field-voltage ceiling kept to
+  // 20 s at rtol 2e-6, never engaged at 1e-5 and 1e-4). IDACalcIC does not
+  // repair it: its first correction, within its tolerance, is not applied.
+  // Such an event restarts from the FMU's values (handle_event).
+  bool fmu_indicators_agree(double t, const std::vector<double>& fmu_algebraic);
   // Instead of that restart, after a state event that left the states within
   // tolerance: IDA goes on from its own history when the integrator's rule
   // allows it (ida_event_continuation.cpp); `y_before`: the point before a

@@ -79,6 +79,12 @@ int limiter_mode_by_value(LimiterKind kind, int mode, const LimiterRecord& r, do
   return mode;
 }
 
+double limiter_margin(LimiterKind kind, int mode, const LimiterRecord& r, double margin) {
+  if (kind == LimiterKind::below || mode == kModeLow) return scaled(margin, r.lo);
+  if (mode == kModeHigh) return scaled(margin, r.hi);
+  return (r.u - r.lo) <= (r.hi - r.u) ? scaled(margin, r.lo) : scaled(margin, r.hi);
+}
+
 int limiter_initial_mode(LimiterKind kind, const LimiterRecord& r, double tolerance, bool& outside) {
   outside = false;
   switch (kind) {

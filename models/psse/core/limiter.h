@@ -59,6 +59,11 @@ int limiter_transition(LimiterKind kind, int mode, const LimiterRecord& r);
 // threshold by more than margin * max(1, |threshold|).
 int limiter_mode_by_value(LimiterKind kind, int mode, const LimiterRecord& r, double margin);
 
+// The margin limiter_mode_by_value keeps `mode` by, for the threshold the
+// mode's indicator measures against: margin * max(1, |threshold|) (the
+// nearer of lo and hi while free; lo for a below-switch).
+double limiter_margin(LimiterKind kind, int mode, const LimiterRecord& r, double margin);
+
 // The mode at initialization, from the values with no hysteresis. `outside`
 // is set when an input or state lies strictly beyond a limit (by more than
 // `tolerance`): PSS/E reports those at initialization, and so do we (not for

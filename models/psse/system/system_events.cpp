@@ -263,14 +263,17 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
   // The indicators after the event: the reference for the next crossing.
   // A mode whose indicator is <= 0 here sits at its switching point (a gate
   // whose two inputs are equal, a non-windup state just released at its
-  // limit: exactly 0): its indicator is shifted by kHysteresis - z, so that
-  // the FMU leaves Event Mode with z = kHysteresis > 0 (FMI 3.0 3.1.1: z != 0
-  // after Event Mode, "by shifting z_j with a small value"), the domain of
-  // the mode that holds; the mode then holds until z falls kHysteresis below
-  // this point, the margin mode_by_value keeps modes by. Without it the
-  // indicator stayed at 0 or -1e-16, an importer saw its next crossing as
-  // no change of domain, and the mode held on the wrong side (GAST's gate
-  // passing the larger input by up to 0.05 p.u. in PsseGrid_GAST_fault).
+  // limit: exactly 0; a mode kept within the margin mode_by_value keeps modes
+  // by, m = kHysteresis * max(1, |threshold|), limiter_margin): its indicator
+  // is shifted by m - z, so that the FMU leaves Event Mode with z = m > 0
+  // (FMI 3.0 3.1.1: z != 0 after Event Mode, "by shifting z_j with a small
+  // value"), the domain of the mode that holds; the mode then holds until z
+  // falls m below this point. Without it the indicator stayed at 0 or
+  // -1e-16, an importer saw its next crossing as no change of domain, and
+  // the mode held on the wrong side (GAST's gate passing the larger input by
+  // up to 0.05 p.u. in PsseGrid_GAST_fault). The window is (-2m, 0]: a mode
+  // kept within its margin lies in it (with the unscaled 1e-8 an exciter's
+  // ceiling near 6 p.u., kept 3e-8 inside, was left negative).
   //
   // When the modes settled, the solve's last evaluation ran at `solution`
   // with these modes, and nothing has changed either since (publish() only
@@ -305,7 +308,8 @@ kit::DiscreteUpdate System::Impl::update_discrete(kit::Context& c) {
         z = limiter_indicator(h.kind(l), mode[l], record[l]);
         if (hold[held_at] > 0.0 && mode[l] == kModeBelow && (fresh[held_at] != 0 || record[l].u >= record[l].lo))
           shift[l] = hold[held_at], z += shift[l];
-        if (z <= 0.0 && z > -kHysteresis) shift[l] += kHysteresis - z, z = kHysteresis;
+        const double m = limiter_margin(h.kind(l), mode[l], record[l], kHysteresis);
+        if (z <= 0.0 && z > -2.0 * m) shift[l] += m - z, z = m;
       }
       last[l] = z;
       point[ind_vr[l]] = z;

@@ -109,7 +109,8 @@ class Ladder : public ::testing::Test {
   }
 
   // Builds and runs the case; false (and a skip) when lsdae-grid refuses a model this build lacks.
-  bool run(const std::string& folder, const std::string& raw, const std::string& dyr, const std::string& trip) {
+  bool run(const std::string& folder, const std::string& raw, const std::string& dyr, const std::string& trip,
+           const std::string& rtol = "1e-6") {
     const fs::path fmu = dir_ / "case.fmu", out = dir_ / "result.csv";
     const ProcessResult grid = run_process({LSDAE_GRID_BINARY, (kData / folder / raw).string(),
                                             (kData / folder / dyr).string(), "-o", fmu.string(), "--trip", trip,
@@ -120,7 +121,7 @@ class Ladder : public ::testing::Test {
       return false;
     }
     EXPECT_EQ(grid.exit_code, 0) << grid.describe();
-    const ProcessResult sim = run_process({LSDAE_BINARY, "simulate", fmu.string(), "--rtol", "1e-6",
+    const ProcessResult sim = run_process({LSDAE_BINARY, "simulate", fmu.string(), "--rtol", rtol,
                                            "--output-interval", "0.005", "--all", "-o", out.string(),
                                            "--no-progress"},
                                           {}, dir_);
@@ -206,20 +207,34 @@ TEST_F(Ladder, Esac1a) {
 }
 
 // EXST1 on GENSAL with HYGOV (TVC system): V2, V3, Δω2; PSD: each <= 1e-3.
-TEST_F(Ladder, Exst1) {
-  if (!run("EXST1", "TVC_System_32.raw", "TVC_System.dyr", "1-4-1@1")) GTEST_SKIP() << skipped_;
+// Also at rtol 2e-6 and 1e-5, where the field-voltage ceiling's switch was
+// lost (kept from 1.46 s to 20 s at 2e-6: V2 0.54 p.u. from PSS/E's; never
+// engaged at 1e-5: 7.3e-3): IDA's point and the event solve's lay on either
+// side of the ceiling (docs/simulation/events.md, "An indicator on the other
+// side at IDA's point").
+class LadderExst1 : public Ladder, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(LadderExst1, WithinHalfPsdTolerance) {
+  if (!run("EXST1", "TVC_System_32.raw", "TVC_System.dyr", "1-4-1@1", GetParam())) GTEST_SKIP() << skipped_;
   const auto ref = read_reference(kData / "EXST1" / "results_PSSe.csv");
   const std::map<std::string, double> err = {
       {"V2", error(ref, [&](double t) { return v(2, t); }, 2)},
       {"V3", error(ref, [&](double t) { return v(3, t); }, 3)},
       {"dw", error(ref, [&](double t) { return result_.at("gen[2_1].dw", t); }, 5)},
       {"Efd (not in PSD's test)", error(ref, [&](double t) { return result_.at("exc[2_1].Efd", t); }, 6)}};
-  report("EXST1", err);
+  report(std::string("EXST1 rtol ") + GetParam(), err);
   for (const auto& [k, value] : err)
     if (k.rfind("Efd", 0) != 0) {
       EXPECT_LE(value, 5e-4) << k;
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Rtol, LadderExst1, ::testing::Values("1e-6", "2e-6", "1e-5"),
+                         [](const ::testing::TestParamInfo<const char*>& param) {
+                           std::string name = std::string("rtol_") + param.param;
+                           std::replace(name.begin(), name.end(), '-', 'm');
+                           return name;
+                         });
 
 // The exciters inside the governor and stabilizer cases: TGOV1 and GAST with
 // ESAC1A (δ <= 1e-2), HYGOV with SEXS (δ <= 1e-2; V, ω <= 1e-3), IEEEST with
