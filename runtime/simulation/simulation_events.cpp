@@ -143,7 +143,12 @@ bool Simulation::Impl::fmu_indicators_agree(double t, const std::vector<double>&
       evaluation->event_indicators(t, session.y(), session.yp(), here) != 0)
     return true;  // an evaluation that fails: the restart or continuation says so
   for (std::size_t j = 0; j < count; ++j)
-    if ((here[j] > 0.0) != (there[j] > 0.0)) return false;
+    if ((here[j] > 0.0) != (there[j] > 0.0)) {
+      log_info(evaluation->model().display_name() + ": event at t = " + format_number(t) + ": event indicator " +
+               std::to_string(j + 1) + " is " + format_number(here[j]) + " at IDA's point and " +
+               format_number(there[j]) + " at the FMU's post-event algebraic values; restarting from the FMU's");
+      return false;
+    }
   return true;
 }
 
