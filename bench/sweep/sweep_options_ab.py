@@ -70,6 +70,9 @@ def main():
     p.add_argument("--count", type=int, default=32)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--no-counts", action="store_true", help="skip the per-contingency simulate counts")
+    p.add_argument("--side-by-side", action="store_true",
+                   help="two variants at once, pinned one per core (taskset -c 0 / 1, swapped every round): "
+                        "both see the same load")
     args = p.parse_args()
     variants = [(v.split("=", 1)[0], shlex.split(v.split("=", 1)[1])) for v in args.variant]
     names = [n for n, _ in variants]
@@ -83,7 +86,27 @@ def main():
               f"load average before {os.getloadavg()[0]:.2f}", flush=True)
         cpu = {k: [] for k in names}
         rows = {}
-        for rnd in range(args.rounds):
+        if args.side_by_side and len(variants) != 2:
+            sys.exit("--side-by-side takes exactly two variants")
+        for rnd in range(args.rounds if args.side_by_side else 0):
+            procs = {}
+            for core, (name, extra) in enumerate(variants if rnd % 2 == 0 else variants[::-1]):
+                summary = os.path.join(tmp, f"{name}-{rnd}.csv")
+                cmd = ["taskset", "-c", str(core)] + sweep_command(args.lsdae, args.fmu, table, args.case, 1,
+                                                                   summary) + extra
+                proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                procs[proc.pid] = (name, core, summary)
+            while procs:
+                pid, status, usage = os.wait4(-1, 0)
+                if pid not in procs:
+                    continue
+                name, core, summary = procs.pop(pid)
+                if os.waitstatus_to_exitcode(status) not in (0, 12):
+                    sys.exit(f"{name}: exit {os.waitstatus_to_exitcode(status)}")
+                cpu[name].append((usage.ru_utime + usage.ru_stime) / n)
+                rows[name] = summary_rows(summary)
+                print(f"  round {rnd + 1} {name} (core {core}): {cpu[name][-1]:.3f} s CPU per contingency", flush=True)
+        for rnd in range(0 if args.side_by_side else args.rounds):
             order = variants[rnd % len(variants):] + variants[:rnd % len(variants)]
             for name, extra in order:
                 summary = os.path.join(tmp, f"{name}-{rnd}.csv")
@@ -126,11 +149,17 @@ def main():
 
         metric_columns = [c for c in next(iter(rows[ref].values())) if c not in
                           ("id", "status", "message", "reached_time", "steps", "wall_time_s")]
-        print("\n| variant | rows with the reference's status | reached time differs | largest metric |difference| |")
-        print("|---|---|---|---|")
+        print("\n| variant | rows with the reference's status | rows with fewer / more steps | reached time differs "
+              "| largest metric |difference| |")
+        print("|---|---|---|---|---|")
         for name in names[1:]:
             same = sum(rows[name][i]["status"] == r["status"] for i, r in rows[ref].items())
+            fewer = sum(int(rows[name][i]["steps"]) < int(r["steps"]) for i, r in rows[ref].items())
+            more = sum(int(rows[name][i]["steps"]) > int(r["steps"]) for i, r in rows[ref].items())
             reached = sum(rows[name][i]["reached_time"] != r["reached_time"] for i, r in rows[ref].items())
+            shift = max(abs(float(rows[name][i]["reached_time"] or 0) - float(r["reached_time"] or 0))
+                        for i, r in rows[ref].items())
+            reached = f"{reached} (by at most {shift:g} s)"
             diffs = []
             for col in metric_columns:
                 worst, where = 0.0, ""
@@ -141,7 +170,7 @@ def main():
                         if d > worst:
                             worst, where = d, i
                 diffs.append(f"{col}: {worst:.2e} (row {where})")
-            print(f"| {name} | {same} of {len(rows[ref])} | {reached} | {'; '.join(diffs)} |")
+            print(f"| {name} | {same} of {len(rows[ref])} | {fewer} / {more} | {reached} | {'; '.join(diffs)} |")
 
 
 if __name__ == "__main__":
