@@ -140,10 +140,13 @@ def main():
                   f"+ {total['jacobian_reforms']}) | {total['nonlinear_convergence_failures']} | "
                   f"{total['error_test_failures']} |", flush=True)
 
-        print("\n| variant | CPU per contingency, mean / median / least | ratio to " + ref + " (median of rounds) |")
+        how = "geometric mean of each two rounds' ratios, median" if args.side_by_side else "median of rounds"
+        print("\n| variant | CPU per contingency, mean / median / least | ratio to " + ref + f" ({how}) |")
         print("|---|---|---|")
         for name in names:
             ratios = [b / a for a, b in zip(cpu[ref], cpu[name])]
+            if args.side_by_side:  # the cores swap every round: a pair of rounds cancels a slower core
+                ratios = [(ratios[k] * ratios[k + 1]) ** 0.5 for k in range(0, len(ratios) - 1, 2)] or ratios
             print(f"| {name} | {statistics.mean(cpu[name]):.3f} / {statistics.median(cpu[name]):.3f} / "
                   f"{min(cpu[name]):.3f} s | {statistics.median(ratios):.3f} |")
 
