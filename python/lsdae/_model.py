@@ -81,7 +81,8 @@ class Simulation:
     a warning and replaced by finite differences; "fd"; "directional";
     "check": a false claim raises; "trust": as "auto" with nothing checked,
     for FMUs known to be right and for benchmarks), max_steps (>= 1),
-    max_step, constraints ("dummy", "project",
+    max_step, newton_dcj (IDA's cj band for a new Newton matrix, 0 to 1
+    exclusive; 0.25), constraints ("dummy", "project",
     "none"; "dummy-derivatives" too), projection_tolerance, reselect (bool),
     klu_ordering ("amd", "colamd", "metis"), row_order ("matched",
     "declared"), eliminate ("auto", the default: solve the linear algebraic

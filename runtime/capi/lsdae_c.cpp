@@ -104,6 +104,7 @@ void lsdae_options_init(lsdae_options* options) {
   options->constant_entries = 1;
   options->klu_reanalyze = 0;
   options->jacobian_reuse = 1;
+  options->newton_dcj = nan;
 }
 
 lsdae_status lsdae_open(const char* fmu_path, const lsdae_options* options, lsdae_simulation** simulation) {

@@ -55,6 +55,7 @@ run::GivenOptions given_options(const lsdae_options* o) {
   integer(out, "constant_entries", o->constant_entries);
   integer(out, "klu_reanalyze", o->klu_reanalyze);
   integer(out, "jacobian_reuse", o->jacobian_reuse);
+  real(out, "newton_dcj", o->newton_dcj);
   return out;
 }
 

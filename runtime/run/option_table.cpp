@@ -134,6 +134,12 @@ std::vector<OptionSpec> make_table() {
   t.push_back(real(OptionId::max_step, "max_step", simulation, "--max-step", "TIME",
                    "the largest step size (0: no limit)", "0.001", "0: no limit", "Largest IDA step size (0: no limit)",
                    0.0, kInf, true, true));
+  t.push_back(real(OptionId::newton_dcj, "newton_dcj", simulation, "--newton-dcj", "NUMBER",
+                   "the cj band of IDA's Newton matrix", "0.4", "0.25",
+                   "IDA's band for a new Newton matrix (IDASetDeltaCjLSetup): no setup (Jacobian, KLU "
+                   "refactorization) while cj = alpha/h stays within a factor (1 + d)/(1 - d) of the last setup's; "
+                   "wider: fewer setups, more Newton iterations (each a residual and a linear solve), often more steps",
+                   0.0, 1.0, false, false));
   t.push_back(shown(choice(
       OptionId::constraints, "constraints", simulation, "--constraints", "dummy",
       "Higher-index models and invariants: dummy (dummy derivatives, re-selected at run time), project (index-1 "

@@ -216,6 +216,7 @@ void apply(RunSettings& r, const OptionSpec& s, const Parsed& p) {
       break;
     case OptionId::max_steps: o.max_steps = static_cast<long>(p.count); break;
     case OptionId::max_step: o.max_step = p.real; break;
+    case OptionId::newton_dcj: o.newton_dcj = p.real; break;
     case OptionId::constraints:
       if (p.word == "project") o.constraints = ConstraintMethod::projection;
       else if (p.word == "none") o.constraints = ConstraintMethod::none;

@@ -72,7 +72,7 @@ struct Choice {
 
 enum class OptionId {
   start_time, stop_time, rtol, atol, output_interval, jacobian, threads, klu_ordering, row_order, max_steps,
-  max_step, constraints, projection_tolerance, reselect, eliminate, linear_solver, coloring, constant_entries,
+  max_step, newton_dcj, constraints, projection_tolerance, reselect, eliminate, linear_solver, coloring, constant_entries,
   klu_reanalyze, jacobian_reuse,
   output_steps, output_times, output_grid, output_first, output_per_decade, output_every, max_rows,
   format, csv_units, csv_events, hdf5_deflate, hdf5_compress_all, output_roles, all,

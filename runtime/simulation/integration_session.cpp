@@ -76,6 +76,7 @@ void IntegrationSession::make(ModelEvaluation& evaluation, StepProjection step_p
   // them to an output interval so that an event indicator cannot cross
   // zero and back inside one step unseen.
   io.max_step = options.max_step > 0 ? options.max_step : (N == 0 ? settings_.interval : 0.0);
+  io.newton_dcj = options.newton_dcj;
 
   io.ordering = settings_.klu_ordering();
   io.threads = evaluation.instance_count();

@@ -81,6 +81,11 @@ IdaIntegrator::IdaIntegrator(kernels::ResidualFunction& main, std::vector<kernel
     remap(options.names.row_name, plan.kept_rows), remap(options.names.row_value_name, plan.kept_rows);
     remap(options.names.unknown_name, plan.kept);
   }
+  if (!(options.newton_dcj > 0.0 && options.newton_dcj < 1.0))
+    throw Error(ErrorKind::usage, "ida: the cj band of the Newton matrix (newton_dcj) " +
+                                      format_number(options.newton_dcj) +
+                                      " is out of range: it must be greater than 0 and less than 1 → e.g. 0.25, "
+                                      "IDA's default");
   if (pattern.rows() != n_ || pattern.cols() != n_)
     throw Error(ErrorKind::internal, "ida: the iteration pattern is " + std::to_string(pattern.rows()) + " × " +
                                          std::to_string(pattern.cols()) + " for " + std::to_string(n_) + " unknowns");
@@ -170,6 +175,7 @@ void IdaIntegrator::start(double t0, std::span<const double> y0, std::span<const
     m.check(IDASetMaxNumSteps(m.ida, m.options.max_steps_per_output), "IDASetMaxNumSteps");
     if (m.options.max_step > 0) m.check(IDASetMaxStep(m.ida, m.options.max_step), "IDASetMaxStep");
     if (m.options.initial_step > 0) m.check(IDASetInitStep(m.ida, m.options.initial_step), "IDASetInitStep");
+    m.check(IDASetDeltaCjLSetup(m.ida, m.options.newton_dcj), "IDASetDeltaCjLSetup");
     m.initialized = true;
   } else {
     m.carried.carry(m.ida, m.root_count > 0);

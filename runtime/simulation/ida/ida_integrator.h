@@ -104,6 +104,11 @@ struct IntegratorOptions {
   long max_steps_per_output = 100000;
   double max_step = 0.0;           // 0: no limit
   double initial_step = 0.0;       // 0: IDA's choice
+  // IDA's band for a new Newton matrix (IDASetDeltaCjLSetup): no linear-solver
+  // setup while cj stays within [cj_last·(1 − d)/(1 + d), cj_last·(1 + d)/(1 − d)]
+  // of the last setup's cj_last; 0 < d < 1 (0.25: IDA's default, [0.6, 1.67]).
+  // Wider: fewer setups, more Newton iterations per solve with the older matrix.
+  double newton_dcj = 0.25;
   JacobianSource jacobian = JacobianSource::finite_differences;
   KluOrdering ordering = KluOrdering::amd;
   LinearSolverKind linear_solver = LinearSolverKind::klu;

@@ -4,9 +4,10 @@
 //
 // Why. IDA (SUNDIALS 6.4, ida.c: idaNls) calls its linear solver setup at
 // the first step after IDAInit/IDAReInit, whenever cj = α/h left
-// [cj_last·(1 − dcj)/(1 + dcj), cj_last·(1 + dcj)/(1 − dcj)] = [0.6, 1.67]
-// (dcj = 0.25, IDASetDeltaCjLSetup) and when its Newton solver asks again
-// after a failure; every setup evaluates J = ∂G/∂y + cj·∂G/∂y' in full,
+// [cj_last·(1 − dcj)/(1 + dcj), cj_last·(1 + dcj)/(1 − dcj)] (dcj:
+// IDASetDeltaCjLSetup, IntegratorOptions::newton_dcj, --newton-dcj; at IDA's
+// default 0.25 the band is [0.6, 1.67]·cj_last) and when its Newton solver
+// asks again after a failure; every setup evaluates J = ∂G/∂y + cj·∂G/∂y' in full,
 // because the matrix mixes the two parts. CVODE keeps a saved Jacobian and
 // only re-forms I − γJ when γ changed (cvode_ls.c, cvLsSetup:
 //     jbad = nst == 0 || nst >= nstlj + msbj || (convfail == CV_FAIL_BAD_J
@@ -49,7 +50,9 @@
 //
 // kMaxAge = 20 steps, not CVODE's 51: IDA's own rule already re-uses the
 // factored matrix for as many steps as cj stays in range, so a re-form is
-// asked for only when the step size changed by a factor 5/3; the varying part
+// asked for only when the step size (or order) moved cj out of the band, by a
+// factor (1 + dcj)/(1 − dcj) (5/3 at 0.25; any dcj in (0, 1): the rule here
+// does not depend on it, only how often IDA asks); the varying part
 // it keeps has already aged over those steps (grid models: a limiter, a load
 // switching to constant impedance change ∂G/∂y between events without a
 // restart). 20 keeps the rate of fresh evaluations at about one in 20 steps

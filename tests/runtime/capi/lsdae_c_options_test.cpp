@@ -48,6 +48,7 @@ TEST(CApiOptions, InitGivesTheSimulationDefaults) {
   EXPECT_TRUE(std::isnan(options.max_step));
   EXPECT_EQ(options.max_steps, 100000);
   EXPECT_EQ(options.eliminate, 1) << "--eliminate auto, the default";
+  EXPECT_TRUE(std::isnan(options.newton_dcj));
   const lsdae::SimulationOptions o = lsdae::capi::to_simulation_options(&options), d;
   EXPECT_EQ(o.constraints, d.constraints);
   EXPECT_EQ(o.projection_tolerance, d.projection_tolerance);
@@ -58,6 +59,7 @@ TEST(CApiOptions, InitGivesTheSimulationDefaults) {
   EXPECT_EQ(o.threads, d.threads);
   EXPECT_EQ(o.max_steps, d.max_steps);
   EXPECT_EQ(o.eliminate_linear, d.eliminate_linear);
+  EXPECT_EQ(o.newton_dcj, d.newton_dcj);
   EXPECT_FALSE(o.stop_time.has_value());
 }
 
@@ -140,6 +142,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"projection_tolerance_inf", [](lsdae_options& o) { o.projection_tolerance = inf; },
                   "projection_tolerance = inf is not a finite number"},
         BadOption{"max_step", [](lsdae_options& o) { o.max_step = -0.5; }, "max_step = -0.5"},
+        BadOption{"newton_dcj", [](lsdae_options& o) { o.newton_dcj = 1.0; },
+                  "newton_dcj = 1 is out of range: the cj band of IDA's Newton matrix must be greater than 0 and "
+                  "less than 1 → e.g. options.newton_dcj = 0.4"},
+        BadOption{"newton_dcj_inf", [](lsdae_options& o) { o.newton_dcj = -inf; }, "newton_dcj = -inf"},
         BadOption{"threads", [](lsdae_options& o) { o.threads = -2; }, "threads = -2 is out of range: the thread count must be a whole number from 1 to 1024"},
         // <= 0 is refused, as `lsdae simulate --max-steps 0` is (it used to mean the default here).
         BadOption{"max_steps_zero", [](lsdae_options& o) { o.max_steps = 0; }, "max_steps = 0 is out of range"},
@@ -316,6 +322,28 @@ TEST(CApiOptions, MaxStepReachesTheSimulation) {
   EXPECT_LT(unlimited, 200);
   EXPECT_EQ(steps(0.0), unlimited);
   EXPECT_GE(steps(1e-3), 500) << "0.5 s in steps of at most 1e-3 s";
+}
+
+// IDA's cj band (IDASetDeltaCjLSetup): a wider one, fewer linear-solver setups
+// (HelloWorld_ode, 1 s: 26 at IDA's 0.25, 14 at 0.5).
+TEST(CApiOptions, NewtonDcjReachesIda) {
+  auto setups = [](double dcj) {
+    lsdae_options options = defaults();
+    options.newton_dcj = dcj;
+    lsdae_simulation* sim = open("HelloWorld_ode", options);
+    if (sim == nullptr) return -1L;
+    lsdae_stats stats{};
+    double t = 0;
+    if (lsdae_initialize(sim) != LSDAE_OK || lsdae_advance_to(sim, 1.0, &t) != LSDAE_OK ||
+        lsdae_statistics(sim, &stats) != LSDAE_OK)
+      ADD_FAILURE() << lsdae_last_error(sim);
+    lsdae_free(sim);
+    return stats.linear_solver_setups;
+  };
+  const long by_default = setups(nan);
+  EXPECT_GT(by_default, 0);
+  EXPECT_EQ(setups(0.25), by_default) << "NaN is IDA's 0.25";
+  EXPECT_LT(setups(0.5), by_default);
 }
 
 }  // namespace

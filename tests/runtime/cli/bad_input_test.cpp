@@ -84,6 +84,9 @@ TEST_F(BadInputTest, AbsurdTimesAndLimitsAreUsageErrorsBeforeAnyOutput) {
       {{"--max-step", "-1"}, "simulate --max-step: \"-1\" is out of range: the largest step size (0: no limit) must "
                              "be at least 0 → e.g. --max-step 0.001"},
       {{"--max-step", "inf"}, "simulate --max-step: \"inf\" is not a finite number"},
+      {{"--newton-dcj", "1"}, "simulate --newton-dcj: \"1\" is out of range: the cj band of IDA's Newton matrix must "
+                              "be greater than 0 and less than 1 → e.g. --newton-dcj 0.4"},
+      {{"--newton-dcj", "0"}, "simulate --newton-dcj: \"0\" is out of range"},
       {{"--threads", "0"}, "simulate --threads: \"0\" is out of range: the thread count must be a whole number from 1 "
                            "to 1024"},
       {{"--max-rows", "0"}, "simulate --max-rows: \"0\" is out of range"},

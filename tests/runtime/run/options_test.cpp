@@ -107,7 +107,8 @@ TEST(OptionsTable, SettingsReachEverySimulationOption) {
        {"output_interval", std::string("0.1"), ""}, {"jacobian", std::string("check"), ""},
        {"threads", std::string("1e1"), ""},       {"klu_ordering", std::string("metis"), ""},
        {"row_order", std::string("declared"), ""}, {"max_steps", std::string("50"), ""},
-       {"max_step", std::string("0.01"), ""},     {"constraints", std::string("none"), ""},
+       {"max_step", std::string("0.01"), ""},     {"newton_dcj", std::string("0.4"), ""},
+       {"constraints", std::string("none"), ""},
        {"projection_tolerance", std::string("1e-7"), ""}, {"reselect", false, ""},
        {"eliminate", std::string("auto"), ""},    {"linear_solver", std::string("dense"), ""},
        {"coloring", false, ""},                   {"constant_entries", false, ""},
@@ -129,6 +130,8 @@ TEST(OptionsTable, SettingsReachEverySimulationOption) {
   EXPECT_FALSE(o.match_rows);
   EXPECT_EQ(o.max_steps, 50);
   EXPECT_EQ(o.max_step, 0.01);
+  EXPECT_EQ(o.newton_dcj, 0.4);
+  EXPECT_EQ(d.newton_dcj, 0.25) << "IDA's own default";
   EXPECT_EQ(o.constraints, ConstraintMethod::none);
   EXPECT_EQ(o.projection_tolerance, 1e-7);
   EXPECT_FALSE(o.reselect);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lsdae/error.h"
 #include "lsdae/simulation.h"
 #include "sampled_run.h"
 #include "simulation/ida/jacobian_reuse.h"
@@ -122,6 +123,22 @@ TEST_P(JacobianReuseRuns, ReformsAndAgreesWithFreshJacobians) {
 
 INSTANTIATE_TEST_SUITE_P(SemiExplicit, JacobianReuseRuns,
                          ::testing::Values("PowerGrid_case39_semi_explicit", "BouncingBall_ode"));
+
+// IDA's cj band (--newton-dcj) set in SimulationOptions directly, past the
+// options table's check: the integrator refuses it in the house's shape.
+TEST(NewtonDcj, OutOfRangeIsAUsageError) {
+  SimulationOptions options;
+  options.newton_dcj = 1.0;
+  try {
+    test::run_sampled("BouncingBall_ode", options, 2);
+    ADD_FAILURE() << "newton_dcj = 1 was taken";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(std::string(e.what()).find("(newton_dcj) 1 is out of range: it must be greater than 0 and less than 1 → "),
+              std::string::npos)
+        << e.what();
+  }
+}
 
 }  // namespace
 }  // namespace lsdae

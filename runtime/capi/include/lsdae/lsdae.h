@@ -131,6 +131,8 @@ typedef struct {
   int klu_reanalyze;                /* 0: KLU's analysis kept at events (init); 1: redone at each (a baseline) */
   /* -- appended: Jacobian reuse (--jacobian-reuse) -- */
   int jacobian_reuse;               /* 1: the last Jacobian re-formed for a new cj where possible (init); 0: fresh */
+  /* -- appended: IDA's cj band for a new Newton matrix (--newton-dcj) -- */
+  double newton_dcj;                /* greater than 0 and less than 1; NaN: default (init: NaN, 0.25) */
 } lsdae_options;
 
 /* SimulationStats as plain numbers (counters: for the whole run so far). */

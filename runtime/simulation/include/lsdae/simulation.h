@@ -125,6 +125,11 @@ struct SimulationOptions {
   // integrates every unknown.
   bool eliminate_linear = true;
   double max_step = 0.0;                        // 0: no limit
+  // IDA's band for a new Newton matrix (IDASetDeltaCjLSetup, --newton-dcj): no
+  // linear-solver setup (a Jacobian evaluated or re-formed, a KLU
+  // refactorization) while cj = α/h stays within a factor (1 + d)/(1 − d) of
+  // the last setup's; 0 < d < 1, 0.25 IDA's default.
+  double newton_dcj = 0.25;
 };
 
 struct JacobianCheck {
