@@ -89,15 +89,27 @@ void check_at(ResidualFunction& f, const structure::Pattern& pattern, const stru
     claimed[part].assign(nnz, 0.0);
     noise_of[part].assign(nnz, 0.0);
     judged[part].assign(nnz, false);
+    // The directional derivatives of every colour first, all at the point:
+    // between two of them the model stays at the point, so a model that
+    // caches its partials per point computes them once per part, not once
+    // per colour (the moves below would change the point in between).
+    std::vector<char> claimed_colour(coloring.colors, 0);
+    if (directional)
+      for (std::size_t g = 0; g < coloring.colors; ++g) {
+        const auto columns = coloring.group(g);
+        if (columns.empty()) continue;
+        ++check.directional_calls;
+        if (f.jacobian_columns_split(point.t, point.y, point.yp, derivative ? 0.0 : 1.0, derivative ? 1.0 : 0.0,
+                                     columns, jv) != EvalStatus::ok)
+          continue;
+        claimed_colour[g] = 1;
+        for (std::size_t c : columns)
+          for (std::size_t p = col_ptr[c]; p < col_ptr[c + 1]; ++p) claimed[part][p] = jv[row_idx[p]];
+      }
     for (std::size_t g = 0; g < coloring.colors; ++g) {
       const auto columns = coloring.group(g);
       if (columns.empty() || !mover.central(columns, derivative, 1.0, half, noise)) continue;
-      bool have_claim = false;
-      if (directional) {
-        ++check.directional_calls;
-        have_claim = f.jacobian_columns_split(point.t, point.y, point.yp, derivative ? 0.0 : 1.0,
-                                              derivative ? 1.0 : 0.0, columns, jv) == EvalStatus::ok;
-      }
+      const bool have_claim = claimed_colour[g] != 0;
       double largest_step = 0.0;
       for (std::size_t c : columns) {
         const double h = mover.step(c, derivative);
@@ -107,7 +119,7 @@ void check_at(ResidualFunction& f, const structure::Pattern& pattern, const stru
           column_in_row[r] = c;
           measured[part][p] = half[r] / h;
           noise_of[part][p] = noise[r] / h;
-          claimed[part][p] = have_claim ? jv[r] : measured[part][p];
+          if (!have_claim) claimed[part][p] = measured[part][p];
           judged[part][p] = have_claim;
           row_scale[r] = std::max({row_scale[r], std::fabs(measured[part][p]), std::fabs(claimed[part][p])});
         }
