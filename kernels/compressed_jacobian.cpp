@@ -54,6 +54,27 @@ CompressedJacobian::CompressedJacobian(const structure::Pattern& pattern, const 
     w.yp.resize(n);
     w.r.resize(n);
   }
+  colour_rows();
+}
+
+void CompressedJacobian::colour_rows() {
+  const structure::Coloring& coloring = constants_ != nullptr ? *varying_ : coloring_;
+  const auto& col_ptr = pattern_.col_ptr();
+  const auto& row_idx = pattern_.row_idx();
+  std::vector<bool> seen(pattern_.rows(), false);
+  colour_rows_start_.assign(1, 0);
+  colour_rows_.clear();
+  for (std::size_t color = 0; color < coloring.colors; ++color) {
+    const std::size_t begin = colour_rows_.size();
+    for (std::size_t j : coloring.group(color))
+      for (std::size_t p = col_ptr[j]; p < col_ptr[j + 1]; ++p)
+        if ((constants_ == nullptr || !is_constant_[p]) && !seen[row_idx[p]]) {
+          seen[row_idx[p]] = true;
+          colour_rows_.push_back(row_idx[p]);
+        }
+    for (std::size_t k = begin; k < colour_rows_.size(); ++k) seen[colour_rows_[k]] = false;
+    colour_rows_start_.push_back(colour_rows_.size());
+  }
 }
 
 void CompressedJacobian::set_constant_entries(const ConstantEntries& entries, const structure::Coloring& varying) {
@@ -93,6 +114,7 @@ void CompressedJacobian::set_constant_entries(const ConstantEntries& entries, co
     constants_ = nullptr;
     varying_ = nullptr;
     colour_finite_difference_columns();
+    colour_rows();
     return;
   }
   constants_ = &entries;
@@ -120,6 +142,7 @@ void CompressedJacobian::set_constant_entries(const ConstantEntries& entries, co
       for (std::size_t p = col_ptr[j]; p < col_ptr[j + 1]; ++p) owner[row_idx[p]] = structure::no_index;
   }
   colour_finite_difference_columns();
+  colour_rows();
 }
 
 CompressedJacobian::RunConstants CompressedJacobian::run_constants() const {
@@ -380,6 +403,10 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
   // (set_finite_difference_columns), per colour of `coloring`.
   const bool mixed = !finite_difference_colour_.empty();
   int worst = 0;
+  // Each pool object is written the point at its first colour only: its
+  // later colours in this loop are at the same point and nothing else uses
+  // it in between (jacobian_columns_at_rows's same_point).
+  for (Workspace& w : work_) w.at_point = false;
 
 #pragma omp parallel for num_threads(static_cast<int>(threads_)) schedule(dynamic, 1) reduction(max : worst)
   for (long c = 0; c < colors; ++c) {
@@ -387,12 +414,19 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
     Workspace& w = work_[tid];
     auto group = coloring.group(static_cast<std::size_t>(c));
     if (mixed && finite_difference_colour_[static_cast<std::size_t>(c)]) {
+      w.at_point = false;  // the quotient moves the point
       const EvalStatus status = difference_quotient(*pool[tid], w, point, group, skip_constant, values);
       if (status != EvalStatus::ok) worst = std::max(worst, status == EvalStatus::fatal ? 2 : 1);
       else if (skip_constant) correct_quotient(static_cast<std::size_t>(c), w, point, values);
       continue;
     }
-    EvalStatus status = pool[tid]->jacobian_columns(point.t, point.y, point.yp, point.cj, group, w.r);
+    const std::span<const std::size_t> rows(colour_rows_.data() + colour_rows_start_[static_cast<std::size_t>(c)],
+                                            colour_rows_.data() + colour_rows_start_[static_cast<std::size_t>(c) + 1]);
+    EvalStatus status = rows.empty()
+                            ? pool[tid]->jacobian_columns(point.t, point.y, point.yp, point.cj, group, w.r)
+                            : pool[tid]->jacobian_columns_at_rows(point.t, point.y, point.yp, 1.0, point.cj, group,
+                                                                  rows, w.at_point, w.r);
+    w.at_point = status == EvalStatus::ok;
     if (status != EvalStatus::ok) {
       worst = std::max(worst, status == EvalStatus::fatal ? 2 : 1);
       continue;

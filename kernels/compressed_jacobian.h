@@ -72,7 +72,11 @@
 // Output: the values of J in the CSC order of `pattern` (col_ptr/row_idx),
 // which is what SUNDIALS' CSC SUNSparseMatrix and KLU store.
 // Cost: colours × (one evaluation + O(n)) work; O(threads · n) workspace,
-// allocated once in the constructor. evaluate_* allocate nothing.
+// allocated once in the constructor. evaluate_* allocate nothing. A
+// directional evaluation asks each colour for the rows its entries need only
+// (jacobian_columns_at_rows; the rows per colour kept, O(nnz)): on a model
+// whose directional derivative costs O(unknowns asked) that is O(nnz) for
+// all colours together instead of O(colours · n).
 #ifndef LSDAE_KERNELS_COMPRESSED_JACOBIAN_H
 #define LSDAE_KERNELS_COMPRESSED_JACOBIAN_H
 
@@ -200,6 +204,7 @@ class CompressedJacobian {
  private:
   struct Workspace {
     std::vector<double> y, yp, r;
+    bool at_point = false;  // this thread's pool object holds the point of the running evaluation
   };
   // A constant entry `constant` of a colour's column, in the row of the
   // varying entry `varying` of another column of the same colour.
@@ -225,10 +230,16 @@ class CompressedJacobian {
   // finite_difference_colour_ from finite_difference_columns_ over the
   // colouring each Jacobian evaluates.
   void colour_finite_difference_columns();
+  // colour_rows_ over the colouring each Jacobian evaluates.
+  void colour_rows();
   const ConstantEntries* constants_ = nullptr;
   const structure::Coloring* varying_ = nullptr;
   std::vector<bool> finite_difference_columns_;  // per column (empty: none)
   std::vector<bool> finite_difference_colour_;   // per evaluated colour (empty: none)
+  // Per evaluated colour, the rows of the entries it takes (constant ones
+  // aside), CSR-like: all a directional evaluation reads of its column sum
+  // (ResidualFunction::jacobian_columns_at_rows).
+  std::vector<std::size_t> colour_rows_start_, colour_rows_;
   std::size_t finite_difference_colours_ = 0;
   std::size_t constant_count_ = 0;
   bool constants_valid_ = false, has_segment_ = false, run_valid_ = false;

@@ -93,15 +93,26 @@ void check_at(ResidualFunction& f, const structure::Pattern& pattern, const stru
     // between two of them the model stays at the point, so a model that
     // caches its partials per point computes them once per part, not once
     // per colour (the moves below would change the point in between).
+    // Only the rows the colour's entries are in are asked for (a row sees at
+    // most one column of a colour: no duplicates).
     std::vector<char> claimed_colour(coloring.colors, 0);
+    std::vector<std::size_t> colour_rows;
+    colour_rows.reserve(rows);
+    bool at_point = false;  // f holds the point (its last call, at the point, returned ok)
     if (directional)
       for (std::size_t g = 0; g < coloring.colors; ++g) {
         const auto columns = coloring.group(g);
         if (columns.empty()) continue;
+        colour_rows.clear();
+        for (std::size_t c : columns)
+          for (std::size_t p = col_ptr[c]; p < col_ptr[c + 1]; ++p) colour_rows.push_back(row_idx[p]);
+        if (colour_rows.empty()) continue;  // nothing to judge in this colour
         ++check.directional_calls;
-        if (f.jacobian_columns_split(point.t, point.y, point.yp, derivative ? 0.0 : 1.0, derivative ? 1.0 : 0.0,
-                                     columns, jv) != EvalStatus::ok)
-          continue;
+        const bool same_point = at_point;
+        at_point = f.jacobian_columns_at_rows(point.t, point.y, point.yp, derivative ? 0.0 : 1.0,
+                                              derivative ? 1.0 : 0.0, columns, colour_rows, same_point,
+                                              jv) == EvalStatus::ok;
+        if (!at_point) continue;
         claimed_colour[g] = 1;
         for (std::size_t c : columns)
           for (std::size_t p = col_ptr[c]; p < col_ptr[c + 1]; ++p) claimed[part][p] = jv[row_idx[p]];

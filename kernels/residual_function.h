@@ -64,6 +64,20 @@ class ResidualFunction {
     if (y_seed != 1.0) return EvalStatus::fatal;
     return jacobian_columns(t, y, yp, yp_seed, columns, jv);
   }
+  // jacobian_columns_split for a caller that reads only `rows` of jv (no
+  // duplicates; the rows the columns reach in its pattern): an
+  // implementation may compute those alone, and the other entries of jv are
+  // then unspecified. Empty `rows`: every row. `same_point`: the caller
+  // vouches that this object's previous call was at bitwise this (t, y, y')
+  // and returned ok, and that nothing else used the object since (a run of
+  // colours at one point), so an implementation need not write the point
+  // into its model again. Default: jacobian_columns_split (every row).
+  virtual EvalStatus jacobian_columns_at_rows(double t, std::span<const double> y, std::span<const double> yp,
+                                              double y_seed, double yp_seed, std::span<const std::size_t> columns,
+                                              std::span<const std::size_t> /*rows*/, bool /*same_point*/,
+                                              std::span<double> jv) {
+    return jacobian_columns_split(t, y, yp, y_seed, yp_seed, columns, jv);
+  }
   // One nonzero of ∂G/∂y' (row, column, value).
   struct DerivativeEntry {
     std::size_t row = 0, column = 0;

@@ -75,6 +75,7 @@ ModelResidual::ModelResidual(Instance& instance, const ModelDae& dae, const stru
   unknown_vrs_ = row_vrs_;
   if (!fully_implicit_) unknown_vrs_.insert(unknown_vrs_.end(), derivative_vrs_.begin(), derivative_vrs_.end());
   sensitivity_.resize(unknown_vrs_.size());
+  asked_vrs_.reserve(rows_.size());
   known_vrs_.reserve(2 * n + m);
   seeds_.reserve(2 * n + m);
   direct_.resize(n);
@@ -186,12 +187,28 @@ kernels::EvalStatus ModelResidual::jacobian_columns(double t, std::span<const do
 kernels::EvalStatus ModelResidual::jacobian_columns_split(double t, std::span<const double> y,
                                                         std::span<const double> yp, double y_seed, double yp_seed,
                                                         std::span<const std::size_t> columns, std::span<double> jv) {
+  return directional(t, y, yp, y_seed, yp_seed, columns, {}, false, jv);
+}
+
+kernels::EvalStatus ModelResidual::jacobian_columns_at_rows(double t, std::span<const double> y,
+                                                          std::span<const double> yp, double y_seed, double yp_seed,
+                                                          std::span<const std::size_t> columns,
+                                                          std::span<const std::size_t> rows, bool same_point,
+                                                          std::span<double> jv) {
+  return directional(t, y, yp, y_seed, yp_seed, columns, rows, same_point, jv);
+}
+
+kernels::EvalStatus ModelResidual::directional(double t, std::span<const double> y, std::span<const double> yp,
+                                               double y_seed, double yp_seed, std::span<const std::size_t> columns,
+                                               std::span<const std::size_t> rows, bool same_point,
+                                               std::span<double> jv) {
   if (!synthesis_.empty())  // has_jacobian_columns() is false
     throw Error(ErrorKind::internal, "simulation: directional derivatives requested for synthesized rows");
   if (state_stands_for_derivative_)  // Fmu::directional_derivatives_available() is false for this form
     throw Error(ErrorKind::internal, "simulation: directional derivatives requested for the OpenModelica form, "
                                      "where a state's value reference stands for x and ẋ");
-  if (auto s = apply(t, y, yp); s != kernels::EvalStatus::ok) return s;
+  if (!same_point)
+    if (auto s = apply(t, y, yp); s != kernels::EvalStatus::ok) return s;
   known_vrs_.clear();
   seeds_.clear();
   std::fill(direct_.begin(), direct_.end(), 0.0);
@@ -217,17 +234,37 @@ kernels::EvalStatus ModelResidual::jacobian_columns_split(double t, std::span<co
       case UnknownKind::algebraic: seed(algebraic_vrs_[u.index], y_seed); break;
     }
   }
+  const std::size_t f_offset = row_vrs_.size();
+  // The unknown (a position in unknown_vrs_) whose sensitivity row k reads.
+  auto unknown_of = [&](const Row& row) {
+    return row.kind == RowKind::model_variable ? row.index : f_offset + row.index;
+  };
+  if (rows.empty()) {
+    if (known_vrs_.empty()) {
+      std::fill(sensitivity_.begin(), sensitivity_.end(), 0.0);
+    } else if (instance_.get_directional_derivative(unknown_vrs_, known_vrs_, seeds_, sensitivity_) ==
+               CallStatus::discard) {
+      return kernels::EvalStatus::recoverable;
+    }
+    for (std::size_t k = 0; k < rows_.size(); ++k) {
+      const Row& row = rows_[k];
+      jv[k] = row.kind == RowKind::model_variable ? sensitivity_[row.index]
+                                                : direct_[row.index] - sensitivity_[unknown_of(row)];
+    }
+    return kernels::EvalStatus::ok;
+  }
+  // Only the unknowns of `rows` asked (capacity reserved: no allocation).
+  asked_vrs_.clear();
+  for (std::size_t k : rows) asked_vrs_.push_back(unknown_vrs_[unknown_of(rows_[k])]);
+  const std::span<double> asked(sensitivity_.data(), asked_vrs_.size());
   if (known_vrs_.empty()) {
-    std::fill(sensitivity_.begin(), sensitivity_.end(), 0.0);
-  } else if (instance_.get_directional_derivative(unknown_vrs_, known_vrs_, seeds_, sensitivity_) ==
-             CallStatus::discard) {
+    std::fill(asked.begin(), asked.end(), 0.0);
+  } else if (instance_.get_directional_derivative(asked_vrs_, known_vrs_, seeds_, asked) == CallStatus::discard) {
     return kernels::EvalStatus::recoverable;
   }
-  const std::size_t f_offset = row_vrs_.size();
-  for (std::size_t k = 0; k < rows_.size(); ++k) {
-    const Row& row = rows_[k];
-    jv[k] = row.kind == RowKind::model_variable ? sensitivity_[row.index]
-                                              : direct_[row.index] - sensitivity_[f_offset + row.index];
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows_[rows[i]];
+    jv[rows[i]] = row.kind == RowKind::model_variable ? asked[i] : direct_[row.index] - asked[i];
   }
   return kernels::EvalStatus::ok;
 }

@@ -79,6 +79,14 @@ class ModelResidual final : public kernels::ResidualFunction {
   kernels::EvalStatus jacobian_columns_split(double t, std::span<const double> y, std::span<const double> yp,
                                              double y_seed, double yp_seed, std::span<const std::size_t> columns,
                                              std::span<double> jv) override;
+  // The FMU asked for the sensitivities of the variables of `rows` only
+  // (fmi3GetDirectionalDerivative with those unknowns), and with
+  // `same_point` the point not written again: O(rows) per call on this side
+  // instead of O(unknowns).
+  kernels::EvalStatus jacobian_columns_at_rows(double t, std::span<const double> y, std::span<const double> yp,
+                                               double y_seed, double yp_seed, std::span<const std::size_t> columns,
+                                               std::span<const std::size_t> rows, bool same_point,
+                                               std::span<double> jv) override;
 
   // The values the invariant rows keep (per DaeInput invariant): an invariant
   // row is I_i − value_i, so it vanishes where the invariant has the value it
@@ -120,6 +128,10 @@ class ModelResidual final : public kernels::ResidualFunction {
   };
 
  private:
+  // jacobian_columns_split (rows empty: every row) and jacobian_columns_at_rows.
+  kernels::EvalStatus directional(double t, std::span<const double> y, std::span<const double> yp, double y_seed,
+                                  double yp_seed, std::span<const std::size_t> columns,
+                                  std::span<const std::size_t> rows, bool same_point, std::span<double> jv);
   enum class RowKind : unsigned char { model_variable, state_equation, synthesized };
   struct Row {
     RowKind kind;
@@ -141,7 +153,7 @@ class ModelResidual final : public kernels::ResidualFunction {
   std::vector<double> invariant_offset_;              // … and the value subtracted
   std::vector<ValueReference> state_vrs_, derivative_vrs_, algebraic_vrs_, row_vrs_;
   std::vector<double> x_, xdot_, z_, row_values_, f_;
-  std::vector<ValueReference> known_vrs_, unknown_vrs_;
+  std::vector<ValueReference> known_vrs_, unknown_vrs_, asked_vrs_;
   std::vector<double> seeds_, sensitivity_;
   bool directional_trusted_ = true;  // distrust_directional()
   std::vector<double> direct_;  // semi-explicit: the ẋ part of a state row's column sum

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -117,6 +118,34 @@ TEST_P(ConstantJacobian, AssembledMatrixEqualsTheEntryByEntryOne) {
 
   const structure::Pattern& pattern = p.structure.iteration;
   const structure::Coloring& coloring = *p.structure.coloring;
+  if (p.residual->has_jacobian_columns()) {
+    // The FMU asked for a colour's rows only (jacobian_columns_at_rows),
+    // the point written at the first colour only: bitwise the full call's
+    // values at those rows, for each part and the iteration matrix.
+    std::vector<double> y, yp, full(pattern.cols()), rows_only(pattern.cols());
+    make_point(p, 1.0, y, yp);
+    std::vector<std::size_t> rows;
+    for (const auto& [ys, yps] : {std::pair{1.0, 0.0}, std::pair{0.0, 1.0}, std::pair{1.0, 37.5}}) {
+      bool at_point = false;
+      for (std::size_t g = 0; g < coloring.colors; ++g) {
+        rows.clear();
+        for (std::size_t c : coloring.group(g))
+          for (std::size_t q = pattern.col_ptr()[c]; q < pattern.col_ptr()[c + 1]; ++q)
+            rows.push_back(pattern.row_idx()[q]);
+        if (rows.empty()) continue;
+        if (p.residual->jacobian_columns_at_rows(t0, y, yp, ys, yps, coloring.group(g), rows, at_point, rows_only) !=
+            kernels::EvalStatus::ok)
+          break;
+        at_point = true;
+        ASSERT_EQ(p.residual->jacobian_columns_split(t0, y, yp, ys, yps, coloring.group(g), full),
+                  kernels::EvalStatus::ok);
+        for (std::size_t r : rows)
+          ASSERT_EQ(std::memcmp(&rows_only[r], &full[r], sizeof(double)), 0)
+              << GetParam() << ": colour " << g << ", row " << r << ", seeds " << ys << "/" << yps << ": "
+              << rows_only[r] << " against " << full[r];
+      }
+    }
+  }
   kernels::ConstantEntries entries =
       simulation::classify_jacobian_entries(p.dae, p.structure.analysis.system, *p.structure.index1, pattern);
   {
