@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -40,6 +41,21 @@ class RecordingBuilder final : public Builder {
     if (name.empty() || taken)
       throw std::invalid_argument("declare: log category \"" + name + "\" is empty or declared twice");
     d_.log_categories.emplace_back(name, description);
+  }
+
+  void expect_variables(std::size_t count) override {
+    if (expected_ || d_.variables.size() != 1)
+      throw std::invalid_argument("declare: expect_variables() after the first variable or twice");
+    expected_ = count;
+    // + the DAE enable switch describe() may add after declare().
+    d_.variables.reserve(d_.variables.size() + count + 1);
+  }
+  // Throws when expect_variables() announced another count than declare() added.
+  void check_expected() const {
+    const std::size_t declared = d_.variables.size() - 1;  // without time
+    if (expected_ && *expected_ != declared)
+      throw std::invalid_argument("declare: expect_variables(" + std::to_string(*expected_) + ") but " +
+                                  std::to_string(declared) + " variables were declared");
   }
 
   ValueRef add(Variable v) override {
@@ -114,6 +130,7 @@ class RecordingBuilder final : public Builder {
   }
   Description& d_;
   std::set<std::string> names_{"time"};
+  std::optional<std::size_t> expected_;
 };
 
 std::uint64_t fnv1a(const std::string& text) {
@@ -250,6 +267,7 @@ Description describe(Model& model, const Config& config) {
   d.openmodelica_form = implicit_form == "openmodelica";
   RecordingBuilder builder(d);
   model.declare(builder);
+  builder.check_expected();
 
   // Collect the state/derivative pairs in declaration order of the derivatives.
   for (const Variable& v : d.variables) {

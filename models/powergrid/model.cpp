@@ -112,6 +112,11 @@ class PowerGrid final : public Model {
     b.provides_partials();
     b.has_time_events();
     const std::size_t nm = grid_.machines.size(), n = grid_.bus_number.size();
+    // What follows, counted (kit::Builder::expect_variables): per machine
+    // delta, omega, their derivatives and H (and with the fully implicit form
+    // two residuals), per bus Vr, Vi and two residuals, four flags and seven
+    // fault and trip parameters.
+    b.expect_variables(nm * (form_ == Form::fully_implicit ? 7 : 5) + 4 * n + 11);
 
     delta_.resize(nm);
     omega_.resize(nm);

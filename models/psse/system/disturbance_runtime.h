@@ -65,6 +65,10 @@ class DisturbanceRuntime {
 
   // FMU parameters (with the spec's values as starts) and the discrete flags.
   void declare(kit::Builder& b);
+  // The number of variables declare() adds.
+  std::size_t variable_count() const {
+    return 6 * (spec_.faults.size() + spec_.trips.size()) + 5 * (spec_.gen_trips.size() + spec_.load_steps.size());
+  }
 
   // From the parameters in v; throws std::invalid_argument (header comment).
   void resolve(const double* v, ActiveDisturbances& out) const;

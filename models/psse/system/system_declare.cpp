@@ -48,6 +48,17 @@ void System::Impl::declare(kit::Builder& b) {
   b.has_time_events();
   b.form(form);
   const std::size_t n = net.buses.size();
+  const bool implicit = form == kit::Form::fully_implicit;
+  // The count of what follows, so that the kit sizes its list once
+  // (kit::Builder::expect_variables; describe() checks it): per bus Vr, Vi,
+  // res_re, res_im; per slot its states, their derivatives (and with the
+  // fully implicit form their residuals), algebraics and their residuals,
+  // parameters, a mode and an indicator per limiter; the held constants,
+  // the disturbances, and the five limits/islands variables.
+  std::size_t count = 4 * n + constants.size() + disturbances.variable_count() + 5;
+  for (const SlotState& s : slots)
+    count += (implicit ? 3 : 2) * s.x0.size() + 2 * s.z0.size() + s.p0.size() + 2 * s.mode0.size();
+  b.expect_variables(count);
   vr.assign(n, kNoRef);
   vi.assign(n, kNoRef);
   for (std::size_t i = 0; i < n; ++i) {
@@ -147,7 +158,6 @@ void System::Impl::declare(kit::Builder& b) {
     res_re[i] = b.residual_variable(bus + "res_re", "current balance, real part");
     res_im[i] = b.residual_variable(bus + "res_im", "current balance, imaginary part");
   }
-  const bool implicit = form == kit::Form::fully_implicit;
   for (SlotState& s : slots) {
     s.g_vr.clear();
     s.rx_vr.clear();
