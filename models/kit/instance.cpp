@@ -78,6 +78,16 @@ Instance::Instance(std::string name, const std::string& token, const std::string
     clocked_[vr] = desc_.variables[vr].clocks.empty() ? 0 : 1;
     is_float64_[vr] = desc_.variables[vr].type == VarType::float64 && clocked_[vr] == 0 ? 1 : 0;
   }
+  // compute()'s knowns (model.h): the continuous states, and in DAE mode also
+  // the manifest's algebraic variables (and a fully implicit model's
+  // derivatives); the time (value reference 0) is read from time_.
+  knowns_apply_ = desc_.clocks.empty() && !desc_.openmodelica_form;
+  knowns_ode_.assign(desc_.variables.size() + 1, 0);
+  knowns_ode_[0] = 1;
+  for (ValueRef x : desc_.states) knowns_ode_[x] = is_float64_[x];
+  knowns_dae_ = knowns_ode_;
+  for (std::size_t vr = 0; vr < desc_.variables.size(); ++vr)
+    if (desc_.settable_in_dae_mode(static_cast<ValueRef>(vr))) knowns_dae_[vr] = is_float64_[vr];
   load_start_values();
   reset_clocks();
   initial_internal_state_ = model_->internal_state();

@@ -21,7 +21,14 @@
 // model (an exception) returns fmi3Error with its message.
 //
 // Evaluation is lazy: every setter marks the instance dirty; the first getter
-// of a calculated value runs Model::compute once. fmi3GetEventIndicators at a
+// of a calculated value runs Model::compute once. fmi3GetFloat64 of knowns
+// alone (model.h, compute()'s contract: the time, the continuous states and,
+// in DAE mode, the manifest's algebraic variables and a fully implicit
+// model's derivatives) in Continuous-Time or Event Mode reads them without
+// it: an importer's output rows and its reading of the values an event left
+// (PsseGrid's event solve) would otherwise evaluate the whole model once
+// each, for values compute() cannot change (knowns_now(); not with clocks,
+// whose partitions compute() activates, nor in the OpenModelica form). fmi3GetEventIndicators at a
 // point not yet computed runs Model::compute_event_indicators instead (the
 // indicators alone where the model provides that; compute() by default), and
 // a later getter of any other calculated value at the same point still runs
@@ -221,6 +228,11 @@ class Instance {
   std::string set_refusal(fmi3ValueReference vr) const;
   // settable_now_ for the current mode and DAE switch (rebuilt when they changed).
   const std::vector<std::uint8_t>& settable_now();
+  // Whether every one of the n value references is a known of compute() now
+  // (header, "Evaluation is lazy"); false outside Continuous-Time and Event
+  // Mode, with clocks and in the OpenModelica form. Cost: one table look-up
+  // per reference.
+  bool knowns_only(const fmi3ValueReference vrs[], size_t n);
   Context context();
   void ensure_computed();
   // The event indicators of the current point (instance.h, "Evaluation is lazy").
@@ -323,6 +335,11 @@ class Instance {
   Mode settable_mode_ = Mode::terminated;
   bool settable_dae_ = false;
   bool settable_valid_ = false;
+  // Per value reference (+ a 0 for out-of-range ones): 1 when a known of
+  // compute() in DAE mode (knowns_dae_) / in ODE mode (knowns_ode_):
+  // knowns_only()'s tables, built at instantiation.
+  std::vector<std::uint8_t> knowns_dae_, knowns_ode_;
+  bool knowns_apply_ = false;  // no clocks, not the OpenModelica form
   std::vector<fmi3ValueReference> vr_scratch_[2];  // internal_vrs()
 
   // Per clock of desc_.clocks: what the instance knows of its timing.

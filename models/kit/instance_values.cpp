@@ -87,6 +87,15 @@ const std::vector<std::uint8_t>& Instance::settable_now() {
   return settable_now_;
 }
 
+bool Instance::knowns_only(const fmi3ValueReference vrs[], size_t n) {
+  if (!knowns_apply_ || (mode_ != Mode::continuous_time && mode_ != Mode::event)) return false;
+  const std::uint8_t* known = (dae_mode() ? knowns_dae_ : knowns_ode_).data();
+  const std::size_t count = desc_.variables.size();
+  unsigned all = 1;
+  for (size_t i = 0; i < n; ++i) all &= known[std::min<std::size_t>(vrs[i], count)];
+  return all != 0;
+}
+
 fmi3Status Instance::get_float64(const fmi3ValueReference vrs[], size_t n, double values[], size_t n_values) {
   if (n != n_values) {
     log(fmi3Error, "logStatusError", "fmi3GetFloat64: nValues (" + std::to_string(n_values) +
@@ -105,7 +114,8 @@ fmi3Status Instance::get_float64(const fmi3ValueReference vrs[], size_t n, doubl
     for (size_t i = 0; i < n; ++i)
       if (!check_vr("fmi3GetFloat64", vrs[i], VarType::float64) || !check_clocked_access("fmi3GetFloat64", vrs[i], false))
         return fmi3Error;
-  if (mode_ != Mode::instantiated && mode_ != Mode::configuration) ensure_computed();
+  if (mode_ != Mode::instantiated && mode_ != Mode::configuration && !computed_ && !knowns_only(vrs, n))
+    ensure_computed();
   f64_[0] = time_;  // value reference 0 is the independent variable
   const double* v = f64_.data();
   for (size_t i = 0; i < n; ++i) values[i] = v[vrs[i]];

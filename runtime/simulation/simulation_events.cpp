@@ -110,9 +110,12 @@ void Simulation::Impl::handle_event(simulation::EventLoop::Pending kind) {
   // variables and derivatives (reselect_at restarts itself when it switched).
   projection.after_event(*evaluation, t, session.y_to_move(), session.yp());
   if (!reselect_at(t, session.y(), session.yp(), true)) {
-    const bool agree = fmu_indicators_agree(t, fmu_algebraic);
+    // The FMU's point, built once: the indicators' check evaluates there and,
+    // when they disagree, the restart starts from it.
+    std::vector<double> fmu_y, fmu_yp;
+    const bool agree = fmu_indicators_agree(t, fmu_algebraic, fmu_y, fmu_yp);
     if (!(keep_step && agree && continue_after_event(t, y_before)))
-      restart_after_event(t, fmu_algebraic, keep_step, !agree);
+      restart_after_event(t, fmu_algebraic, keep_step, agree ? nullptr : &fmu_y, agree ? nullptr : &fmu_yp);
   }
   events.notify_after(t);
 }
@@ -130,10 +133,10 @@ bool Simulation::Impl::fmu_point(double t, const std::vector<double>& fmu_algebr
   return differs;
 }
 
-bool Simulation::Impl::fmu_indicators_agree(double t, const std::vector<double>& fmu_algebraic) {
+bool Simulation::Impl::fmu_indicators_agree(double t, const std::vector<double>& fmu_algebraic,
+                                            std::vector<double>& y, std::vector<double>& yp) {
   const std::size_t count = settings->indicators;
   if (fmu_algebraic.empty() || count == 0 || !session.has_integrator()) return true;
-  std::vector<double> y, yp;
   if (!fmu_point(t, fmu_algebraic, y, yp)) return true;
   // The FMU's values as it reports them (not IDA's view of them,
   // indicator_domains.h, which this must not disturb): the FMU's point
@@ -163,7 +166,7 @@ bool Simulation::Impl::continue_after_event(double t, const std::vector<double>&
 }
 
 void Simulation::Impl::restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step,
-                                           bool fmu_first) {
+                                           std::vector<double>* fmu_y, std::vector<double>* fmu_yp) {
   session.set_stop_time(events.stop_time());
   // After a state event that left the states alone, IDA's first step is the
   // last step it took (the one that passed the root) instead of its own tiny
@@ -179,11 +182,12 @@ void Simulation::Impl::restart_after_event(double t, const std::vector<double>& 
     return;
   }
   std::vector<double> y, yp;
-  if (fmu_first && fmu_point(t, fmu_algebraic, y, yp)) {
+  if (fmu_y != nullptr && fmu_yp != nullptr) {
     // The FMU's point first (handle_event: the indicators' domains differ at
-    // IDA's); IDA's own when IDACalcIC fails from there.
+    // IDA's; fmu_indicators_agree built it from the session's point as it
+    // still is); IDA's own when IDACalcIC fails from there.
     std::vector<double> y_own(session.y().begin(), session.y().end()), yp_own(session.yp().begin(), session.yp().end());
-    session.set_point(std::move(y), std::move(yp));
+    session.set_point(std::move(*fmu_y), std::move(*fmu_yp));
     if (session.try_restart(t, true)) return;
     first_step_as_before();
     session.set_point(std::move(y_own), std::move(yp_own));

@@ -117,9 +117,12 @@ struct Simulation::Impl {
   // IDA's restart after an event (simulation_events.cpp): from the session's
   // point, and when IDACalcIC fails there, from the FMU's post-event
   // algebraic values (`fmu_algebraic`, by algebraic variable; empty: none);
-  // in the other order with `fmu_first`. `keep_step`: IDA's first step is the
-  // last step it took (a state event that left the states within tolerance).
-  void restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step, bool fmu_first);
+  // first from the FMU's point (fmu_y, fmu_yp, as fmu_point() built it from
+  // the session's point as it is; moved from) when given. `keep_step`: IDA's
+  // first step is the last step it took (a state event that left the states
+  // within tolerance).
+  void restart_after_event(double t, const std::vector<double>& fmu_algebraic, bool keep_step,
+                           std::vector<double>* fmu_y = nullptr, std::vector<double>* fmu_yp = nullptr);
   // The session's point with the FMU's post-event algebraic values in y, yp;
   // false (y, yp untouched) when they are the session's.
   bool fmu_point(double t, const std::vector<double>& fmu_algebraic, std::vector<double>& y,
@@ -134,8 +137,10 @@ struct Simulation::Impl {
   // switch lost (the PSS/E ladder's EXST1: the field-voltage ceiling kept to
   // 20 s at rtol 2e-6, never engaged at 1e-5 and 1e-4). IDACalcIC does not
   // repair it: its first correction, within its tolerance, is not applied.
-  // Such an event restarts from the FMU's values (handle_event).
-  bool fmu_indicators_agree(double t, const std::vector<double>& fmu_algebraic);
+  // Such an event restarts from the FMU's values (handle_event). On false,
+  // y and yp hold the FMU's point (fmu_point()), the restart's first guess.
+  bool fmu_indicators_agree(double t, const std::vector<double>& fmu_algebraic, std::vector<double>& y,
+                            std::vector<double>& yp);
   // Instead of that restart, after a state event that left the states within
   // tolerance: IDA goes on from its own history when the integrator's rule
   // allows it (ida_event_continuation.cpp); `y_before`: the point before a

@@ -250,6 +250,61 @@ TEST_F(Kit, DerivativesAreKnownsOnlyInTheFullyImplicitForm) {
   EXPECT_DOUBLE_EQ(r, 3.0 - 1.0);
 }
 
+// fmi3GetFloat64 of compute()'s knowns alone runs no compute() (instance.h,
+// "Evaluation is lazy"): what is a known depends on the DAE switch, and a
+// calculated value read afterwards is still that of the point set last.
+TEST_F(Kit, KnownsAreReadAsSetAndCalculatedValuesStayCurrent) {
+  open("HelloWorld_semi_explicit_shapeB");
+  const fmi3ValueReference sw = *fmu_.dae_switch, x = vr("x"), y = vr("y"), z = vr("z"), g1 = vr("g[1]");
+  // ODE mode: y and z are calculated (y = 7x/5, z = -x/5), not knowns; a
+  // read of x alone before them must not leave them stale.
+  fmi3Instance ode = instantiate("ode");
+  to_continuous_time(ode);
+  double x_value = 2.0, out = 0;
+  ASSERT_EQ(fns_.set_states(ode, &x_value, 1), fmi3OK);
+  ASSERT_EQ(fns_.get_float64(ode, &x, 1, &out, 1), fmi3OK);
+  EXPECT_EQ(out, 2.0);
+  const fmi3ValueReference yz[] = {y, z};
+  double yz_out[2] = {0, 0};
+  ASSERT_EQ(fns_.get_float64(ode, yz, 2, yz_out, 2), fmi3OK);
+  EXPECT_DOUBLE_EQ(yz_out[0], 1.4 * 2.0);
+  EXPECT_DOUBLE_EQ(yz_out[1], -0.2 * 2.0);
+  x_value = 3.0;
+  ASSERT_EQ(fns_.set_states(ode, &x_value, 1), fmi3OK);
+  ASSERT_EQ(fns_.get_float64(ode, &x, 1, &out, 1), fmi3OK);  // a known: no compute() yet
+  ASSERT_EQ(fns_.get_float64(ode, &y, 1, &out, 1), fmi3OK);
+  EXPECT_DOUBLE_EQ(out, 1.4 * 3.0);
+  // DAE mode: y and z are knowns, read as set; the residual read after them
+  // (alone, and with a known in the same call) is the new point's.
+  fmi3Instance dae = instantiate("dae");
+  ASSERT_EQ(fns_.enter_configuration(dae), fmi3OK);
+  const bool on = true;
+  ASSERT_EQ(fns_.set_boolean(dae, &sw, 1, &on, 1), fmi3OK);
+  ASSERT_EQ(fns_.exit_configuration(dae), fmi3OK);
+  to_continuous_time(dae);
+  const double xyz[] = {1.0, 5.0, 0.5};
+  const fmi3ValueReference yz_vrs[] = {y, z};
+  ASSERT_EQ(fns_.set_states(dae, &xyz[0], 1), fmi3OK);
+  ASSERT_EQ(fns_.set_float64(dae, yz_vrs, 2, &xyz[1], 2), fmi3OK);
+  ASSERT_EQ(fns_.get_float64(dae, yz, 2, yz_out, 2), fmi3OK);
+  EXPECT_EQ(yz_out[0], 5.0);
+  EXPECT_EQ(yz_out[1], 0.5);
+  ASSERT_EQ(fns_.get_float64(dae, &g1, 1, &out, 1), fmi3OK);
+  EXPECT_DOUBLE_EQ(out, 5.0 + 2.0 * 0.5 - 1.0);
+  const double y_new = 7.0;
+  ASSERT_EQ(fns_.set_float64(dae, &y, 1, &y_new, 1), fmi3OK);
+  ASSERT_EQ(fns_.get_float64(dae, &y, 1, &out, 1), fmi3OK);
+  EXPECT_EQ(out, 7.0);
+  const fmi3ValueReference mixed[] = {x, g1};
+  double mixed_out[2] = {0, 0};
+  ASSERT_EQ(fns_.get_float64(dae, mixed, 2, mixed_out, 2), fmi3OK);
+  EXPECT_EQ(mixed_out[0], 1.0);
+  EXPECT_DOUBLE_EQ(mixed_out[1], 7.0 + 2.0 * 0.5 - 1.0);
+  double dx = 0;
+  ASSERT_EQ(fns_.get_derivatives(dae, &dx, 1), fmi3OK);
+  EXPECT_EQ(dx, 7.0);  // der(x) = y, calculated in the semi-explicit form
+}
+
 TEST_F(Kit, DirectionalDerivativeWithMismatchedSizesIsAnError) {
   open("HelloWorld_fully_implicit_shapeA");
   fmi3Instance i = instantiate("x");
