@@ -422,10 +422,8 @@ EvalStatus CompressedJacobian::evaluate_directional(std::span<ResidualFunction* 
     }
     const std::span<const std::size_t> rows(colour_rows_.data() + colour_rows_start_[static_cast<std::size_t>(c)],
                                             colour_rows_.data() + colour_rows_start_[static_cast<std::size_t>(c) + 1]);
-    EvalStatus status = rows.empty()
-                            ? pool[tid]->jacobian_columns(point.t, point.y, point.yp, point.cj, group, w.r)
-                            : pool[tid]->jacobian_columns_at_rows(point.t, point.y, point.yp, 1.0, point.cj, group,
-                                                                  rows, w.at_point, w.r);
+    EvalStatus status =
+        pool[tid]->jacobian_columns_at_rows(point.t, point.y, point.yp, 1.0, point.cj, group, rows, w.at_point, w.r);
     w.at_point = status == EvalStatus::ok;
     if (status != EvalStatus::ok) {
       worst = std::max(worst, status == EvalStatus::fatal ? 2 : 1);

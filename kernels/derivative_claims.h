@@ -27,8 +27,8 @@
 // Both at the given point P0 and at P1, moved as kernels/constant_claims.h
 // moves it (an entry can be right by accident at P0: 0.5·1e4·y3 at y3 = 0).
 // Cost, per point: 2 residual calls per colour and part (with directional
-// derivatives + 1 call of jacobian_columns_split per colour and part, all
-// made at the point before any move, so that a model caching its partials
+// derivatives + 1 call of jacobian_columns_at_rows per colour and part, for
+// the rows of the colour's entries, all made at the point before any move, so that a model caching its partials
 // per point computes them once per part: on ACTIVSg2000 with every PSS/E
 // model that halved the check), + 2 per colour with a suspect row (h/100),
 // + 2 per column of a colour with a hidden row; + 1 to 5 for P1, + 1 at the

@@ -239,33 +239,29 @@ kernels::EvalStatus ModelResidual::directional(double t, std::span<const double>
   auto unknown_of = [&](const Row& row) {
     return row.kind == RowKind::model_variable ? row.index : f_offset + row.index;
   };
-  if (rows.empty()) {
-    if (known_vrs_.empty()) {
-      std::fill(sensitivity_.begin(), sensitivity_.end(), 0.0);
-    } else if (instance_.get_directional_derivative(unknown_vrs_, known_vrs_, seeds_, sensitivity_) ==
-               CallStatus::discard) {
-      return kernels::EvalStatus::recoverable;
-    }
-    for (std::size_t k = 0; k < rows_.size(); ++k) {
-      const Row& row = rows_[k];
-      jv[k] = row.kind == RowKind::model_variable ? sensitivity_[row.index]
-                                                : direct_[row.index] - sensitivity_[unknown_of(row)];
-    }
-    return kernels::EvalStatus::ok;
+  // Every unknown asked (rows empty), or only those of `rows` (capacity
+  // reserved: no allocation).
+  const bool every_row = rows.empty();
+  if (!every_row) {
+    asked_vrs_.clear();
+    for (std::size_t k : rows) asked_vrs_.push_back(unknown_vrs_[unknown_of(rows_[k])]);
   }
-  // Only the unknowns of `rows` asked (capacity reserved: no allocation).
-  asked_vrs_.clear();
-  for (std::size_t k : rows) asked_vrs_.push_back(unknown_vrs_[unknown_of(rows_[k])]);
-  const std::span<double> asked(sensitivity_.data(), asked_vrs_.size());
+  const std::vector<ValueReference>& asked_vrs = every_row ? unknown_vrs_ : asked_vrs_;
+  const std::span<double> asked(sensitivity_.data(), asked_vrs.size());
   if (known_vrs_.empty()) {
     std::fill(asked.begin(), asked.end(), 0.0);
-  } else if (instance_.get_directional_derivative(asked_vrs_, known_vrs_, seeds_, asked) == CallStatus::discard) {
+  } else if (instance_.get_directional_derivative(asked_vrs, known_vrs_, seeds_, asked) == CallStatus::discard) {
     return kernels::EvalStatus::recoverable;
   }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& row = rows_[rows[i]];
-    jv[rows[i]] = row.kind == RowKind::model_variable ? asked[i] : direct_[row.index] - asked[i];
-  }
+  // Row k's value from its variable's sensitivity s (a state row ẋ − f: its own ẋ part less f's).
+  auto store = [&](std::size_t k, double s) {
+    const Row& row = rows_[k];
+    jv[k] = row.kind == RowKind::model_variable ? s : direct_[row.index] - s;
+  };
+  if (every_row)
+    for (std::size_t k = 0; k < rows_.size(); ++k) store(k, asked[unknown_of(rows_[k])]);
+  else
+    for (std::size_t i = 0; i < rows.size(); ++i) store(rows[i], asked[i]);
   return kernels::EvalStatus::ok;
 }
 

@@ -42,6 +42,14 @@ class Kit : public ::testing::Test {
     if (i) instances_.push_back(i);
     return i;
   }
+  // Configuration Mode, the DAE switch on (the manifest's DAE mode), back.
+  void enable_dae_mode(fmi3Instance i) {
+    ASSERT_EQ(fns_.enter_configuration(i), fmi3OK);
+    const bool on = true;
+    const fmi3ValueReference sw = *fmu_.dae_switch;
+    ASSERT_EQ(fns_.set_boolean(i, &sw, 1, &on, 1), fmi3OK);
+    ASSERT_EQ(fns_.exit_configuration(i), fmi3OK);
+  }
   void to_continuous_time(fmi3Instance i) {
     ASSERT_EQ(fns_.enter_initialization(i, false, 0, 0, false, 0), fmi3OK);
     ASSERT_EQ(fns_.exit_initialization(i), fmi3OK);
@@ -214,7 +222,7 @@ TEST_F(Kit, DaeSwitchIsAStructuralParameter) {
 
 TEST_F(Kit, OdeModeAndDaeModeComputeDifferentThings) {
   open("HelloWorld_semi_explicit_shapeB");
-  const fmi3ValueReference sw = *fmu_.dae_switch, y = vr("y");
+  const fmi3ValueReference y = vr("y");
   // ODE mode (the default): der(x) = 7x/5 whatever y holds; y cannot be set.
   fmi3Instance ode = instantiate("ode");
   to_continuous_time(ode);
@@ -226,10 +234,7 @@ TEST_F(Kit, OdeModeAndDaeModeComputeDifferentThings) {
   EXPECT_DOUBLE_EQ(dx, 1.4 * x);
   // DAE mode: der(x) = y as written by the importer.
   fmi3Instance dae = instantiate("dae");
-  ASSERT_EQ(fns_.enter_configuration(dae), fmi3OK);
-  const bool on = true;
-  ASSERT_EQ(fns_.set_boolean(dae, &sw, 1, &on, 1), fmi3OK);
-  ASSERT_EQ(fns_.exit_configuration(dae), fmi3OK);
+  enable_dae_mode(dae);
   to_continuous_time(dae);
   ASSERT_EQ(fns_.set_states(dae, &x, 1), fmi3OK);
   ASSERT_EQ(fns_.set_float64(dae, &y, 1, &y_value, 1), fmi3OK);
@@ -255,7 +260,7 @@ TEST_F(Kit, DerivativesAreKnownsOnlyInTheFullyImplicitForm) {
 // calculated value read afterwards is still that of the point set last.
 TEST_F(Kit, KnownsAreReadAsSetAndCalculatedValuesStayCurrent) {
   open("HelloWorld_semi_explicit_shapeB");
-  const fmi3ValueReference sw = *fmu_.dae_switch, x = vr("x"), y = vr("y"), z = vr("z"), g1 = vr("g[1]");
+  const fmi3ValueReference x = vr("x"), y = vr("y"), z = vr("z"), g1 = vr("g[1]");
   // ODE mode: y and z are calculated (y = 7x/5, z = -x/5), not knowns; a
   // read of x alone before them must not leave them stale.
   fmi3Instance ode = instantiate("ode");
@@ -277,10 +282,7 @@ TEST_F(Kit, KnownsAreReadAsSetAndCalculatedValuesStayCurrent) {
   // DAE mode: y and z are knowns, read as set; the residual read after them
   // (alone, and with a known in the same call) is the new point's.
   fmi3Instance dae = instantiate("dae");
-  ASSERT_EQ(fns_.enter_configuration(dae), fmi3OK);
-  const bool on = true;
-  ASSERT_EQ(fns_.set_boolean(dae, &sw, 1, &on, 1), fmi3OK);
-  ASSERT_EQ(fns_.exit_configuration(dae), fmi3OK);
+  enable_dae_mode(dae);
   to_continuous_time(dae);
   const double xyz[] = {1.0, 5.0, 0.5};
   const fmi3ValueReference yz_vrs[] = {y, z};
