@@ -29,7 +29,7 @@
 // below-switch that (3) releases and then puts back below within one event,
 // or that (2) or (3) puts back below within 1e-6 s (relative) of its release
 // at an earlier event, is held below until its value rises 0.02 above the
-// failed release (system_events.cpp, kReleaseBand, kBounceWindow; docs/psse.md
+// failed release (system_events.cpp, kReleaseBand, kBounceWindow; docs/psse-limits.md
 // "Bounced releases"). A switch the
 // values release (below -> above) at such a jump is released at a time
 // event limits.release_delay (1e-6 s, relative) later instead: a DAE solver
