@@ -1,40 +1,22 @@
 // models/powergrid/scenarios/contingency_source.cpp -- see contingency_source.h.
 #include "powergrid/scenarios/contingency_source.h"
 
-#include <charconv>
-#include <limits>
 #include <optional>
 #include <string>
 
-#include "lsdae/error.h"
 #include "lsdae/fmu.h"
 #include "lsdae/model_description.h"
 #include "lsdae/sweep.h"
 #include "powergrid/scenarios/matpower_changes.h"
+#include "powergrid/scenarios/source_arguments.h"
 
 namespace lsdae::powergrid {
 
 namespace {
 
-[[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
-
-const std::string* argument(const sweep::ScenarioSourceArguments& arguments, const std::string& name) {
-  for (const auto& [key, value] : arguments)
-    if (key == name) return &value;
-  return nullptr;
-}
-
-// A number option's text: checked against its range by the sweep already.
-std::optional<double> number(const sweep::ScenarioSourceArguments& arguments, const std::string& name) {
-  const std::string* text = argument(arguments, name);
-  if (text == nullptr) return std::nullopt;
-  double value = 0;
-  const char* first = text->data() + (!text->empty() && (*text)[0] == '+' ? 1 : 0);
-  auto [end, ec] = std::from_chars(first, text->data() + text->size(), value);
-  if (ec != std::errc() || end != text->data() + text->size())
-    refuse("--" + name + ": \"" + *text + "\" is not a number → e.g. --" + name + " 0.1");
-  return value;
-}
+using gridsources::argument;
+using gridsources::number;
+using gridsources::refuse;
 
 sweep::SourceScenarios contingencies(const Model& model, const sweep::ScenarioSourceArguments& arguments) {
   const std::string chgtab = *argument(arguments, "contingencies");
@@ -79,34 +61,18 @@ sweep::SourceScenarios contingencies(const Model& model, const sweep::ScenarioSo
 
 void register_powergrid_scenario_sources() {
   using Option = sweep::ScenarioSourceOption;
-  const double inf = std::numeric_limits<double>::infinity();
   sweep::ScenarioSource source;
   source.name = "contingencies";
   source.example = "chgtab.m";
   source.usage = "--contingencies chgtab.m --case case.m";
-  auto option = [](std::string name, Option::Kind kind, std::string value_name, std::string help) {
-    Option o;
-    o.name = std::move(name);
-    o.kind = kind;
-    o.value_name = std::move(value_name);
-    o.help = std::move(help);
-    return o;
-  };
+  using gridsources::option;
   const Option table = option("contingencies", Option::Kind::text, "CHGTAB.m",
                               "MATPOWER change table (chgtab): each branch outage is a fault at the branch's from-bus, "
                               "cleared by opening the branch (PowerGrid FMU: fault.bus, trip.branch)");
   const Option case_file =
       option("case", Option::Kind::text, "CASE.m", "MATPOWER case file of the grid (the branches' from-buses)");
-  Option fault_on = option("fault-on", Option::Kind::number, "TIME", "Contingencies: fault.t_on (default: the FMU's)");
-  fault_on.meaning = "the fault time";
-  fault_on.example = "--fault-on 1";
-  Option clear_after = option("clear-after", Option::Kind::number, "SECONDS",
-                              "Contingencies: fault.t_off = trip.time = t_on + this (default: the FMU's times)");
-  clear_after.low = 0.0;
-  clear_after.low_inclusive = false;
-  clear_after.high = inf;
-  clear_after.meaning = "the fault duration";
-  clear_after.example = "--clear-after 0.1";
+  const Option fault_on = gridsources::fault_on_option();
+  const Option clear_after = gridsources::clear_after_option();
   const Option no_fault =
       option("no-fault", Option::Kind::flag, "", "Contingencies: open the branches without a fault (fault.bus = 0)");
   source.options = {table, case_file, fault_on, clear_after, no_fault};

@@ -5,18 +5,17 @@
 #include <cctype>
 #include <charconv>
 #include <fstream>
-#include <limits>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "gridcore/island_names.h"
-#include "lsdae/error.h"
 #include "lsdae/fmu.h"
 #include "lsdae/model_description.h"
 #include "lsdae/sweep.h"
 #include "powergrid/scenarios/matpower_changes.h"
+#include "powergrid/scenarios/source_arguments.h"
 #include "psse/io/raw_reader.h"
 #include "psse/scenarios/branch_match.h"
 #include "psse/scenarios/con_file.h"
@@ -25,24 +24,9 @@ namespace lsdae::psse {
 
 namespace {
 
-[[noreturn]] void refuse(const std::string& message) { throw Error(ErrorKind::usage, message); }
-
-const std::string* argument(const sweep::ScenarioSourceArguments& arguments, const std::string& name) {
-  for (const auto& [key, value] : arguments)
-    if (key == name) return &value;
-  return nullptr;
-}
-
-std::optional<double> number(const sweep::ScenarioSourceArguments& arguments, const std::string& name) {
-  const std::string* text = argument(arguments, name);
-  if (text == nullptr) return std::nullopt;
-  double value = 0;
-  const char* first = text->data() + (!text->empty() && (*text)[0] == '+' ? 1 : 0);
-  auto [end, ec] = std::from_chars(first, text->data() + text->size(), value);
-  if (ec != std::errc() || end != text->data() + text->size())
-    refuse("--" + name + ": \"" + *text + "\" is not a number → e.g. --" + name + " 0.1");
-  return value;
-}
+using gridsources::argument;
+using gridsources::number;
+using gridsources::refuse;
 
 std::string shortest(double v) {
   char text[32];
@@ -248,25 +232,10 @@ void register_psse_scenario_sources() {
   source.serves = is_psse_grid;
   source.example = "contingencies.con";
   source.usage = "--contingencies case.con (PsseGrid)";
-  auto option = [](std::string name, Option::Kind kind, std::string value_name, std::string help) {
-    Option o;
-    o.name = std::move(name);
-    o.kind = kind;
-    o.value_name = std::move(value_name);
-    o.help = std::move(help);
-    return o;
-  };
+  using gridsources::option;
   // The options PowerGrid's source has, with the same names (their help is PowerGrid's).
-  Option fault_on = option("fault-on", Option::Kind::number, "TIME", "Contingencies: fault.t_on (default: the FMU's)");
-  fault_on.meaning = "the fault time";
-  fault_on.example = "--fault-on 1";
-  Option clear_after = option("clear-after", Option::Kind::number, "SECONDS",
-                              "Contingencies: fault.t_off = trip.time = t_on + this (default: the FMU's times)");
-  clear_after.low = 0.0;
-  clear_after.low_inclusive = false;
-  clear_after.high = std::numeric_limits<double>::infinity();
-  clear_after.meaning = "the fault duration";
-  clear_after.example = "--clear-after 0.1";
+  const Option fault_on = gridsources::fault_on_option();
+  const Option clear_after = gridsources::clear_after_option();
   source.options = {option("contingencies", Option::Kind::text, "FILE",
                            "PsseGrid FMU: a PSS/E .con file or a MATPOWER change table (with --case)"),
                     option("case", Option::Kind::text, "CASE.m", "MATPOWER case file of the grid"), fault_on,
