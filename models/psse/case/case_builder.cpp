@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "psse/core/parameters.h"
 #include "psse/core/registry.h"
@@ -122,6 +123,26 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
   }
   for (const auto& [what, n] : skipped_by_model)
     report.push_back("  dynamic records " + what + ": " + std::to_string(n));
+
+  // A stabilizer's one output is its exciter's VOTHSG input (signal vs): on a
+  // unit without an exciter (none in the .dyr, out of service, or substituted
+  // by none) it drives nothing, yet its limiters would still be events.
+  std::set<std::string> excited;
+  for (const PlacedComponent& p : in.components)
+    if (p.component->info().role == Role::exciter) excited.insert(p.unit);
+  std::vector<std::string> idle;
+  std::erase_if(in.components, [&](const PlacedComponent& p) {
+    if (p.component->info().role != Role::stabilizer || excited.count(p.unit) != 0) return false;
+    idle.push_back(p.component->describe());
+    return true;
+  });
+  if (!idle.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < idle.size() && k < 4; ++k) list += (k ? ", " : "") + idle[k];
+    report.push_back("  " + std::to_string(idle.size()) +
+                     " stabilizers on units without an exciter dropped (their output VOTHSG would drive nothing): " +
+                     list + (idle.size() > 4 ? ", ..." : ""));
+  }
 
   // Every in-service generator needs one machine model.
   std::vector<std::string> without, held;

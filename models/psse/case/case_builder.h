@@ -11,6 +11,8 @@
 //   skip the unsupported ones -- both are reported;
 // * a record for a generator that is out of service is dropped (reported);
 //   for a generator that is not in the case, it is unsupported as above;
+// * a stabilizer on a unit without an exciter is dropped (reported): its one
+//   output is the exciter's VOTHSG input;
 // * an in-service generator needs exactly one machine model; without one it
 //   is unsupported, with two the build is refused. Skipped (skip_unsupported),
 //   it is held as CaseOptions::unmodelled says (docs/psse.md, "Generators

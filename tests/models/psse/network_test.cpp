@@ -160,6 +160,38 @@ TEST(Islands, Wecc240RadialLine) {
   EXPECT_EQ(unfed.dead_count, 2u);
 }
 
+// IEEEST's output is its exciter's VOTHSG: the ladder's IEEEST case keeps it
+// with SEXS and drops it (reported) with SEXS substituted by none, and the
+// system built without it is at rest with the same machine.
+TEST(CaseBuilder, AStabilizerOnAUnitWithoutAnExciterIsDroppedAndReported) {
+  const std::string dir = kData + "/IEEEST/";
+  auto stabilizers = [](const BuiltCase& c) {
+    int n = 0;
+    for (const PlacedComponent& p : c.input.components) n += p.component->info().role == Role::stabilizer;
+    return n;
+  };
+  auto reported = [](const BuiltCase& c) {
+    std::string found;
+    for (const std::string& line : c.report)
+      if (line.find("without an exciter") != std::string::npos) found = line;
+    return found;
+  };
+  const BuiltCase with = build_case(dir + "ThreeBusMulti.raw", dir + "ThreeBus_IEEEST.dyr", CaseOptions{});
+  EXPECT_EQ(stabilizers(with), 1);
+  EXPECT_EQ(reported(with), "");
+
+  CaseOptions no_exciter;
+  no_exciter.substitute["SEXS"] = "none";
+  BuiltCase without = build_case(dir + "ThreeBusMulti.raw", dir + "ThreeBus_IEEEST.dyr", no_exciter);
+  EXPECT_EQ(stabilizers(without), 0);
+  const std::string line = reported(without);
+  EXPECT_NE(line.find("1 stabilizers on units without an exciter dropped"), std::string::npos) << line;
+  EXPECT_NE(line.find("IEEEST at bus 102 id '1'"), std::string::npos) << line;
+  EXPECT_NE(line.find("ThreeBus_IEEEST.dyr:"), std::string::npos) << line;
+  System s(std::move(without.input), kit::Form::semi_explicit);
+  EXPECT_LT(s.report().largest_derivative, 1e-12) << s.report().largest_derivative_name;
+}
+
 // GENROU's case with its machine at bus 102 behind a step-up transformer of
 // the generator record, against the same transformer as a branch of the case
 // and the machine at a bus of its own, held at the terminal voltage found.
