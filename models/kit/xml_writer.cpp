@@ -27,17 +27,6 @@ const char* causality_name(Causality c) {
   return "local";
 }
 
-const char* variability_name(Variability v) {
-  switch (v) {
-    case Variability::constant: return "constant";
-    case Variability::fixed: return "fixed";
-    case Variability::tunable: return "tunable";
-    case Variability::discrete: return "discrete";
-    case Variability::continuous: return "continuous";
-  }
-  return "continuous";
-}
-
 const char* initial_name(Initial i) {
   switch (i) {
     case Initial::exact: return "exact";
@@ -48,17 +37,6 @@ const char* initial_name(Initial i) {
   return "";
 }
 
-const char* kind_name(DepKind k) {
-  switch (k) {
-    case DepKind::constant: return "constant";
-    case DepKind::fixed: return "fixed";
-    case DepKind::tunable: return "tunable";
-    case DepKind::discrete: return "discrete";
-    case DepKind::dependent: return "dependent";
-  }
-  return "dependent";
-}
-
 // ` dependencies="..." dependenciesKind="..."`, or nothing when `deps` is null
 // (meaning: depends on all knowns).
 std::string dependency_attributes(const std::vector<Dependency>* deps) {
@@ -66,7 +44,7 @@ std::string dependency_attributes(const std::vector<Dependency>* deps) {
   std::string vrs, kinds;
   for (const Dependency& d : *deps) {
     vrs += (vrs.empty() ? "" : " ") + std::to_string(d.known);
-    kinds += (kinds.empty() ? "" : " ") + std::string(kind_name(d.kind));
+    kinds += (kinds.empty() ? "" : " ") + std::string(dependency_kind_name(d.kind));
   }
   return " dependencies=\"" + vrs + "\" dependenciesKind=\"" + kinds + "\"";
 }
@@ -291,6 +269,28 @@ std::string manifest_xml(const Description& d) {
       }
   out << "  </ModelStructure>\n</" << (shape_a ? "fmiLayeredStandardManifest" : "fmiDAEManifest") << ">\n";
   return out.str();
+}
+
+const char* variability_name(Variability v) {
+  switch (v) {
+    case Variability::constant: return "constant";
+    case Variability::fixed: return "fixed";
+    case Variability::tunable: return "tunable";
+    case Variability::discrete: return "discrete";
+    case Variability::continuous: return "continuous";
+  }
+  return "continuous";
+}
+
+const char* dependency_kind_name(DepKind k) {
+  switch (k) {
+    case DepKind::constant: return "constant";
+    case DepKind::fixed: return "fixed";
+    case DepKind::tunable: return "tunable";
+    case DepKind::discrete: return "discrete";
+    case DepKind::dependent: return "dependent";
+  }
+  return "dependent";
 }
 
 }  // namespace lsdae::kit

@@ -22,6 +22,11 @@ std::string model_description_xml_fmi2(const Description& d, const std::string& 
 // Empty when d.manifest == ManifestShape::none.
 std::string manifest_xml(const Description& d);
 
+// The attribute words FMI 2.0 and 3.0 share: `variability` and a dependency's
+// kind (dependenciesKind) are spelled alike in both (xml_writer.cpp).
+const char* variability_name(Variability v);
+const char* dependency_kind_name(DepKind k);
+
 inline constexpr const char* kManifestPath = "extra/org.fmi-standard.fmi-ls-dae/fmi-ls-manifest.xml";
 inline constexpr const char* kConfigFile = "lsdae_model.cfg";
 

@@ -52,28 +52,6 @@ const char* fmi2_causality_name(const Variable& v) {
                               "\" is a structural parameter, which FMI 2.0 does not have");
 }
 
-const char* fmi2_variability_name(Variability v) {
-  switch (v) {
-    case Variability::constant: return "constant";
-    case Variability::fixed: return "fixed";
-    case Variability::tunable: return "tunable";
-    case Variability::discrete: return "discrete";
-    case Variability::continuous: return "continuous";
-  }
-  return "continuous";
-}
-
-const char* fmi2_dependency_kind_name(DepKind k) {
-  switch (k) {
-    case DepKind::constant: return "constant";
-    case DepKind::fixed: return "fixed";
-    case DepKind::tunable: return "tunable";
-    case DepKind::discrete: return "discrete";
-    case DepKind::dependent: return "dependent";
-  }
-  return "dependent";
-}
-
 }  // namespace
 
 std::string model_description_xml_fmi2(const Description& d, const std::string& model_identifier) {
@@ -105,7 +83,7 @@ std::string model_description_xml_fmi2(const Description& d, const std::string& 
                                     "\", which is no continuous state, input or independent variable (the only "
                                     "knowns of an FMI 2.0 dependency list)");
       indices += (indices.empty() ? "" : " ") + std::to_string(index_of[dep.known]);
-      kinds += (kinds.empty() ? "" : " ") + std::string(fmi2_dependency_kind_name(dep.kind));
+      kinds += (kinds.empty() ? "" : " ") + std::string(dependency_kind_name(dep.kind));
     }
     return " dependencies=\"" + indices + "\" dependenciesKind=\"" + kinds + "\"";
   };
@@ -163,7 +141,7 @@ std::string model_description_xml_fmi2(const Description& d, const std::string& 
     const Variability variability = v.type == VarType::boolean && v.variability == Variability::continuous
                                         ? Variability::discrete
                                         : v.variability;
-    out << " causality=\"" << fmi2_causality_name(v) << "\" variability=\"" << fmi2_variability_name(variability) << '"';
+    out << " causality=\"" << fmi2_causality_name(v) << "\" variability=\"" << variability_name(variability) << '"';
     if (v.initial == Initial::exact) out << " initial=\"exact\"";
     else if (v.initial == Initial::approx) out << " initial=\"approx\"";
     else if (v.initial == Initial::calculated) out << " initial=\"calculated\"";
