@@ -21,6 +21,7 @@
 #ifndef LSDAE_RUNTIME_FMU_FMU_INSTANCE_H
 #define LSDAE_RUNTIME_FMU_FMU_INSTANCE_H
 
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 
@@ -30,6 +31,12 @@
 #include "lsdae/instance.h"
 
 namespace lsdae {
+
+// Where an FMU's state may be got and set, in FMI 2.0 and 3.0 alike: every
+// state but Configuration Mode and after a Fatal status.
+inline constexpr std::initializer_list<InstanceState> kFmuStateStates = {
+    InstanceState::instantiated, InstanceState::initialization, InstanceState::event, InstanceState::continuous_time,
+    InstanceState::terminated};
 
 class FmuInstance : public Instance {
  public:

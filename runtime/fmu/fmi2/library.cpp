@@ -1,8 +1,6 @@
 // runtime/fmu/fmi2/library.cpp -- see library.h.
 #include "fmu/fmi2/library.h"
 
-#include <dlfcn.h>
-
 #include <cstring>
 
 #include "fmu/call_record.h"
@@ -11,43 +9,12 @@
 
 namespace lsdae {
 
-Fmi2Library::Fmi2Library(const std::filesystem::path& lib_path, const std::string& fmu_name) : path(lib_path) {
-  const std::string folder = lib_path.parent_path().filename().string();
-  std::error_code ec;
-  if (!std::filesystem::exists(lib_path, ec))
-    throw Error(ErrorKind::binary, fmu_name + ": binaries/" + folder + "/" + lib_path.filename().string() +
-                                       " is missing: the FMU has no binary for this platform → export the FMU for " +
-                                       folder + " (or with source code and build it)");
-  dlerror();
-  {
-    // The binary's own initialisers run inside dlopen: mark it like an FMU call.
-    call_record::CallScope scope(call_record::loader_slot(), FmiFunction::load_binary);
-    handle_ = dlopen(lib_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  }
-  if (handle_ == nullptr) {
-    const char* why = dlerror();
-    throw Error(ErrorKind::binary, fmu_name + ": cannot load " + lib_path.filename().string() + ": " +
-                                       (why ? why : "unknown dlopen error") +
-                                       " → check that the binary matches this platform and its dependencies are "
-                                       "installed (ldd shows them)");
-  }
-  auto fail = [&](const std::string& message) {
-    dlclose(handle_);
-    handle_ = nullptr;
-    throw Error(ErrorKind::binary, fmu_name + ": " + message);
-  };
+Fmi2Library::Fmi2Library(const std::filesystem::path& lib_path, const std::string& fmu_name)
+    : path(lib_path), library_(lib_path, fmu_name, lib_path.parent_path().filename().string()) {
   auto resolve = [&](FmiFunction function, bool required) -> void* {
-    const char* name = fmi_function_name(function);
-    dlerror();
-    void* symbol = dlsym(handle_, name);
-    if (symbol == nullptr) {
-      if (required)
-        fail(lib_path.filename().string() + " does not export the required function " + name +
-             " → the binary is not an FMI 2.0 Model Exchange FMU, or it was built with a symbol prefix "
-             "(FMI2_FUNCTION_PREFIX); re-export the FMU");
-      missing_optional.emplace_back(name);
-    }
-    return symbol;
+    return library_.resolve(fmi_function_name(function), required,
+                            "the binary is not an FMI 2.0 Model Exchange FMU, or it was built with a symbol prefix "
+                            "(FMI2_FUNCTION_PREFIX); re-export the FMU");
   };
 #define LSDAE_REQUIRED(NAME) fn.NAME = reinterpret_cast<fmi2##NAME##TYPE*>(resolve(FmiFunction::fmi2##NAME, true))
 #define LSDAE_OPTIONAL(NAME) fn.NAME = reinterpret_cast<fmi2##NAME##TYPE*>(resolve(FmiFunction::fmi2##NAME, false))
@@ -97,13 +64,13 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& lib_path, const std::strin
   }
   version = v != nullptr ? v : "";
   if (version.rfind("2.", 0) != 0)
-    fail("fmi2GetVersion() returned \"" + version +
+    library_.fail("fmi2GetVersion() returned \"" + version +
          "\", expected 2.x → the binary does not match the FMI 2.0 modelDescription.xml");
   if (fn.GetTypesPlatform != nullptr) {
     const char* p = fn.GetTypesPlatform();
     std::string platform = p != nullptr ? p : "";
     if (platform != fmi2TypesPlatform)
-      fail("fmi2GetTypesPlatform() returned \"" + platform +
+      library_.fail("fmi2GetTypesPlatform() returned \"" + platform +
            "\", expected \"default\" → the binary was built with other C types for FMI values; lsdae loads "
            "FMUs of the default types platform only");
   }
@@ -135,8 +102,6 @@ std::unique_ptr<Instance> Fmi2Library::instantiate(InstanceContext context, cons
   return std::make_unique<Fmi2Instance>(std::move(context), name, shared_from_this());
 }
 
-Fmi2Library::~Fmi2Library() {
-  if (handle_ != nullptr) dlclose(handle_);
-}
+Fmi2Library::~Fmi2Library() = default;
 
 }  // namespace lsdae

@@ -29,6 +29,7 @@
 
 #include "fmi2_abi.h"
 #include "fmu/binary.h"
+#include "fmu/shared_object.h"
 
 namespace lsdae {
 
@@ -88,16 +89,17 @@ struct Fmi2Library final : FmuBinary, std::enable_shared_from_this<Fmi2Library> 
   std::unique_ptr<Instance> instantiate(InstanceContext context, const std::string& name) const override;
   bool exports_directional_derivative() const override { return fn.GetDirectionalDerivative != nullptr; }
   bool can_set_dae_switch() const override { return false; }  // FMI 2.0 has no Configuration Mode
-  const std::vector<std::string>& missing_optional_functions() const override { return missing_optional; }
+  const std::vector<std::string>& missing_optional_functions() const override {
+    return library_.missing_optional();
+  }
   std::vector<std::string> capability_warnings(const ModelDescription& md) const override;
 
   Fmi2Functions fn;
-  std::string version;                        // what fmi2GetVersion returned
-  std::vector<std::string> missing_optional;  // names of optional functions not exported
+  std::string version;  // what fmi2GetVersion returned
   std::filesystem::path path;
 
  private:
-  void* handle_ = nullptr;
+  SharedObject library_;
 };
 
 }  // namespace lsdae

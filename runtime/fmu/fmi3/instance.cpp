@@ -271,10 +271,7 @@ void Fmi3Instance::terminate() {
   complete(ModeChange::terminate);
 }
 
-// The FMU state: the FMU's own, with lsdae's mode machine beside it.
-constexpr std::initializer_list<InstanceState> kFmuStateStates = {
-    InstanceState::instantiated, InstanceState::initialization, InstanceState::event, InstanceState::continuous_time,
-    InstanceState::terminated};
+// The FMU state: the FMU's own, with lsdae's mode machine beside it (kFmuStateStates: fmu_instance.h).
 
 bool Fmi3Instance::can_get_and_set_fmu_state() const {
   return model_description().model_exchange && model_description().model_exchange->can_get_and_set_fmu_state &&

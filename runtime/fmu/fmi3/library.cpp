@@ -1,8 +1,6 @@
 // runtime/fmu/fmi3/library.cpp -- see library.h.
 #include "fmu/fmi3/library.h"
 
-#include <dlfcn.h>
-
 #include <cstring>
 
 #include "fmu/call_record.h"
@@ -21,42 +19,12 @@ const char* platform_tuple() noexcept {
 #endif
 }
 
-Fmi3Library::Fmi3Library(const std::filesystem::path& lib_path, const std::string& fmu_name) : path(lib_path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(lib_path, ec))
-    throw Error(ErrorKind::binary, fmu_name + ": binaries/" + std::string(platform_tuple()) + "/" +
-                                       lib_path.filename().string() +
-                                       " is missing: the FMU has no binary for this platform → export the FMU for " +
-                                       platform_tuple() + " (or with source code and build it)");
-  dlerror();
-  {
-    // The binary's own initialisers run inside dlopen: mark it like an FMU call.
-    call_record::CallScope scope(call_record::loader_slot(), FmiFunction::load_binary);
-    handle_ = dlopen(lib_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  }
-  if (handle_ == nullptr) {
-    const char* why = dlerror();
-    throw Error(ErrorKind::binary, fmu_name + ": cannot load " + lib_path.filename().string() + ": " +
-                                       (why ? why : "unknown dlopen error") +
-                                       " → check that the binary matches this platform and its dependencies are "
-                                       "installed (ldd shows them)");
-  }
+Fmi3Library::Fmi3Library(const std::filesystem::path& lib_path, const std::string& fmu_name)
+    : path(lib_path), library_(lib_path, fmu_name, platform_tuple()) {
   auto resolve = [&](FmiFunction function, bool required) -> void* {
-    const char* name = fmi_function_name(function);
-    dlerror();
-    void* symbol = dlsym(handle_, name);
-    if (symbol == nullptr) {
-      if (required) {
-        dlclose(handle_);
-        handle_ = nullptr;
-        throw Error(ErrorKind::binary, fmu_name + ": " + lib_path.filename().string() +
-                                           " does not export the required function " + name +
-                                           " → the binary is not an FMI 3.0 Model Exchange FMU, or it was built "
-                                           "with a symbol prefix; re-export the FMU");
-      }
-      missing_optional.emplace_back(name);
-    }
-    return symbol;
+    return library_.resolve(fmi_function_name(function), required,
+                            "the binary is not an FMI 3.0 Model Exchange FMU, or it was built with a symbol prefix; "
+                            "re-export the FMU");
   };
 #define LSDAE_REQUIRED(NAME) fn.NAME = reinterpret_cast<fmi3##NAME##TYPE*>(resolve(FmiFunction::fmi3##NAME, true))
 #define LSDAE_OPTIONAL(NAME) fn.NAME = reinterpret_cast<fmi3##NAME##TYPE*>(resolve(FmiFunction::fmi3##NAME, false))
@@ -130,20 +98,15 @@ Fmi3Library::Fmi3Library(const std::filesystem::path& lib_path, const std::strin
     v = fn.GetVersion();
   }
   version = v != nullptr ? v : "";
-  if (version.rfind("3.", 0) != 0) {
-    dlclose(handle_);
-    handle_ = nullptr;
-    throw Error(ErrorKind::binary, fmu_name + ": fmi3GetVersion() returned \"" + version +
-                                       "\", expected 3.x → the binary does not match the FMI 3.0 modelDescription.xml");
-  }
+  if (version.rfind("3.", 0) != 0)
+    library_.fail("fmi3GetVersion() returned \"" + version +
+                  "\", expected 3.x → the binary does not match the FMI 3.0 modelDescription.xml");
 }
 
 std::unique_ptr<Instance> Fmi3Library::instantiate(InstanceContext context, const std::string& name) const {
   return std::make_unique<Fmi3Instance>(std::move(context), name, shared_from_this());
 }
 
-Fmi3Library::~Fmi3Library() {
-  if (handle_ != nullptr) dlclose(handle_);
-}
+Fmi3Library::~Fmi3Library() = default;
 
 }  // namespace lsdae

@@ -28,6 +28,7 @@
 
 #include "fmi3_abi.h"
 #include "fmu/binary.h"
+#include "fmu/shared_object.h"
 
 namespace lsdae {
 
@@ -111,17 +112,18 @@ struct Fmi3Library final : FmuBinary, std::enable_shared_from_this<Fmi3Library> 
   bool can_set_dae_switch() const override {
     return fn.EnterConfigurationMode != nullptr && fn.SetBoolean != nullptr;
   }
-  const std::vector<std::string>& missing_optional_functions() const override { return missing_optional; }
+  const std::vector<std::string>& missing_optional_functions() const override {
+    return library_.missing_optional();
+  }
   Fmi3Library(const Fmi3Library&) = delete;
   Fmi3Library& operator=(const Fmi3Library&) = delete;
 
   Fmi3Functions fn;
-  std::string version;                     // what fmi3GetVersion returned
-  std::vector<std::string> missing_optional;  // names of optional functions not exported
+  std::string version;  // what fmi3GetVersion returned
   std::filesystem::path path;
 
  private:
-  void* handle_ = nullptr;
+  SharedObject library_;
 };
 
 // binaries/<platform>/ folder name of this build, e.g. "x86_64-linux".

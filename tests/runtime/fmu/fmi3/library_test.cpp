@@ -16,7 +16,7 @@ std::filesystem::path binary(const std::string& fmu, const std::string& identifi
 TEST(Fmi3Library, ResolvesEveryFunctionOfAKitFmu) {
   Fmi3Library lib(binary("Pendulum_dae_shapeA", "Pendulum"), "Pendulum_dae_shapeA.fmu");
   EXPECT_EQ(lib.version, "3.0");
-  EXPECT_TRUE(lib.missing_optional.empty()) << lib.missing_optional.front();
+  EXPECT_TRUE(lib.missing_optional_functions().empty()) << lib.missing_optional_functions().front();
   EXPECT_NE(lib.fn.GetDirectionalDerivative, nullptr);
   EXPECT_NE(lib.fn.EnterConfigurationMode, nullptr);
 }
