@@ -84,8 +84,11 @@ std::vector<std::pair<int, std::vector<std::string>>> matrix_rows(const std::str
 }  // namespace
 
 ChangeTable read_chgtab(const std::filesystem::path& m) {
-  const std::string where = "--contingencies \"" + m.string() + "\"";
-  const std::string text = read_text_file(m, "--contingencies");
+  return parse_chgtab(read_text_file(m, "--contingencies"), m.string());
+}
+
+ChangeTable parse_chgtab(const std::string& text, const std::string& path) {
+  const std::string where = "--contingencies \"" + path + "\"";
   auto rows = matrix_rows(text, "chgtab", where);
   struct Row {
     std::string label;
@@ -137,8 +140,12 @@ ChangeTable read_chgtab(const std::filesystem::path& m) {
 }
 
 std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m) {
-  const std::string where = "--case \"" + case_m.string() + "\"";
-  auto rows = matrix_rows(read_text_file(case_m, "--case"), "mpc.branch", where);
+  return parse_branch_from_buses(read_text_file(case_m, "--case"), case_m.string());
+}
+
+std::vector<std::int64_t> parse_branch_from_buses(const std::string& text, const std::string& path) {
+  const std::string where = "--case \"" + path + "\"";
+  auto rows = matrix_rows(text, "mpc.branch", where);
   std::vector<std::int64_t> from;
   for (auto& [line, fields] : rows) {
     auto bus = parse_double(fields[0]);
@@ -151,8 +158,12 @@ std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& ca
 }
 
 std::vector<BranchEnds> read_branch_ends(const std::filesystem::path& case_m) {
-  const std::string where = "--case \"" + case_m.string() + "\"";
-  auto rows = matrix_rows(read_text_file(case_m, "--case"), "mpc.branch", where);
+  return parse_branch_ends(read_text_file(case_m, "--case"), case_m.string());
+}
+
+std::vector<BranchEnds> parse_branch_ends(const std::string& text, const std::string& path) {
+  const std::string where = "--case \"" + path + "\"";
+  auto rows = matrix_rows(text, "mpc.branch", where);
   std::vector<BranchEnds> out;
   for (auto& [line, fields] : rows) {
     std::optional<double> from, to, status;

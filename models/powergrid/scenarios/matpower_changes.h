@@ -49,6 +49,9 @@ struct ChangeTable {
 };
 ChangeTable read_chgtab(const std::filesystem::path& m);
 std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m);
+// The same for text already read; `path` names the file in messages (the fuzz target, the tests).
+ChangeTable parse_chgtab(const std::string& text, const std::string& path);
+std::vector<std::int64_t> parse_branch_from_buses(const std::string& text, const std::string& path);
 // Every row of mpc.branch: F_BUS, T_BUS, BR_STATUS (columns 1, 2, 11) and its line.
 struct BranchEnds {
   std::int64_t from = 0, to = 0;
@@ -56,6 +59,7 @@ struct BranchEnds {
   int line = 0;
 };
 std::vector<BranchEnds> read_branch_ends(const std::filesystem::path& case_m);
+std::vector<BranchEnds> parse_branch_ends(const std::string& text, const std::string& path);
 
 struct ContingencyTimes {
   std::optional<double> fault_on;      // fault.t_on
