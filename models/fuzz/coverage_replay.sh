@@ -10,18 +10,23 @@ set -e
 R=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$1/cov_grids"
 cd "$1/cov_grids"
-INC="-I/usr/include/suitesparse -I$R/models -I$R/abi -I$R/runtime/common/include -I../include -I$R/runtime/import/include -I$R/runtime/fmu/include -I$R/runtime/system/include -I$R/runtime/simulation/include -I$R/runtime/supervise/include -I$R/runtime/sweep/include -I$R/runtime/capi/include"
-SRC="$R/models/psse/io/psse_text.cpp $R/models/psse/io/raw_records.cpp $R/models/psse/io/raw_reader.cpp $R/models/psse/io/dyr_reader.cpp
+INC="-I/usr/include/suitesparse -I$R/models -I$R/abi -I../include"
+for layer in common import fmu system simulation supervise sweep capi; do INC="$INC -I$R/runtime/$layer/include"; done
+SRC="$R/models/psse/io/psse_text.cpp $R/models/psse/io/raw_records.cpp $R/models/psse/io/raw_reader.cpp
+ $R/models/psse/io/dyr_reader.cpp
  $R/models/psse/network/network.cpp $R/models/psse/network/power_flow.cpp $R/models/psse/network/step_up.cpp
  $R/models/psse/system/disturbance_runtime.cpp $R/models/psse/system/event_solver.cpp $R/models/psse/system/system.cpp
  $R/models/psse/system/system_build.cpp $R/models/psse/system/system_declare.cpp $R/models/psse/system/system_eval.cpp
  $R/models/psse/system/system_events.cpp $R/models/psse/system/islands.cpp $R/models/psse/system/system_islands.cpp
  $R/models/psse/system/slot_work.cpp $R/models/psse/case/case_builder.cpp $R/models/psse/case/case_options.cpp
- $R/models/psse/scenarios/con_file.cpp $R/models/powergrid/matpower_case.cpp $R/models/powergrid/scenarios/matpower_changes.cpp
+ $R/models/psse/scenarios/con_file.cpp $R/models/powergrid/matpower_case.cpp
+ $R/models/powergrid/scenarios/matpower_changes.cpp
  $R/models/gridcore/newton_power_flow.cpp $R/models/gridcore/klu_solver.cpp $R/models/fuzz/fuzz_grids.cpp"
 for s in $SRC; do
   o=$(basename "$s" .cpp).o
-  [ -f "$o" ] || clang++ -std=c++20 -O1 -g -fsanitize=fuzzer-no-link -fprofile-instr-generate -fcoverage-mapping $INC -c "$s" -o "$o"
+  [ -f "$o" ] || clang++ -std=c++20 -O1 -g -fsanitize=fuzzer-no-link -fprofile-instr-generate -fcoverage-mapping \
+    $INC -c "$s" -o "$o"
 done
-clang++ -fsanitize=fuzzer -fprofile-instr-generate *.o ../models/psse/liblsdae_psse_models.a ../models/gridcore/liblsdae_gridcore.a \
-  -lklu -lbtf -lamd -lcolamd -lsuitesparseconfig ../models/kit/liblsdae_kit.a ../runtime/common/liblsdae_common.a -o replay
+clang++ -fsanitize=fuzzer -fprofile-instr-generate *.o ../models/psse/liblsdae_psse_models.a \
+  ../models/gridcore/liblsdae_gridcore.a -lklu -lbtf -lamd -lcolamd -lsuitesparseconfig \
+  ../models/kit/liblsdae_kit.a ../runtime/common/liblsdae_common.a -o replay

@@ -78,13 +78,15 @@ void expect_file(const std::string& message, const char* file) {
 void build(std::string_view data, bool strict) {
   const std::size_t cut = data.find(kSeparator);
   const std::string_view raw_text = cut == std::string_view::npos ? data : data.substr(0, cut);
-  const std::string_view dyr_text = cut == std::string_view::npos ? std::string_view{} : data.substr(cut + kSeparator.size());
+  const std::string_view dyr_text =
+      cut == std::string_view::npos ? std::string_view{} : data.substr(cut + kSeparator.size());
   lsdae::psse::RawCase raw = lsdae::psse::parse_raw(raw_text, kRaw);
   std::vector<lsdae::psse::DyrRecord> dyr = lsdae::psse::parse_dyr(dyr_text, kDyr);
   lsdae::psse::CaseOptions options;
   options.skip_unsupported = !strict;
   lsdae::psse::BuiltCase c = lsdae::psse::build_case(std::move(raw), std::move(dyr), options);
-  lsdae::psse::System system(std::move(c.input), strict ? lsdae::kit::Form::fully_implicit : lsdae::kit::Form::semi_explicit);
+  const lsdae::kit::Form form = strict ? lsdae::kit::Form::fully_implicit : lsdae::kit::Form::semi_explicit;
+  lsdae::psse::System system(std::move(c.input), form);
   (void)system.report();
 }
 

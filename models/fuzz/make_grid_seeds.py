@@ -158,8 +158,10 @@ def main():
         emit(f"case_{name}", 2, read(r) + SEPARATOR + read(y))
     for name, r, y in cases[:4]:
         emit(f"strict_{name}", 3, read(r) + SEPARATOR + read(y))
-    big = [("ACTIVSg2000", "no_reference/ACTIVSg2000/ACTIVSg2000.RAW", "no_reference/ACTIVSg2000/ACTIVSg2000_dynamics.dyr"),
-           ("WECC240", "no_reference/WECC240/240busWECC_2018_PSS33.raw", "no_reference/WECC240/240busWECC_2018_PSS.dyr")]
+    big = [("ACTIVSg2000", "no_reference/ACTIVSg2000/ACTIVSg2000.RAW",
+            "no_reference/ACTIVSg2000/ACTIVSg2000_dynamics.dyr"),
+           ("WECC240", "no_reference/WECC240/240busWECC_2018_PSS33.raw",
+            "no_reference/WECC240/240busWECC_2018_PSS.dyr")]
     for name, r, y in big:
         raw, kept = raw_excerpt(read(os.path.join(psse, r)))
         dyr = dyr_excerpt(read(os.path.join(psse, y)), kept)
