@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "gridcore/klu_solver.h"
 
@@ -79,7 +80,7 @@ NewtonResult solve_newton(const ComplexCsr& y, const std::vector<BusRole>& role,
   NewtonResult r;
   const JacobianPattern jp = jacobian_pattern(y, pos_angle, pos_magnitude, m);
   KluSolver lu;
-  lu.analyze(m, jp.column_start, jp.row);
+  if (m > 0) lu.analyze(m, jp.column_start, jp.row);  // every bus a slack: nothing to solve (KLU refuses n = 0)
   std::vector<double> f(static_cast<std::size_t>(m)), jx(jp.row.size());
   std::vector<Complex> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = std::polar(vm[i], va[i]);
@@ -136,7 +137,12 @@ NewtonResult solve_newton(const ComplexCsr& y, const std::vector<BusRole>& role,
           if (s != kNone) jx[static_cast<std::size_t>(s)] = block[b];
         }
       }
-    lu.factor(jx);
+    try {
+      lu.factor(jx);
+    } catch (const std::runtime_error&) {  // singular (KLU_SINGULAR), or no memory: not solved
+      r.singular = !r.converged;
+      break;                                // while polishing: v is still the converged iterate
+    }
     lu.solve(f);  // f := J⁻¹ F; the Newton step is −f
     for (std::size_t i = 0; i < n; ++i) {
       if (pos_angle[i] != kNone) va[i] -= f[static_cast<std::size_t>(pos_angle[i])];

@@ -20,7 +20,9 @@
 // factorization (analyzed once, refactored afterwards; klu_solver.h).
 // Contract: vectors have one entry per bus of y (current_load may be empty);
 // the start holds the set points of PV and slack magnitudes and the slack
-// angles. Never throws for a failed solve: converged = false.
+// angles. Never throws for a failed solve: converged = false, and `singular`
+// when the Jacobian could not be factored (a bus or an island that no branch
+// ties to a slack bus, zero impedances): the last iterate is returned.
 #ifndef LSDAE_MODELS_GRIDCORE_NEWTON_POWER_FLOW_H
 #define LSDAE_MODELS_GRIDCORE_NEWTON_POWER_FLOW_H
 
@@ -46,6 +48,7 @@ struct NewtonOptions {
 
 struct NewtonResult {
   bool converged = false;
+  bool singular = false;         // KLU could not factor the Jacobian (converged = false)
   int iterations = 0;            // steps taken to meet the tolerance (polishing not counted)
   double mismatch = 0;           // largest |F| at the end, p.u.
   std::vector<double> history;   // largest |F| before each step and at the end

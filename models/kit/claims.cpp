@@ -78,7 +78,7 @@ void apply_claims(Description& d) {
   for (const auto& [unknown, known] : entries(d, "claim_hidden")) {
     bool found = false;
     for (std::vector<Dependency>* list : lists_of(d, unknown))
-      found = std::erase_if(*list, [&](const Dependency& dep) { return dep.known == known; }) > 0 || found;
+      found = std::erase_if(*list, [k = known](const Dependency& dep) { return dep.known == k; }) > 0 || found;
     if (!found)
       throw std::invalid_argument("model configuration: claim_hidden " + entry_name(d, unknown, known) +
                                   ": the model declares no such dependency to hide");

@@ -26,6 +26,11 @@ std::string round_trip(double value) {
   return std::string(text, end);
 }
 
+// A whole number that converts to int64 exactly: |v| <= 2^53 (a row or bus
+// number beyond is no row or bus of any case, and converting a double beyond
+// the int64 range is undefined).
+bool whole(double v) { return v == std::floor(v) && std::fabs(v) <= 9007199254740992.0; }
+
 // MATPOWER's constants in a change table (idx_ct.m, idx_brch.m).
 const std::map<std::string, double>& chgtab_constants() {
   static const std::map<std::string, double> constants{
@@ -84,8 +89,11 @@ std::vector<std::pair<int, std::vector<std::string>>> matrix_rows(const std::str
 }  // namespace
 
 ChangeTable read_chgtab(const std::filesystem::path& m) {
-  const std::string where = "--contingencies \"" + m.string() + "\"";
-  const std::string text = read_text_file(m, "--contingencies");
+  return parse_chgtab(read_text_file(m, "--contingencies"), m.string());
+}
+
+ChangeTable parse_chgtab(const std::string& text, const std::string& path) {
+  const std::string where = "--contingencies \"" + path + "\"";
   auto rows = matrix_rows(text, "chgtab", where);
   struct Row {
     std::string label;
@@ -126,9 +134,9 @@ ChangeTable read_chgtab(const std::filesystem::path& m) {
       table.skipped.push_back(at + ": a change of another table than the branches");
     } else if (r.col != 11 || r.type != 1 || r.value != 0) {
       table.skipped.push_back(at + ": a branch change other than taking it out of service");
-    } else if (!(r.row >= 1) || r.row != std::floor(r.row)) {
+    } else if (!(r.row >= 1) || !whole(r.row)) {
       refuse(where + ", line " + std::to_string(r.line) + ": branch row " + round_trip(r.row) +
-             " → rows of mpc.branch are whole numbers from 1");
+             " → rows of mpc.branch are whole numbers from 1 (to 2^53)");
     } else {
       table.outages.push_back({r.label, static_cast<std::int64_t>(r.row), r.line});
     }
@@ -137,12 +145,16 @@ ChangeTable read_chgtab(const std::filesystem::path& m) {
 }
 
 std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m) {
-  const std::string where = "--case \"" + case_m.string() + "\"";
-  auto rows = matrix_rows(read_text_file(case_m, "--case"), "mpc.branch", where);
+  return parse_branch_from_buses(read_text_file(case_m, "--case"), case_m.string());
+}
+
+std::vector<std::int64_t> parse_branch_from_buses(const std::string& text, const std::string& path) {
+  const std::string where = "--case \"" + path + "\"";
+  auto rows = matrix_rows(text, "mpc.branch", where);
   std::vector<std::int64_t> from;
   for (auto& [line, fields] : rows) {
     auto bus = parse_double(fields[0]);
-    if (fields.size() < 11 || !bus || *bus != std::floor(*bus))
+    if (fields.size() < 11 || !bus || !whole(*bus))
       refuse(where + ", line " + std::to_string(line) + ": not a branch row (13 numbers, the first the from-bus) → "
              "give a MATPOWER case file");
     from.push_back(static_cast<std::int64_t>(*bus));
@@ -151,13 +163,17 @@ std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& ca
 }
 
 std::vector<BranchEnds> read_branch_ends(const std::filesystem::path& case_m) {
-  const std::string where = "--case \"" + case_m.string() + "\"";
-  auto rows = matrix_rows(read_text_file(case_m, "--case"), "mpc.branch", where);
+  return parse_branch_ends(read_text_file(case_m, "--case"), case_m.string());
+}
+
+std::vector<BranchEnds> parse_branch_ends(const std::string& text, const std::string& path) {
+  const std::string where = "--case \"" + path + "\"";
+  auto rows = matrix_rows(text, "mpc.branch", where);
   std::vector<BranchEnds> out;
   for (auto& [line, fields] : rows) {
     std::optional<double> from, to, status;
     if (fields.size() >= 11) from = parse_double(fields[0]), to = parse_double(fields[1]), status = parse_double(fields[10]);
-    if (!from || !to || !status || *from != std::floor(*from) || *to != std::floor(*to))
+    if (!from || !to || !status || !whole(*from) || !whole(*to))
       refuse(where + ", line " + std::to_string(line) + ": not a branch row (13 numbers: from-bus, to-bus, ..., status "
              "in column 11) → give a MATPOWER case file");
     out.push_back({static_cast<std::int64_t>(*from), static_cast<std::int64_t>(*to), *status != 0, line});

@@ -11,12 +11,15 @@
 //       exactly one row that sets a branch's status to 0 is a branch outage;
 //       anything else (other tables, other columns, several rows under one
 //       label: N-k) is skipped and listed in `skipped`. A line that is not a
-//       row of 7 fields, or a field that is neither a number nor a known
-//       constant, is Error(usage) naming the line.
+//       row of 7 fields, a field that is neither a number nor a known
+//       constant, or an outage's branch row that is not a whole number from
+//       1 to 2^53, is Error(usage) naming the line.
 //   read_branch_from_buses(case_m)  the from-bus (F_BUS, column 1) of every
 //       row of mpc.branch in a MATPOWER case file; read_branch_ends its
 //       from- and to-bus and status (the PsseGrid FMU's source matches the
-//       rows to PSS/E branches: models/psse/scenarios/).
+//       rows to PSS/E branches: models/psse/scenarios/). A row whose buses
+//       are not whole numbers up to 2^53 in magnitude is Error(usage) naming
+//       the line.
 //   contingency_scenarios  each outage becomes a scenario of the PowerGrid
 //       FMU's disturbance parameters: fault.bus = the branch's from-bus,
 //       trip.branch = the row, fault.t_on = --fault-on, fault.t_off =
@@ -49,6 +52,9 @@ struct ChangeTable {
 };
 ChangeTable read_chgtab(const std::filesystem::path& m);
 std::vector<std::int64_t> read_branch_from_buses(const std::filesystem::path& case_m);
+// The same for text already read; `path` names the file in messages (the fuzz target, the tests).
+ChangeTable parse_chgtab(const std::string& text, const std::string& path);
+std::vector<std::int64_t> parse_branch_from_buses(const std::string& text, const std::string& path);
 // Every row of mpc.branch: F_BUS, T_BUS, BR_STATUS (columns 1, 2, 11) and its line.
 struct BranchEnds {
   std::int64_t from = 0, to = 0;
@@ -56,6 +62,7 @@ struct BranchEnds {
   int line = 0;
 };
 std::vector<BranchEnds> read_branch_ends(const std::filesystem::path& case_m);
+std::vector<BranchEnds> parse_branch_ends(const std::string& text, const std::string& path);
 
 struct ContingencyTimes {
   std::optional<double> fault_on;      // fault.t_on

@@ -46,6 +46,10 @@ BuiltCase build_case(RawCase raw, std::vector<DyrRecord> dyr, const CaseOptions&
   out.operating_point = solve_operating_point(rc, net, pf);
   OperatingPoint& op = out.operating_point;
   report.push_back(op.summary);
+  if (op.singular)
+    throw ModelError(rc.path + ": the power flow's Jacobian is singular after " + std::to_string(op.iterations) +
+                     " iterations from the stored voltages → check that every bus is tied by in-service branches "
+                     "to a swing bus (IDE = 3) of its island and that no branch has zero impedance");
   if (!op.converged)
     throw ModelError(rc.path + ": the power flow does not converge from the stored voltages (largest mismatch " +
                      std::to_string(op.mismatch) + " p.u.) → solve the case in PSS/E and save it again");

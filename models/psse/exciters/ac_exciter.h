@@ -65,7 +65,7 @@ class AlternatorRectifier {
  public:
   AlternatorRectifier() = default;
   AlternatorRectifier(double te, double ke, double kd, double kc, QuadraticSaturation saturation)
-      : integrator_(0.0, 1.0 / te), ke_(ke), kd_(kd), kc_(kc), saturation_(saturation), rectifier_(kc) {}
+      : integrator_(0.0, 1.0 / te), ke_(ke), kd_(kd), saturation_(saturation), rectifier_(kc) {}
   // From a record: checks TE > 0, KC >= 0, KD >= 0 and the saturation points.
   static AlternatorRectifier from(const Parameters& p, const AlternatorFields& i);
 
@@ -102,7 +102,7 @@ class AlternatorRectifier {
 
  private:
   PiNonWindup integrator_;  // KP = 0, KI = 1/TE: the non-windup integrator
-  double ke_ = 0, kd_ = 0, kc_ = 0;
+  double ke_ = 0, kd_ = 0;  // KC is the rectifier's
   QuadraticSaturation saturation_;
   RectifierRegulation rectifier_;
   EfdOutput efd_;

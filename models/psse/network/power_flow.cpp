@@ -57,6 +57,7 @@ OperatingPoint solve_operating_point(const RawCase& rc, const Network& net, cons
   const grid::NewtonResult s = grid::solve_newton(y, role, scheduled, vm, va, options.newton, current_load);
   OperatingPoint op;
   op.converged = s.converged;
+  op.singular = s.singular;
   op.iterations = s.iterations;
   op.mismatch = s.mismatch;
   op.voltage = s.voltage;
@@ -86,10 +87,10 @@ OperatingPoint solve_operating_point(const RawCase& rc, const Network& net, cons
   }
   char text[320];
   std::snprintf(text, sizeof text,
-                "power flow: %s in %d iterations from the stored voltages, largest mismatch %.3e p.u. (%.3e MVA); "
+                "power flow: %s%s in %d iterations from the stored voltages, largest mismatch %.3e p.u. (%.3e MVA); "
                 "largest change from the stored voltage %.3e p.u. at bus %d",
-                op.converged ? "converged" : "NOT converged", op.iterations, op.mismatch, op.mismatch * rc.sbase,
-                op.largest_voltage_change, op.largest_change_bus);
+                op.converged ? "converged" : "NOT converged", op.singular ? " (singular Jacobian)" : "", op.iterations,
+                op.mismatch, op.mismatch * rc.sbase, op.largest_voltage_change, op.largest_change_bus);
   op.summary = text;
   return op;
 }

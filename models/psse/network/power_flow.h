@@ -19,7 +19,8 @@
 // dispatch to the power-flow mismatch.
 //
 // Contract: throws TextError when no bus is a swing bus; returns
-// converged = false (with the last iterate) when Newton does not converge.
+// converged = false (with the last iterate) when Newton does not converge,
+// with `singular` when its Jacobian cannot be factored.
 #ifndef LSDAE_MODELS_PSSE_NETWORK_POWER_FLOW_H
 #define LSDAE_MODELS_PSSE_NETWORK_POWER_FLOW_H
 
@@ -38,6 +39,7 @@ struct PowerFlowOptions {
 
 struct OperatingPoint {
   bool converged = false;
+  bool singular = false;                // the Jacobian could not be factored (not converged)
   int iterations = 0;
   double mismatch = 0;                  // largest, p.u.
   std::vector<Complex> voltage;         // per network bus

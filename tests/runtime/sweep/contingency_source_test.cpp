@@ -91,6 +91,25 @@ TEST_F(ContingencySource, MalformedChangeTableLines) {
             std::string::npos);
 }
 
+// Found by lsdae_fuzz_grids (docs/fuzzing.md, 2026-11-30): a branch row or a
+// bus number beyond the int64 range (1e19) was converted to int64 unchecked
+// (undefined behaviour, UBSan: "1e+19 is outside the range of representable
+// values of type 'long'"); it is now refused naming the file and the line.
+TEST_F(ContingencySource, RowsAndBusesBeyondTheIntegersAreRefused) {
+  const std::string row = error_of([] { parse_chgtab("chgtab = [\n1 0 CT_TBRCH 1e19 BR_STATUS CT_REP 0;\n];\n", "c.m"); });
+  EXPECT_NE(row.find("\"c.m\", line 2: branch row 1e+19"), std::string::npos) << row;
+  EXPECT_NE(row.find("→"), std::string::npos) << row;
+  const std::string branch = "mpc.branch = [\n1e19 2 0 0.1 0 0 0 0 0 0 1 0 0;\n];\n";
+  EXPECT_NE(error_of([&] { parse_branch_from_buses(branch, "case.m"); }).find("\"case.m\", line 2: not a branch row"),
+            std::string::npos);
+  const std::string to = "mpc.branch = [\n1 -1e300 0 0.1 0 0 0 0 0 0 1 0 0;\n];\n";
+  EXPECT_NE(error_of([&] { parse_branch_ends(to, "case.m"); }).find("\"case.m\", line 2: not a branch row"),
+            std::string::npos);
+  // The largest whole number a double holds exactly is still a row (beyond any case: refused later).
+  EXPECT_EQ(parse_chgtab("chgtab = [\n1 0 3 9007199254740992 11 1 0;\n];\n", "c.m").outages.at(0).branch,
+            std::int64_t{9007199254740992});
+}
+
 // The generic sweep knows a model's source only by the name it registered:
 // the options that shape it go with the one that selects it, it is an
 // alternative to the other sources, and its scenarios are checked as any.
