@@ -84,6 +84,11 @@ int main(int argc, char** argv) {
       flow = solve_power_flow(c, options);
       std::printf("%s (from the stored voltages)\n", summary(c, flow).c_str());
     }
+    if (flow.singular)
+      throw std::runtime_error(case_path + ": the power flow's Jacobian is singular (after " +
+                               std::to_string(flow.iterations) + " iterations from the stored voltages) → check that "
+                               "every bus is tied by in-service branches to the slack bus of its island and that no "
+                               "branch has zero impedance");
     if (!flow.converged)
       throw std::runtime_error(case_path + ": the power flow does not converge (largest mismatch " +
                                std::to_string(flow.mismatch) + " p.u.) → check the case data");

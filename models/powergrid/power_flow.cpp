@@ -65,6 +65,7 @@ PowerFlowResult solve_power_flow(const Case& c, const PowerFlowOptions& options)
   newton.polish_steps = options.polish_steps;
   grid::NewtonResult solved = grid::solve_newton(y, role, scheduled, std::move(vm), std::move(va), newton);
   r.converged = solved.converged;
+  r.singular = solved.singular;
   r.iterations = solved.iterations;
   r.mismatch = solved.mismatch;
   r.history = std::move(solved.history);
@@ -75,8 +76,9 @@ PowerFlowResult solve_power_flow(const Case& c, const PowerFlowOptions& options)
 
 std::string summary(const Case& c, const PowerFlowResult& r) {
   char text[256];
+  const char* outcome = r.converged ? "converged" : (r.singular ? "NOT converged (singular Jacobian)" : "NOT converged");
   std::snprintf(text, sizeof text, "%s: %s in %d iterations, largest mismatch %.3e p.u. (%.3e MVA)", c.name.c_str(),
-                r.converged ? "converged" : "NOT converged", r.iterations, r.mismatch, r.mismatch * c.base_mva);
+                outcome, r.iterations, r.mismatch, r.mismatch * c.base_mva);
   return text;
 }
 

@@ -49,6 +49,7 @@ struct PowerFlowOptions {
 
 struct PowerFlowResult {
   bool converged = false;
+  bool singular = false;           // the Jacobian could not be factored (converged = false)
   int iterations = 0;              // Newton steps taken to meet the tolerance (polishing not counted)
   double mismatch = 0;             // largest |mismatch| at the end, p.u.
   std::vector<double> history;     // largest |mismatch| before each step and at the end
@@ -60,7 +61,9 @@ struct PowerFlowResult {
 
 // Solves the power flow. Throws CaseError when the case has no bus that can be
 // the slack (no in-service generator at any PV or slack bus); returns
-// converged = false when Newton does not reach the tolerance.
+// converged = false when Newton does not reach the tolerance, and singular as
+// well when its Jacobian could not be factored (a bus or island no in-service
+// branch ties to the slack, zero impedances).
 PowerFlowResult solve_power_flow(const Case& c, const PowerFlowOptions& options = {});
 
 // "case9: converged in 4 iterations, largest mismatch 3.1e-15 p.u." -- the

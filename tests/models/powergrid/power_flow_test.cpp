@@ -255,6 +255,21 @@ TEST(PowerFlowRules, NoGeneratorAtAllIsAnError) {
   }
 }
 
+// A load bus that no in-service branch reaches makes the Jacobian singular:
+// not converged and said so (KLU's own exception escaped before), and the
+// summary names it.
+TEST(PowerFlowRules, ABusCutOffIsASingularJacobianNotAnException) {
+  Case c = three_buses();
+  for (Branch& br : c.branches)
+    if (br.from == 3 || br.to == 3) br.in_service = false;
+  PowerFlowResult r;
+  ASSERT_NO_THROW(r = solve_power_flow(c));
+  EXPECT_FALSE(r.converged);
+  EXPECT_TRUE(r.singular);
+  EXPECT_NE(summary(c, r).find("NOT converged (singular Jacobian)"), std::string::npos) << summary(c, r);
+  EXPECT_FALSE(solve_power_flow(three_buses()).singular);
+}
+
 TEST(PowerFlowRules, LossesAreTheSumOfInjections) {
   const Case c = three_buses();
   const PowerFlowResult r = solve_power_flow(c);
