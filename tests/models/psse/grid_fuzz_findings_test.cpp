@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gridcore/newton_power_flow.h"
+#include "file_text.h"
 #include "psse/case/case_builder.h"
 #include "psse/core/parameters.h"
 #include "psse/io/dyr_reader.h"
@@ -22,13 +23,7 @@ namespace {
 
 const std::string kData = LSDAE_PSSE_DATA_DIR;
 
-std::string file_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << path;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::file_text;
 
 // OMIB.raw with `from` replaced by `to` (each once).
 std::string omib_with(const std::string& from, const std::string& to) {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "file_text.h"
 #include "psse/case/case_builder.h"
 #include "psse/io/dyr_reader.h"
 #include "psse/io/psse_text.h"
@@ -26,13 +27,7 @@ namespace {
 
 const std::string kData = LSDAE_PSSE_DATA_DIR;
 
-std::string file_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << path;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::file_text;
 
 // The TVC case (version 32) with `table` as its impedance correction data.
 std::string tvc_with_table(const std::string& table) {
