@@ -6,8 +6,6 @@
 // ../shared/data/grids/psse/Test01 edited as the fuzzer's inputs were.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "gridcore/newton_power_flow.h"

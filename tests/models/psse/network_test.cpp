@@ -8,8 +8,6 @@
 
 #include <cmath>
 #include <complex>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "file_text.h"
