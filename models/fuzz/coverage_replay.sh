@@ -1,7 +1,7 @@
 #!/bin/sh
 # models/fuzz/coverage_replay.sh BUILD_FUZZ_DIR -- builds BUILD_FUZZ_DIR/cov_grids/replay: the
-# lsdae_fuzz_grids target with the readers, the case builder, the system's initialization and
-# gridcore's Newton compiled for source coverage (-fprofile-instr-generate -fcoverage-mapping),
+# lsdae_fuzz_grids target with the readers, the case builder, the system's initialization,
+# the MATPOWER power flow and grid data (mode 5) and gridcore's Newton compiled for source coverage (-fprofile-instr-generate -fcoverage-mapping),
 # the rest linked from BUILD_FUZZ_DIR (built first: cmake --build BUILD_FUZZ_DIR --target
 # lsdae_fuzz_grids). Then (docs/fuzzing.md, "Grid files"):
 #   cd BUILD_FUZZ_DIR/cov_grids && LLVM_PROFILE_FILE=r.profraw ./replay -runs=0 ../corpus_grids SEEDS
@@ -20,10 +20,12 @@ SRC="$R/models/psse/io/psse_text.cpp $R/models/psse/io/raw_records.cpp $R/models
  $R/models/psse/system/system_events.cpp $R/models/psse/system/islands.cpp $R/models/psse/system/system_islands.cpp
  $R/models/psse/system/slot_work.cpp $R/models/psse/case/case_builder.cpp $R/models/psse/case/case_options.cpp
  $R/models/psse/scenarios/con_file.cpp $R/models/powergrid/matpower_case.cpp
+ $R/models/powergrid/ybus.cpp $R/models/powergrid/power_flow.cpp $R/models/powergrid/machines.cpp
+ $R/models/powergrid/grid_builder.cpp $R/models/powergrid/grid_data.cpp
  $R/models/powergrid/scenarios/matpower_changes.cpp
  $R/models/gridcore/newton_power_flow.cpp $R/models/gridcore/klu_solver.cpp $R/models/fuzz/fuzz_grids.cpp"
 for s in $SRC; do
-  o=$(basename "$s" .cpp).o
+  o=$(basename "$(dirname "$s")")_$(basename "$s" .cpp).o  # psse/network and powergrid both have power_flow.cpp
   [ -f "$o" ] || clang++ -std=c++20 -O1 -g -fsanitize=fuzzer-no-link -fprofile-instr-generate -fcoverage-mapping \
     $INC -c "$s" -o "$o"
 done

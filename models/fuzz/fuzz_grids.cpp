@@ -12,14 +12,19 @@
 //      initialization), semi-explicit -- what `lsdae-grid --check` runs
 //   3  the same, strict options (unsupported models refused), fully implicit
 //   4  a .con: parse_con
-//   5  a MATPOWER case: parse_matpower_case
+//   5  a MATPOWER case: parse_matpower_case, then, for a case it accepts,
+//      what lsdae_grid_data runs (solve_and_build_grid_data: the power flow,
+//      flat start then the stored voltages, the machines, the grid data) and
+//      the grid data written to memory and read back (parse_grid_data): what
+//      the generator writes, the FMU must read
 //   6  a MATPOWER change table: parse_chgtab
 //   7  a MATPOWER case read as `lsdae sweep --case` reads it: parse_branch_ends
 //      and parse_branch_from_buses
 //
 // Refusals by contract (each reader's header) are caught: TextError and
 // ModelError (PSS/E), CaseError (MATPOWER case), lsdae::Error of kind usage
-// (.con, change table). Anything else escaping is a finding (abort), and so is
+// (.con, change table); after the MATPOWER reader, CaseError naming the file
+// (lsdae_grid_data's refusals, exit 1). Anything else escaping is a finding (abort), and so is
 // a refusal that does not name the file: a reader's message starts with the
 // file name, and the .raw and .dyr readers' with "file:LINE:".
 #include <cstddef>
@@ -28,11 +33,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <typeinfo>
 
 #include "lsdae/error.h"
+#include "powergrid/grid_builder.h"
 #include "powergrid/matpower_case.h"
 #include "powergrid/scenarios/matpower_changes.h"
 #include "psse/case/case_builder.h"
@@ -90,6 +97,24 @@ void build(std::string_view data, bool strict) {
   (void)system.report();
 }
 
+// What lsdae_grid_data runs on a case read, and the file it would write read back.
+void grid_data(const lsdae::powergrid::Case& c) {
+  lsdae::powergrid::GridData d;
+  try {
+    d = lsdae::powergrid::solve_and_build_grid_data(c, 60.0, [](const std::string&) {});
+  } catch (const lsdae::powergrid::CaseError& e) {
+    expect_file(e.what(), "fuzz.m");
+    return;
+  }
+  std::ostringstream file;
+  lsdae::powergrid::write_grid_data(d, file);
+  try {
+    (void)lsdae::powergrid::parse_grid_data(file.str(), "fuzz.grid");
+  } catch (const std::runtime_error& e) {
+    finding("a grid data file written that its reader refuses", e.what());
+  }
+}
+
 void run(int mode, std::string_view data) {
   switch (mode) {
     case 0: {
@@ -129,13 +154,17 @@ void run(int mode, std::string_view data) {
         expect_file(e.what(), "fuzz.con");
       }
       return;
-    case 5:
+    case 5: {
+      lsdae::powergrid::Case c;
       try {
-        (void)lsdae::powergrid::parse_matpower_case(data, "fuzz.m");
+        c = lsdae::powergrid::parse_matpower_case(data, "fuzz.m");
       } catch (const lsdae::powergrid::CaseError& e) {
         expect_file_and_line(e.what(), "fuzz.m");
+        return;
       }
+      grid_data(c);
       return;
+    }
     case 6:
       try {
         (void)lsdae::powergrid::parse_chgtab(std::string(data), "fuzz_chgtab.m");

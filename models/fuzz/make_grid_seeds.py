@@ -15,7 +15,9 @@ tables), one seed per input, the mode as its first character (fuzz_grids.cpp):
   6  the header and the first rows of contab_ACTIVSg2000.m
   7  case9 (its branch table, as `lsdae sweep --case` reads it)
 Mode 4 (.con) has no file from elsewhere: its seeds are written by hand
-(seeds/con_*), after the PSS/E manual's syntax.
+(seeds/con_*), after the PSS/E manual's syntax. Also by hand: case9 with a second
+slack bus (bus 2) and a branch between the two slacks
+(seeds/matpower_case9_two_slacks_by_hand, mode 5: power flow and grid data).
 Reproducible (sorted inputs, no time stamps); files over MAX_BYTES are skipped.
 """
 import hashlib

@@ -27,6 +27,16 @@ void put(std::string& out, long long value) {
   out += std::to_string(value);
 }
 
+// The case name as one field of a record: the reader splits at blanks, and a
+// case named after a file "my case.m" (or an empty one) must read back.
+std::string one_word(const std::string& name) {
+  if (name.empty()) return "unnamed";
+  std::string word = name;
+  for (char& ch : word)
+    if (static_cast<unsigned char>(ch) <= ' ' || ch == '\x7f') ch = '_';
+  return word;
+}
+
 // Reads the file record by record; every failure names the file and line.
 class Records {
  public:
@@ -128,7 +138,7 @@ void write_grid_data(const GridData& d, std::ostream& stream) {
   out.reserve(128 * (d.y.nnz() + d.branches.size() + d.machines.size() + d.bus_number.size()));
   out += std::string(kMagic) + " " + std::to_string(kVersion) + "\n";
   out += "# Written by lsdae_grid_data (models/powergrid); per unit on base_mva. See grid_data.h.\n";
-  out += "name " + d.name + "\n";
+  out += "name " + one_word(d.name) + "\n";
   out += "base_mva";
   put(out, d.base_mva);
   out += "\nfrequency";
@@ -188,7 +198,11 @@ GridData read_grid_data(const std::string& path) {
                                     "<case>.grid) so it lands in resources/");
   std::ostringstream text;
   text << in.rdbuf();
-  Records r(text.str(), path);
+  return parse_grid_data(text.str(), path);
+}
+
+GridData parse_grid_data(std::string text, const std::string& path) {
+  Records r(std::move(text), path);
   GridData d;
 
   const auto& head = r.next(kMagic);

@@ -18,7 +18,7 @@
 // File format (text, one record per line, `#` starts a comment line; numbers
 // are written shortest-round-trip, so reading gives the same doubles):
 //   lsdae-powergrid-data 1
-//   name <case name>
+//   name <case name>          one word: blanks and control characters written as _, "" as unnamed
 //   base_mva <MVA>
 //   frequency <Hz>
 //   power_flow <iterations> <largest mismatch p.u.>
@@ -74,6 +74,8 @@ struct GridData {
 void write_grid_data(const GridData& data, std::ostream& out);
 void write_grid_data(const GridData& data, const std::string& path);  // throws std::runtime_error
 GridData read_grid_data(const std::string& path);
+// The same for the text of a file; `path` is only used in messages.
+GridData parse_grid_data(std::string text, const std::string& path);
 
 // Variable names shared by the model and the reference writers.
 std::string bus_name(int bus_number, const char* part);        // bus[7].Vr

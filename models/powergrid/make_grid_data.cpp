@@ -7,19 +7,20 @@
 // Reads the MATPOWER case, solves the AC power flow (flat start; from the
 // stored voltages if that fails), compares the solution with the voltages
 // stored in the case, initializes the classical machines and writes the
-// grid data file (grid_data.h). With --flat-reference it also writes the
+// grid data file (grid_data.h); solve_and_build_grid_data (grid_builder.h)
+// does all but the writing. With --flat-reference it also writes the
 // undisturbed solution at t = 0, 0.25, 0.5 s (states, derivatives = 0,
 // bus voltages) as a reference CSV for the corpus tests. Statistics go to
-// standard output in a fixed format; errors to standard error, exit code 1.
+// standard output in a fixed format; errors to standard error, exit code 1
+// (a refused case: CaseError naming the file, and its line where a row is
+// the cause; a file that cannot be written); exit code 2 for a bad command line.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <numbers>
 #include <stdexcept>
 #include <string>
 
 #include "powergrid/grid_builder.h"
-#include "powergrid/power_flow.h"
 
 using namespace lsdae::powergrid;
 
@@ -70,38 +71,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (case_path.empty() || out_path.empty() || !(frequency > 0)) {
-    std::fprintf(stderr, "lsdae_grid_data: --case and --out are required and --frequency must be positive\n");
+  if (case_path.empty() || out_path.empty() || !(frequency > 0) || !std::isfinite(frequency)) {
+    std::fprintf(stderr, "lsdae_grid_data: --case and --out are required and --frequency must be a positive number\n");
     return 2;
   }
   try {
     const Case c = read_matpower_case(case_path);
-    PowerFlowOptions options;
-    PowerFlowResult flow = solve_power_flow(c, options);
-    std::printf("%s (flat start)\n", summary(c, flow).c_str());
-    if (!flow.converged) {
-      options.flat_start = false;
-      flow = solve_power_flow(c, options);
-      std::printf("%s (from the stored voltages)\n", summary(c, flow).c_str());
-    }
-    if (flow.singular)
-      throw std::runtime_error(case_path + ": the power flow's Jacobian is singular (after " +
-                               std::to_string(flow.iterations) + " iterations from the stored voltages) → check that "
-                               "every bus is tied by in-service branches to the slack bus of its island and that no "
-                               "branch has zero impedance");
-    if (!flow.converged)
-      throw std::runtime_error(case_path + ": the power flow does not converge (largest mismatch " +
-                               std::to_string(flow.mismatch) + " p.u.) → check the case data");
-    double dvm = 0, dva = 0;
-    for (std::size_t i = 0; i < c.buses.size(); ++i) {
-      dvm = std::max(dvm, std::abs(std::abs(flow.voltage[i]) - c.buses[i].vm));
-      double diff = std::arg(flow.voltage[i]) * 180.0 / std::numbers::pi - c.buses[i].va;
-      diff = std::remainder(diff, 360.0);
-      dva = std::max(dva, std::abs(diff));
-    }
-    std::printf("%s: largest difference to the stored solution: |V| %.3e p.u., angle %.3e deg\n", c.name.c_str(),
-                dvm, dva);
-    const GridData d = build_grid_data(c, flow, frequency);
+    const GridData d = solve_and_build_grid_data(
+        c, frequency, [](const std::string& line) { std::printf("%s\n", line.c_str()); });
     write_grid_data(d, out_path);
     std::printf("%s: %zu buses, %zu machines, %zu in-service branches, %zu admittance nonzeros → %s\n",
                 c.name.c_str(), d.bus_number.size(), d.machines.size(), d.branches.size(), d.y.nnz(),
