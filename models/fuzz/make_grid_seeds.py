@@ -17,7 +17,9 @@ tables), one seed per input, the mode as its first character (fuzz_grids.cpp):
 Mode 4 (.con) has no file from elsewhere: its seeds are written by hand
 (seeds/con_*), after the PSS/E manual's syntax. Also by hand: case9 with a second
 slack bus (bus 2) and a branch between the two slacks
-(seeds/matpower_case9_two_slacks_by_hand, mode 5: power flow and grid data).
+(seeds/matpower_case9_two_slacks_by_hand, mode 5: power flow and grid data), and case9 with
+generator 2's MBASE and PMAX at 1.79e308 (seeds/matpower_case9_huge_mbase_by_hand: a machine that
+is not finite, refused).
 Reproducible (sorted inputs, no time stamps); files over MAX_BYTES are skipped.
 """
 import hashlib
