@@ -9,47 +9,12 @@
 #include <string>
 
 #include "powergrid/grid_builder.h"
+#include "three_bus_case.h"
 
 namespace lsdae::powergrid {
 namespace {
 
-// Slack at 1, a PV generator at 2 (or a second slack), a load at 3; rows on lines 11.., 21.., 31...
-Case three_buses(bool two_slacks) {
-  Case c;
-  c.path = "three.m";
-  c.name = "three";
-  c.base_mva = 100;
-  for (int k = 1; k <= 3; ++k) {
-    Bus b;
-    b.number = k;
-    b.line = 10 + k;
-    b.type = k == 1 || (k == 2 && two_slacks) ? BusType::slack : (k == 2 ? BusType::pv : BusType::pq);
-    if (k == 3) {
-      b.pd = 50;
-      b.qd = 20;
-    }
-    c.buses.push_back(b);
-  }
-  for (int k = 1; k <= 2; ++k) {
-    Generator g;
-    g.bus = k;
-    g.line = 20 + k;
-    g.pg = k == 2 ? 30 : 0;
-    g.vg = k == 2 ? 1.02 : 1.0;
-    c.generators.push_back(g);
-  }
-  int line = 31;
-  for (auto [f, t] : {std::pair{1, 2}, {2, 3}, {1, 3}}) {
-    Branch br;
-    br.from = f;
-    br.to = t;
-    br.line = line++;
-    br.r = 0.01;
-    br.x = 0.1;
-    c.branches.push_back(br);
-  }
-  return c;
-}
+Case three_buses(bool two_slacks) { return test::three_bus_case({.two_slacks = two_slacks}); }
 
 GridData solve_and_build(const Case& c) {
   return solve_and_build_grid_data(c, 60.0, [](const std::string&) {});

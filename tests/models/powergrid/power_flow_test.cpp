@@ -24,6 +24,7 @@
 #include <numbers>
 
 #include "powergrid/power_flow.h"
+#include "three_bus_case.h"
 
 namespace lsdae::powergrid {
 namespace {
@@ -182,41 +183,8 @@ TEST_F(PowerFlow, FlatStartDivergesOnTheLargestCasesAndTheStoredStartConverges) 
   }
 }
 
-// A 3-bus case exercising the bus-type rules.
-Case three_buses() {
-  Case c;
-  c.path = "three.m";
-  c.name = "three";
-  c.base_mva = 100;
-  for (int k = 1; k <= 3; ++k) {
-    Bus b;
-    b.number = k;
-    b.type = k == 1 ? BusType::slack : (k == 2 ? BusType::pv : BusType::pq);
-    if (k == 3) {
-      b.pd = 50;
-      b.qd = 20;
-    }
-    c.buses.push_back(b);
-  }
-  for (int k = 1; k <= 2; ++k) {
-    Generator g;
-    g.bus = k;
-    g.pg = k == 2 ? 30 : 0;
-    g.vg = k == 2 ? 1.02 : 1.0;
-    c.generators.push_back(g);
-  }
-  for (auto [f, t] : {std::pair{1, 2}, {2, 3}, {1, 3}}) {
-    Branch br;
-    br.from = f;
-    br.to = t;
-    br.r = 0.01;
-    br.x = 0.1;
-    br.ratio = f == 2 ? 0.98 : 0.0;
-    br.angle = f == 2 ? 3.0 : 0.0;
-    c.branches.push_back(br);
-  }
-  return c;
-}
+// A 3-bus case exercising the bus-type rules (branch 2-3 a phase-shifting transformer).
+Case three_buses() { return test::three_bus_case({.tap_and_shift = true}); }
 
 TEST(PowerFlowRules, PvBusWithoutGeneratorIsSolvedAsPq) {
   Case c = three_buses();
