@@ -97,6 +97,19 @@ void build(std::string_view data, bool strict) {
   (void)system.report();
 }
 
+// `read` refused by the documented lsdae::Error of kind usage, naming `file`
+// (the .con reader and the MATPOWER tables lsdae sweep reads).
+template <class Read>
+void usage_refusal(Read read, const char* what, const char* file) {
+  try {
+    read();
+  } catch (const lsdae::Error& e) {
+    if (e.kind() != lsdae::ErrorKind::usage)
+      finding((std::string("a ") + what + " refusal of another kind than usage").c_str(), e.what());
+    expect_file(e.what(), file);
+  }
+}
+
 // What lsdae_grid_data runs on a case read, and the file it would write read back.
 void grid_data(const lsdae::powergrid::Case& c) {
   lsdae::powergrid::GridData d;
@@ -147,12 +160,7 @@ void run(int mode, std::string_view data) {
       }
       return;
     case 4:
-      try {
-        (void)lsdae::psse::parse_con(std::string(data), "fuzz.con");
-      } catch (const lsdae::Error& e) {
-        if (e.kind() != lsdae::ErrorKind::usage) finding("a .con refusal of another kind than usage", e.what());
-        expect_file(e.what(), "fuzz.con");
-      }
+      usage_refusal([&] { (void)lsdae::psse::parse_con(std::string(data), "fuzz.con"); }, ".con", "fuzz.con");
       return;
     case 5: {
       lsdae::powergrid::Case c;
@@ -166,26 +174,14 @@ void run(int mode, std::string_view data) {
       return;
     }
     case 6:
-      try {
-        (void)lsdae::powergrid::parse_chgtab(std::string(data), "fuzz_chgtab.m");
-      } catch (const lsdae::Error& e) {
-        if (e.kind() != lsdae::ErrorKind::usage) finding("a change-table refusal of another kind than usage", e.what());
-        expect_file(e.what(), "fuzz_chgtab.m");
-      }
+      usage_refusal([&] { (void)lsdae::powergrid::parse_chgtab(std::string(data), "fuzz_chgtab.m"); }, "change-table",
+                    "fuzz_chgtab.m");
       return;
     default:
-      try {
-        (void)lsdae::powergrid::parse_branch_ends(std::string(data), "fuzz.m");
-      } catch (const lsdae::Error& e) {
-        if (e.kind() != lsdae::ErrorKind::usage) finding("a --case refusal of another kind than usage", e.what());
-        expect_file(e.what(), "fuzz.m");
-      }
-      try {
-        (void)lsdae::powergrid::parse_branch_from_buses(std::string(data), "fuzz.m");
-      } catch (const lsdae::Error& e) {
-        if (e.kind() != lsdae::ErrorKind::usage) finding("a --case refusal of another kind than usage", e.what());
-        expect_file(e.what(), "fuzz.m");
-      }
+      usage_refusal([&] { (void)lsdae::powergrid::parse_branch_ends(std::string(data), "fuzz.m"); }, "--case",
+                    "fuzz.m");
+      usage_refusal([&] { (void)lsdae::powergrid::parse_branch_from_buses(std::string(data), "fuzz.m"); }, "--case",
+                    "fuzz.m");
       return;
   }
 }
