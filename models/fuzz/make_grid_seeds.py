@@ -19,7 +19,8 @@ Mode 4 (.con) has no file from elsewhere: its seeds are written by hand
 slack bus (bus 2) and a branch between the two slacks
 (seeds/matpower_case9_two_slacks_by_hand, mode 5: power flow and grid data), and case9 with
 generator 2's MBASE and PMAX at 1.79e308 (seeds/matpower_case9_huge_mbase_by_hand: a machine that
-is not finite, refused).
+is not finite, refused), and a three-bus case with a load of 1e300 MW at its slack bus at
+1e-6 p.u. (seeds/matpower_three_bus_infinite_slack_load_by_hand: an admittance that overflows, refused).
 Reproducible (sorted inputs, no time stamps); files over MAX_BYTES are skipped.
 """
 import hashlib
