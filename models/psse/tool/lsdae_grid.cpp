@@ -318,6 +318,10 @@ int main(int argc, char** argv) {
     zip_folder(stage, fmu);
     fs::remove_all(stage);
     if (!quiet) std::cout << "wrote " << output << " (" << d.variables.size() << " variables)\n";
+  } catch (const fs::filesystem_error& e) {  // the path: a folder that is a file, a full disk, ...
+    std::cerr << "lsdae-grid: -o \"" << output << "\": the FMU cannot be written: " << e.code().message() << " ("
+              << e.path1().string() << ") → choose a path in a folder you can write to\n";
+    return 3;
   } catch (const std::exception& e) {
     std::cerr << "lsdae-grid: " << e.what() << "\n";
     return 3;
