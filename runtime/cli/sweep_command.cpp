@@ -287,7 +287,8 @@ int run_sweep_command(const SweepCliOptions& o) {
     if (exists && std::filesystem::is_directory(o.path, same_ec)) {
       const auto folder = std::filesystem::weakly_canonical(o.path, canon_ec1);
       const auto file = std::filesystem::weakly_canonical(o.summary, canon_ec2);
-      if (!canon_ec1 && !canon_ec2 && std::mismatch(folder.begin(), folder.end(), file.begin(), file.end()).first == folder.end())
+      const bool inside = std::mismatch(folder.begin(), folder.end(), file.begin(), file.end()).first == folder.end();
+      if (!canon_ec1 && !canon_ec2 && inside)
         refuse("--summary \"" + o.summary + "\": this file belongs to the unpacked FMU \"" + o.path +
                "\", which lsdae reads but never modifies → write outside that folder");
     }

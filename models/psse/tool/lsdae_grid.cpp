@@ -231,7 +231,8 @@ int main(int argc, char** argv) {
     return usage("--form \"" + form + "\": expected semi_explicit or fully_implicit");
   // An output named like an input would replace the case with the FMU (or the table).
   struct Write { const char* flag; const std::string* path; const char* example; };
-  const Write writes[] = {{"-o", &output, "-o CASE.fmu"}, {"--flat-reference", &flat_reference, "--flat-reference flat.csv"}};
+  const Write writes[] = {{"-o", &output, "-o CASE.fmu"},
+                          {"--flat-reference", &flat_reference, "--flat-reference flat.csv"}};
   const std::pair<const char*, const std::string*> reads[] = {{".raw", &positional[0]}, {".dyr", &positional[1]}};
   for (const Write& w : writes)
     for (const auto& [kind, input] : reads)

@@ -309,6 +309,16 @@ TEST_F(SweepCli, ASummaryOverTheModelIsRefused) {
   r = run({"sweep", copy.string(), "--grid", "x=1", "--summary", other_spelling, "--resume"});
   EXPECT_TRUE(ExitedWith(r, kUsage));
   EXPECT_EQ(std::filesystem::file_size(copy), size);
+  // A file of an unpacked FMU folder (a copy of one), which lsdae never modifies.
+  const std::filesystem::path folder = work_ / "unpacked";
+  std::filesystem::copy(std::filesystem::path(LSDAE_FMU_DIR) / "HelloWorld_ode", folder,
+                        std::filesystem::copy_options::recursive);
+  const std::filesystem::path xml = folder / "modelDescription.xml";
+  const auto xml_size = std::filesystem::file_size(xml);
+  r = run({"sweep", folder.string(), "--grid", "x=1", "--summary", xml.string(), "--overwrite"});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "modelDescription.xml\": this file belongs to the unpacked FMU"));
+  EXPECT_EQ(std::filesystem::file_size(xml), xml_size);
   EXPECT_TRUE(leftovers().empty());
 }
 
