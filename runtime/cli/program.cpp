@@ -33,7 +33,8 @@ int lsdae::cli::run(int argc, char** argv, bool run_command) {
   app.add_flag("-v,--verbose", verbose, "Show informational messages (and the FMU's log)");
   app.add_flag("--debug", debug, "Show debug messages");
   app.footer("Exit codes: 0 ok, 1 invalid FMU, 2 usage, 3 archive, 4 XML, 5 binary, 6 FMU call failed, "
-             "7 solver, 8 structure, 9 output file, 10 FMU crashed, 11 timeout, 12 some sweep scenarios failed, 70 internal, 130 interrupted.\n"
+             "7 solver, 8 structure, 9 output file, 10 FMU crashed, 11 timeout, 12 some sweep scenarios failed, "
+             "13 FMU crashed after a complete run, 70 internal, 130 interrupted.\n"
              "`simulate` and `validate` run the FMU's binary in a supervised child process "
              "(--no-isolate: in lsdae's own).\nRun `lsdae <command> --help` for a command's options.");
 

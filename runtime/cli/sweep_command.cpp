@@ -277,6 +277,21 @@ int run_sweep_command(const SweepCliOptions& o) {
   std::unique_ptr<sweep::SummaryFile> summary;
   refuse_on_coordinator([&] {
     if (!coordinator) return;
+    // --overwrite (or --resume) of the model itself would destroy it, as
+    // `simulate -o` would (simulate_options_check.h): the same file by
+    // identity, or a file of an unpacked FMU folder, which lsdae never modifies.
+    std::error_code same_ec, canon_ec1, canon_ec2;
+    if (exists && std::filesystem::equivalent(o.summary, o.path, same_ec) && !same_ec)
+      refuse("--summary \"" + o.summary + "\": this is the model being swept; writing there would destroy it → "
+             "choose another file name, e.g. --summary sweep-summary.csv");
+    if (exists && std::filesystem::is_directory(o.path, same_ec)) {
+      const auto folder = std::filesystem::weakly_canonical(o.path, canon_ec1);
+      const auto file = std::filesystem::weakly_canonical(o.summary, canon_ec2);
+      const bool inside = std::mismatch(folder.begin(), folder.end(), file.begin(), file.end()).first == folder.end();
+      if (!canon_ec1 && !canon_ec2 && inside)
+        refuse("--summary \"" + o.summary + "\": this file belongs to the unpacked FMU \"" + o.path +
+               "\", which lsdae reads but never modifies → write outside that folder");
+    }
     if (exists && !o.resume && !o.overwrite)
       refuse("--summary \"" + o.summary + "\" exists → --resume to continue that sweep, --overwrite to start again, "
              "or choose another --summary file");

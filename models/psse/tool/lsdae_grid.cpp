@@ -9,8 +9,9 @@
 // the .dyr and the options in resources/, modelDescription.xml and the
 // FMI-LS-DAE manifest (from the model itself, as the kit's describer does),
 // and the binary PsseGrid.so. Exit status: 0 written; 1 the case is refused
-// (the message says why and what to do); 2 a usage error; 3 the FMU cannot
-// be written (no PsseGrid binary, a file that cannot be written).
+// (the message says why and what to do); 2 a usage error (also an -o or
+// --flat-reference naming the .raw or the .dyr, which writing would destroy);
+// 3 the FMU cannot be written (no PsseGrid binary, a file that cannot be written).
 #include <zip.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kit/description.h"
@@ -72,6 +74,14 @@ constexpr const char* kUsage =
 int usage(const std::string& message) {
   std::cerr << "lsdae-grid: " << message << "\n" << kUsage;
   return 2;
+}
+
+// Whether two names are one file: the same path, or (both existing) the same
+// file by identity (another spelling, a symlink, a hard link).
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal()) return true;
+  return fs::equivalent(a, b, ec) && !ec;
 }
 
 fs::path binary_path(const char* argv0) {
@@ -219,6 +229,18 @@ int main(int argc, char** argv) {
   if (output.empty() && !check_only) return usage("give the FMU to write with -o CASE.fmu (or --check)");
   if (form != "semi_explicit" && form != "fully_implicit")
     return usage("--form \"" + form + "\": expected semi_explicit or fully_implicit");
+  // An output named like an input would replace the case with the FMU (or the table).
+  struct Write { const char* flag; const std::string* path; const char* example; };
+  const Write writes[] = {{"-o", &output, "-o CASE.fmu"},
+                          {"--flat-reference", &flat_reference, "--flat-reference flat.csv"}};
+  const std::pair<const char*, const std::string*> reads[] = {{".raw", &positional[0]}, {".dyr", &positional[1]}};
+  for (const Write& w : writes)
+    for (const auto& [kind, input] : reads)
+      if (!w.path->empty() && same_file(*w.path, *input))
+        return usage(std::string(w.flag) + " \"" + *w.path + "\": this is the " + kind +
+                     " being read; writing there would destroy it → choose another file name, e.g. " + w.example);
+  if (!output.empty() && same_file(output, flat_reference))
+    return usage("-o and --flat-reference both name \"" + output + "\" → give each its own file");
   auto join = [](const std::vector<std::string>& items) {
     std::string s;
     for (const auto& i : items) s += (s.empty() ? "" : ",") + i;
@@ -297,6 +319,10 @@ int main(int argc, char** argv) {
     zip_folder(stage, fmu);
     fs::remove_all(stage);
     if (!quiet) std::cout << "wrote " << output << " (" << d.variables.size() << " variables)\n";
+  } catch (const fs::filesystem_error& e) {  // the path: a folder that is a file, a full disk, ...
+    std::cerr << "lsdae-grid: -o \"" << output << "\": the FMU cannot be written: " << e.code().message() << " ("
+              << e.path1().string() << ") → choose a path in a folder you can write to\n";
+    return 3;
   } catch (const std::exception& e) {
     std::cerr << "lsdae-grid: " << e.what() << "\n";
     return 3;

@@ -295,6 +295,33 @@ TEST_F(SweepCli, BadInputIsRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// --summary naming the model itself, with --overwrite, replaced the FMU with
+// the summary CSV (exit 0): refused as `simulate -o` naming the FMU is.
+TEST_F(SweepCli, ASummaryOverTheModelIsRefused) {
+  const std::filesystem::path copy = work_ / "model.fmu";
+  std::filesystem::copy_file(hello_fmu(), copy);
+  const auto size = std::filesystem::file_size(copy);
+  const std::string other_spelling = (work_ / "." / "model.fmu").string();  // the same file by identity
+  ProcessResult r = run({"sweep", copy.string(), "--grid", "x=1", "--summary", other_spelling, "--overwrite"});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "/./model.fmu\": this is the model being swept; writing there would destroy it"));
+  EXPECT_EQ(std::filesystem::file_size(copy), size);
+  r = run({"sweep", copy.string(), "--grid", "x=1", "--summary", other_spelling, "--resume"});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_EQ(std::filesystem::file_size(copy), size);
+  // A file of an unpacked FMU folder (a copy of one), which lsdae never modifies.
+  const std::filesystem::path folder = work_ / "unpacked";
+  std::filesystem::copy(std::filesystem::path(LSDAE_FMU_DIR) / "HelloWorld_ode", folder,
+                        std::filesystem::copy_options::recursive);
+  const std::filesystem::path xml = folder / "modelDescription.xml";
+  const auto xml_size = std::filesystem::file_size(xml);
+  r = run({"sweep", folder.string(), "--grid", "x=1", "--summary", xml.string(), "--overwrite"});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "modelDescription.xml\": this file belongs to the unpacked FMU"));
+  EXPECT_EQ(std::filesystem::file_size(xml), xml_size);
+  EXPECT_TRUE(leftovers().empty());
+}
+
 // Each worker keeps its model from one scenario to the next (reset between
 // them); --no-reuse makes a new one per scenario. The rows must not tell
 // them apart, in worker processes and in this one (--no-isolate), also for
