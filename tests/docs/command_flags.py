@@ -27,6 +27,11 @@ The exit codes, too: the codes of README.md's table ("### Exit codes") are
 those the footer of `lsdae --help` lists ("Exit codes: 0 ok, 1 ..."), no more,
 no fewer.
 
+And the other way round: every long option that a subcommand's --help (or
+`lsdae-grid --help`) lists is named somewhere in the pages, in a command or
+in prose or a table (short aliases such as -q are not asked for): an option
+a user can only find by reading --help is an undocumented one.
+
 Exit 1 with one line per drift (page:line: command → the flag or subcommand
 that --help does not list → what to do), 0 when every command's flags exist
 and the exit codes agree.
@@ -226,7 +231,25 @@ def check(root, lsdae, grid):
                     if flag not in known:
                         drifts.append(f"{rel}:{number}: `{program}{' ' + sub if sub else ''} ... {flag}` → "
                                       f"{where} does not list {flag} → correct the page (or the program)")
+    drifts += undocumented(root, accepted, grid_flags)
     return drifts, checked
+
+
+def undocumented(root, accepted, grid_flags):
+    """The long options --help lists that no page names (the globals of `lsdae --help` too)."""
+    text = "\n".join(open(p, encoding="utf-8").read() for p in pages(root))
+    named = set(FLAG.findall(text))
+    drifts = []
+    listed = [(f"lsdae {sub} --help" if sub else "lsdae --help", flags) for sub, flags in sorted(
+        accepted.items(), key=lambda kv: kv[0] or "")]
+    if grid_flags is not None:
+        listed.append(("lsdae-grid --help", grid_flags))
+    for where, flags in listed:
+        for flag in sorted(flags):
+            if flag.startswith("--") and flag not in PLACEHOLDER_FLAGS and flag not in named:
+                drifts.append(f"{where}: {flag} → no page names it → document it where the command's "
+                              f"options are described (docs/user-guide/, docs/psse.md, ...)")
+    return drifts
 
 
 def main():
