@@ -15,6 +15,8 @@ settling (spread of the relative angles and of the speeds over the last second),
 largest drift of an undisturbed run (--set fault.bus=0 --set trip.branch=0, every variable).
 
     /usr/bin/python3 scripts/plot_grid_fault.py [build-dir]
+
+Without matplotlib (not one of lsdae's dependencies) it prints the numbers and draws nothing.
 """
 import json
 import os
@@ -22,11 +24,15 @@ import subprocess
 import sys
 import tempfile
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+try:  # matplotlib draws the figures only; without it the numbers are still printed
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    plt = None
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
@@ -126,6 +132,9 @@ def study(case, tmp):
         print(f"  undisturbed 0-10 s, {form}: largest drift "
               + ", ".join(f"{kind} {drift[kind]:.2g}" for kind in ("delta", "omega", "Vr", "Vi")))
 
+    if plt is None:
+        print("  no figure: matplotlib is not installed (apt-get install python3-matplotlib)")
+        return
     fig, axes = plt.subplots(2, 1, figsize=(9.5, 7.5), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
     every = np.abs(ref["time"] / 0.25 - np.round(ref["time"] / 0.25)) < 1e-9
     for j, (row, bus, _) in enumerate(machines):
