@@ -8,5 +8,11 @@ cd "$(dirname "$0")/.."
 scripts/setup-deps.sh --full
 scripts/build.sh "$@"
 build_dir=build
-[ "${1:-}" = "--sanitize" ] && build_dir=build-asan
+if [ "${1:-}" = "--sanitize" ]; then
+  build_dir=build-asan
+  # ASan also checks the order of static initialization across files, strictly:
+  # an initializer that reads another file's global is reported even where
+  # today's link order happens to initialize that one first.
+  export ASAN_OPTIONS="check_initialization_order=1:strict_init_order=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+fi
 ctest --test-dir "$build_dir" -j"$(nproc)" --output-on-failure --no-tests=error
