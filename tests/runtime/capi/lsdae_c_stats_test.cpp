@@ -3,7 +3,8 @@
 // table (run/statistics.h): every numeric field the table marks for C is a
 // member of lsdae_stats by the same name and every member is such a field
 // (capi/statistics.h lists the members), the values are the table's, and
-// the JSON is the run layer's document.
+// the JSON is the run layer's document. lsdae_run's two files never name
+// the FMU or the input table, nor one file.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
