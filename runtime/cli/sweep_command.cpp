@@ -15,7 +15,9 @@
 // writer lsdae_sweep uses too) is written row by row as scenarios finish, so
 // a killed sweep keeps its rows; --resume continues one, skipping the ids it
 // holds (what a kill cut short is dropped). An existing summary is neither
-// overwritten nor appended to without --overwrite or --resume.
+// overwritten nor appended to without --overwrite or --resume, and neither
+// the summary nor a --results-dir file may be an input of the sweep
+// (common/output_clash.h: the model, --scenarios, a source's file).
 //
 // Exit code: 0 when every scenario ran (ok or stopped-early), 12 when the
 // sweep ran to its end but some scenario failed, 130 when a signal stopped
