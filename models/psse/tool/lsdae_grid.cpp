@@ -77,8 +77,6 @@ int usage(const std::string& message) {
   return 2;
 }
 
-// Whether two names are one file: the same path, or (both existing) the same
-// file by identity (another spelling, a symlink, a hard link).
 fs::path binary_path(const char* argv0) {
   if (const char* env = std::getenv("LSDAE_PSSE_FMU_BINARY")) return env;
   std::error_code ec;
