@@ -13,13 +13,17 @@
 // bus voltages) as a reference CSV for the corpus tests. Statistics go to
 // standard output in a fixed format; errors to standard error, exit code 1
 // (a refused case: CaseError naming the file, and its line where a row is
-// the cause; a file that cannot be written); exit code 2 for a bad command line.
+// the cause; a file that cannot be written); exit code 2 for a bad command line,
+// also an output that is the case or both outputs one file (checked before
+// anything is read or written).
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "common/output_clash.h"
 #include "powergrid/grid_builder.h"
 
 using namespace lsdae::powergrid;
@@ -73,6 +77,18 @@ int main(int argc, char** argv) {
   }
   if (case_path.empty() || out_path.empty() || !(frequency > 0) || !std::isfinite(frequency)) {
     std::fprintf(stderr, "lsdae_grid_data: --case and --out are required and --frequency must be a positive number\n");
+    return 2;
+  }
+  // An output named like the case (another spelling, a symlink, a hard link)
+  // would replace it; --out and --flat-reference must differ
+  // (runtime/common/output_clash.h, the rule every lsdae writer follows).
+  const std::vector<lsdae::files::WritePath> outputs{{"--out", out_path, "--out CASE.grid"},
+                                                     {"--flat-reference", reference_path, "--flat-reference flat.csv"}};
+  std::string clash = lsdae::files::output_over_input(outputs, {{case_path, "the case being read"}});
+  if (clash.empty() && lsdae::files::same_output(outputs))
+    clash = "--out and --flat-reference both name \"" + reference_path + "\" → give each its own file";
+  if (!clash.empty()) {
+    std::fprintf(stderr, "lsdae_grid_data: %s\n", clash.c_str());
     return 2;
   }
   try {

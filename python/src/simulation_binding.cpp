@@ -32,6 +32,7 @@
 #include "lsdae/values.h"
 #include "run/output_plan.h"
 #include "run/run_loop.h"
+#include "run/model_files.h"
 #include "run/run_to_files.h"
 #include "run/statistics.h"
 #include "simulation/output_channels.h"
@@ -106,6 +107,7 @@ struct PySimulation {
   std::shared_ptr<const lsdae::Model> model;
   lsdae::run::RunSettings settings;  // the options it was made with
   std::unique_ptr<lsdae::Simulation> sim;
+  std::string input_file;  // set_input_file's table: no result file may name it
   std::mutex busy;
 };
 
@@ -193,6 +195,11 @@ py::dict run(PySimulation& s, const std::vector<std::string>& patterns, bool all
   lsdae::run::FileRunSpec spec;
   spec.results = result_file;
   spec.statistics = statistics_file;
+  // Neither file may be the model's (an .fmu, a file of an unpacked folder, a
+  // component of a system) or the input table, nor both one file (run/model_files.h).
+  lsdae::run::check_run_outputs(*s.model, {"result_file", result_file, "result_file='result.csv'"},
+                                {"statistics_file", statistics_file, "statistics_file='stats.json'"},
+                                {{s.input_file, "the input table"}});
   if (!result_file.empty()) spec.format = lsdae::results::result_format_for(result_file, settings.results.format);
   spec.options = settings.results;
   spec.channels = lsdae::simulation::select_output_channels(*s.model, patterns, all || settings.results.all,
@@ -310,6 +317,7 @@ void define_simulation(py::module_& m) {
            [](PySimulation& s, const std::filesystem::path& csv) {
              auto lock = claim(s);
              s.sim->set_input(csv);
+             s.input_file = csv.string();
            })
       .def("initialize",
            [](PySimulation& s) {

@@ -15,6 +15,7 @@ struct lsdae_simulation {
   lsdae::run::RunSettings settings;  // what lsdae_open was given (the --jacobian check of lsdae_run)
   std::string error;
   std::string structure_report;  // returned by lsdae_structure_report
+  std::string input_file;        // lsdae_set_input_file's table: no output of lsdae_run may name it
   // lsdae_set_event_callback; the event counters seen at the last event tell its kind.
   lsdae_event_callback on_event = nullptr;
   void* on_event_user = nullptr;

@@ -143,6 +143,7 @@ lsdae_status lsdae_set_input_file(lsdae_simulation* s, const char* csv_path) {
   return lsdae::capi::guarded(s->error, [&] {
     if (csv_path == nullptr) throw lsdae::Error(lsdae::ErrorKind::usage, "lsdae_set_input_file: csv_path must not be NULL");
     s->sim->set_input(csv_path);
+    s->input_file = csv_path;
   });
 }
 

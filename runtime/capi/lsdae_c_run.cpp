@@ -15,6 +15,7 @@
 #include "lsdae/error.h"
 #include "lsdae/lsdae.h"
 #include "run/output_plan.h"
+#include "run/model_files.h"
 #include "run/run_to_files.h"
 #include "run/statistics.h"
 #include "simulation/output_channels.h"
@@ -53,9 +54,14 @@ lsdae_status lsdae_run(lsdae_simulation* s, const lsdae_output* output) {
     lsdae::run::FileRunSpec spec;
     if (output != nullptr && output->result_file != nullptr) spec.results = output->result_file;
     if (output != nullptr && output->statistics_file != nullptr) spec.statistics = output->statistics_file;
+    const lsdae::Model& model = s->sim->model();
+    // Neither file may be the model's or the input table, nor both one file (run/model_files.h).
+    lsdae::run::check_run_outputs(
+        model, {"lsdae_run: output.result_file", spec.results, "output.result_file = \"result.csv\""},
+        {"lsdae_run: output.statistics_file", spec.statistics, "output.statistics_file = \"stats.json\""},
+        {{s->input_file, "the table of lsdae_set_input_file"}});
     if (!spec.results.empty()) spec.format = lsdae::results::result_format_for(spec.results, settings.results.format);
     spec.options = settings.results;
-    const lsdae::Model& model = s->sim->model();
     spec.channels = lsdae::simulation::select_output_channels(model, patterns, settings.results.all, settings.results.roles);
     spec.model_name = model.display_name();
     spec.wall = [t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };

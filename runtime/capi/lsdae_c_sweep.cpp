@@ -26,6 +26,7 @@
 #include "lsdae/log.h"
 #include "lsdae/lsdae.h"
 #include "lsdae/sweep.h"
+#include "run/model_files.h"
 #include "run/open_model.h"
 #include "run/respell.h"
 #include "sweep/csv_line.h"
@@ -230,6 +231,16 @@ lsdae_status lsdae::capi::sweep(const char* model_path, const lsdae_options* opt
     // CSV or HDF5 by the name, a row on disk as each scenario finishes) and
     // resumes it; the messages name the spec's fields.
     const std::string path = spec->summary_csv;
+    // A new summary (resume 0) replaces the file: never one the sweep reads
+    // (runtime/common/output_clash.h, as `lsdae sweep --summary`).
+    std::vector<lsdae::files::ReadPath> inputs = lsdae::run::model_files(*model, model_path, "the model being swept");
+    if (spec->scenarios_csv != nullptr) inputs.push_back({spec->scenarios_csv, "the table of spec->scenarios_csv"});
+    if (spec->contingencies != nullptr) inputs.push_back({spec->contingencies, "the table of spec->contingencies"});
+    if (spec->case_file != nullptr) inputs.push_back({spec->case_file, "the case of spec->case_file"});
+    if (const std::string clash = lsdae::files::output_over_input(
+            {{"lsdae_sweep: spec->summary_csv", path, "spec->summary_csv = \"sweep-summary.csv\""}}, inputs);
+        !clash.empty())
+      refuse(clash);
     std::unique_ptr<lsdae::sweep::SummaryFile> summary =
         lsdae::sweep::open_summary(path, o.metrics, spec->resume == 1, model->display_name(), summary_wording());
     const std::vector<std::size_t> todo = lsdae::sweep::unfinished(list.scenarios, summary->finished());

@@ -8,8 +8,8 @@
 // chosen with the globs --output-vars takes (`*`, `?`, comma-separated).
 // Errors: a missing or malformed file, an unknown format, a glob matching
 // nothing, a non-numeric column, an output name that is not .svg, .png or .html,
-// no Chromium for a PNG: usage (exit 2); the picture that cannot be
-// written: output (exit 9).
+// an output that is the result file (common/output_clash.h), no Chromium for a
+// PNG: usage (exit 2); the picture that cannot be written: output (exit 9).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -22,6 +22,7 @@
 
 #include "cli/commands.h"
 #include "cli/svg_to_png.h"
+#include "common/output_clash.h"
 #include "lsdae/error.h"
 #include "results/html_report.h"
 #include "results/result_reader.h"
@@ -50,6 +51,12 @@ int run_plot(const PlotOptions& o) {
     throw Error(ErrorKind::usage, "lsdae plot -o → the plot is SVG, PNG or HTML → \"" + o.output +
                                       "\" → name the output file *.svg, *.png or *.html (or - for SVG on standard "
                                       "output)");
+  // -o naming the result file (another spelling, a symlink, --format for an
+  // odd name) would replace it with the picture (common/output_clash.h).
+  if (const std::string clash = files::output_over_input({{"plot -o", o.output, "-o plot.svg"}},
+                                                          {{o.result, "the result file being plotted"}});
+      !clash.empty())
+    throw Error(ErrorKind::usage, clash);
   const auto patterns = simulation::split_output_patterns(o.vars);
   if (patterns.empty())
     throw Error(ErrorKind::usage, "lsdae plot --vars → no variable named → \"" + o.vars +

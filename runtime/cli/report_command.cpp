@@ -12,7 +12,8 @@
 // DIR, the trajectories of the worst (--trajectories N per metric, the
 // columns --vars chooses).
 // Errors: a missing or malformed result or statistics file, a glob matching
-// nothing, an output name that is not .html, an option of the other kind of
+// nothing, an output name that is not .html, an output that is a file the
+// report reads (common/output_clash.h), an option of the other kind of
 // report: usage (exit 2); the page that cannot be written: output (exit 9).
 #include <CLI/CLI.hpp>
 
@@ -26,6 +27,7 @@
 #include <set>
 
 #include "cli/commands.h"
+#include "common/output_clash.h"
 #include "lsdae/error.h"
 #include "results/html_report.h"
 #include "results/result_reader.h"
@@ -100,6 +102,14 @@ int run_report(const ReportOptions& o) {
   if (ext != ".html" && ext != ".htm")
     throw Error(ErrorKind::usage, "lsdae report -o → the report is an HTML page → \"" + o.output +
                                       "\" → name the output file *.html");
+  // -o naming a file the report reads (another spelling, a symlink) would
+  // replace it with the page (common/output_clash.h).
+  if (const std::string clash = files::output_over_input(
+          {{"report -o", o.output, "-o report.html"}},
+          {{o.result, "the result file being reported"}, {o.stats, "the --stats file being read"},
+           {o.structure, "the --structure file being read"}});
+      !clash.empty())
+    throw Error(ErrorKind::usage, clash);
   if (sweep::is_summary(o.result)) return run_sweep_report(o);
   for (const auto& [given, name] : {std::pair{!o.results_dir.empty(), "--results-dir"}, std::pair{o.worst_given, "--worst"},
                                     std::pair{o.trajectories_given, "--trajectories"}})

@@ -28,6 +28,7 @@
 #include "cli/table_options.h"
 #include "import/temp_dir.h"
 #include "lsdae/supervise.h"
+#include "run/model_files.h"
 #include "run/open_model.h"
 
 namespace lsdae::cli {
@@ -75,7 +76,12 @@ Runner add_simulate_command(CLI::App& app) {
     run::OpenedModel opened = run::open_model(o->path, open);
     for (const auto& folder : opened.unpacked) StopSignals::remove_on_abort(folder);
     const std::shared_ptr<const Model>& model = opened.model;
-    check_output_files({o->path, o->output, o->stats});
+    // What the run reads, which no output may name: the FMU (or the system
+    // and its components' FMUs) and the --input table.
+    std::vector<files::ReadPath> inputs = run::model_files(*model, o->path, "the FMU being simulated");
+    inputs.erase(inputs.begin());  // the FMU itself: RunFiles::fmu
+    if (!o->input.empty()) inputs.push_back({o->input, "the --input table"});
+    check_output_files({o->path, o->output, o->stats, inputs});
     o->result_format = results::result_format_for(o->output, o->settings.results.format);
     auto body = [&](RunContext& ctx) { return simulate(ctx, *o, model, wall); };
     RunOutcome outcome = run_with_isolation(o->isolation, body, isolation_options(o->isolation, model->display_name()));

@@ -30,21 +30,6 @@ std::optional<struct stat> stat_of(const std::string& path) {
   return st;
 }
 
-bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
-
-// `path` (existing) lies inside the folder `dir` (existing), after resolving links.
-bool inside(const std::string& path, const std::string& dir) {
-  std::error_code ec;
-  const fs::path file = fs::canonical(path, ec);
-  if (ec) return false;
-  const fs::path folder = fs::canonical(dir, ec);
-  if (ec) return false;
-  auto f = file.begin();
-  for (auto d = folder.begin(); d != folder.end(); ++d, ++f)
-    if (f == file.end() || *f != *d) return false;
-  return true;
-}
-
 [[noreturn]] void cannot_write(const Output& out, const std::string& what, const std::string& todo) {
   throw Error(ErrorKind::output,
               "simulate " + out.option + " \"" + out.path + "\": " + what + " → " + todo + " (nothing was run)");
@@ -85,28 +70,17 @@ void check_output_files(const RunFiles& files) {
   if (files.results != "-") outputs.push_back({"-o", files.results});
   if (!files.statistics.empty() && files.statistics != "-") outputs.push_back({"--stats", files.statistics});
 
-  const std::optional<struct stat> fmu = stat_of(files.fmu);
-  for (const Output& out : outputs) {
-    const std::optional<struct stat> st = stat_of(out.path);
-    if (!st || !fmu) continue;
-    if (same_file(*st, *fmu))
-      throw Error(ErrorKind::usage, "simulate " + out.option + " \"" + out.path + "\": this is the FMU being "
-                                    "simulated; writing there would destroy it → choose another file name, e.g. " +
-                                        out.option + (out.option == "-o" ? " result.csv" : " stats.json"));
-    if (S_ISDIR(fmu->st_mode) && inside(out.path, files.fmu))
-      throw Error(ErrorKind::usage, "simulate " + out.option + " \"" + out.path + "\": this file belongs to the "
-                                    "unpacked FMU \"" + files.fmu + "\", which lsdae reads but never modifies → "
-                                    "write outside that folder");
-  }
-  if (outputs.size() == 2) {
-    const auto a = stat_of(outputs[0].path), b = stat_of(outputs[1].path);
-    std::error_code ec1, ec2;
-    const bool same = (a && b) ? same_file(*a, *b)
-                               : fs::weakly_canonical(outputs[0].path, ec1) == fs::weakly_canonical(outputs[1].path, ec2);
-    if (same)
-      throw Error(ErrorKind::usage, "simulate: -o and --stats both name \"" + outputs[1].path +
-                                        "\" → give the results and the statistics different files");
-  }
+  // No output is an input, and -o and --stats differ (common/output_clash.h).
+  std::vector<files::WritePath> writes;
+  for (const Output& out : outputs)
+    writes.push_back({"simulate " + out.option, out.path, out.option + (out.option == "-o" ? " result.csv" : " stats.json")});
+  std::vector<files::ReadPath> reads{{files.fmu, "the FMU being simulated"}};
+  reads.insert(reads.end(), files.inputs.begin(), files.inputs.end());
+  if (const std::string clash = files::output_over_input(writes, reads); !clash.empty())
+    throw Error(ErrorKind::usage, clash);
+  if (files::same_output(writes))
+    throw Error(ErrorKind::usage, "simulate: -o and --stats both name \"" + outputs[1].path +
+                                      "\" → give the results and the statistics different files");
   for (const Output& out : outputs) check_can_create(out);
 }
 

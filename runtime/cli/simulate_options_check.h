@@ -8,10 +8,11 @@
 //   check_output_files   after the FMU is opened, before anything is loaded:
 //     - `-o -` and `--stats -` together: both would go to standard output
 //       (usage error);
-//     - an output that is the FMU itself, by file identity (device and
-//       inode, as stat(2) sees them after following links: another spelling,
-//       a symlink or a hard link of model.fmu counts), or an existing file
-//       inside an unpacked FMU folder, which lsdae never modifies (usage);
+//     - an output that is an input (common/output_clash.h, its identity
+//       rule: another spelling, a symlink or a hard link counts): the FMU
+//       itself or an existing file inside an unpacked FMU folder, which
+//       lsdae never modifies; a system's .ssp/.ssd or a component's FMU
+//       (run/model_files.h); the --input table (usage);
 //     - -o and --stats naming the same file (usage);
 //     - an output that cannot be created: its folder missing, not a folder
 //       or not writable, or the path a folder or a file not writable
@@ -24,6 +25,9 @@
 #define LSDAE_RUNTIME_CLI_SIMULATE_OPTIONS_CHECK_H
 
 #include <string>
+#include <vector>
+
+#include "common/output_clash.h"
 
 namespace lsdae::cli {
 
@@ -31,6 +35,8 @@ struct RunFiles {
   std::string fmu;         // the FMU as given (file or unpacked folder)
   std::string results;     // -o: a path, or "-" for standard output
   std::string statistics;  // --stats: a path, "-" for standard output, "" for none
+  // What else the run reads: a system's component FMUs, the --input table.
+  std::vector<files::ReadPath> inputs;
 };
 
 void check_output_files(const RunFiles& files);

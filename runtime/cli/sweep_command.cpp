@@ -15,7 +15,9 @@
 // writer lsdae_sweep uses too) is written row by row as scenarios finish, so
 // a killed sweep keeps its rows; --resume continues one, skipping the ids it
 // holds (what a kill cut short is dropped). An existing summary is neither
-// overwritten nor appended to without --overwrite or --resume.
+// overwritten nor appended to without --overwrite or --resume, and neither
+// the summary nor a --results-dir file may be an input of the sweep
+// (common/output_clash.h: the model, --scenarios, a source's file).
 //
 // Exit code: 0 when every scenario ran (ok or stopped-early), 12 when the
 // sweep ran to its end but some scenario failed, 130 when a signal stopped
@@ -43,11 +45,13 @@
 #include "cli/option_values.h"
 #include "cli/table_options.h"
 #include "common/format.h"
+#include "common/output_clash.h"
 #include "import/temp_dir.h"
 #include "lsdae/error.h"
 #include "lsdae/supervise.h"
 #include "lsdae/sweep.h"
 #include "results/result_writer.h"
+#include "run/model_files.h"
 #include "run/open_model.h"
 #include "run/options.h"
 #include "simulation/output_channels.h"
@@ -186,6 +190,20 @@ class ResultFileObserver final : public sweep::ScenarioObserver {
 // The report finds the files by the same name (sweep/sweep_report.h).
 std::string file_name_of(const std::string& id) { return sweep::result_file_stem(id); }
 
+// What a sweep reads, which no output may name: the model (run/model_files.h),
+// the --scenarios table, and the files a scenario source's options name
+// (--contingencies, --case: any given value that is an existing file).
+std::vector<files::ReadPath> sweep_inputs(const SweepCliOptions& o, const Model& model) {
+  std::vector<files::ReadPath> inputs = run::model_files(model, o.path, "the model being swept");
+  if (!o.scenarios.empty()) inputs.push_back({o.scenarios, "the --scenarios table"});
+  for (const auto& given : o.source_options) {
+    std::error_code ec;
+    if (given->option->count() > 0 && !given->flag && std::filesystem::is_regular_file(given->text, ec))
+      inputs.push_back({given->text, "the --" + given->name + " file"});
+  }
+  return inputs;
+}
+
 int run_sweep_command(const SweepCliOptions& o) {
 #ifdef LSDAE_HAVE_MPI
   // Under mpirun (sweep/mpi_scheduler.h): every rank reads the FMU and makes
@@ -272,26 +290,28 @@ int run_sweep_command(const SweepCliOptions& o) {
 #else
   auto refuse_on_coordinator = [](const std::function<void()>& check) { check(); };
 #endif
+  // What the sweep writes: the summary, and with --results-dir one file per scenario.
+  const std::string results_ext = o.results_format == "hdf5" ? ".h5" : "." + o.results_format;
+  std::vector<files::WritePath> outputs{{"--summary", o.summary, "--summary sweep-summary.csv"}};
+  if (coordinator && !o.results_dir.empty())
+    for (const auto& s : scenarios)
+      outputs.push_back({"--results-dir", (std::filesystem::path(o.results_dir) / (file_name_of(s.id) + results_ext)).string(),
+                         "--results-dir results"});
   // The summary (CSV or HDF5 by the extension: sweep/summary_file.h), on
   // rank 0 only; its rows are written as the scenarios finish.
   std::unique_ptr<sweep::SummaryFile> summary;
   refuse_on_coordinator([&] {
     if (!coordinator) return;
-    // --overwrite (or --resume) of the model itself would destroy it, as
-    // `simulate -o` would (simulate_options_check.h): the same file by
-    // identity, or a file of an unpacked FMU folder, which lsdae never modifies.
-    std::error_code same_ec, canon_ec1, canon_ec2;
-    if (exists && std::filesystem::equivalent(o.summary, o.path, same_ec) && !same_ec)
-      refuse("--summary \"" + o.summary + "\": this is the model being swept; writing there would destroy it → "
-             "choose another file name, e.g. --summary sweep-summary.csv");
-    if (exists && std::filesystem::is_directory(o.path, same_ec)) {
-      const auto folder = std::filesystem::weakly_canonical(o.path, canon_ec1);
-      const auto file = std::filesystem::weakly_canonical(o.summary, canon_ec2);
-      const bool inside = std::mismatch(folder.begin(), folder.end(), file.begin(), file.end()).first == folder.end();
-      if (!canon_ec1 && !canon_ec2 && inside)
-        refuse("--summary \"" + o.summary + "\": this file belongs to the unpacked FMU \"" + o.path +
-               "\", which lsdae reads but never modifies → write outside that folder");
-    }
+    // No output may be an input (common/output_clash.h): --overwrite (or
+    // --resume) of the model, of a file of an unpacked FMU folder, of the
+    // --scenarios table or a source's file (--contingencies, --case) would
+    // destroy it, as would a scenario's --results-dir file named like one.
+    if (const std::string clash = files::output_over_input(outputs, sweep_inputs(o, *model)); !clash.empty())
+      refuse(clash);
+    if (const auto pair = files::same_output(outputs); pair && pair->first == 0)
+      refuse("--summary \"" + o.summary + "\" and --results-dir \"" + o.results_dir + "\" both name \"" +
+             outputs[pair->second].path + "\" → give the summary a file outside the results folder, e.g. --summary "
+             "sweep-summary.csv");
     if (exists && !o.resume && !o.overwrite)
       refuse("--summary \"" + o.summary + "\" exists → --resume to continue that sweep, --overwrite to start again, "
              "or choose another --summary file");
@@ -310,7 +330,7 @@ int run_sweep_command(const SweepCliOptions& o) {
 
   sweep::ObserverFactory observe;
   if (!o.results_dir.empty()) {
-    const std::string ext = o.results_format == "hdf5" ? ".h5" : "." + o.results_format;
+    const std::string& ext = results_ext;
     const auto format = results::result_format_for("x" + ext, o.results_format);
     std::vector<std::string> patterns;
     for (const auto& list : o.output_vars)

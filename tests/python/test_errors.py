@@ -78,3 +78,26 @@ def test_log_messages_reach_python_logging(fmu, caplog):
                for r in caplog.records), [r.getMessage() for r in caplog.records]
     with pytest.raises(lsdae.UsageError):
         lsdae.set_log_level("loud")
+
+
+def test_no_result_file_is_an_input_of_the_run(fmu, tmp_path):
+    """result_file= or statistics_file= naming the FMU, a file of an unpacked
+    FMU or the input table replaced it and returned the rows; both on one file
+    kept only the statistics. Refused before anything is written
+    (runtime/common/output_clash.h), as `lsdae simulate -o` is."""
+    model = tmp_path / "model.fmu"
+    model.write_bytes(open(fmu("HelloWorld_ode"), "rb").read())
+    size = model.stat().st_size
+    for kwargs in ({"statistics_file": str(tmp_path / "." / "model.fmu")},
+                   {"result_file": str(model), "format": "csv"}):
+        with pytest.raises(lsdae.UsageError, match="this is the FMU being simulated; writing there would destroy it"):
+            lsdae.simulate(str(model), **kwargs)
+        assert model.stat().st_size == size
+    table = tmp_path / "in.csv"
+    table.write_text("time\n0\n1\n")
+    with pytest.raises(lsdae.UsageError, match="this is the input table"):
+        lsdae.simulate(str(model), input=str(table), result_file=str(table))
+    assert table.read_text() == "time\n0\n1\n"
+    with pytest.raises(lsdae.UsageError, match="result_file and statistics_file both name"):
+        lsdae.simulate(str(model), result_file=str(tmp_path / "x.csv"), statistics_file=str(tmp_path / "x.csv"))
+    assert not (tmp_path / "x.csv").exists()

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/output_clash.h"
 #include "kit/description.h"
 #include "kit/layout.h"
 #include "kit/xml_writer.h"
@@ -74,14 +75,6 @@ constexpr const char* kUsage =
 int usage(const std::string& message) {
   std::cerr << "lsdae-grid: " << message << "\n" << kUsage;
   return 2;
-}
-
-// Whether two names are one file: the same path, or (both existing) the same
-// file by identity (another spelling, a symlink, a hard link).
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal()) return true;
-  return fs::equivalent(a, b, ec) && !ec;
 }
 
 fs::path binary_path(const char* argv0) {
@@ -229,17 +222,15 @@ int main(int argc, char** argv) {
   if (output.empty() && !check_only) return usage("give the FMU to write with -o CASE.fmu (or --check)");
   if (form != "semi_explicit" && form != "fully_implicit")
     return usage("--form \"" + form + "\": expected semi_explicit or fully_implicit");
-  // An output named like an input would replace the case with the FMU (or the table).
-  struct Write { const char* flag; const std::string* path; const char* example; };
-  const Write writes[] = {{"-o", &output, "-o CASE.fmu"},
-                          {"--flat-reference", &flat_reference, "--flat-reference flat.csv"}};
-  const std::pair<const char*, const std::string*> reads[] = {{".raw", &positional[0]}, {".dyr", &positional[1]}};
-  for (const Write& w : writes)
-    for (const auto& [kind, input] : reads)
-      if (!w.path->empty() && same_file(*w.path, *input))
-        return usage(std::string(w.flag) + " \"" + *w.path + "\": this is the " + kind +
-                     " being read; writing there would destroy it → choose another file name, e.g. " + w.example);
-  if (!output.empty() && same_file(output, flat_reference))
+  // An output named like an input would replace the case with the FMU (or the
+  // table); the two outputs must differ (common/output_clash.h).
+  const std::vector<lsdae::files::WritePath> writes{{"-o", output, "-o CASE.fmu"},
+                                                    {"--flat-reference", flat_reference, "--flat-reference flat.csv"}};
+  if (const std::string clash = lsdae::files::output_over_input(
+          writes, {{positional[0], "the .raw being read"}, {positional[1], "the .dyr being read"}});
+      !clash.empty())
+    return usage(clash);
+  if (lsdae::files::same_output(writes))
     return usage("-o and --flat-reference both name \"" + output + "\" → give each its own file");
   auto join = [](const std::vector<std::string>& items) {
     std::string s;

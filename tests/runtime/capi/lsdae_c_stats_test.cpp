@@ -3,9 +3,13 @@
 // table (run/statistics.h): every numeric field the table marks for C is a
 // member of lsdae_stats by the same name and every member is such a field
 // (capi/statistics.h lists the members), the values are the table's, and
-// the JSON is the run layer's document.
+// the JSON is the run layer's document. lsdae_run's two files never name
+// the FMU or the input table, nor one file.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <variant>
@@ -53,6 +57,42 @@ TEST(CApiStatistics, ValuesAndJsonAreTheRunLayers) {
   EXPECT_NE(json.find("\"counters\": {"), std::string::npos) << json;
   EXPECT_NE(json.find("\"fmu\": \"HelloWorld_ode.fmu\""), std::string::npos) << json;
   lsdae_free(sim);
+}
+
+// lsdae_run's files naming the FMU or the table of lsdae_set_input_file
+// replaced it (LSDAE_OK); both on one file kept only the statistics. Refused
+// before anything is written, in the C fields' words (run/model_files.h).
+TEST(CApiStatistics, NoOutputOfLsdaeRunIsAnInput) {
+  const std::filesystem::path work = std::filesystem::temp_directory_path() / ("lsdae_c_clash_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(work);
+  const std::filesystem::path model = work / "model.fmu", table = work / "in.csv";
+  std::filesystem::copy_file(lsdae::test::fmu_path("HelloWorld_ode"), model);
+  std::ofstream(table) << "time\n0\n1\n";
+  const auto model_size = std::filesystem::file_size(model), table_size = std::filesystem::file_size(table);
+  lsdae_options options;
+  lsdae_options_init(&options);
+  lsdae_simulation* sim = nullptr;
+  ASSERT_EQ(lsdae_open(model.c_str(), &options, &sim), LSDAE_OK) << lsdae_last_error(nullptr);
+  ASSERT_EQ(lsdae_set_input_file(sim, table.c_str()), LSDAE_OK) << lsdae_last_error(sim);
+  const std::string other_spelling = (work / "." / "model.fmu").string(), same = (work / "x.csv").string();
+  struct Case {
+    const char *results, *statistics, *says;
+  };
+  for (const Case& c : {Case{nullptr, other_spelling.c_str(), "lsdae_run: output.statistics_file \""},
+                        Case{table.c_str(), nullptr, "\": this is the table of lsdae_set_input_file; writing there"},
+                        Case{same.c_str(), same.c_str(), "output.result_file and lsdae_run: output.statistics_file both name"}}) {
+    lsdae_output output;
+    lsdae_output_init(&output);
+    output.result_file = c.results;
+    output.statistics_file = c.statistics;
+    EXPECT_EQ(lsdae_run(sim, &output), LSDAE_ERR_USAGE);
+    EXPECT_NE(std::string(lsdae_last_error(sim)).find(c.says), std::string::npos) << lsdae_last_error(sim);
+  }
+  EXPECT_EQ(std::filesystem::file_size(model), model_size);
+  EXPECT_EQ(std::filesystem::file_size(table), table_size);
+  EXPECT_FALSE(std::filesystem::exists(same));
+  lsdae_free(sim);
+  std::filesystem::remove_all(work);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // sweep::read_summary and equal to the CSV rows of the same sweep; resume
 // (spec->resume = 1) skips the ids already in the file, CSV or HDF5, and runs
 // the rest, also after the sweep was killed; a summary of other metrics, or
-// not a summary, is refused.
+// not a summary, or a summary named like the scenario table, is refused.
 //
 // The model is BouncingBall_ode (a state event per bounce) swept over its
 // restitution e and drop height h; a row that fails (a value that is not a
@@ -341,6 +341,20 @@ TEST_F(SweepSummaryCApi, RefusesToResumeASummaryOfOtherMetrics) {
     EXPECT_EQ(read_bytes(path), before) << "a refused resume leaves the file as it was";
     use_metrics(kMetrics);
   }
+}
+
+// A new summary (resume 0) named like the scenario table replaced it and
+// returned LSDAE_OK: refused before anything is written, as `lsdae sweep
+// --summary` is (runtime/common/output_clash.h).
+TEST_F(SweepSummaryCApi, RefusesASummaryOverItsOwnTable) {
+  const std::string before = read_bytes(table_);
+  EXPECT_EQ(sweep(dir_ / "." / "drops.csv", 0), LSDAE_ERR_USAGE);
+  EXPECT_NE(std::string(lsdae_last_error(nullptr))
+                .find("lsdae_sweep: spec->summary_csv \"" + (dir_ / "." / "drops.csv").string() +
+                      "\": this is the table of spec->scenarios_csv; writing there would destroy it"),
+            std::string::npos)
+      << lsdae_last_error(nullptr);
+  EXPECT_EQ(read_bytes(table_), before);
 }
 
 TEST_F(SweepSummaryCApi, RefusesToResumeWhatIsNotASummary) {

@@ -209,6 +209,27 @@ TEST_F(BadInputTest, TheFmuIsNeverOverwritten) {
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }
 
+// -o or --stats naming the --input table (another spelling too) replaced it
+// with the results, exit 0: refused before the run (runtime/common/output_clash.h).
+TEST_F(BadInputTest, TheInputTableIsNeverOverwritten) {
+  const fs::path table = work_ / "in.csv";
+  std::ofstream(table) << "time,u\n0,1\n1,2\n";
+  const std::string original = read_file(table);
+  for (const auto& [option, target] : {std::pair{"-o", table.string()}, std::pair{"-o", (work_ / "." / "in.csv").string()},
+                                       std::pair{"--stats", table.string()}}) {
+    SCOPED_TRACE(target);
+    std::vector<std::string> args{"simulate", hello(), "--input", table.string(), option, target};
+    if (std::string(option) == "--stats") args.insert(args.end(), {"-o", csv().string()});
+    ProcessResult result = lsdae(args);
+    EXPECT_TRUE(ExitedWith(result, kUsage));
+    EXPECT_TRUE(Mentions(result, "simulate " + std::string(option) + " \"" + target +
+                                     "\": this is the --input table; writing there would destroy it"));
+    EXPECT_EQ(read_file(table), original) << "the input table was modified";
+  }
+  EXPECT_FALSE(fs::exists(csv()));
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
 TEST_F(BadInputTest, AnOutputThatCannotBeCreatedStopsBeforeTheRun) {
   ProcessResult stats_dir = lsdae({"simulate", hello(), "-o", csv().string(), "--stats", "/nonexistent-lsdae/s.json"});
   EXPECT_TRUE(ExitedWith(stats_dir, kOutput));

@@ -198,7 +198,7 @@ class OutputFiles : public ::testing::Test {
   // The error check_output_files throws, as "<kind>: <message>"; "" when accepted.
   std::string refusal(const std::string& fmu, const std::string& results, const std::string& stats) {
     try {
-      check_output_files({fmu, results, stats});
+      check_output_files({fmu, results, stats, {}});
     } catch (const Error& e) {
       return std::string(to_string(e.kind())) + ": " + e.what();
     }

@@ -153,6 +153,26 @@ TEST_F(PlotCliTest, HtmlIsASelfContainedPageHoldingTheSvg) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// -o naming the result being plotted -- a symlink plot.svg -> ball.csv, or a
+// result file with an odd name read with --format -- replaced it with the
+// SVG, exit 0: refused before it is read (runtime/common/output_clash.h).
+TEST_F(PlotCliTest, ThePlottedResultIsNeverOverwritten) {
+  const auto result = work_ / "ball.csv";
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "1", "-o", result.string(), "--no-progress"}), 0));
+  const auto size = std::filesystem::file_size(result);
+  std::filesystem::create_symlink(result, work_ / "plot.svg");
+  auto r = lsdae({"plot", result.string(), "--vars", "h", "-o", (work_ / "plot.svg").string()});
+  EXPECT_TRUE(ExitedWith(r, 2));
+  EXPECT_TRUE(Mentions(r, "plot -o \"" + (work_ / "plot.svg").string() + "\": this is the result file being plotted; "
+                          "writing there would destroy it → choose another file name, e.g. -o plot.svg"));
+  EXPECT_EQ(std::filesystem::file_size(result), size);
+  const auto odd = work_ / "ball.svg";
+  std::filesystem::copy_file(result, odd);
+  r = lsdae({"plot", odd.string(), "--format", "csv", "--vars", "h", "-o", odd.string()});
+  EXPECT_TRUE(ExitedWith(r, 2));
+  EXPECT_EQ(std::filesystem::file_size(odd), size);
+}
+
 TEST_F(PlotCliTest, ErrorsSayWhatWentWrongWithTheRightExitCode) {
   const auto csv = work_ / "r.csv";
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "1", "-o", csv.string(), "--no-progress"}), 0));

@@ -154,6 +154,28 @@ TEST_F(ReportCliTest, StructureFromInfoJsonIsASectionOfThePage) {
   EXPECT_TRUE(Mentions(wrong, "lsdae info --structure --json"));
 }
 
+// -o a symlink to a file the report reads (the result, --stats,
+// --structure) replaced that file with the page, exit 0: refused before
+// anything is read (runtime/common/output_clash.h).
+TEST_F(ReportCliTest, NoFileTheReportReadsIsOverwritten) {
+  const auto result = work_ / "ball.csv", stats = work_ / "stats.json";
+  ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "1", "-o", result.string(), "--stats", stats.string(),
+                                "--no-progress"}),
+                         0));
+  const auto result_size = std::filesystem::file_size(result), stats_size = std::filesystem::file_size(stats);
+  std::filesystem::create_symlink(result, work_ / "r.html");
+  std::filesystem::create_symlink(stats, work_ / "s.html");
+  auto r = lsdae({"report", result.string(), "-o", (work_ / "r.html").string()});
+  EXPECT_TRUE(ExitedWith(r, 2));
+  EXPECT_TRUE(Mentions(r, "report -o \"" + (work_ / "r.html").string() + "\": this is the result file being "
+                          "reported; writing there would destroy it → choose another file name, e.g. -o report.html"));
+  r = lsdae({"report", result.string(), "--stats", stats.string(), "-o", (work_ / "s.html").string()});
+  EXPECT_TRUE(ExitedWith(r, 2));
+  EXPECT_TRUE(Mentions(r, "this is the --stats file being read"));
+  EXPECT_EQ(std::filesystem::file_size(result), result_size);
+  EXPECT_EQ(std::filesystem::file_size(stats), stats_size);
+}
+
 TEST_F(ReportCliTest, ErrorsSayWhatWentWrongWithTheRightExitCode) {
   const auto result = work_ / "ball.csv";
   ASSERT_TRUE(ExitedWith(lsdae({"simulate", ball(), "--stop", "1", "-o", result.string(), "--no-progress"}), 0));

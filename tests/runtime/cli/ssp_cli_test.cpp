@@ -234,6 +234,33 @@ TEST_F(SspCli, ABareSsdBesideItsFmusValidates) {
   EXPECT_TRUE(Mentions(r, "bench.ssd: valid (4 components"));
 }
 
+// A bare .ssd reads the FMUs beside it: --stats (or -o with --format csv)
+// named like one replaced the component with the run's output, exit 0.
+// Refused, as the .ssd itself is (runtime/common/output_clash.h).
+TEST_F(SspCli, NoOutputIsAComponentFmuOfABareSsd) {
+  const fs::path ball = reference_fmu("BouncingBall"), feed = reference_fmu("Feedthrough");
+  if (ball.empty() || feed.empty()) GTEST_SKIP() << "../shared is not beside this clone";
+  fs::create_directories(work_ / "resources");
+  fs::copy_file(ball, work_ / "resources" / "BouncingBall.fmu");
+  fs::copy_file(feed, work_ / "resources" / "Feedthrough.fmu");
+  std::ofstream(work_ / "bench.ssd") << kHead << kValid << kTail;
+  const fs::path component = work_ / "resources" / "BouncingBall.fmu";
+  const auto size = fs::file_size(component);
+  const std::string csv = (work_ / "r.csv").string(), ssd = (work_ / "bench.ssd").string();
+  for (const auto& args : {std::vector<std::string>{"simulate", ssd, "-o", csv, "--stats", component.string()},
+                           std::vector<std::string>{"simulate", ssd, "-o", component.string(), "--format", "csv"}}) {
+    auto r = lsdae(args);
+    EXPECT_TRUE(ExitedWith(r, 2));
+    EXPECT_TRUE(Mentions(r, "BouncingBall.fmu\": this is the FMU of component ball; writing there would destroy it"));
+    EXPECT_EQ(fs::file_size(component), size);
+  }
+  auto r = lsdae({"sweep", ssd, "--grid", "ball.e=0.7", "--summary", component.string(), "--overwrite", "--no-progress"});
+  EXPECT_TRUE(ExitedWith(r, 2));
+  EXPECT_TRUE(Mentions(r, "--summary \"" + component.string() + "\": this is the FMU of component ball"));
+  EXPECT_EQ(fs::file_size(component), size);
+  EXPECT_FALSE(fs::exists(csv));
+}
+
 TEST_F(SspCli, BrokenSsdIsInvalidInputWithItsLine) {
   std::ofstream(work_ / "ghost.ssd") << kHead
                                      << "<ssd:Elements><ssd:Component name=\"a\" source=\"nowhere/a.fmu\"/></ssd:Elements>\n"

@@ -322,6 +322,57 @@ TEST_F(SweepCli, ASummaryOverTheModelIsRefused) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+// No output may be an input (runtime/common/output_clash.h): with --overwrite
+// a summary named like the --scenarios table (or a symlink to it), the
+// --contingencies table or the --case file replaced it and exited 0; so did
+// a --results-dir file named like the table (scenario id = its name), and a
+// summary inside --results-dir named like a scenario's file was written
+// over by that scenario's rows.
+TEST_F(SweepCli, NoOutputIsAnInputOfTheSweep) {
+  const std::filesystem::path table = write("runs.csv", "id,x\nruns,1\nb,2\n");
+  const auto size = std::filesystem::file_size(table);  // a summary's header alone is longer
+  std::filesystem::create_symlink(table, work_ / "link.csv");
+  for (const std::string& summary : {table.string(), (work_ / "link.csv").string()}) {
+    SCOPED_TRACE(summary);
+    const ProcessResult r = run({"sweep", hello_fmu().string(), "--scenarios", table.string(), "--summary", summary,
+                                 "--overwrite", "--no-progress"});
+    EXPECT_TRUE(ExitedWith(r, kUsage));
+    EXPECT_TRUE(Mentions(r, "--summary \"" + summary + "\": this is the --scenarios table; writing there would "
+                            "destroy it → choose another file name, e.g. --summary sweep-summary.csv"));
+    EXPECT_EQ(std::filesystem::file_size(table), size);
+  }
+  // A scenario's result file named like the table: <folder of the table>/runs.csv.
+  ProcessResult r = run({"sweep", hello_fmu().string(), "--scenarios", table.string(), "--summary",
+                         (work_ / "s.csv").string(), "--results-dir", (work_ / ".").string(), "--no-progress"});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "--results-dir \"" + (work_ / "." / "runs.csv").string() + "\": this is the --scenarios table"));
+  EXPECT_EQ(std::filesystem::file_size(table), size);
+  EXPECT_FALSE(std::filesystem::exists(work_ / "s.csv"));
+  // The summary where scenario b's result file goes.
+  const std::filesystem::path res = work_ / "res";
+  std::filesystem::create_directory(res);
+  r = run({"sweep", hello_fmu().string(), "--scenarios", table.string(), "--summary", (res / "b.csv").string(),
+           "--results-dir", res.string(), "--no-progress"});
+  EXPECT_TRUE(ExitedWith(r, kUsage));
+  EXPECT_TRUE(Mentions(r, "\" both name \"" + (res / "b.csv").string() + "\" → give the summary a file outside the "
+                          "results folder"));
+  EXPECT_FALSE(std::filesystem::exists(res / "b.csv"));
+  // A scenario source's files: the change table and the case.
+  const std::filesystem::path contab = write("contab.m", chgtab(1, 2));
+  const std::filesystem::path case_copy = work_ / "case39.m";
+  std::filesystem::copy_file(case39(), case_copy);
+  const auto case_size = std::filesystem::file_size(case_copy), contab_size = std::filesystem::file_size(contab);
+  for (const auto& [summary, option] : {std::pair{contab, "--contingencies"}, std::pair{case_copy, "--case"}}) {
+    r = run({"sweep", sweep_fmu().string(), "--contingencies", contab.string(), "--case", case_copy.string(),
+             "--stop", "0.2", "--summary", summary.string(), "--overwrite", "--no-progress"});
+    EXPECT_TRUE(ExitedWith(r, kUsage));
+    EXPECT_TRUE(Mentions(r, "\": this is the " + std::string(option) + " file; writing there would destroy it"));
+  }
+  EXPECT_EQ(std::filesystem::file_size(case_copy), case_size);
+  EXPECT_EQ(std::filesystem::file_size(contab), contab_size);
+  EXPECT_TRUE(leftovers().empty());
+}
+
 // Each worker keeps its model from one scenario to the next (reset between
 // them); --no-reuse makes a new one per scenario. The rows must not tell
 // them apart, in worker processes and in this one (--no-isolate), also for

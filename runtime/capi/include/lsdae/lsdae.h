@@ -261,7 +261,10 @@ const char* lsdae_last_error(const lsdae_simulation* simulation);
  * once the simulation has initialised; a failure keeps the rows so far,
  * writes the statistics with the error and returns its status (the message
  * says where it stopped and what was kept); lsdae_cancel from another thread
- * ends it with LSDAE_ERR_INTERRUPTED, the same way.
+ * ends it with LSDAE_ERR_INTERRUPTED, the same way. Neither file may be
+ * the model's (the .fmu, a file of an unpacked FMU, a system's .ssp/.ssd or
+ * a component's FMU) or the lsdae_set_input_file table, nor both one file:
+ * LSDAE_ERR_USAGE before anything is written.
  * The other fields are the output and result-file options of the options
  * table (docs/run.md), spelled output.<field> in messages; fill the struct
  * with lsdae_output_init first (a bad value: LSDAE_ERR_USAGE naming it). */
@@ -439,7 +442,9 @@ int lsdae_stop_requested(void);
  * case), written as `lsdae sweep --summary` writes it (docs/sweeps.md, "The
  * summary"): id, status, message, reached_time, steps, wall_time_s, one
  * column per metric, each row on disk as soon as its scenario finishes, so
- * a killed sweep keeps what it had. The file is created or truncated; with
+ * a killed sweep keeps what it had. It may not be the model, the scenario
+ * table, the contingency table or the case (LSDAE_ERR_USAGE, nothing
+ * written). The file is created or truncated; with
  * `resume` = 1 an existing one is continued as `lsdae sweep --resume` does:
  * the scenarios whose ids it holds are skipped (whatever their status), what
  * a kill cut short is dropped, the rest are appended (a missing file is
