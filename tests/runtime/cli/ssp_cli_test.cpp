@@ -99,6 +99,17 @@ class SspCli : public CliTest {
     write_ssp(path, kHead + body + kTail, {{"resources/BouncingBall.fmu", ball}, {"resources/Feedthrough.fmu", feed}});
     return true;
   }
+  // bench.ssd in the work folder with the two Reference-FMUs beside it under
+  // resources/ (a bare .ssd); false when ../shared is absent.
+  bool make_bare_ssd() {
+    const fs::path ball = reference_fmu("BouncingBall"), feed = reference_fmu("Feedthrough");
+    if (ball.empty() || feed.empty()) return false;
+    fs::create_directories(work_ / "resources");
+    fs::copy_file(ball, work_ / "resources" / "BouncingBall.fmu");
+    fs::copy_file(feed, work_ / "resources" / "Feedthrough.fmu");
+    std::ofstream(work_ / "bench.ssd") << kHead << kValid << kTail;
+    return true;
+  }
 };
 
 #define MAKE_SSP_OR_SKIP(path, body) \
@@ -223,12 +234,7 @@ TEST_F(SspCli, ValidateReportsWhatTheModelDescriptionsContradict) {
 }
 
 TEST_F(SspCli, ABareSsdBesideItsFmusValidates) {
-  const fs::path ball = reference_fmu("BouncingBall"), feed = reference_fmu("Feedthrough");
-  if (ball.empty() || feed.empty()) GTEST_SKIP() << "../shared is not beside this clone";
-  fs::create_directories(work_ / "resources");
-  fs::copy_file(ball, work_ / "resources" / "BouncingBall.fmu");
-  fs::copy_file(feed, work_ / "resources" / "Feedthrough.fmu");
-  std::ofstream(work_ / "bench.ssd") << kHead << kValid << kTail;
+  if (!make_bare_ssd()) GTEST_SKIP() << "../shared is not beside this clone";
   auto r = lsdae({"validate", "--no-load", (work_ / "bench.ssd").string()});
   EXPECT_TRUE(ExitedWith(r, 0));
   EXPECT_TRUE(Mentions(r, "bench.ssd: valid (4 components"));
@@ -238,12 +244,7 @@ TEST_F(SspCli, ABareSsdBesideItsFmusValidates) {
 // named like one replaced the component with the run's output, exit 0.
 // Refused, as the .ssd itself is (runtime/common/output_clash.h).
 TEST_F(SspCli, NoOutputIsAComponentFmuOfABareSsd) {
-  const fs::path ball = reference_fmu("BouncingBall"), feed = reference_fmu("Feedthrough");
-  if (ball.empty() || feed.empty()) GTEST_SKIP() << "../shared is not beside this clone";
-  fs::create_directories(work_ / "resources");
-  fs::copy_file(ball, work_ / "resources" / "BouncingBall.fmu");
-  fs::copy_file(feed, work_ / "resources" / "Feedthrough.fmu");
-  std::ofstream(work_ / "bench.ssd") << kHead << kValid << kTail;
+  if (!make_bare_ssd()) GTEST_SKIP() << "../shared is not beside this clone";
   const fs::path component = work_ / "resources" / "BouncingBall.fmu";
   const auto size = fs::file_size(component);
   const std::string csv = (work_ / "r.csv").string(), ssd = (work_ / "bench.ssd").string();
