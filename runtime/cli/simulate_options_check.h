@@ -10,7 +10,7 @@
 //       (usage error);
 //     - an output that is an input (common/output_clash.h, its identity
 //       rule: another spelling, a symlink or a hard link counts): the FMU
-//       itself or an existing file inside an unpacked FMU folder, which
+//       itself or any file inside an unpacked FMU folder, which
 //       lsdae never modifies; a system's .ssp/.ssd or a component's FMU
 //       (run/model_files.h); the --input table (usage);
 //     - -o and --stats naming the same file (usage);

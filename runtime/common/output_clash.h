@@ -15,8 +15,9 @@
 //     path exists, then "." and ".." removed lexically
 //     (std::filesystem::weakly_canonical), so ./x, a/../x and x agree also
 //     for a file not yet written.
-// An input that is a folder (an unpacked FMU) is never modified: an output
-// that is an existing file inside it clashes.
+// An input that is a folder (an unpacked FMU) is never modified: any output
+// inside it clashes, an existing file or a new one (allowed once, the same
+// command would be refused the next time, the file then being there).
 //
 // Cost: an lstat(2) and a stat(2) per output and input, and the normal form
 // of each folder once (a few stat calls); the pairs are then compared in
@@ -29,7 +30,7 @@
 // file; they return the message (empty: no clash) for the caller to throw or
 // print as a usage error (exit 2), prefixed by its command. The messages:
 //   OPTION "PATH": this is WHAT; writing there would destroy it → choose another file name, e.g. EXAMPLE
-//   OPTION "PATH": this file belongs to FOLDER_WHAT "DIR", which lsdae reads but never modifies → write outside that folder
+//   OPTION "PATH": this lies inside FOLDER_WHAT "DIR", which lsdae reads but never modifies → write outside that folder
 // and for two outputs the caller's own (same_output gives the pair).
 #ifndef LSDAE_RUNTIME_COMMON_OUTPUT_CLASH_H
 #define LSDAE_RUNTIME_COMMON_OUTPUT_CLASH_H
@@ -131,8 +132,8 @@ inline bool under(const std::filesystem::path& file, const std::filesystem::path
 
 }  // namespace detail
 
-// The message for the first output that would write over an input (or over
-// an existing file inside an input folder); "" when none does.
+// The message for the first output that would write over an input (or
+// anywhere inside an input folder); "" when none does.
 inline std::string output_over_input(const std::vector<WritePath>& outputs, const std::vector<ReadPath>& inputs) {
   detail::Knower know;
   std::vector<detail::Known> read;
@@ -149,8 +150,8 @@ inline std::string output_over_input(const std::vector<WritePath>& outputs, cons
       if (identical)
         return w.option + " \"" + w.path + "\": this is " + inputs[i].what +
                "; writing there would destroy it → choose another file name, e.g. " + w.example;
-      if (in.folder && out.exists && !out.folder && detail::under(out.normal, in.normal))
-        return w.option + " \"" + w.path + "\": this file belongs to " + inputs[i].folder_what + " \"" +
+      if (in.folder && !out.folder && detail::under(out.normal, in.normal))
+        return w.option + " \"" + w.path + "\": this lies inside " + inputs[i].folder_what + " \"" +
                inputs[i].path + "\", which lsdae reads but never modifies → write outside that folder";
     }
   }

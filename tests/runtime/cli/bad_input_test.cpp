@@ -204,7 +204,7 @@ TEST_F(BadInputTest, TheFmuIsNeverOverwritten) {
   const std::string description = read_file(folder / "modelDescription.xml");
   ProcessResult inside = lsdae({"simulate", folder.string(), "-o", (folder / "modelDescription.xml").string()});
   EXPECT_TRUE(ExitedWith(inside, kUsage));
-  EXPECT_TRUE(Mentions(inside, "belongs to the unpacked FMU"));
+  EXPECT_TRUE(Mentions(inside, "lies inside the unpacked FMU"));
   EXPECT_EQ(read_file(folder / "modelDescription.xml"), description);
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }

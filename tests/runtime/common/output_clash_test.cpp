@@ -3,7 +3,7 @@
 // of one path (also of a file not yet written, also relative: "x.csv" and
 // "./x.csv" were two files once, weakly_canonical leaving a relative path
 // whose first part does not exist as it was), a symlink, a hard link, a file
-// inside an input folder (an existing one clashes, a new one does not), the
+// inside an input folder (an existing one or a new one), the
 // messages, and two outputs on one file.
 #include "common/output_clash.h"
 
@@ -69,10 +69,14 @@ TEST_F(OutputClash, TheMessageNamesTheOptionThePathAndTheInput) {
             "--out \"./case.m\": this is the case being read; writing there would destroy it → choose another file "
             "name, e.g. --out CASE.grid");
   EXPECT_EQ(output_over_input({{"-o", "unpacked/modelDescription.xml", "-o r.csv"}}, inputs),
-            "-o \"unpacked/modelDescription.xml\": this file belongs to the unpacked FMU \"unpacked\", which lsdae "
+            "-o \"unpacked/modelDescription.xml\": this lies inside the unpacked FMU \"unpacked\", which lsdae "
             "reads but never modifies → write outside that folder");
-  // A new file inside the folder, standard output and "none" are no clash.
-  EXPECT_EQ(output_over_input({{"-o", "unpacked/r.csv", ""}, {"-o", "-", ""}, {"--stats", "", ""}}, inputs), "");
+  // A new file inside the folder too: a second run would find it there.
+  EXPECT_EQ(output_over_input({{"-o", "unpacked/sub/../r.csv", ""}}, inputs),
+            "-o \"unpacked/sub/../r.csv\": this lies inside the unpacked FMU \"unpacked\", which lsdae reads but "
+            "never modifies → write outside that folder");
+  // Standard output and "none" are no clash.
+  EXPECT_EQ(output_over_input({{"-o", "-", ""}, {"--stats", "", ""}}, inputs), "");
   EXPECT_EQ(output_over_input({{"-o", "r.csv", ""}}, {{"", "nothing"}}), "");
 }
 

@@ -317,7 +317,7 @@ TEST_F(SweepCli, ASummaryOverTheModelIsRefused) {
   const auto xml_size = std::filesystem::file_size(xml);
   r = run({"sweep", folder.string(), "--grid", "x=1", "--summary", xml.string(), "--overwrite"});
   EXPECT_TRUE(ExitedWith(r, kUsage));
-  EXPECT_TRUE(Mentions(r, "modelDescription.xml\": this file belongs to the unpacked FMU"));
+  EXPECT_TRUE(Mentions(r, "modelDescription.xml\": this lies inside the unpacked FMU"));
   EXPECT_EQ(std::filesystem::file_size(xml), xml_size);
   EXPECT_TRUE(leftovers().empty());
 }
