@@ -3,8 +3,8 @@
 //
 //   auto inputs = run::model_files(model, "model.fmu", "the FMU being simulated");
 //
-// One FMU: the path as given (an .fmu, or an unpacked folder: no existing
-// file inside it may be written). A system (lsdae/system.h): the .ssp or
+// One FMU: the path as given (an .fmu, or an unpacked folder: no file inside
+// it may be written). A system (lsdae/system.h): the .ssp or
 // .ssd as given, and each component's FMU (a bare .ssd names FMUs beside it,
 // which a result file named like one of them would replace; an .ssp's
 // components lie in its own temporary folder). `given` empty: the path the
