@@ -8,7 +8,8 @@
 #
 # It builds lsdae and the model FMUs, runs every run listed in the baseline,
 # rewrites the expected statistics, and shows what changed. Commit the new
-# baseline with the reason in the message. Runs are added or removed by
+# baseline with the reason in the message, and the pages that quote its counts
+# (ctest -R docs.counted_numbers names them). Runs are added or removed by
 # editing the "runs" list (name, fmu, options; "expected": {}) and rerunning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
