@@ -9,8 +9,8 @@
 // with the output and exit 0.
 //
 // The identity rule (same_file): two paths name one file when
-//   - both exist and are the same file (std::filesystem::equivalent: device
-//     and inode after following links, so a symlink or a hard link counts), or
+//   - both exist and are the same file (device and inode as stat(2) gives
+//     them after following links, so a symlink or a hard link counts), or
 //   - their normal forms are equal: absolute, links resolved as far as the
 //     path exists, then "." and ".." removed lexically
 //     (std::filesystem::weakly_canonical), so ./x, a/../x and x agree also
@@ -52,7 +52,7 @@ namespace lsdae::files {
 struct ReadPath {
   std::string path;  // as given
   std::string what;  // after "this is": "the FMU being simulated", "the --scenarios table"
-  std::string folder_what = "the unpacked FMU";  // when `path` is a folder: "belongs to ..."
+  std::string folder_what = "the unpacked FMU";  // when `path` is a folder: "lies inside ..."
 };
 
 // A file the command writes. "-" (standard output) and "" (none) are skipped.
@@ -72,12 +72,6 @@ inline std::filesystem::path normal_form(const std::string& path) {
   // does not exist as it is ("x.csv", but "/cwd/x.csv" for "./x.csv").
   std::filesystem::path p = std::filesystem::weakly_canonical(absolute, ec);
   return ec ? absolute.lexically_normal() : p;
-}
-
-inline bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
-  return normal_form(a) == normal_form(b);
 }
 
 namespace detail {
@@ -120,6 +114,12 @@ class Knower {
   std::map<std::filesystem::path, std::filesystem::path> folders_;
 };
 
+// The identity rule on two known paths: the same existing file (device and
+// inode after following links), or the same normal form.
+inline bool identical(const Known& a, const Known& b) {
+  return (a.exists && b.exists && a.device == b.device && a.inode == b.inode) || a.normal == b.normal;
+}
+
 inline bool skipped(const WritePath& w) { return w.path.empty() || w.path == "-"; }
 
 // `file` lies under `folder` (both normal forms): a proper prefix by components.
@@ -131,6 +131,13 @@ inline bool under(const std::filesystem::path& file, const std::filesystem::path
 }
 
 }  // namespace detail
+
+// Whether two paths name one file (the identity rule above; the one the
+// checks below apply).
+inline bool same_file(const std::string& a, const std::string& b) {
+  detail::Knower know;
+  return detail::identical(know(a), know(b));
+}
 
 // The message for the first output that would write over an input (or
 // anywhere inside an input folder); "" when none does.
@@ -145,9 +152,7 @@ inline std::string output_over_input(const std::vector<WritePath>& outputs, cons
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const detail::Known& in = read[i];
       if (inputs[i].path.empty()) continue;
-      const bool identical = (out.exists && in.exists && out.device == in.device && out.inode == in.inode) ||
-                             out.normal == in.normal;
-      if (identical)
+      if (detail::identical(out, in))
         return w.option + " \"" + w.path + "\": this is " + inputs[i].what +
                "; writing there would destroy it → choose another file name, e.g. " + w.example;
       if (in.folder && !out.folder && detail::under(out.normal, in.normal))
