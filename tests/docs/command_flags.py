@@ -41,20 +41,15 @@ import re
 import subprocess
 import sys
 
+import markdown_pages
+
 FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
 HELP_FLAG = re.compile(r"(?:^|[\s,\[])(--?[A-Za-z][\w-]*)")
 PLACEHOLDER_FLAGS = {"--flag", "--option", "--help", "-h"}
 
 
 def pages(root):
-    yield os.path.join(root, "README.md")
-    for top in ("docs", "bench", "models", "runtime", "python", "examples"):
-        for folder, dirs, files in os.walk(os.path.join(root, top)):
-            dirs[:] = [d for d in dirs if not d.startswith((".", "build"))
-                       and os.path.join(folder, d) != os.path.join(root, "docs", "notes")]
-            for name in sorted(files):
-                if name.endswith(".md"):
-                    yield os.path.join(folder, name)
+    return markdown_pages.pages(root, skip=("docs/notes",))
 
 
 def help_text(argv):

@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+from markdown_pages import pages
+
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
@@ -42,16 +44,6 @@ def anchors(path, cache={}):
                     seen[s] = n + 1
         cache[path] = found
     return cache[path]
-
-
-def pages(root):
-    yield os.path.join(root, "README.md")
-    for top in ("docs", "bench", "models", "runtime", "python", "examples"):
-        for folder, dirs, files in os.walk(os.path.join(root, top)):
-            dirs[:] = [d for d in dirs if not d.startswith((".", "build"))]
-            for name in files:
-                if name.endswith(".md"):
-                    yield os.path.join(folder, name)
 
 
 def main():
